@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { PRODUCT_NAME } from '@rally/shared';
+import type { Config, ServiceName } from './config/env.ts';
+import { openDatabase } from './db/client.ts';
+import type { Database, Db } from './db/client.ts';
+import { registerErrorHandler } from './lib/errors.ts';
+import { SERVICE_PREFIXES } from './lib/prefixes.ts';
+import { JobQueue } from './lib/queue.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { createMailer } from './modules/mail/mailer.ts';
+import { createOutbox } from './modules/mail/outbox.ts';
+import type { Outbox } from './modules/mail/outbox.ts';
+import { apiBase } from './plugins/api-base.ts';
+import { spaPlugin } from './plugins/spa.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+    queue: JobQueue;
+    outbox: Outbox;
+  }
+}
+
+export type BuildOptions = {
+  /** Run job workers in this process (default true). */
+  workers?: boolean;
+  /** Job polling interval; tests shorten it. */
+  jobPollingSeconds?: number;
+};
+
+/** Feature modules of each API base. Later features add themselves here. */
+const MODULES: Record<ServiceName, FastifyPluginAsync[]> = { main: [], sc: [], biller: [] };
+
+const REQUEST_ID = /^[\w.-]{1,128}$/;
+
+/**
+ * Builds the whole server for `npm start` and for the tests (which call it with `app.inject` or on a
+ * free port): database and migrations, job queue, the API bases named in `config.services`, and the
+ * single-page app.
+ */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
+    },
+    // Honour a request id from the load balancer, else make one; it is echoed on every response.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.nodeEnv === 'production',
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const queue = new JobQueue(database.execute, app.log, { pollingIntervalSeconds: opts.jobPollingSeconds ?? 1 });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const outbox = createOutbox({ db: database.db, queue, mailer, log: app.log });
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('queue', queue);
+  app.decorate('outbox', outbox);
+
+  app.addHook('onReady', async () => {
+    await queue.start({ workers: opts.workers ?? true });
+    const requeued = await outbox.requeuePending();
+    if (requeued) app.log.info({ requeued }, 'queued pending e-mails again');
+  });
+  // Stop taking jobs, then let go of the mail transport and the database, in that order.
+  app.addHook('onClose', async () => {
+    await queue.stop();
+    mailer.close();
+    await database.close();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'connect-src': ["'self'"],
+      },
+    },
+    // Cross-origin isolation headers would block ad images embedded on other sites.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+  await app.register(fastifyCompress, { global: true, encodings: ['gzip', 'deflate'] });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: `${PRODUCT_NAME} API`,
+        version: '1',
+        description: 'Main (/v1), cadences and content (/sc) and billing (/biller) APIs.',
+      },
+      servers: [{ url: config.publicUrl }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+
+  await app.register(healthRoutes);
+  for (const service of config.services) {
+    await app.register(apiBase, { prefix: SERVICE_PREFIXES[service], modules: MODULES[service] });
+  }
+  if (config.services.includes('main')) await app.register(spaPlugin, { webDist: config.webDist });
+
+  return app;
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The only reader of process.env (STYLE.md). Every variable is documented in the README table. */
+
+export const SERVICE_NAMES = ['main', 'sc', 'biller'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+const url = (what: string) =>
+  z.string().refine((v) => URL.canParse(v), { message: `must be a URL (${what})` });
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce
+    .number({ message: 'must be a whole number from 0 to 65535' })
+    .int('must be a whole number from 0 to 65535')
+    .min(0, 'must be a whole number from 0 to 65535')
+    .max(65535, 'must be a whole number from 0 to 65535')
+    .default(3000),
+  PUBLIC_URL: url('e.g. https://app.example.com').optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), {
+      message: 'must be a postgres:// or postgresql:// URL',
+    })
+    .optional(),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { message: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Rally <no-reply@rally.localhost>'),
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\//.test(v) && URL.canParse(v), { message: 'must be a redis:// or rediss:// URL' })
+    .optional(),
+  SERVICES: z
+    .string()
+    .default('main,sc,biller')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.enum(SERVICE_NAMES, { message: `each must be one of ${SERVICE_NAMES.join(', ')}` }))
+        .min(1, 'must name at least one service'),
+    ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  SEED_DEMO: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export type Config = {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string;
+  /** Folder for the embedded database and local files; `memory://` keeps everything in memory. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appSecret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  redisUrl: string | undefined;
+  services: ServiceName[];
+  logLevel: string;
+  webDist: string;
+  seedDemo: boolean;
+};
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parses and validates the environment. Throws ConfigError listing every bad or missing variable,
+ * each by name, so a deploy fails at start-up with a message that says what to fix.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0] ?? '');
+        const got = cleaned[name];
+        return `${name}: ${i.message}${got === undefined ? '' : ` (got ${JSON.stringify(got)})`}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
+    problems.push('APP_SECRET: is required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = e.DATA_DIR === 'memory://' ? e.DATA_DIR : path.resolve(e.DATA_DIR);
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    appSecret: e.APP_SECRET ?? localSecret(dataDir),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    redisUrl: e.REDIS_URL,
+    services: [...new Set(e.SERVICES)],
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST),
+    seedDemo: e.SEED_DEMO,
+  };
+}
+
+/**
+ * Outside production a missing APP_SECRET is generated once and kept in the data folder, so that
+ * `npm start` needs no configuration and encrypted values survive restarts.
+ */
+function localSecret(dataDir: string): string {
+  if (dataDir === 'memory://') return randomBytes(32).toString('hex');
+  const file = path.join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+/** The Drizzle database, whichever driver is underneath. Repositories take this type. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type DbDriver = 'pglite' | 'postgres';
+
+/** A minimal SQL port used by infrastructure that speaks raw SQL (the job queue). */
+export type SqlExecutor = (text: string, values?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number }>;
+
+export type Database = {
+  db: Db;
+  driver: DbDriver;
+  execute: SqlExecutor;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** Serialises migrations when several instances start at once against one PostgreSQL. */
+const MIGRATION_LOCK = 727_001;
+
+export type DatabaseOptions = { databaseUrl?: string | undefined; dataDir: string; poolSize?: number };
+
+/** Opens the database (PostgreSQL when a URL is given, else embedded PGlite) and applies migrations. */
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  let dir: string | undefined;
+  if (dataDir !== 'memory://') {
+    dir = path.join(dataDir, 'db');
+    mkdirSync(dir, { recursive: true });
+  }
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' });
+  await migratePglite(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    driver: 'pglite',
+    // PGlite's extended protocol takes one statement; parameterless scripts go through exec().
+    async execute(text, values = []) {
+      if (values.length === 0) {
+        const results = await client.exec(text);
+        const last = results.at(-1);
+        return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+      }
+      const r = await client.query(text, values);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema, casing: 'snake_case' });
+  const lock = await pool.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(db, { migrationsFolder });
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    lock.release();
+  }
+  return {
+    db: db as unknown as Db,
+    driver: 'postgres',
+    async execute(text, values = []) {
+      const r = await pool.query(text, values);
+      // A multi-statement script returns one result per statement; the last one is the answer.
+      const last = Array.isArray(r) ? (r.at(-1) as pg.QueryResult) : r;
+      return { rows: last.rows, rowCount: last.rowCount ?? last.rows.length };
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

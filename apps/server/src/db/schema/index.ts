@@ -1,0 +1,3 @@
+export * from './identity.ts';
+export * from './integrations.ts';
+export * from './mail.ts';

@@ -1,0 +1,71 @@
+import { PgBoss } from 'pg-boss';
+import type { Job, QueueOptions, SendOptions } from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SqlExecutor } from '../db/client.ts';
+
+export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
+
+type Registration = { name: string; options: QueueOptions; handler: JobHandler<never> };
+
+/**
+ * The durable job queue (ARCHITECTURE.md §3): pg-boss in the application database, reached through
+ * the same SQL executor on PGlite and PostgreSQL. Handlers must be idempotent: a job may run again
+ * after a crash or a retry.
+ */
+export class JobQueue {
+  readonly boss: PgBoss;
+  private readonly registrations: Registration[] = [];
+  private started = false;
+  private readonly log: FastifyBaseLogger;
+  private readonly pollingIntervalSeconds: number;
+
+  constructor(execute: SqlExecutor, log: FastifyBaseLogger, opts: { pollingIntervalSeconds?: number } = {}) {
+    this.log = log;
+    this.pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 1;
+    this.boss = new PgBoss({
+      db: { executeSql: (text, values) => execute(text, values) },
+      schedule: false,
+    });
+    this.boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  }
+
+  /** Declares a queue and its handler; the worker starts with the queue. */
+  register<T extends object>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
+    if (this.started) throw new Error(`Register job "${name}" before the queue starts`);
+    this.registrations.push({ name, options, handler: handler as JobHandler<never> });
+  }
+
+  async start(opts: { workers: boolean }): Promise<void> {
+    await this.boss.start();
+    for (const r of this.registrations) {
+      await this.boss.createQueue(r.name, {
+        retryLimit: 5,
+        retryDelay: 5,
+        retryBackoff: true,
+        ...r.options,
+      });
+      if (!opts.workers) continue;
+      await this.boss.work<object>(
+        r.name,
+        { pollingIntervalSeconds: this.pollingIntervalSeconds, batchSize: 1 },
+        async (jobs) => {
+          for (const job of jobs) {
+            this.log.debug({ job: r.name, id: job.id }, 'job started');
+            await (r.handler as JobHandler<object>)(job.data, job);
+          }
+        },
+      );
+    }
+    this.started = true;
+  }
+
+  send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    return this.boss.send(name, data, options);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
+  }
+}

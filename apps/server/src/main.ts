@@ -1,0 +1,37 @@
+import closeWithGrace from 'close-with-grace';
+import { PRODUCT_NAME } from '@rally/shared';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config/env.ts';
+import type { Config } from './config/env.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './db/seed.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const app = await buildApp(config);
+if (config.seedDemo && config.services.includes('main')) await seedDemo(app.db);
+await app.listen({ host: config.host, port: config.port });
+
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+const url = config.publicUrl.replace(/:\d+$/, '') === 'http://localhost' ? `http://localhost:${port}` : config.publicUrl;
+const lines = [
+  `${PRODUCT_NAME} is ready at ${url} (${Math.round(performance.now())} ms after start; database: ${app.database.driver})`,
+  ...(config.seedDemo ? [`Demo sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`] : []),
+];
+console.log(`\n  ${lines.join('\n  ')}\n`);
+
+// SIGTERM/SIGINT: stop accepting, let in-flight requests finish, stop jobs, close the database.
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an error');
+  else app.log.info({ signal }, 'shutting down');
+  await app.close();
+});

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** Liveness and readiness probes for load balancers and orchestrators. */
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/healthz',
+    {
+      config: { access: 'public' },
+      schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } },
+      logLevel: 'warn',
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      config: { access: 'public' },
+      schema: {
+        hide: true,
+        response: {
+          200: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+          503: z.object({ status: z.literal('unavailable'), message: z.string() }),
+        },
+      },
+      logLevel: 'warn',
+    },
+    async (_request, reply) => {
+      try {
+        await app.database.ping();
+        return { status: 'ok' as const, database: app.database.driver };
+      } catch (err) {
+        app.log.warn({ err }, 'readiness check failed');
+        return reply.code(503).send({ status: 'unavailable' as const, message: 'database unreachable' });
+      }
+    },
+  );
+};

@@ -1,0 +1,3 @@
+export * from './constants/product.ts';
+export * from './constants/permissions.ts';
+export * from './routes.ts';

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { APP_ROUTES, matchAppRoute, matchPattern } from './routes.ts';
+
+describe('route table (SPEC.md §2)', () => {
+  it('declares every route of the spec once', () => {
+    const paths = APP_ROUTES.map((r) => r.path);
+    for (const p of [
+      '/',
+      '/feed',
+      '/login',
+      '/signup',
+      '/register',
+      '/clients',
+      '/revenue',
+      '/prospects',
+      '/onboarding',
+      '/cadence',
+      '/cadence/:id',
+      '/auth/callback',
+      '/reset-password',
+      '/change-password',
+      '/settings/domain',
+      '/settings/billing',
+      '/settings/profile',
+      '/settings/connections',
+      '/settings/users',
+      '/settings/integrations/*',
+      '/client-settings/website',
+      '/client-settings/facebook',
+      '/client-settings/sales-reps',
+      '/lp/preview',
+      '/lp/:base58',
+      '/content/preview/:base58/:resolution',
+    ]) {
+      expect(paths, p).toContain(p);
+    }
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('"/clients | Needs permission client.read" and billing needs billing_details.read', () => {
+    expect(matchAppRoute('/clients')?.route.permission).toBe('client.read');
+    expect(matchAppRoute('/settings/billing')?.route.permission).toBe('billing_details.read');
+  });
+
+  it('"/auth/callback | Empty layout" and "/login | Auth layout"', () => {
+    expect(matchAppRoute('/auth/callback')?.route.layout).toBe('empty');
+    expect(matchAppRoute('/login')?.route.layout).toBe('auth');
+    expect(matchAppRoute('/lp/preview')?.route.layout).toBe('empty');
+  });
+
+  it('"Login, signup, change-password and reset-password are exempt from the login requirement"', () => {
+    for (const p of ['/login', '/signup', '/change-password', '/reset-password']) {
+      expect(matchAppRoute(p)?.route.exempt, p).toBe(true);
+    }
+    expect(matchAppRoute('/feed')?.route.exempt).toBeUndefined();
+  });
+
+  it('"/signup and /register | Guest only"', () => {
+    expect(matchAppRoute('/signup')?.route.guestOnly).toBe(true);
+    expect(matchAppRoute('/register')?.route.guestOnly).toBe(true);
+  });
+
+  it('prefers the literal /lp/preview over /lp/{base58}', () => {
+    expect(matchAppRoute('/lp/preview')?.route.id).toBe('lp-preview');
+    expect(matchAppRoute('/lp/3mJr7AoUXx2Wqd')).toMatchObject({ route: { id: 'landing-page' }, params: { base58: '3mJr7AoUXx2Wqd' } });
+  });
+
+  it('matches the catch-all and parameters, and nothing else', () => {
+    expect(matchAppRoute('/settings/integrations/salesforce/fields')?.params['*']).toBe('salesforce/fields');
+    expect(matchAppRoute('/cadence/42/')?.params).toEqual({ id: '42' });
+    expect(matchAppRoute('/content/preview/abc/300x250')?.params).toEqual({ base58: 'abc', resolution: '300x250' });
+    expect(matchAppRoute('/no-such-page')).toBeNull();
+    expect(matchAppRoute('/cadence/1/2')).toBeNull();
+    expect(matchPattern('/lp/:id', '/lp/%E0%A4%A')).toBeNull();
+  });
+});

@@ -37,6 +37,8 @@ export type BuildOptions = {
   workers?: boolean;
   /** Job polling interval; tests shorten it. */
   jobPollingSeconds?: number;
+  /** Start the in-memory embedded database from this dump (tests: skips initdb and migrations). */
+  pgliteSnapshot?: Blob;
 };
 
 /** Feature modules of each API base. Later features add themselves here. */
@@ -71,7 +73,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     reply.header('x-request-id', request.id);
   });
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteSnapshot: opts.pgliteSnapshot,
+  });
   const queue = new JobQueue(database.execute, app.log, { pollingIntervalSeconds: opts.jobPollingSeconds ?? 1 });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const outbox = createOutbox({ db: database.db, queue, mailer, log: app.log });

@@ -25,26 +25,37 @@ export type Database = {
   execute: SqlExecutor;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** A dump of the embedded database (PGlite only), e.g. to start test databases quickly. */
+  snapshot?(): Promise<Blob>;
 };
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Serialises migrations when several instances start at once against one PostgreSQL. */
 const MIGRATION_LOCK = 727_001;
 
-export type DatabaseOptions = { databaseUrl?: string | undefined; dataDir: string; poolSize?: number };
+export type DatabaseOptions = {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+  /** Start an in-memory PGlite from a dump (`dumpDataDir`) instead of an empty cluster. */
+  pgliteSnapshot?: Blob | undefined;
+};
 
 /** Opens the database (PostgreSQL when a URL is given, else embedded PGlite) and applies migrations. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts.dataDir);
+  return opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
+    : openPglite(opts.dataDir, opts.pgliteSnapshot);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, snapshot: Blob | undefined): Promise<Database> {
   let dir: string | undefined;
   if (dataDir !== 'memory://') {
     dir = path.join(dataDir, 'db');
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir);
+  if (snapshot && dir) throw new Error('A PGlite snapshot can only seed an in-memory database');
+  const client = await PGlite.create({ dataDir: dir, loadDataDir: snapshot });
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
   return {
@@ -62,6 +73,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     async ping() {
       await client.query('select 1');
+    },
+    async snapshot() {
+      return client.dumpDataDir('none');
     },
     async close() {
       if (!client.closed) await client.close();

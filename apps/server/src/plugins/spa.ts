@@ -27,10 +27,10 @@ export const spaPlugin: FastifyPluginAsync<{ webDist: string }> = async (app, op
       // Register a route per built file, so unknown paths fall through to the not-found handler below.
       wildcard: false,
       cacheControl: false,
-      setHeaders(res, filePath) {
+      setHeaders(reply, filePath) {
         const rel = path.relative(opts.webDist, filePath).split(path.sep).join('/');
         const hashed = rel.startsWith('assets/');
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
       // config.access is only required inside the API bases; static files are public by nature.
     });

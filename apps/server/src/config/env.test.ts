@@ -1,0 +1,76 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults: embedded database in ./data, all three services, port 3000', () => {
+    const c = loadConfig({ DATA_DIR: 'memory://' });
+    expect(c).toMatchObject({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      services: ['main', 'sc', 'biller'],
+      seedDemo: true,
+    });
+    expect(loadConfig({ APP_SECRET: 'x'.repeat(32) }).dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('names each bad variable and what it got', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      SMTP_URL: 'mail.example.com',
+      REDIS_URL: 'localhost:6379',
+      PUBLIC_URL: 'not a url',
+      SERVICES: 'main,billing',
+      APP_SECRET: 'short',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT: must be a whole number from 0 to 65535 \(got "eighty"\)$/),
+        expect.stringMatching(/^DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/),
+        expect.stringMatching(/^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/),
+        expect.stringMatching(/^REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/),
+        expect.stringMatching(/^PUBLIC_URL: must be a URL/),
+        expect.stringMatching(/^SERVICES: each must be one of main, sc, biller/),
+        expect.stringMatching(/^APP_SECRET: must be at least 32 characters/),
+      ]),
+    );
+    expect(problems).toHaveLength(7);
+  });
+
+  it('requires APP_SECRET in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production', DATA_DIR: 'memory://' })).toEqual([
+      'APP_SECRET: is required when NODE_ENV=production (at least 32 characters)',
+    ]);
+  });
+
+  it('runs a subset of the API bases when SERVICES says so', () => {
+    expect(loadConfig({ SERVICES: 'sc, biller', DATA_DIR: 'memory://' }).services).toEqual(['sc', 'biller']);
+  });
+
+  it('outside production, generates APP_SECRET once and keeps it in the data folder', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rally-config-'));
+    try {
+      const first = loadConfig({ DATA_DIR: dir }).appSecret;
+      expect(first).toMatch(/^[0-9a-f]{64}$/);
+      expect(existsSync(path.join(dir, 'app-secret'))).toBe(true);
+      expect(readFileSync(path.join(dir, 'app-secret'), 'utf8')).toBe(first);
+      expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(first);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

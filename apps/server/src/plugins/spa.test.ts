@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/helpers.ts';
+
+describe('serving the single-page app', async () => {
+  const app = await createTestApp();
+
+  it.each(['/', '/login', '/feed', '/cadence/42', '/settings/integrations/hubspot/fields', '/lp/3mJr7AoUXx2Wqd', '/legal/terms'])(
+    'answers the known route %s with the app shell and 200',
+    async (url) => {
+      const res = await app.inject(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root"></div>');
+    },
+  );
+
+  it('"Route not found | Page \'Page not found\', status 404": unknown paths get the shell with 404', async () => {
+    for (const url of ['/no-such-page', '/cadence/1/2', '/settings/nope']) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('caches hashed assets for a year and never caches latest-build', async () => {
+    const asset = await app.inject('/assets/index-abc123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const build = await app.inject('/latest-build');
+    expect(build.statusCode).toBe(200);
+    expect(build.headers['cache-control']).toBe('no-cache');
+    expect(build.body.trim()).toBe('build-1');
+  });
+
+  it('a missing file is a plain 404, not the app shell', async () => {
+    const res = await app.inject('/assets/index-stale999.js');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Not found: GET /assets/index-stale999.js' });
+  });
+
+  it('unknown API paths are JSON 404s under each base', async () => {
+    for (const url of ['/v1/nope', '/sc/nope', '/biller/nope']) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toEqual({ message: `Not found: GET ${url}` });
+    }
+    const post = await app.inject({ method: 'POST', url: '/feed' });
+    expect(post.statusCode).toBe(404);
+    expect(post.json()).toEqual({ message: 'Not found: POST /feed' });
+  });
+
+  it('sends security headers', async () => {
+    const res = await app.inject('/login');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('when the web app is not built', () => {
+  it('serves a notice that says how to build it', async () => {
+    const app = await createTestApp({ env: { WEB_DIST: '/nonexistent/rally-dist' } });
+    const res = await app.inject('/login');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('npm run build');
+  });
+});

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { afterAll } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import type { BuildOptions } from '../src/app.ts';
+import { loadConfig } from '../src/config/env.ts';
+import { SNAPSHOT_FILE } from './snapshot.ts';
+
+let snapshot: Blob | undefined;
+function pgliteSnapshot(): Blob | undefined {
+  if (TEST_DATABASE_URL || !existsSync(SNAPSHOT_FILE)) return undefined;
+  snapshot ??= new Blob([readFileSync(SNAPSHOT_FILE)]);
+  return snapshot;
+}
+
+export const here = path.dirname(fileURLToPath(import.meta.url));
+export const FIXTURE_WEB_DIST = path.join(here, 'fixtures/web-dist');
+
+/** The real PostgreSQL for the second API run (CI sets it); unset means embedded PGlite. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const EXPECTED_DRIVER = TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/**
+ * A database of its own for one test file: in-memory PGlite, or a new database on the test
+ * PostgreSQL server, dropped when the file ends.
+ */
+export async function freshDatabaseUrl(): Promise<string | undefined> {
+  if (!TEST_DATABASE_URL) return undefined;
+  const name = `rally_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  afterAll(async () => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  });
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export type TestAppOptions = BuildOptions & { env?: Record<string, string | undefined>; ready?: boolean };
+
+/** Builds the real app on a fresh database, closed after the file's tests. */
+export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyInstance> {
+  const databaseUrl = await freshDatabaseUrl();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    WEB_DIST: FIXTURE_WEB_DIST,
+    DATABASE_URL: databaseUrl,
+    ...opts.env,
+  });
+  const app = await buildApp(config, { jobPollingSeconds: 0.5, pgliteSnapshot: pgliteSnapshot(), ...opts });
+  afterAll(() => app.close());
+  if (opts.ready !== false) await app.ready();
+  return app;
+}
+
+export type ReceivedMail = { from: string; to: string[]; raw: string };
+
+/** A real SMTP server on loopback that keeps what it receives. */
+export async function startSmtpServer(): Promise<{ url: string; received: ReceivedMail[]; close(): Promise<void> }> {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  if (!address || typeof address === 'string') throw new Error('SMTP server has no port');
+  return {
+    url: `smtp://127.0.0.1:${address.port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`waitFor: condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

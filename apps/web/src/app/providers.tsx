@@ -1,0 +1,24 @@
+import { MantineProvider, createTheme } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+
+export const theme = createTheme({
+  primaryColor: 'indigo',
+  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  defaultRadius: 'md',
+});
+
+/** SPEC.md §9: toasts close after 7000 ms, placed at the bottom left. */
+export const TOAST_AUTO_CLOSE_MS = 7000;
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } }));
+  return (
+    <MantineProvider theme={theme}>
+      <Notifications position="bottom-left" autoClose={TOAST_AUTO_CLOSE_MS} />
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </MantineProvider>
+  );
+}

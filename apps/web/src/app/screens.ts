@@ -1,0 +1,43 @@
+import type { ComponentType } from 'react';
+import type { AppRouteId } from '@rally/shared';
+
+type ScreenModule = { default: ComponentType };
+
+/**
+ * Every route of the shared table maps to a lazily loaded screen module (its own chunk). The Record
+ * type makes a route without a screen a compile error.
+ */
+export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
+  root: () => import('./routes/app-screen.tsx'),
+  feed: () => import('./routes/app-screen.tsx'),
+  login: () => import('./routes/login.tsx'),
+  signup: () => import('./routes/app-screen.tsx'),
+  register: () => import('./routes/app-screen.tsx'),
+  'reset-password': () => import('./routes/app-screen.tsx'),
+  'change-password': () => import('./routes/app-screen.tsx'),
+  'auth-callback': () => import('./routes/app-screen.tsx'),
+  clients: () => import('./routes/app-screen.tsx'),
+  revenue: () => import('./routes/app-screen.tsx'),
+  prospects: () => import('./routes/app-screen.tsx'),
+  onboarding: () => import('./routes/app-screen.tsx'),
+  cadences: () => import('./routes/app-screen.tsx'),
+  cadence: () => import('./routes/app-screen.tsx'),
+  settings: () => import('./routes/app-screen.tsx'),
+  'settings-domain': () => import('./routes/app-screen.tsx'),
+  'settings-billing': () => import('./routes/app-screen.tsx'),
+  'settings-profile': () => import('./routes/app-screen.tsx'),
+  'settings-connections': () => import('./routes/app-screen.tsx'),
+  'settings-users': () => import('./routes/app-screen.tsx'),
+  'settings-users-pending': () => import('./routes/app-screen.tsx'),
+  'settings-integrations': () => import('./routes/app-screen.tsx'),
+  'client-settings': () => import('./routes/app-screen.tsx'),
+  'client-settings-website': () => import('./routes/app-screen.tsx'),
+  'client-settings-facebook': () => import('./routes/app-screen.tsx'),
+  'client-settings-sales-reps': () => import('./routes/app-screen.tsx'),
+  'lp-preview': () => import('./routes/app-screen.tsx'),
+  'landing-page': () => import('./routes/app-screen.tsx'),
+  'content-preview': () => import('./routes/app-screen.tsx'),
+  'legal-cookies': () => import('./routes/legal-cookies.tsx'),
+  'legal-privacy': () => import('./routes/legal-privacy.tsx'),
+  'legal-terms': () => import('./routes/legal-terms.tsx'),
+};

@@ -1,0 +1,18 @@
+import { Center, Loader } from '@mantine/core';
+import { Suspense } from 'react';
+import type { ReactNode } from 'react';
+
+/** Loading state shown while a screen's data or code arrives. */
+export function ScreenSuspense({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <Center py={80} role="status" aria-label="Loading">
+          <Loader />
+        </Center>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}

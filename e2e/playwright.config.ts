@@ -1,0 +1,48 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// scripts/test.ts picks a free port; these defaults serve a direct `npx playwright test`.
+const port = Number(process.env.E2E_PORT ?? 4317);
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
+const baseURL = `http://localhost:${port}`;
+
+/**
+ * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the real server,
+ * built web app and a fresh embedded database.
+ */
+export default defineConfig({
+  testDir: './tests',
+  outputDir: path.join(root, '.tmp/e2e-results'),
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: `"${process.execPath}" ${path.join(root, 'apps/server/src/main.ts')}`,
+    url: `${baseURL}/readyz`,
+    timeout: 90_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+    },
+  },
+});

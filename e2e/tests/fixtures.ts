@@ -1,0 +1,22 @@
+import { test as base, expect } from '@playwright/test';
+
+/** STYLE.md: a console.error (or an uncaught page error) during a test fails it. */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        // The browser logs failed loads itself; a 404 page is expected in some tests.
+        if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 404/.test(msg.text())) {
+          errors.push(msg.text());
+        }
+      });
+      page.on('pageerror', (err) => errors.push(err.message));
+      await use(errors);
+      expect(errors, 'console errors during the test').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

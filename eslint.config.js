@@ -6,7 +6,16 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/test-results/**', '**/playwright-report/**', '.tmp/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      '.tmp/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -27,7 +36,14 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/apps/server/**', '@rally/server', '@rally/server/*'], message: 'The web app never imports the server.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/apps/server/**', '@rally/server', '@rally/server/*'],
+              message: 'The web app never imports the server.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -37,7 +53,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'components/ and lib/ must not import features or app.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/app/**'],
+              message: 'components/ and lib/ must not import features or app.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -46,7 +69,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../*/**', '**/app/**'], message: 'A feature imports another feature only through app/ routes.' }] },
+        {
+          patterns: [
+            {
+              group: ['../../*/**', '**/app/**'],
+              message: 'A feature imports another feature only through app/ routes.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -55,7 +85,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/apps/web/**', '@rally/web', '@rally/web/*'], message: 'The server never imports the web app.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/apps/web/**', '@rally/web', '@rally/web/*'],
+              message: 'The server never imports the web app.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -64,8 +101,16 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/config/env.ts', 'apps/server/src/**/*.test.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through config/env.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through config/env.ts.' },
+      ],
     },
+  },
+  {
+    // Tests may assert presence with `!` after checking it.
+    files: ['**/*.test.{ts,tsx}', '**/test/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   prettier,
 );

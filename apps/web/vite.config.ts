@@ -9,7 +9,11 @@ function latestBuild(): Plugin {
     name: 'rally-latest-build',
     apply: 'build',
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: 'latest-build', source: `${new Date().toISOString()} ${randomUUID()}\n` });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'latest-build',
+        source: `${new Date().toISOString()} ${randomUUID()}\n`,
+      });
     },
   };
 }
@@ -18,7 +22,7 @@ const api = { target: 'http://localhost:3000', changeOrigin: false };
 
 export default defineConfig({
   plugins: [react(), latestBuild()],
-  build: { target: 'es2022', sourcemap: true },
+  build: { target: 'es2022', sourcemap: true, manifest: true },
   server: { proxy: { '/v1': api, '/sc': api, '/biller': api, '/t': api } },
   test: {
     name: 'web',

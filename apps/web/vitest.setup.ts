@@ -32,5 +32,8 @@ afterEach(() => {
   cleanup();
   const calls = errorSpy.mock.calls;
   errorSpy.mockRestore();
-  if (calls.length) throw new Error(`console.error was called: ${calls.map((c) => c.map(String).join(' ')).join('\n')}`);
+  if (calls.length)
+    throw new Error(
+      `console.error was called: ${calls.map((c: unknown[]) => c.map(String).join(' ')).join('\n')}`,
+    );
 });

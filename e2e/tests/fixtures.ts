@@ -7,7 +7,10 @@ export const test = base.extend<{ consoleErrors: string[] }>({
       const errors: string[] = [];
       page.on('console', (msg) => {
         // The browser logs failed loads itself; a 404 page is expected in some tests.
-        if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 404/.test(msg.text())) {
+        if (
+          msg.type() === 'error' &&
+          !/Failed to load resource: the server responded with a status of 404/.test(msg.text())
+        ) {
           errors.push(msg.text());
         }
       });

@@ -16,7 +16,9 @@ test.describe('app shell (SPEC.md §2, §8)', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('"The login page footer says \'New to the product?\' with a Sign Up link to /register"', async ({ page }) => {
+  test('"The login page footer says \'New to the product?\' with a Sign Up link to /register"', async ({
+    page,
+  }) => {
     await page.goto('/login');
     await expect(page.getByText('New to the product?')).toBeVisible();
     await page.getByRole('link', { name: 'Sign Up' }).click();
@@ -35,10 +37,14 @@ test.describe('app shell (SPEC.md §2, §8)', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('"The page footer shows the current year, a copyright line and links to cookies, privacy and terms of use"', async ({ page }) => {
+  test('"The page footer shows the current year, a copyright line and links to cookies, privacy and terms of use"', async ({
+    page,
+  }) => {
     await page.goto('/legal/terms');
     const footer = page.locator('footer');
-    await expect(footer).toContainText(`© ${new Date().getFullYear()} Rally Technologies, Inc. All rights reserved.`);
+    await expect(footer).toContainText(
+      `© ${new Date().getFullYear()} Rally Technologies, Inc. All rights reserved.`,
+    );
     for (const [name, heading, path] of [
       ['Cookies', 'Cookies', '/legal/cookies'],
       ['Privacy', 'Privacy', '/legal/privacy'],
@@ -59,7 +65,10 @@ test.describe('app shell (SPEC.md §2, §8)', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('the server serves hashed assets with a long cache and the latest-build file uncached', async ({ page, request }) => {
+  test('the server serves hashed assets with a long cache and the latest-build file uncached', async ({
+    page,
+    request,
+  }) => {
     await page.goto('/login');
     const script = await page.locator('script[type="module"]').first().getAttribute('src');
     expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);

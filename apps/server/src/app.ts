@@ -23,6 +23,8 @@ import { apiBase } from './plugins/api-base.ts';
 import { spaPlugin } from './plugins/spa.ts';
 
 declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyInstance {
     config: Config;
     database: Database;
@@ -78,7 +80,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     dataDir: config.dataDir,
     pgliteSnapshot: opts.pgliteSnapshot,
   });
-  const queue = new JobQueue(database.execute, app.log, { pollingIntervalSeconds: opts.jobPollingSeconds ?? 1 });
+  const queue = new JobQueue(database.execute, app.log, {
+    pollingIntervalSeconds: opts.jobPollingSeconds ?? 1,
+  });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const outbox = createOutbox({ db: database.db, queue, mailer, log: app.log });
 

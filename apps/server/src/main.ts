@@ -22,7 +22,10 @@ await app.listen({ host: config.host, port: config.port });
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
-const url = config.publicUrl.replace(/:\d+$/, '') === 'http://localhost' ? `http://localhost:${port}` : config.publicUrl;
+const url =
+  config.publicUrl.replace(/:\d+$/, '') === 'http://localhost'
+    ? `http://localhost:${port}`
+    : config.publicUrl;
 const lines = [
   `${PRODUCT_NAME} is ready at ${url} (${Math.round(performance.now())} ms after start; database: ${app.database.driver})`,
   ...(config.seedDemo ? [`Demo sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`] : []),

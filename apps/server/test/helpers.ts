@@ -70,7 +70,11 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
 export type ReceivedMail = { from: string; to: string[]; raw: string };
 
 /** A real SMTP server on loopback that keeps what it receives. */
-export async function startSmtpServer(): Promise<{ url: string; received: ReceivedMail[]; close(): Promise<void> }> {
+export async function startSmtpServer(): Promise<{
+  url: string;
+  received: ReceivedMail[];
+  close(): Promise<void>;
+}> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -100,7 +104,10 @@ export async function startSmtpServer(): Promise<{ url: string; received: Receiv
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 15_000,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
     const value = await check();

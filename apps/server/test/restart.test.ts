@@ -16,7 +16,14 @@ type Started = { child: ChildProcess; url: string; output: () => string };
 function startServer(env: Record<string, string>): Promise<Started> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEB_DIST: FIXTURE_WEB_DIST, ...env },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        WEB_DIST: FIXTURE_WEB_DIST,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -62,7 +69,10 @@ describe('the server process', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-restart-'));
     afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
     const databaseUrl = await freshDatabaseUrl();
-    const env: Record<string, string> = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
 
     const first = await startServer(env);
     expect(first.output()).toContain('Demo sign-in: demo@rally.test / rally-demo-2026');
@@ -80,7 +90,10 @@ describe('the server process', () => {
   }, 120_000);
 
   it('refuses to start with bad configuration, naming the variable', async () => {
-    const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: 'abc' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: 'abc' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', r));

@@ -62,13 +62,19 @@ describe('route table (SPEC.md §2)', () => {
 
   it('prefers the literal /lp/preview over /lp/{base58}', () => {
     expect(matchAppRoute('/lp/preview')?.route.id).toBe('lp-preview');
-    expect(matchAppRoute('/lp/3mJr7AoUXx2Wqd')).toMatchObject({ route: { id: 'landing-page' }, params: { base58: '3mJr7AoUXx2Wqd' } });
+    expect(matchAppRoute('/lp/3mJr7AoUXx2Wqd')).toMatchObject({
+      route: { id: 'landing-page' },
+      params: { base58: '3mJr7AoUXx2Wqd' },
+    });
   });
 
   it('matches the catch-all and parameters, and nothing else', () => {
     expect(matchAppRoute('/settings/integrations/salesforce/fields')?.params['*']).toBe('salesforce/fields');
     expect(matchAppRoute('/cadence/42/')?.params).toEqual({ id: '42' });
-    expect(matchAppRoute('/content/preview/abc/300x250')?.params).toEqual({ base58: 'abc', resolution: '300x250' });
+    expect(matchAppRoute('/content/preview/abc/300x250')?.params).toEqual({
+      base58: 'abc',
+      resolution: '300x250',
+    });
     expect(matchAppRoute('/no-such-page')).toBeNull();
     expect(matchAppRoute('/cadence/1/2')).toBeNull();
     expect(matchPattern('/lp/:id', '/lp/%E0%A4%A')).toBeNull();

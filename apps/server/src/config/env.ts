@@ -34,17 +34,26 @@ const schema = z.object({
   APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   SMTP_URL: z
     .string()
-    .refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), { message: 'must be an smtp:// or smtps:// URL' })
+    .refine((v) => /^smtps?:\/\//.test(v) && URL.canParse(v), {
+      message: 'must be an smtp:// or smtps:// URL',
+    })
     .optional(),
   MAIL_FROM: z.string().min(3).default('Rally <no-reply@rally.localhost>'),
   REDIS_URL: z
     .string()
-    .refine((v) => /^rediss?:\/\//.test(v) && URL.canParse(v), { message: 'must be a redis:// or rediss:// URL' })
+    .refine((v) => /^rediss?:\/\//.test(v) && URL.canParse(v), {
+      message: 'must be a redis:// or rediss:// URL',
+    })
     .optional(),
   SERVICES: z
     .string()
     .default('main,sc,biller')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(
       z
         .array(z.enum(SERVICE_NAMES, { message: `each must be one of ${SERVICE_NAMES.join(', ')}` }))

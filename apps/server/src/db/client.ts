@@ -17,7 +17,10 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type DbDriver = 'pglite' | 'postgres';
 
 /** A minimal SQL port used by infrastructure that speaks raw SQL (the job queue). */
-export type SqlExecutor = (text: string, values?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number }>;
+export type SqlExecutor = (
+  text: string,
+  values?: unknown[],
+) => Promise<{ rows: unknown[]; rowCount: number }>;
 
 export type Database = {
   db: Db;

@@ -11,8 +11,16 @@ export const DEMO_PASSWORD = 'rally-demo-2026';
 /** Fixed ids make the seed idempotent and let docs and tests name the demo clients. */
 export const DEMO_CLIENTS = {
   agency: { id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000001', name: 'Northwind Agency', parentId: null },
-  acme: { id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002', name: 'Acme Robotics', parentId: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000001' },
-  globex: { id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000003', name: 'Globex Logistics', parentId: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000001' },
+  acme: {
+    id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002',
+    name: 'Acme Robotics',
+    parentId: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000001',
+  },
+  globex: {
+    id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000003',
+    name: 'Globex Logistics',
+    parentId: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000001',
+  },
 } as const;
 
 type DemoUser = {
@@ -51,7 +59,10 @@ export async function seedDemo(db: Db): Promise<{ created: boolean }> {
   await db.transaction(async (tx) => {
     await tx.insert(clients).values(Object.values(DEMO_CLIENTS)).onConflictDoNothing();
     for (const u of DEMO_USERS) {
-      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, u.email));
+      const [existing] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, u.email));
       let userId = existing?.id;
       if (!userId) {
         passwordHash ??= await hashPassword(DEMO_PASSWORD);

@@ -8,6 +8,8 @@ import type { Permission } from '@rally/shared';
 export type Access = 'public' | 'session' | { permission: Permission };
 
 declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyContextConfig {
     access?: Access;
   }

@@ -1,5 +1,7 @@
 import { PgBoss } from 'pg-boss';
-import type { Job, QueueOptions, SendOptions } from 'pg-boss';
+import type { Job, Queue, SendOptions } from 'pg-boss';
+
+type QueueOptions = Omit<Queue, 'name'>;
 import type { FastifyBaseLogger } from 'fastify';
 import type { SqlExecutor } from '../db/client.ts';
 

@@ -22,7 +22,10 @@ describe('API bases', () => {
     const probe: FastifyPluginAsyncZod = async (a) => {
       a.post(
         '/echo',
-        { config: { access: 'public' }, schema: { body: z.object({ email: z.email(), age: z.number().int() }) } },
+        {
+          config: { access: 'public' },
+          schema: { body: z.object({ email: z.email(), age: z.number().int() }) },
+        },
         async (req) => req.body,
       );
       a.get('/boom', { config: { access: 'public' } }, async () => {
@@ -34,7 +37,10 @@ describe('API bases', () => {
 
     const bad = await app.inject({ method: 'POST', url: '/probe/echo', payload: { email: 'nope', age: 3 } });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json()).toMatchObject({ message: expect.stringMatching(/^body\.email: /), errors: [{ field: 'body.email' }] });
+    expect(bad.json()).toMatchObject({
+      message: expect.stringMatching(/^body\.email: /),
+      errors: [{ field: 'body.email' }],
+    });
 
     const ok = await app.inject({ method: 'POST', url: '/probe/echo', payload: { email: 'a@b.co', age: 3 } });
     expect(ok.statusCode).toBe(200);
@@ -58,7 +64,10 @@ describe('API bases', () => {
     const app = await createTestApp();
     const doc = await app.inject('/v1/docs/json');
     expect(doc.statusCode).toBe(200);
-    expect(doc.json()).toMatchObject({ openapi: expect.stringMatching(/^3\./), info: { title: 'Rally API' } });
+    expect(doc.json()).toMatchObject({
+      openapi: expect.stringMatching(/^3\./),
+      info: { title: 'Rally API' },
+    });
     const ui = await app.inject('/v1/docs/');
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');

@@ -4,16 +4,21 @@ import { createTestApp } from '../../test/helpers.ts';
 describe('serving the single-page app', async () => {
   const app = await createTestApp();
 
-  it.each(['/', '/login', '/feed', '/cadence/42', '/settings/integrations/hubspot/fields', '/lp/3mJr7AoUXx2Wqd', '/legal/terms'])(
-    'answers the known route %s with the app shell and 200',
-    async (url) => {
-      const res = await app.inject(url);
-      expect(res.statusCode).toBe(200);
-      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.headers['cache-control']).toBe('no-cache');
-      expect(res.body).toContain('<div id="root"></div>');
-    },
-  );
+  it.each([
+    '/',
+    '/login',
+    '/feed',
+    '/cadence/42',
+    '/settings/integrations/hubspot/fields',
+    '/lp/3mJr7AoUXx2Wqd',
+    '/legal/terms',
+  ])('answers the known route %s with the app shell and 200', async (url) => {
+    const res = await app.inject(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<div id="root"></div>');
+  });
 
   it('"Route not found | Page \'Page not found\', status 404": unknown paths get the shell with 404', async () => {
     for (const url of ['/no-such-page', '/cadence/1/2', '/settings/nope']) {

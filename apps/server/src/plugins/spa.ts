@@ -38,14 +38,19 @@ export const spaPlugin: FastifyPluginAsync<{ webDist: string }> = async (app, op
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !API_PREFIXES.some((p) => pathname.startsWith(`${p}/`));
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !API_PREFIXES.some((p) => pathname.startsWith(`${p}/`));
     // A missing file (a stale hashed chunk, /favicon.png) is a plain 404, not the app shell.
     const lastSegment = pathname.split('/').pop() ?? '';
     if (!isPage || lastSegment.includes('.') || pathname === `/${LATEST_BUILD_FILE}`) {
       return reply.code(404).send({ message: `Not found: ${request.method} ${pathname}` });
     }
     const known = matchAppRoute(pathname) !== null;
-    return reply.code(known ? 200 : 404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell);
+    return reply
+      .code(known ? 200 : 404)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(shell);
   });
-
 };

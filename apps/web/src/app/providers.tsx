@@ -14,7 +14,9 @@ export const theme = createTheme({
 export const TOAST_AUTO_CLOSE_MS = 7000;
 
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } }));
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } }),
+  );
   return (
     <MantineProvider theme={theme}>
       <Notifications position="bottom-left" autoClose={TOAST_AUTO_CLOSE_MS} />

@@ -5,6 +5,7 @@ import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { AuthLayout } from '../components/layouts/auth-layout.tsx';
 import { DefaultLayout } from '../components/layouts/default-layout.tsx';
 import { EmptyLayout } from '../components/layouts/empty-layout.tsx';
+import { ScreenLoader } from '../components/layouts/screen-suspense.tsx';
 import type { RouteHandle } from '../components/layouts/route-title.tsx';
 import { ErrorPage } from '../components/errors/error-page.tsx';
 import { NotFoundPage } from '../components/errors/not-found-page.tsx';
@@ -40,12 +41,17 @@ export function buildRoutes(): RouteObject[] {
   return [
     {
       errorElement: <ErrorPage />,
+      // Shown while the first screen's code loads.
+      HydrateFallback: ScreenLoader,
       children: [
         { Component: AuthLayout, children: routesFor('auth') },
         { Component: EmptyLayout, children: routesFor('empty') },
         {
           Component: DefaultLayout,
-          children: [...routesFor('default'), { path: '*', Component: NotFoundPage, handle: { title: 'Page not found' } }],
+          children: [
+            ...routesFor('default'),
+            { path: '*', Component: NotFoundPage, handle: { title: 'Page not found' } },
+          ],
         },
       ],
     },

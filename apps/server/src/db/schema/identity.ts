@@ -45,7 +45,10 @@ export const memberships = pgTable(
       .references(() => clients.id, { onDelete: 'cascade' }),
     /** `colour_role`, e.g. purple_owner (SPEC.md §3). */
     role: text('role').notNull(),
-    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     isDefault: boolean('is_default').notNull().default(false),
     ...timestamps,
   },
@@ -53,7 +56,9 @@ export const memberships = pgTable(
     uniqueIndex('memberships_user_client_uq').on(t.userId, t.clientId),
     index('memberships_client_idx').on(t.clientId),
     // At most one default membership per user.
-    uniqueIndex('memberships_one_default_uq').on(t.userId).where(sql`${t.isDefault}`),
+    uniqueIndex('memberships_one_default_uq')
+      .on(t.userId)
+      .where(sql`${t.isDefault}`),
   ],
 );
 

@@ -11,13 +11,20 @@ export type Mailer = {
 
 const LINK = /https?:\/\/[^\s<>"')]+/g;
 
-export function createMailer(opts: { smtpUrl: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
+export function createMailer(opts: {
+  smtpUrl: string | undefined;
+  from: string;
+  log: FastifyBaseLogger;
+}): Mailer {
   if (!opts.smtpUrl) {
     // No mail server: the message stays in the outbox and its links go to the log, so magic links
     // and password resets work on a laptop with nothing else installed.
     return {
       async deliver(mail) {
-        opts.log.info({ to: mail.to, subject: mail.subject, links: mail.text.match(LINK) ?? [] }, 'e-mail not sent (no SMTP_URL); links logged');
+        opts.log.info(
+          { to: mail.to, subject: mail.subject, links: mail.text.match(LINK) ?? [] },
+          'e-mail not sent (no SMTP_URL); links logged',
+        );
         return 'logged';
       },
       close() {},
@@ -26,7 +33,13 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string; 
   const transport = nodemailer.createTransport(opts.smtpUrl);
   return {
     async deliver(mail) {
-      await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? undefined,
+      });
       return 'sent';
     },
     close() {

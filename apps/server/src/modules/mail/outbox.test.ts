@@ -34,7 +34,11 @@ describe('e-mail outbox job', () => {
 
   it('stores the message and logs its links when no SMTP server is configured', async () => {
     const app = await createTestApp();
-    const id = await app.outbox.enqueue({ to: 'lee@example.com', subject: 'Reset', text: 'Go to http://localhost/reset-password?hash=1' });
+    const id = await app.outbox.enqueue({
+      to: 'lee@example.com',
+      subject: 'Reset',
+      text: 'Go to http://localhost/reset-password?hash=1',
+    });
     const row = await waitFor(async () => {
       const [r] = await app.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
       return r?.status === 'logged' ? r : undefined;

@@ -16,46 +16,70 @@ export type Outbox = {
   requeuePending(): Promise<number>;
 };
 
-export function createOutbox(deps: { db: Db; queue: JobQueue; mailer: Mailer; log: FastifyBaseLogger }): Outbox {
+export function createOutbox(deps: {
+  db: Db;
+  queue: JobQueue;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}): Outbox {
   const { queue, mailer, log } = deps;
 
-  queue.register<DeliverJob>(DELIVER_EMAIL_JOB, async ({ outboxId }) => {
-    const [row] = await deps.db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId));
-    // The row may belong to a transaction that has not committed yet: retry rather than lose it.
-    if (!row) throw new Error(`outbox message ${outboxId} is not visible (yet)`);
-    // Idempotent: a message already delivered is not sent twice when the job re-runs.
-    if (row.status !== 'pending') return;
-    try {
-      const outcome = await mailer.deliver({ to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody });
-      await deps.db
-        .update(emailOutbox)
-        .set({ status: outcome, sentAt: new Date(), attempts: row.attempts + 1, lastError: null })
-        .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, 'pending')));
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      await deps.db
-        .update(emailOutbox)
-        .set({ attempts: row.attempts + 1, lastError: message })
-        .where(eq(emailOutbox.id, row.id));
-      log.warn({ err, outboxId }, 'e-mail delivery failed; will retry');
-      throw err; // pg-boss retries with backoff
-    }
-  }, { policy: 'stately' }); // one queued job per message id (singletonKey), so re-queueing cannot double-send
+  queue.register<DeliverJob>(
+    DELIVER_EMAIL_JOB,
+    async ({ outboxId }) => {
+      const [row] = await deps.db.select().from(emailOutbox).where(eq(emailOutbox.id, outboxId));
+      // The row may belong to a transaction that has not committed yet: retry rather than lose it.
+      if (!row) throw new Error(`outbox message ${outboxId} is not visible (yet)`);
+      // Idempotent: a message already delivered is not sent twice when the job re-runs.
+      if (row.status !== 'pending') return;
+      try {
+        const outcome = await mailer.deliver({
+          to: row.toAddress,
+          subject: row.subject,
+          text: row.textBody,
+          html: row.htmlBody,
+        });
+        await deps.db
+          .update(emailOutbox)
+          .set({ status: outcome, sentAt: new Date(), attempts: row.attempts + 1, lastError: null })
+          .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, 'pending')));
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        await deps.db
+          .update(emailOutbox)
+          .set({ attempts: row.attempts + 1, lastError: message })
+          .where(eq(emailOutbox.id, row.id));
+        log.warn({ err, outboxId }, 'e-mail delivery failed; will retry');
+        throw err; // pg-boss retries with backoff
+      }
+    },
+    { policy: 'stately' },
+  ); // one queued job per message id (singletonKey), so re-queueing cannot double-send
 
-  const send = (id: string) => queue.send<DeliverJob>(DELIVER_EMAIL_JOB, { outboxId: id }, { singletonKey: id });
+  const send = (id: string) =>
+    queue.send<DeliverJob>(DELIVER_EMAIL_JOB, { outboxId: id }, { singletonKey: id });
 
   return {
     async enqueue(mail, db = deps.db) {
       const [row] = await db
         .insert(emailOutbox)
-        .values({ clientId: mail.clientId ?? null, toAddress: mail.to, subject: mail.subject, textBody: mail.text, htmlBody: mail.html ?? null })
+        .values({
+          clientId: mail.clientId ?? null,
+          toAddress: mail.to,
+          subject: mail.subject,
+          textBody: mail.text,
+          htmlBody: mail.html ?? null,
+        })
         .returning({ id: emailOutbox.id });
       if (!row) throw new Error('outbox insert returned no row');
       await send(row.id);
       return row.id;
     },
     async requeuePending() {
-      const rows = await deps.db.select({ id: emailOutbox.id }).from(emailOutbox).where(inArray(emailOutbox.status, ['pending']));
+      const rows = await deps.db
+        .select({ id: emailOutbox.id })
+        .from(emailOutbox)
+        .where(inArray(emailOutbox.status, ['pending']));
       for (const r of rows) await send(r.id);
       return rows.length;
     },

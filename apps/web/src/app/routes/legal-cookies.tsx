@@ -13,9 +13,15 @@ export default function CookiesScreen() {
           body: (
             <List spacing={4}>
               <List.Item>
-                <Text span fw={600}>rally_auth_token</Text> keeps you signed in. It cannot be read by scripts and expires when your session ends or after a period of inactivity.
+                <Text span fw={600}>
+                  rally_auth_token
+                </Text>{' '}
+                keeps you signed in. It cannot be read by scripts and expires when your session ends or after
+                a period of inactivity.
               </List.Item>
-              <List.Item>A security token that protects your account against cross-site request forgery.</List.Item>
+              <List.Item>
+                A security token that protects your account against cross-site request forgery.
+              </List.Item>
             </List>
           ),
         },

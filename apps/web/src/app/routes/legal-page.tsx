@@ -3,7 +3,17 @@ import type { ReactNode } from 'react';
 
 export type LegalSection = { heading: string; body: ReactNode };
 
-export function LegalPage({ title, updated, intro, sections }: { title: string; updated: string; intro: string; sections: LegalSection[] }) {
+export function LegalPage({
+  title,
+  updated,
+  intro,
+  sections,
+}: {
+  title: string;
+  updated: string;
+  intro: string;
+  sections: LegalSection[];
+}) {
   return (
     <Stack gap="lg" maw={760} component="article">
       <div>
@@ -24,4 +34,3 @@ export function LegalPage({ title, updated, intro, sections }: { title: string; 
     </Stack>
   );
 }
-

@@ -3,16 +3,14 @@ import { Suspense } from 'react';
 import type { ReactNode } from 'react';
 
 /** Loading state shown while a screen's data or code arrives. */
-export function ScreenSuspense({ children }: { children: ReactNode }) {
+export function ScreenLoader() {
   return (
-    <Suspense
-      fallback={
-        <Center py={80} role="status" aria-label="Loading">
-          <Loader />
-        </Center>
-      }
-    >
-      {children}
-    </Suspense>
+    <Center py={80} role="status" aria-label="Loading">
+      <Loader />
+    </Center>
   );
+}
+
+export function ScreenSuspense({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<ScreenLoader />}>{children}</Suspense>;
 }

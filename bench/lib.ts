@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export type Server = { child: ChildProcess; url: string; readyMs: number; stop(): Promise<void> };
+
+/** Starts a Node process that prints `ready at <url>` and waits for that line. */
+export function startProcess(script: string, env: Record<string, string> = {}): Promise<Server> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = out.match(/ready at (http:\/\/[^\s]+)/);
+      if (m?.[1]) {
+        child.stdout?.off('data', onData);
+        resolve({
+          child,
+          url: m[1],
+          readyMs: performance.now() - started,
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', () => r());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${out}`)));
+  });
+}
+
+/** Resident memory of a process in MiB (Linux). */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+export async function load(url: string, seconds: number, connections = 50): Promise<number> {
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+export function report(name: string, figure: string, baseline: string, ratio: number) {
+  console.log(
+    `${name.padEnd(28)} ${figure.padEnd(28)} baseline ${baseline.padEnd(28)} ratio ${ratio.toFixed(2)}`,
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * `npm test`: types, lint, unit, API (PGlite, then PostgreSQL when TEST_DATABASE_URL is set) and
+ * end-to-end tests in Debian's Chromium. Ends with one line `N passed, N failed` summing every suite.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tmp = path.join(root, '.tmp');
+mkdirSync(tmp, { recursive: true });
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+// Run every tool under this (pinned Node 24) interpreter, whatever node is first on PATH.
+const node = process.execPath;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+type Outcome = { name: string; passed: number; failed: number; seconds: number };
+const outcomes: Outcome[] = [];
+
+function banner(text: string) {
+  console.log(`\n\x1b[1m== ${text} ==\x1b[0m`);
+}
+
+function run(cmd: string, args: string[], env: Record<string, string | undefined> = {}): number {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+/** A check without test cases (types, lint): one pass or one failure. */
+function check(name: string, cmd: string, args: string[]) {
+  banner(name);
+  const t = Date.now();
+  const ok = run(cmd, args) === 0;
+  outcomes.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds: (Date.now() - t) / 1000 });
+}
+
+/** A Vitest run; counts come from its JSON report. A crash with no report counts as one failure. */
+function vitest(name: string, projects: string[], env: Record<string, string | undefined> = {}) {
+  banner(name);
+  const t = Date.now();
+  const report = path.join(tmp, `vitest-${name.replace(/\W+/g, '-')}.json`);
+  rmSync(report, { force: true });
+  const code = run(
+    node,
+    [
+      bin('vitest'),
+      'run',
+      ...projects.flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
+    env,
+  );
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+    passed = r.numPassedTests;
+    failed = r.numFailedTests;
+  }
+  if (code !== 0 && failed === 0) failed = 1; // a failed file or an unhandled error
+  outcomes.push({ name, passed, failed, seconds: (Date.now() - t) / 1000 });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  banner('Installing Debian chromium (missing)');
+  const asRoot = process.getuid?.() === 0 ? [] : ['sudo'];
+  const apt = (args: string[]) =>
+    spawnSync(asRoot[0] ?? 'apt-get', [...(asRoot.length ? ['apt-get'] : []), ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status;
+  if (
+    apt(['update', '-qq']) !== 0 ||
+    apt(['install', '-y', '-qq', 'chromium']) !== 0 ||
+    !existsSync(CHROMIUM)
+  ) {
+    console.error(`Could not install chromium; end-to-end tests need ${CHROMIUM}.`);
+  }
+}
+
+async function e2e() {
+  banner('End-to-end tests (Playwright, Debian Chromium)');
+  const t = Date.now();
+  ensureChromium();
+  if (run('npm', ['run', 'build', '--silent']) !== 0) {
+    outcomes.push({ name: 'e2e', passed: 0, failed: 1, seconds: (Date.now() - t) / 1000 });
+    return;
+  }
+  const report = path.join(tmp, 'playwright.json');
+  rmSync(report, { force: true });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
+  const code = run(node, [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'], {
+    E2E_PORT: String(await freePort()),
+    E2E_DATA_DIR: dataDir,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    // The API suites' database must not leak into the server under test.
+    DATABASE_URL: undefined,
+  });
+  rmSync(dataDir, { recursive: true, force: true });
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(report)) {
+    const s = (
+      JSON.parse(readFileSync(report, 'utf8')) as {
+        stats: { expected: number; unexpected: number; flaky: number };
+      }
+    ).stats;
+    passed = s.expected + s.flaky;
+    failed = s.unexpected;
+  }
+  if (code !== 0 && failed === 0) failed = 1;
+  outcomes.push({ name: 'e2e', passed, failed, seconds: (Date.now() - t) / 1000 });
+}
+
+const testDb = process.env.TEST_DATABASE_URL;
+check('types', node, [path.join(root, 'scripts/typecheck.ts')]);
+check('lint', node, [bin('eslint'), '.', '--max-warnings=0']);
+check('format', node, [bin('prettier'), '--check', '.', '--log-level=warn']);
+vitest('unit', ['shared', 'web'], { TEST_DATABASE_URL: undefined });
+vitest('api (PGlite)', ['server'], { TEST_DATABASE_URL: undefined, DATABASE_URL: undefined });
+if (testDb) {
+  vitest(`api (PostgreSQL ${new URL(testDb).host}${new URL(testDb).pathname})`, ['server'], {
+    TEST_DATABASE_URL: testDb,
+  });
+} else {
+  console.log('\nTEST_DATABASE_URL is not set: the API suite ran on PGlite only.');
+}
+await e2e();
+
+banner('Summary');
+for (const o of outcomes) {
+  console.log(
+    `${o.failed ? '✗' : '✓'} ${o.name.padEnd(40)} ${String(o.passed).padStart(4)} passed ${String(o.failed).padStart(3)} failed  ${o.seconds.toFixed(1)}s`,
+  );
+}
+const passed = outcomes.reduce((n, o) => n + o.passed, 0);
+const failed = outcomes.reduce((n, o) => n + o.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -15,11 +15,16 @@ import type { Database, Db } from './db/client.ts';
 import { registerErrorHandler } from './lib/errors.ts';
 import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
+import { authRoutes } from './modules/auth/index.ts';
+import { clientRoutes } from './modules/clients/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { userRoutes } from './modules/users/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createOutbox } from './modules/mail/outbox.ts';
+import { oauthRoutes } from './modules/oauth/index.ts';
 import type { Outbox } from './modules/mail/outbox.ts';
 import { apiBase } from './plugins/api-base.ts';
+import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
 
 declare module 'fastify' {
@@ -44,7 +49,11 @@ export type BuildOptions = {
 };
 
 /** Feature modules of each API base. Later features add themselves here. */
-const MODULES: Record<ServiceName, FastifyPluginAsync[]> = { main: [], sc: [], biller: [] };
+const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
+  main: [authRoutes, oauthRoutes, userRoutes, clientRoutes],
+  sc: [],
+  biller: [],
+};
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
@@ -91,6 +100,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('db', database.db);
   app.decorate('queue', queue);
   app.decorate('outbox', outbox);
+  app.decorate('routeAccess', []);
 
   app.addHook('onReady', async () => {
     await queue.start({ workers: opts.workers ?? true });
@@ -105,6 +115,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(fastifyCookie);
+  await app.register(authPlugin);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {

@@ -61,11 +61,38 @@ const schema = z.object({
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
+  SESSION_TTL_DAYS: z.coerce
+    .number({ message: 'must be a number of days' })
+    .int()
+    .min(1)
+    .max(365)
+    .default(14),
+  LOGIN_MAX_ATTEMPTS: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int()
+    .min(1)
+    .max(1000)
+    .default(5),
+  LOGIN_WINDOW_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds' })
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(900),
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER: url('an OpenID Connect issuer').default('https://accounts.google.com'),
+  MICROSOFT_CLIENT_ID: z.string().trim().min(1).optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
+  MICROSOFT_ISSUER: url('an OpenID Connect issuer').default('https://login.microsoftonline.com/common/v2.0'),
 });
+
+/** An OpenID Connect provider the app signs users in with (OAuth client registered there). */
+export type OidcProviderConfig = { issuer: string; clientId: string; clientSecret: string };
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -83,6 +110,17 @@ export type Config = {
   logLevel: string;
   webDist: string;
   seedDemo: boolean;
+  /** Idle time after which a session ends (sliding). */
+  sessionTtlDays: number;
+  /** Sign-in attempts allowed per account in a window (per IP: ten times as many). */
+  loginMaxAttempts: number;
+  loginWindowSeconds: number;
+  /** Cookies are Secure unless the app is served from localhost over plain http. */
+  secureCookies: boolean;
+  /** "Sign in with Google"; null (sign-in answers 404) while GOOGLE_CLIENT_ID is unset. */
+  google: OidcProviderConfig | null;
+  /** "Sign in with Microsoft"; null while MICROSOFT_CLIENT_ID is unset. */
+  microsoft: OidcProviderConfig | null;
 };
 
 export class ConfigError extends Error {
@@ -116,7 +154,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     problems.push('APP_SECRET: is required when NODE_ENV=production (at least 32 characters)');
   }
+  for (const p of ['GOOGLE', 'MICROSOFT'] as const) {
+    if (e[`${p}_CLIENT_ID`] && !e[`${p}_CLIENT_SECRET`]) {
+      problems.push(`${p}_CLIENT_SECRET: is required when ${p}_CLIENT_ID is set`);
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
+  const oidcProvider = (
+    issuer: string,
+    clientId?: string,
+    clientSecret?: string,
+  ): OidcProviderConfig | null => (clientId && clientSecret ? { issuer, clientId, clientSecret } : null);
 
   const dataDir = e.DATA_DIR === 'memory://' ? e.DATA_DIR : path.resolve(e.DATA_DIR);
   return {
@@ -134,6 +182,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     seedDemo: e.SEED_DEMO,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
+    loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
+    secureCookies: isSecureOrigin(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    google: oidcProvider(e.GOOGLE_ISSUER, e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
+    microsoft: oidcProvider(e.MICROSOFT_ISSUER, e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET),
   };
 }
 
@@ -149,4 +203,10 @@ function localSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+function isSecureOrigin(publicUrl: string): boolean {
+  const u = new URL(publicUrl);
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  return u.protocol === 'https:' || !local;
 }

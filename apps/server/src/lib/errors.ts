@@ -4,7 +4,27 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 /** The text SPEC.md §8 shows for a 500, used as our message too so logs and toasts agree. */
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong. Please contact the support team.';
 
-export type FieldError = { field: string; message: string };
+export type FieldProblem = { field: string; message: string };
+
+/** A 422 naming the field, for rules a schema cannot express (a wrong current password, a bad code). */
+export class FieldError extends Error {
+  readonly statusCode = 422;
+  readonly errors: FieldProblem[];
+  constructor(errors: FieldProblem[]) {
+    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+    this.name = 'FieldError';
+    this.errors = errors;
+  }
+}
+
+export function fieldError(field: string, message: string): FieldError {
+  return new FieldError([{ field, message }]);
+}
+
+/** An error with a status; the error handler sends `{ message }` for it. */
+export function httpError(statusCode: number, message: string): Error & { statusCode: number } {
+  return Object.assign(new Error(message), { statusCode });
+}
 
 /**
  * One error shape for every API: `{ message, errors? }`. Validation failures are 422 and name the
@@ -14,7 +34,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const where = err.validationContext ?? 'body';
-      const errors: FieldError[] = err.validation.map((v) => {
+      const errors: FieldProblem[] = err.validation.map((v) => {
         const field = [where, ...v.instancePath.split('/').filter(Boolean)].join('.');
         return { field, message: v.message ?? 'is invalid' };
       });
@@ -22,6 +42,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(422).send({
         message: first ? `${first.field}: ${first.message}` : 'Validation Error',
         errors,
+      });
+    }
+    if (err instanceof FieldError) {
+      const first = err.errors[0];
+      return reply.code(422).send({
+        message: first ? `${first.field}: ${first.message}` : 'Validation Error',
+        errors: err.errors,
       });
     }
     if (isResponseSerializationError(err)) {
@@ -35,4 +62,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     return reply.code(status).send({ message: err.message });
   });
+}
+
+/** The single row a write with `.returning()` must produce; its absence is a bug, not bad input. */
+export function oneRow<T>(rows: T[]): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error('expected the statement to return a row');
+  return row;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createTestApp } from '../../test/helpers.ts';
+import { Browser } from '../../test/http.ts';
 import { apiBase } from './api-base.ts';
 
 describe('API bases', () => {
@@ -11,10 +12,10 @@ describe('API bases', () => {
       a.get('/naked', async () => ({ ok: true }));
     };
     const boot = async () => {
-      await app.register(apiBase, { prefix: '/probe', modules: [undeclared] });
+      await app.register(apiBase, { prefix: '/v1/probe', modules: [undeclared] });
       await app.ready();
     };
-    await expect(boot()).rejects.toThrow(/Route GET \/probe\/naked declares no access/);
+    await expect(boot()).rejects.toThrow(/Route GET \/v1\/probe\/naked declares no access/);
   });
 
   it('answers bad input with 422 naming the field, and never leaks a 500', async () => {
@@ -32,20 +33,21 @@ describe('API bases', () => {
         throw new Error('secret internals');
       });
     };
-    await app.register(apiBase, { prefix: '/probe', modules: [probe] });
+    await app.register(apiBase, { prefix: '/v1/probe', modules: [probe] });
     await app.ready();
 
-    const bad = await app.inject({ method: 'POST', url: '/probe/echo', payload: { email: 'nope', age: 3 } });
+    const browser = new Browser(app);
+    const bad = await browser.post('/v1/probe/echo', { email: 'nope', age: 3 });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toMatchObject({
       message: expect.stringMatching(/^body\.email: /),
       errors: [{ field: 'body.email' }],
     });
 
-    const ok = await app.inject({ method: 'POST', url: '/probe/echo', payload: { email: 'a@b.co', age: 3 } });
+    const ok = await browser.post('/v1/probe/echo', { email: 'a@b.co', age: 3 });
     expect(ok.statusCode).toBe(200);
 
-    const boom = await app.inject('/probe/boom');
+    const boom = await app.inject('/v1/probe/boom');
     expect(boom.statusCode).toBe(500);
     expect(boom.json()).toEqual({ message: 'Something went wrong. Please contact the support team.' });
     expect(boom.body).not.toContain('secret internals');

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { requireAccessDeclarations } from '../lib/access.ts';
+import { enforceAccess, requireAccessDeclarations } from '../lib/access.ts';
+import { idempotency } from '../lib/idempotency.ts';
 
 /**
  * One of the three API bases (/v1, /sc, /biller). Each is its own encapsulated plugin so that it can
@@ -9,6 +10,8 @@ export type ApiBaseOptions = { modules: FastifyPluginAsync[] };
 
 export const apiBase: FastifyPluginAsync<ApiBaseOptions> = async (app, opts) => {
   requireAccessDeclarations(app);
+  enforceAccess(app);
+  idempotency(app);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` }),
   );

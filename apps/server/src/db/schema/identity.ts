@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -15,6 +26,10 @@ export const users = pgTable(
     lastName: text('last_name').notNull().default(''),
     /** argon2id PHC string; null for users who only sign in by OAuth, SSO or magic link. */
     passwordHash: text('password_hash'),
+    /** TOTP secret, encrypted with APP_SECRET; set once enrolment is confirmed. */
+    mfaSecretEnc: text('mfa_secret_enc'),
+    /** TOTP secret awaiting its first code (enrolment started, not confirmed). */
+    mfaPendingSecretEnc: text('mfa_pending_secret_enc'),
     ...timestamps,
   },
   // E-mail addresses are unique regardless of case.
@@ -79,3 +94,92 @@ export const sessions = pgTable(
   },
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
+
+export const AUTH_TOKEN_KINDS = ['magic_link', 'password_reset', 'mfa_challenge'] as const;
+
+/** Single-use tokens mailed or handed to a user; only their SHA-256 is stored. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: AUTH_TOKEN_KINDS }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('auth_tokens_hash_uq').on(t.tokenHash), index('auth_tokens_user_idx').on(t.userId)],
+);
+
+/** MFA recovery codes, hashed; each works once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/** Invitations to join a client (SPEC.md "user_request"); accepted at /signup?hash=. */
+export const userRequests = pgTable(
+  'user_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('user_requests_token_uq').on(t.tokenHash),
+    index('user_requests_client_idx').on(t.clientId),
+    // One open invitation per address and client; resending replaces its token.
+    uniqueIndex('user_requests_open_uq')
+      .on(t.clientId, sql`lower(${t.email})`)
+      .where(sql`${t.acceptedAt} is null`),
+  ],
+);
+
+/**
+ * Replies to writes sent with an Idempotency-Key, so a retried POST or PATCH is answered from here
+ * instead of being applied twice. `scope` is the user (or the anonymous CSRF cookie).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    statusCode: integer('status_code'),
+    headers: jsonb('headers').$type<Record<string, string>>(),
+    body: text('body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/** A client's own OIDC identity provider, for SSO by username. The secret is encrypted. */
+export const ssoConfigs = pgTable('sso_configs', {
+  clientId: uuid('client_id')
+    .primaryKey()
+    .references(() => clients.id, { onDelete: 'cascade' }),
+  issuer: text('issuer').notNull(),
+  oidcClientId: text('oidc_client_id').notNull(),
+  clientSecretEnc: text('client_secret_enc').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,342 @@
+import { Secret, TOTP } from 'otpauth';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { clients, memberships, sessions, users } from '../../db/schema/index.ts';
+import { NOT_AUTHENTICATED } from '../../lib/access.ts';
+import { createTestApp, startSmtpServer, waitFor } from '../../../test/helpers.ts';
+import { Browser, makeClient, makeUser, PASSWORD, signedIn } from '../../../test/http.ts';
+
+const totpNow = (secret: string) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+
+describe('sign-in with credentials (POST /v1/api/auth)', async () => {
+  const app = await createTestApp();
+  const acme = await makeClient(app, 'Acme');
+
+  it('starts a session: HttpOnly SameSite=Lax cookie, a script-visible hint, and self answers', async () => {
+    const user = await makeUser(app, { [acme]: 'purple_owner' }, { firstName: 'Ada', lastName: 'Lovelace' });
+    const b = new Browser(app);
+    const res = await b.post('/v1/api/auth', { email: user.email.toUpperCase(), password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ mfa: false });
+    const cookie = res.cookies.find((c) => c.name === 'rally_auth_token')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie.secure).toBeFalsy(); // localhost over http
+    expect(res.cookies.find((c) => c.name === 'rally_has_auth_token')?.httpOnly).toBeFalsy();
+
+    const self = await b.get('/v1/api/user/self', { clientId: null });
+    expect(self.statusCode).toBe(200);
+    expect(self.json()).toMatchObject({
+      id: user.id,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      mfa_enabled: false,
+      clients: [
+        {
+          client_id: acme,
+          client_name: 'Acme',
+          is_default: true,
+          role: 'purple_owner',
+          permissions: expect.arrayContaining(['billing_details.read']),
+        },
+      ],
+    });
+    // Only the token's hash is stored.
+    const [row] = await app.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(row?.tokenHash).not.toBe(cookie.value);
+    expect(row?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('answers an unknown user and a wrong password the same way', async () => {
+    const user = await makeUser(app, { [acme]: 'yellow_sdr' });
+    const wrong = await new Browser(app).post('/v1/api/auth', {
+      email: user.email,
+      password: 'nope-nope-nope',
+    });
+    const unknown = await new Browser(app).post('/v1/api/auth', {
+      email: 'nobody@example.com',
+      password: 'nope-nope-nope',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(unknown.statusCode).toBe(400);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json()).toEqual({ message: 'Invalid email or password.' });
+  });
+
+  it('422 naming the field for bad input, 403 without the CSRF token', async () => {
+    const bad = await new Browser(app).post('/v1/api/auth', { email: '', password: 'x' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors[0].field).toBe('body.email');
+    const noCsrf = await new Browser(app).post(
+      '/v1/api/auth',
+      { email: 'a@b.co', password: 'x' },
+      { csrf: false },
+    );
+    expect(noCsrf.statusCode).toBe(403);
+  });
+
+  it('rotates the session id at sign-in and deletes the session at logout', async () => {
+    const user = await makeUser(app, { [acme]: 'yellow_sdr' });
+    const b = await new Browser(app).signIn(user.email, PASSWORD);
+    const first = b.cookies.get('rally_auth_token')!;
+    await b.signIn(user.email, PASSWORD);
+    const second = b.cookies.get('rally_auth_token')!;
+    expect(second).not.toBe(first);
+    const stale = await app.inject({
+      url: '/v1/api/user/self',
+      headers: { cookie: `rally_auth_token=${first}` },
+    });
+    expect(stale.statusCode).toBe(401);
+
+    const out = await b.post('/v1/api/logout');
+    expect(out.statusCode).toBe(204);
+    const after = await app.inject({
+      url: '/v1/api/user/self',
+      headers: { cookie: `rally_auth_token=${second}` },
+    });
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({ message: NOT_AUTHENTICATED });
+    expect(await app.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+  });
+
+  it('sends X-Xsrf-Token on every API response, bound to the session', async () => {
+    const user = await makeUser(app, { [acme]: 'yellow_sdr' });
+    const b = new Browser(app);
+    await b.get('/v1/api/auth/csrf');
+    const before = b.csrf;
+    expect(before).toMatch(/^[\w-]{20,}$/);
+    await b.signIn(user.email, PASSWORD);
+    expect(b.csrf).not.toBe(before);
+    // The anonymous token no longer works once signed in.
+    const res = await b.patch('/v1/api/user/self', { first_name: 'X' }, { csrf: before });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('brute force', () => {
+  it('repeated wrong passwords reach 429 with Retry-After; then a correct password is refused until the window passes', async () => {
+    const app = await createTestApp({ env: { LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '2' } });
+    const user = await makeUser(app, { [await makeClient(app)]: 'yellow_sdr' });
+    const b = new Browser(app);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await b.post('/v1/api/auth', { email: user.email, password: 'wrong-password' })).statusCode,
+      ).toBe(400);
+    const limited = await b.post('/v1/api/auth', { email: user.email, password: 'wrong-password' });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await b.post('/v1/api/auth', { email: user.email, password: PASSWORD })).statusCode).toBe(429);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await b.post('/v1/api/auth', { email: user.email, password: PASSWORD })).statusCode).toBe(200);
+  });
+});
+
+describe('two-factor authentication (TOTP)', async () => {
+  const app = await createTestApp();
+  const acme = await makeClient(app);
+
+  it('enrols with a QR code, asks for a code at sign-in, accepts a recovery code once, and turns off with a code', async () => {
+    const { user, browser } = await signedIn(app, { [acme]: 'purple_owner' });
+    const enrol = await browser.post('/v1/api/user/mfa');
+    expect(enrol.statusCode).toBe(200);
+    const { secret, otpauth_url, qr_code } = enrol.json();
+    expect(otpauth_url).toMatch(/^otpauth:\/\/totp\/Rally:/);
+    expect(qr_code).toMatch(/^data:image\/png;base64,/);
+
+    const wrong = await browser.post('/v1/api/user/mfa/confirm', { code: '000000' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors[0].field).toBe('body.code');
+    const confirm = await browser.post('/v1/api/user/mfa/confirm', { code: totpNow(secret) });
+    expect(confirm.statusCode).toBe(200);
+    const codes: string[] = confirm.json().recovery_codes;
+    expect(codes).toHaveLength(10);
+    const [row] = await app.db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.mfaSecretEnc).not.toContain(secret); // encrypted at rest
+
+    const b = new Browser(app);
+    const step1 = await b.post('/v1/api/auth', { email: user.email, password: PASSWORD });
+    expect(step1.json()).toEqual({ mfa: true });
+    expect((await b.get('/v1/api/user/self')).statusCode).toBe(401);
+    expect((await b.post('/v1/api/auth/mfa', { code: '123456' })).statusCode).toBe(400);
+    const step2 = await b.post('/v1/api/auth/mfa', { code: totpNow(secret) });
+    expect(step2.statusCode).toBe(200);
+    expect(step2.json()).toEqual({ ok: true });
+    expect((await b.get('/v1/api/user/self')).json().mfa_enabled).toBe(true);
+
+    const r = new Browser(app);
+    await r.post('/v1/api/auth', { email: user.email, password: PASSWORD });
+    expect((await r.post('/v1/api/auth/mfa', { code: codes[0] })).statusCode).toBe(200);
+    const again = new Browser(app);
+    await again.post('/v1/api/auth', { email: user.email, password: PASSWORD });
+    expect((await again.post('/v1/api/auth/mfa', { code: codes[0] })).statusCode).toBe(400);
+
+    expect((await b.delete('/v1/api/user/mfa', { code: '000000' })).statusCode).toBe(422);
+    expect((await b.delete('/v1/api/user/mfa', { code: totpNow(secret) })).statusCode).toBe(204);
+    expect(
+      (await new Browser(app).post('/v1/api/auth', { email: user.email, password: PASSWORD })).json(),
+    ).toEqual({ mfa: false });
+  });
+
+  it('the MFA step without a pending sign-in is refused', async () => {
+    const res = await new Browser(app).post('/v1/api/auth/mfa', { code: '123456' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/sign in again/);
+  });
+});
+
+describe('e-mailed links', async () => {
+  const smtp = await startSmtpServer();
+  afterAll(() => smtp.close());
+  const app = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'http://rally.localhost:3000' } });
+  const acme = await makeClient(app);
+  const mailTo = (to: string) => waitFor(() => smtp.received.filter((m) => m.to.includes(to)).at(-1));
+  const linkIn = (raw: string, re: RegExp) =>
+    raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=')
+      .match(re)?.[1];
+
+  it('magic link: mails /?token=, signs in once through self with a bearer token, then is spent', async () => {
+    const user = await makeUser(app, { [acme]: 'yellow_sdr' });
+    const res = await new Browser(app).post('/v1/api/auth/link', { email: user.email });
+    expect(res.statusCode).toBe(202);
+    const token = linkIn((await mailTo(user.email)).raw, /http:\/\/rally\.localhost:3000\/\?token=([\w-]+)/);
+    expect(token).toBeDefined();
+    const b = new Browser(app);
+    const self = await b.get('/v1/api/user/self', { headers: { authorization: `Bearer ${token}` } });
+    expect(self.statusCode).toBe(200);
+    expect(self.json().id).toBe(user.id);
+    expect(b.cookies.get('rally_auth_token')).toBeDefined();
+    const reuse = await new Browser(app).get('/v1/api/user/self', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(reuse.statusCode).toBe(401);
+    expect(reuse.json()).toEqual({ message: 'Invalid link' });
+  });
+
+  it('does not reveal whether an address has an account', async () => {
+    const res = await new Browser(app).post('/v1/api/auth/link', { email: 'ghost@example.com' });
+    expect(res.statusCode).toBe(202);
+    const reset = await new Browser(app).post('/v1/api/user/reset_password', { email: 'ghost@example.com' });
+    expect(reset.json()).toEqual(res.json());
+    await new Promise((r) => setTimeout(r, 800));
+    expect(smtp.received.some((m) => m.to.includes('ghost@example.com'))).toBe(false);
+  });
+
+  it('password reset: mails /reset-password?hash=, sets the password, ends every session, and works once', async () => {
+    const user = await makeUser(app, { [acme]: 'yellow_sdr' });
+    const old = await new Browser(app).signIn(user.email, PASSWORD);
+    await new Browser(app).post('/v1/api/user/reset_password', { email: user.email });
+    const hash = linkIn((await mailTo(user.email)).raw, /\/reset-password\?hash=([\w-]+)/)!;
+    const anon = new Browser(app);
+    const weak = await anon.patch('/v1/api/user/reset_password', { hash, password: 'short' });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors[0].field).toBe('body.password');
+    const ok = await anon.patch('/v1/api/user/reset_password', { hash, password: 'a brand new password' });
+    expect(ok.statusCode).toBe(200);
+    expect((await old.get('/v1/api/user/self')).statusCode).toBe(401);
+    await new Browser(app).signIn(user.email, 'a brand new password');
+    expect(
+      (await anon.patch('/v1/api/user/reset_password', { hash, password: 'another new password' }))
+        .statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('sign-up and self', async () => {
+  const app = await createTestApp();
+
+  it('POST /v1/api/register creates the user, their company as a client, and makes them its owner', async () => {
+    const b = new Browser(app);
+    const res = await b.post('/v1/api/register', {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'Grace@Example.com',
+      password: 'compilers are fun',
+      company_name: 'Navy Labs',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      email: 'grace@example.com',
+      clients: [{ client_name: 'Navy Labs', role: 'purple_owner', is_default: true }],
+    });
+    expect((await b.get('/v1/api/user/self')).statusCode).toBe(200);
+    const dup = await new Browser(app).post('/v1/api/register', {
+      first_name: 'G',
+      last_name: 'H',
+      email: 'grace@example.com',
+      password: 'compilers are fun',
+      company_name: 'Again',
+    });
+    expect(dup.statusCode).toBe(409);
+    const [count] = await app.db.select().from(clients).where(eq(clients.name, 'Again'));
+    expect(count).toBeUndefined();
+  });
+
+  it('422 naming each bad field of a sign-up', async () => {
+    const res = await new Browser(app).post('/v1/api/register', {
+      first_name: '',
+      last_name: 'X',
+      email: 'not-an-email',
+      password: 'short',
+      company_name: 'C',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['body.email', 'body.first_name', 'body.password']);
+  });
+
+  it('PATCH self changes the name; a new password needs the current one and ends other sessions', async () => {
+    const { user, browser } = await signedIn(app, { [await makeClient(app)]: 'yellow_sdr' });
+    const other = await new Browser(app).signIn(user.email, PASSWORD);
+    const named = await browser.patch('/v1/api/user/self', { first_name: 'Linus' });
+    expect(named.json().first_name).toBe('Linus');
+    const wrong = await browser.patch('/v1/api/user/self', {
+      password: 'new password here',
+      current_password: 'wrong',
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors[0].field).toBe('body.current_password');
+    const ok = await browser.patch('/v1/api/user/self', {
+      password: 'new password here',
+      current_password: PASSWORD,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect((await browser.get('/v1/api/user/self')).statusCode).toBe(200);
+    expect((await other.get('/v1/api/user/self')).statusCode).toBe(401);
+    const empty = await browser.patch('/v1/api/user/self', {});
+    expect(empty.statusCode).toBe(422);
+  });
+});
+
+describe('Idempotency-Key on writes', async () => {
+  const app = await createTestApp();
+  const agency = await makeClient(app, 'Agency');
+
+  it('applies a POST once and replays its reply for a retry with the same key', async () => {
+    const { browser } = await signedIn(app, { [agency]: 'purple_owner' });
+    const headers = { 'idempotency-key': 'create-client-0001' };
+    const first = await browser.post('/v1/rest/client', { name: 'Initech' }, { headers });
+    expect(first.statusCode).toBe(201);
+    const retry = await browser.post('/v1/rest/client', { name: 'Initech' }, { headers });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect(await app.db.select().from(clients).where(eq(clients.name, 'Initech'))).toHaveLength(1);
+    const other = await browser.post('/v1/rest/client', { name: 'Other' }, { headers });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().errors[0].field).toBe('headers.idempotency-key');
+    const badKey = await browser.post(
+      '/v1/rest/client',
+      { name: 'Other' },
+      { headers: { 'idempotency-key': 'x' } },
+    );
+    expect(badKey.statusCode).toBe(422);
+    const rows = await app.db.select().from(memberships).where(eq(memberships.clientId, first.json().id));
+    expect(rows).toHaveLength(1);
+  });
+});

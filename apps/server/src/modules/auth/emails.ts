@@ -1,0 +1,40 @@
+import { PRODUCT_NAME } from '@rally/shared';
+import type { OutgoingMail } from '../mail/mailer.ts';
+
+/** Plain-text e-mails with one link each; the link is also in a minimal HTML part. */
+function mail(to: string, subject: string, lines: string[], link: string): OutgoingMail {
+  const text = [...lines, '', link, '', `— ${PRODUCT_NAME}`].join('\n');
+  const esc = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const html = `${lines.map((l) => `<p>${esc(l)}</p>`).join('')}<p><a href="${esc(link)}">${esc(link)}</a></p><p>— ${PRODUCT_NAME}</p>`;
+  return { to, subject, text, html };
+}
+
+export const emails = {
+  magicLink: (to: string, link: string) =>
+    mail(
+      to,
+      `Your ${PRODUCT_NAME} sign-in link`,
+      ['Use this link to sign in. It works once and expires in 15 minutes.'],
+      link,
+    ),
+  passwordReset: (to: string, link: string) =>
+    mail(
+      to,
+      `Reset your ${PRODUCT_NAME} password`,
+      [
+        'Someone asked to reset the password of this account. If it was you, choose a new password here within an hour.',
+        'If it was not you, ignore this e-mail.',
+      ],
+      link,
+    ),
+  invitation: (to: string, inviter: string, clientName: string, link: string) =>
+    mail(
+      to,
+      `${inviter} invited you to ${clientName} on ${PRODUCT_NAME}`,
+      [
+        `${inviter} invited you to join ${clientName} on ${PRODUCT_NAME}. The invitation is valid for 7 days.`,
+      ],
+      link,
+    ),
+};

@@ -1,0 +1,2 @@
+export { authRoutes } from './routes.ts';
+export { findUserByEmail, findUser, selfOf } from './repository.ts';

@@ -1,0 +1,449 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BUILT_IN_ROLES } from '@rally/shared';
+import {
+  loginBody,
+  loginReply,
+  magicLinkBody,
+  messageReply,
+  mfaBody,
+  mfaConfirmReply,
+  mfaEnrolReply,
+  registerBody,
+  resetBody,
+  resetRequestBody,
+  selfReply,
+  updateSelfBody,
+} from '@rally/shared/schemas/auth';
+import { authTokens, clients, memberships, recoveryCodes, sessions, users } from '../../db/schema/index.ts';
+import { NOT_AUTHENTICATED, authOf } from '../../lib/access.ts';
+import { createSecretBox } from '../../lib/crypto.ts';
+import { fieldError, httpError } from '../../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
+import type { LimitResult } from '../../lib/rate-limit.ts';
+import { emails } from './emails.ts';
+import { consumeToken, findUser, findUserByEmail, issueToken, peekToken, selfOf } from './repository.ts';
+import { enrolment, hashRecoveryCode, newRecoveryCodes, newTotpSecret, verifyTotp } from './totp.ts';
+
+export const MFA_COOKIE = 'rally_mfa';
+const MAGIC_LINK_TTL = 15 * 60_000;
+const RESET_TTL = 60 * 60_000;
+const MFA_TTL = 5 * 60_000;
+const INVALID_CREDENTIALS = 'Invalid email or password.';
+const ACCEPTED = 'If an account exists for that address, an e-mail is on its way.';
+
+function tooMany(reply: FastifyReply, r: LimitResult) {
+  const seconds = r.allowed ? 1 : r.retryAfterSeconds;
+  return reply
+    .code(429)
+    .header('retry-after', String(seconds))
+    .send({ message: `Too many attempts. Try again in ${seconds} seconds.` });
+}
+
+/** Sign-in, sign-up, password reset, self and MFA (SPEC.md §7 "Authentication and users"). */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app;
+  const box = createSecretBox(config.appSecret);
+  const redis = connectRedis(config.redisUrl);
+  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+  const store = { redis };
+  const windowS = config.loginWindowSeconds;
+  const limits = {
+    account: createLimiter(store, 'login-account', config.loginMaxAttempts, windowS),
+    ip: createLimiter(store, 'login-ip', config.loginMaxAttempts * 10, windowS),
+    mfa: createLimiter(store, 'login-mfa', config.loginMaxAttempts, windowS),
+    mail: createLimiter(store, 'mail', config.loginMaxAttempts, windowS),
+  };
+  // Verifying against a real hash for unknown users keeps their answer as slow as a wrong password.
+  const dummyHash = hashPassword('not-a-real-password');
+  const mfaCookie = {
+    path: '/v1/api/auth',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.secureCookies,
+  };
+
+  const sendSelf = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
+    const self = request.auth ? await selfOf(db, request.auth.user.id) : null;
+    if (!self) throw httpError(401, NOT_AUTHENTICATED);
+    return reply.code(status).send(self);
+  };
+
+  app.get(
+    '/api/auth/csrf',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Get a CSRF token (in the X-Xsrf-Token header)',
+        response: { 204: z.null() },
+      },
+    },
+    async (_request, reply) => reply.code(204).send(null),
+  );
+
+  app.post(
+    '/api/auth',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with e-mail and password',
+        body: loginBody,
+        response: { 200: loginReply, 400: messageReply, 429: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const email = request.body.email.toLowerCase();
+      const byAccount = await limits.account.hit(email);
+      if (!byAccount.allowed) return tooMany(reply, byAccount);
+      const byIp = await limits.ip.hit(request.ip);
+      if (!byIp.allowed) return tooMany(reply, byIp);
+
+      const user = await findUserByEmail(db, email);
+      const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), request.body.password);
+      if (!user || !user.passwordHash || !ok) return reply.code(400).send({ message: INVALID_CREDENTIALS });
+      await limits.account.reset(email);
+
+      if (user.mfaSecretEnc) {
+        const token = await issueToken(db, 'mfa_challenge', user.id, MFA_TTL);
+        reply.setCookie(MFA_COOKIE, token, { ...mfaCookie, maxAge: MFA_TTL / 1000 });
+        return { mfa: true };
+      }
+      await app.sessions.start(request, reply, user.id);
+      return { mfa: false };
+    },
+  );
+
+  app.post(
+    '/api/auth/mfa',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Second step of sign-in: a TOTP or recovery code',
+        body: mfaBody,
+        response: { 200: z.object({ ok: z.literal(true) }), 400: messageReply, 429: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const token = request.cookies[MFA_COOKIE];
+      const challenge = token ? await peekToken(db, 'mfa_challenge', token) : null;
+      if (!token || !challenge)
+        return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
+      const limit = await limits.mfa.hit(challenge.id);
+      if (!limit.allowed) return tooMany(reply, limit);
+      const user = await findUser(db, challenge.userId);
+      if (!user?.mfaSecretEnc)
+        return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
+
+      const code = request.body.code;
+      let ok = /^\d{6}$/.test(code) && verifyTotp(box.decrypt(user.mfaSecretEnc), code);
+      if (!ok && !/^\d{6}$/.test(code)) {
+        const [used] = await db
+          .update(recoveryCodes)
+          .set({ usedAt: new Date() })
+          .where(
+            and(
+              eq(recoveryCodes.userId, user.id),
+              eq(recoveryCodes.codeHash, hashRecoveryCode(code)),
+              isNull(recoveryCodes.usedAt),
+            ),
+          )
+          .returning({ id: recoveryCodes.id });
+        ok = used !== undefined;
+      }
+      if (!ok)
+        return reply
+          .code(400)
+          .send({ message: 'That code is not valid. Check your authenticator app and try again.' });
+      if (!(await consumeToken(db, 'mfa_challenge', token)))
+        return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
+      reply.clearCookie(MFA_COOKIE, mfaCookie);
+      await app.sessions.start(request, reply, user.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/auth/link',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'E-mail a single-use sign-in link',
+        body: magicLinkBody,
+        response: { 202: messageReply, 429: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const limit = await limits.mail.hit(`link:${request.body.email}`);
+      if (!limit.allowed) return tooMany(reply, limit);
+      const user = await findUserByEmail(db, request.body.email);
+      if (user) {
+        const token = await issueToken(db, 'magic_link', user.id, MAGIC_LINK_TTL);
+        await app.outbox.enqueue(emails.magicLink(user.email, `${config.publicUrl}/?token=${token}`));
+      }
+      return reply.code(202).send({ message: ACCEPTED });
+    },
+  );
+
+  app.post(
+    '/api/logout',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], summary: 'Sign out (ends the session)', response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await app.sessions.end(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/user/self',
+    {
+      // Public at the edge: with `Authorization: Bearer <magic-link token>` it signs in; otherwise it needs a session.
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user and their client memberships',
+        response: { 200: selfReply, 401: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const bearer = request.headers.authorization?.match(/^Bearer\s+([\w-]{20,200})$/)?.[1];
+      if (bearer) {
+        const used = await consumeToken(db, 'magic_link', bearer);
+        if (!used) return reply.code(401).send({ message: 'Invalid link' });
+        await app.sessions.start(request, reply, used.userId);
+      }
+      return sendSelf(request, reply);
+    },
+  );
+
+  app.patch(
+    '/api/user/self',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Change name or password',
+        body: updateSelfBody,
+        response: { 200: selfReply },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const b = request.body;
+      const user = await findUser(db, auth.user.id);
+      if (!user) throw httpError(401, NOT_AUTHENTICATED);
+      const changes: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
+      if (b.first_name !== undefined) changes.firstName = b.first_name;
+      if (b.last_name !== undefined) changes.lastName = b.last_name;
+      if (b.password !== undefined) {
+        if (user.passwordHash && !(await verifyPassword(user.passwordHash, b.current_password ?? ''))) {
+          throw fieldError('body.current_password', 'is not your current password');
+        }
+        changes.passwordHash = await hashPassword(b.password);
+      }
+      await db.transaction(async (tx) => {
+        await tx.update(users).set(changes).where(eq(users.id, user.id));
+        // A new password ends every other session of the account.
+        if (changes.passwordHash)
+          await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId)));
+      });
+      return sendSelf(request, reply);
+    },
+  );
+
+  app.post(
+    '/api/register',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign up: a user and their first client, as its owner',
+        body: registerBody,
+        response: { 201: selfReply, 409: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      if (await findUserByEmail(db, b.email)) {
+        return reply
+          .code(409)
+          .send({ message: 'An account with this e-mail address already exists. Sign in instead.' });
+      }
+      const passwordHash = await hashPassword(b.password);
+      const userId = await db.transaction(async (tx) => {
+        const [u] = await tx
+          .insert(users)
+          .values({ email: b.email, firstName: b.first_name, lastName: b.last_name, passwordHash })
+          .returning({ id: users.id });
+        const [c] = await tx.insert(clients).values({ name: b.company_name }).returning({ id: clients.id });
+        if (!u || !c) throw new Error('register: insert failed');
+        await tx.insert(memberships).values({
+          userId: u.id,
+          clientId: c.id,
+          role: 'purple_owner',
+          permissions: [...BUILT_IN_ROLES.purple_owner],
+          isDefault: true,
+        });
+        return u.id;
+      });
+      await app.sessions.start(request, reply, userId);
+      return sendSelf(request, reply, 201);
+    },
+  );
+
+  app.post(
+    '/api/user/reset_password',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'E-mail a password reset link',
+        body: resetRequestBody,
+        response: { 202: messageReply, 429: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const limit = await limits.mail.hit(`reset:${request.body.email}`);
+      if (!limit.allowed) return tooMany(reply, limit);
+      const user = await findUserByEmail(db, request.body.email);
+      if (user) {
+        const token = await issueToken(db, 'password_reset', user.id, RESET_TTL);
+        await app.outbox.enqueue(
+          emails.passwordReset(user.email, `${config.publicUrl}/reset-password?hash=${token}`),
+        );
+      }
+      return reply.code(202).send({ message: ACCEPTED });
+    },
+  );
+
+  app.patch(
+    '/api/user/reset_password',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a reset link',
+        body: resetBody,
+        response: { 200: messageReply, 400: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const used = await consumeToken(db, 'password_reset', request.body.hash);
+      if (!used)
+        return reply.code(400).send({ message: 'This link is invalid or has expired. Ask for a new one.' });
+      const passwordHash = await hashPassword(request.body.password);
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, used.userId));
+        await tx.delete(sessions).where(eq(sessions.userId, used.userId));
+        await tx
+          .update(authTokens)
+          .set({ usedAt: new Date() })
+          .where(
+            and(
+              eq(authTokens.userId, used.userId),
+              eq(authTokens.kind, 'password_reset'),
+              isNull(authTokens.usedAt),
+            ),
+          );
+      });
+      await limits.account.reset((await findUser(db, used.userId))?.email.toLowerCase() ?? '');
+      return { message: 'Your password has been changed. Sign in with your new password.' };
+    },
+  );
+
+  app.post(
+    '/api/user/mfa',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Start MFA enrolment: a new TOTP secret and its QR code',
+        response: { 200: mfaEnrolReply, 409: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      if (auth.user.mfaEnabled)
+        return reply
+          .code(409)
+          .send({ message: 'Two-factor authentication is already on. Turn it off first to enrol again.' });
+      const secret = newTotpSecret();
+      await db
+        .update(users)
+        .set({ mfaPendingSecretEnc: box.encrypt(secret) })
+        .where(eq(users.id, auth.user.id));
+      return enrolment(secret, auth.user.email);
+    },
+  );
+
+  app.post(
+    '/api/user/mfa/confirm',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm MFA enrolment with a first code; returns recovery codes',
+        body: mfaBody,
+        response: { 200: mfaConfirmReply, 409: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const user = await findUser(db, authOf(request).user.id);
+      if (!user?.mfaPendingSecretEnc) return reply.code(409).send({ message: 'Start enrolment first.' });
+      const secret = box.decrypt(user.mfaPendingSecretEnc);
+      if (!verifyTotp(secret, request.body.code)) {
+        throw fieldError('body.code', 'is not the current code');
+      }
+      const codes = newRecoveryCodes();
+      await db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({ mfaSecretEnc: user.mfaPendingSecretEnc, mfaPendingSecretEnc: null })
+          .where(eq(users.id, user.id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+        await tx
+          .insert(recoveryCodes)
+          .values(codes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
+      });
+      return { recovery_codes: codes };
+    },
+  );
+
+  app.delete(
+    '/api/user/mfa',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Turn MFA off (needs a current code)',
+        body: mfaBody,
+        response: { 204: z.null(), 409: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const user = await findUser(db, authOf(request).user.id);
+      if (!user?.mfaSecretEnc)
+        return reply.code(409).send({ message: 'Two-factor authentication is not on.' });
+      if (!verifyTotp(box.decrypt(user.mfaSecretEnc), request.body.code)) {
+        throw fieldError('body.code', 'is not the current code');
+      }
+      await db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({ mfaSecretEnc: null, mfaPendingSecretEnc: null })
+          .where(eq(users.id, user.id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+      });
+      return reply.code(204).send(null);
+    },
+  );
+};

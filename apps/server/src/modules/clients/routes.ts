@@ -1,0 +1,103 @@
+import { asc, eq } from 'drizzle-orm';
+import { authOf, tenantOf } from '../../lib/access.ts';
+import { oneRow } from '../../lib/errors.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BUILT_IN_ROLES } from '@rally/shared';
+import { clientSchema, createClientBody, integrationSchema } from '@rally/shared/schemas/auth';
+import { clients, integrations, memberships } from '../../db/schema/index.ts';
+
+/** Clients of the signed-in user (an agency's companies) and a client's integrations. */
+export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get(
+    '/rest/client',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['clients'],
+        summary: 'Clients the user is a member of',
+        response: { 200: z.array(clientSchema) },
+      },
+    },
+    async (request) =>
+      db
+        .select({
+          id: clients.id,
+          name: clients.name,
+          parent_id: clients.parentId,
+          role: memberships.role,
+          is_default: memberships.isDefault,
+        })
+        .from(memberships)
+        .innerJoin(clients, eq(clients.id, memberships.clientId))
+        .where(eq(memberships.userId, authOf(request).user.id))
+        .orderBy(asc(clients.name)),
+  );
+
+  app.post(
+    '/rest/client',
+    {
+      config: { access: { permission: 'client.write' } },
+      schema: {
+        tags: ['clients'],
+        summary: 'Create a client under the current one; you become its owner',
+        body: createClientBody,
+        response: { 201: clientSchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await db.transaction(async (tx) => {
+        const c = oneRow(
+          await tx
+            .insert(clients)
+            .values({ name: request.body.name, parentId: tenantOf(request).clientId })
+            .returning(),
+        );
+        await tx.insert(memberships).values({
+          userId: authOf(request).user.id,
+          clientId: c.id,
+          role: 'purple_owner',
+          permissions: [...BUILT_IN_ROLES.purple_owner],
+        });
+        return c;
+      });
+      return reply.code(201).send({
+        id: created.id,
+        name: created.name,
+        parent_id: created.parentId,
+        role: 'purple_owner',
+        is_default: false,
+      });
+    },
+  );
+
+  app.get(
+    '/rest/client/:clientId/integrations',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['clients'],
+        summary: "The client's integrations",
+        params: z.object({ clientId: z.uuid('must be the id (UUID) of a client') }),
+        response: { 200: z.array(integrationSchema) },
+      },
+    },
+    async (request) => {
+      const rows = await db
+        .select()
+        .from(integrations)
+        .where(eq(integrations.clientId, tenantOf(request).clientId))
+        .orderBy(asc(integrations.id));
+      return rows.map((r) => ({
+        client_id: r.clientId,
+        created_at: r.createdAt.toISOString(),
+        id: r.id,
+        is_active: r.isActive,
+        source: r.source,
+        updated_at: r.updatedAt.toISOString(),
+      }));
+    },
+  );
+};

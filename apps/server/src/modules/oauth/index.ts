@@ -1,0 +1,1 @@
+export { FLOW_COOKIE, oauthRoutes } from './routes.ts';

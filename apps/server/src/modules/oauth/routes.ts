@@ -1,0 +1,390 @@
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as oidc from 'openid-client';
+import { z } from 'zod';
+import { messageReply } from '@rally/shared/schemas/auth';
+import {
+  OAUTH_PROVIDERS,
+  ssoSettingsBody,
+  ssoSettingsReply,
+  ssoStartQuery,
+} from '@rally/shared/schemas/sso';
+import type { OAuthError, OAuthProvider } from '@rally/shared/schemas/sso';
+import { memberships, ssoConfigs } from '../../db/schema/index.ts';
+import { createSecretBox, hashToken, safeEqual } from '../../lib/crypto.ts';
+import { fieldError } from '../../lib/errors.ts';
+import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
+import { findUser, findUserByEmail } from '../auth/index.ts';
+
+/** Holds state, nonce and PKCE verifier between the redirect to a provider and its callback. */
+export const FLOW_COOKIE = 'rally_oauth';
+const FLOW_TTL_MS = 10 * 60_000;
+/** Discovered provider metadata is re-read after this long (key rotation, moved endpoints). */
+const DISCOVERY_TTL_MS = 60 * 60_000;
+const DISCOVERY_CACHE_MAX = 500;
+const SCOPE = 'openid email profile';
+const SPA_CALLBACK = '/auth/callback';
+const SSO_NOT_SET_UP = 'Single sign-on is not set up for this account.';
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+type FlowKind = OAuthProvider | 'sso';
+type OidcClient = { issuer: string; clientId: string; clientSecret: string };
+
+const flowSchema = z.object({
+  kind: z.literal('oauth-flow'),
+  provider: z.enum([...OAUTH_PROVIDERS, 'sso']),
+  state: z.string(),
+  nonce: z.string(),
+  verifier: z.string(),
+  expires: z.number(),
+  /** SSO: who asked to sign in, and the client whose identity provider vouches for them. */
+  userId: z.uuid().optional(),
+  clientId: z.uuid().optional(),
+});
+type Flow = z.infer<typeof flowSchema>;
+
+const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
+const uuidParam = z.uuid('must be the id (UUID) of a client');
+
+/**
+ * Sign-in with Google and Microsoft, single sign-on through a client's own OpenID Connect provider,
+ * and the owners' SSO settings (ARCHITECTURE.md §4). Every flow is authorization code + PKCE with
+ * state and nonce, and ends in the same session cookie as a password sign-in.
+ */
+export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app;
+  const box = createSecretBox(config.appSecret);
+  const authPath = `${SERVICE_PREFIXES.main}/api/auth`;
+  const flowCookie = { path: authPath, httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies };
+  const discovery = createDiscoveryCache({ allowLoopbackHttp: config.nodeEnv !== 'production' });
+  const redirectUri = (kind: FlowKind) => `${config.publicUrl}${authPath}/${kind}/callback`;
+
+  const startFlow = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: FlowKind,
+    client: OidcClient,
+    sso?: { userId: string; clientId: string; loginHint: string },
+  ) => {
+    let configuration: oidc.Configuration;
+    try {
+      configuration = await discovery.get(client);
+    } catch (err) {
+      request.log.warn({ err, provider: kind, issuer: client.issuer }, 'OpenID Connect discovery failed');
+      return failTo(reply, 'provider_error');
+    }
+    const verifier = oidc.randomPKCECodeVerifier();
+    const flow: Flow = {
+      kind: 'oauth-flow',
+      provider: kind,
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      verifier,
+      expires: Date.now() + FLOW_TTL_MS,
+      ...(sso ? { userId: sso.userId, clientId: sso.clientId } : {}),
+    };
+    const url = oidc.buildAuthorizationUrl(configuration, {
+      redirect_uri: redirectUri(kind),
+      response_type: 'code',
+      scope: SCOPE,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: flow.state,
+      nonce: flow.nonce,
+      ...(sso ? { login_hint: sso.loginHint } : {}),
+    });
+    reply.setCookie(FLOW_COOKIE, box.encrypt(JSON.stringify(flow)), { ...flowCookie, maxAge: FLOW_TTL_MS / 1000 });
+    return reply.redirect(url.href, 302);
+  };
+
+  /** The provider's redirect back: checks, exchanges the code, then signs the user in (or says why not). */
+  const finishFlow = async (request: FastifyRequest, reply: FastifyReply, kind: FlowKind) => {
+    const sealed = request.cookies[FLOW_COOKIE];
+    reply.clearCookie(FLOW_COOKIE, flowCookie);
+    const flow = openFlow(sealed, kind);
+    const query = new URL(request.url, 'http://callback.invalid').searchParams;
+    const states = query.getAll('state');
+    if (!flow || states.length !== 1 || !safeEqual(states[0] ?? '', flow.state)) return failTo(reply, 'invalid_state');
+    const providerError = query.get('error');
+    if (providerError) {
+      request.log.info({ provider: kind, error: providerError }, 'provider refused the sign-in');
+      return failTo(reply, providerError === 'access_denied' ? 'access_denied' : 'provider_error');
+    }
+
+    const client = kind === 'sso' ? await ssoClientOf(flow.clientId) : config[kind];
+    if (!client) return failTo(reply, 'not_configured');
+
+    let claims: Record<string, unknown>;
+    try {
+      const configuration = await discovery.get(client);
+      const tokens = await oidc.authorizationCodeGrant(
+        configuration,
+        new URL(`${redirectUri(kind)}?${query.toString()}`),
+        { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true },
+      );
+      const idToken = tokens.claims();
+      if (!idToken) throw new Error('no ID token');
+      claims = { ...idToken };
+      // Providers that keep e-mail claims out of the ID token serve them from userinfo.
+      if (claims.email === undefined) {
+        claims = { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, idToken.sub)), ...idToken };
+      }
+    } catch (err) {
+      request.log.warn({ err, provider: kind }, 'OAuth sign-in failed at the provider');
+      return failTo(reply, 'provider_error');
+    }
+
+    const email = typeof claims.email === 'string' ? claims.email.trim() : '';
+    if (!email) return failTo(reply, 'no_email');
+    // Entra ID marks e-mail addresses of domains no one proved to own with xms_edov = false.
+    if (isFalse(claims.email_verified) || isFalse(claims.xms_edov)) return failTo(reply, 'email_unverified');
+
+    let userId: string;
+    if (kind === 'sso') {
+      const user = flow.userId ? await findUser(db, flow.userId) : null;
+      if (!user || !(await isMember(user.id, flow.clientId))) return failTo(reply, 'not_configured');
+      if (user.email.toLowerCase() !== email.toLowerCase()) return failTo(reply, 'email_mismatch');
+      userId = user.id;
+    } else {
+      const user = await findUserByEmail(db, email);
+      if (!user) return failTo(reply, 'no_account');
+      userId = user.id;
+    }
+    await app.sessions.start(request, reply, userId);
+    return reply.redirect(SPA_CALLBACK, 302);
+  };
+
+  const ssoClientOf = async (clientId: string | undefined): Promise<OidcClient | null> => {
+    if (!clientId) return null;
+    const [row] = await db
+      .select()
+      .from(ssoConfigs)
+      .where(and(eq(ssoConfigs.clientId, clientId), eq(ssoConfigs.enabled, true)));
+    return row ? { issuer: row.issuer, clientId: row.oidcClientId, clientSecret: box.decrypt(row.clientSecretEnc) } : null;
+  };
+
+  const isMember = async (userId: string, clientId: string | undefined) => {
+    if (!clientId) return false;
+    const [m] = await db
+      .select({ id: memberships.id })
+      .from(memberships)
+      .where(and(eq(memberships.userId, userId), eq(memberships.clientId, clientId)));
+    return m !== undefined;
+  };
+
+  function openFlow(sealed: string | undefined, kind: FlowKind): Flow | null {
+    if (!sealed) return null;
+    try {
+      const flow = flowSchema.parse(JSON.parse(box.decrypt(sealed)));
+      return flow.provider === kind && flow.expires > Date.now() ? flow : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A callback never answers with an error page: any failure sends the app a short reason. */
+  const callbackRoute = (kind: FlowKind) =>
+    app.get(
+      `/api/auth/${kind}/callback`,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: `Return from ${kind === 'sso' ? 'the organisation’s identity provider' : PROVIDER_NAMES[kind]}; redirects to /auth/callback`,
+          response: { 302: z.null() },
+        },
+      },
+      async (request, reply) => {
+        try {
+          return await finishFlow(request, reply, kind);
+        } catch (err) {
+          request.log.error({ err, provider: kind }, 'OAuth callback failed');
+          return failTo(reply, 'provider_error');
+        }
+      },
+    );
+
+  for (const provider of OAUTH_PROVIDERS) {
+    app.get(
+      `/api/auth/${provider}`,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: `Sign in with ${PROVIDER_NAMES[provider]} (redirects to the provider)`,
+          response: { 302: z.null(), 404: messageReply },
+        },
+      },
+      async (request, reply) => {
+        const client = config[provider];
+        if (!client) return reply.code(404).send({ message: `${PROVIDER_NAMES[provider]} sign-in is not configured` });
+        return startFlow(request, reply, provider, client);
+      },
+    );
+    callbackRoute(provider);
+  }
+
+  app.get(
+    '/api/auth/sso',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: "Single sign-on: redirects to the identity provider of the user's organisation",
+        querystring: ssoStartQuery,
+        response: { 302: z.null(), 404: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const user = await findUserByEmail(db, request.query.username);
+      if (!user) return reply.code(404).send({ message: SSO_NOT_SET_UP });
+      // The default client's settings win, then the oldest membership's.
+      const [row] = await db
+        .select({ clientId: ssoConfigs.clientId, issuer: ssoConfigs.issuer, oidcClientId: ssoConfigs.oidcClientId, secret: ssoConfigs.clientSecretEnc })
+        .from(memberships)
+        .innerJoin(ssoConfigs, eq(ssoConfigs.clientId, memberships.clientId))
+        .where(and(eq(memberships.userId, user.id), eq(ssoConfigs.enabled, true)))
+        .orderBy(desc(memberships.isDefault), asc(memberships.createdAt))
+        .limit(1);
+      if (!row) return reply.code(404).send({ message: SSO_NOT_SET_UP });
+      let clientSecret: string;
+      try {
+        clientSecret = box.decrypt(row.secret);
+      } catch (err) {
+        // Only if APP_SECRET changed since the settings were saved: the owner has to enter the secret again.
+        request.log.error({ err, clientId: row.clientId }, 'cannot decrypt the SSO client secret');
+        return failTo(reply, 'provider_error');
+      }
+      const client = { issuer: row.issuer, clientId: row.oidcClientId, clientSecret };
+      return startFlow(request, reply, 'sso', client, { userId: user.id, clientId: row.clientId, loginHint: user.email });
+    },
+  );
+  callbackRoute('sso');
+
+  app.get(
+    '/rest/client/:clientId/sso',
+    {
+      config: { access: { permission: 'client.write' } },
+      schema: {
+        tags: ['clients'],
+        summary: "The client's single sign-on settings (never the secret)",
+        params: z.object({ clientId: uuidParam }),
+        response: { 200: ssoSettingsReply, 404: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const [row] = await db.select().from(ssoConfigs).where(eq(ssoConfigs.clientId, request.tenant!.clientId));
+      if (!row) return reply.code(404).send({ message: 'Single sign-on is not set up.' });
+      return { issuer: row.issuer, client_id: row.oidcClientId, enabled: row.enabled, has_secret: true };
+    },
+  );
+
+  app.put(
+    '/rest/client/:clientId/sso',
+    {
+      config: { access: { permission: 'client.write' } },
+      schema: {
+        tags: ['clients'],
+        summary: "Set the client's single sign-on (OpenID Connect) settings; the secret is stored encrypted",
+        params: z.object({ clientId: uuidParam }),
+        body: ssoSettingsBody,
+        response: { 200: ssoSettingsReply },
+      },
+    },
+    async (request) => {
+      const clientId = request.tenant!.clientId;
+      const b = request.body;
+      if (config.nodeEnv === 'production' && new URL(b.issuer).protocol !== 'https:') {
+        throw fieldError('body.issuer', 'must start with https://');
+      }
+      const [existing] = await db.select().from(ssoConfigs).where(eq(ssoConfigs.clientId, clientId));
+      const keptSecret = existing?.oidcClientId === b.client_id ? existing.clientSecretEnc : undefined;
+      const clientSecretEnc = b.client_secret === undefined ? keptSecret : box.encrypt(b.client_secret);
+      if (clientSecretEnc === undefined) {
+        throw fieldError('body.client_secret', existing ? 'is required when the client id changes' : 'is required');
+      }
+      // Catch a mistyped issuer now rather than at the next sign-in.
+      if (b.enabled) {
+        try {
+          await discovery.probe(b.issuer);
+        } catch (err) {
+          request.log.info({ err, issuer: b.issuer }, 'SSO issuer discovery failed');
+          throw fieldError('body.issuer', 'no OpenID Connect provider answers at this address (…/.well-known/openid-configuration)');
+        }
+      }
+      const values = {
+        issuer: b.issuer,
+        oidcClientId: b.client_id,
+        clientSecretEnc,
+        enabled: b.enabled,
+        updatedAt: new Date(),
+      };
+      await db
+        .insert(ssoConfigs)
+        .values({ clientId, ...values })
+        .onConflictDoUpdate({ target: ssoConfigs.clientId, set: values });
+      return { issuer: values.issuer, client_id: values.oidcClientId, enabled: values.enabled, has_secret: true };
+    },
+  );
+};
+
+function failTo(reply: FastifyReply, reason: OAuthError) {
+  return reply.redirect(`${SPA_CALLBACK}?error=${reason}`, 302);
+}
+
+function isFalse(v: unknown): boolean {
+  return v === false || v === 'false';
+}
+
+/**
+ * Discovered provider configurations, kept for an hour. The key is the issuer and the OAuth client
+ * (openid-client binds both into one Configuration, and Entra ID's multi-tenant issuer check only
+ * survives on the discovered object), so Google and Microsoft each have one entry. Failures are not kept.
+ */
+function createDiscoveryCache(opts: { allowLoopbackHttp: boolean }) {
+  const cache = new Map<string, { at: number; configuration: Promise<oidc.Configuration> }>();
+
+  const discover = (issuer: string, clientId: string, clientSecret?: string) => {
+    const server = new URL(issuer);
+    const insecure = opts.allowLoopbackHttp && server.protocol === 'http:' && LOOPBACK.has(server.hostname);
+    return oidc.discovery(server, clientId, undefined, clientSecret === undefined ? undefined : clientAuth(clientSecret), {
+      execute: insecure ? [oidc.allowInsecureRequests] : [],
+      timeout: 10,
+    });
+  };
+
+  return {
+    get(client: OidcClient): Promise<oidc.Configuration> {
+      const key = `${client.issuer}\n${client.clientId}\n${hashToken(client.clientSecret)}`;
+      const hit = cache.get(key);
+      if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.configuration;
+      const configuration = discover(client.issuer, client.clientId, client.clientSecret);
+      cache.delete(key);
+      const oldest = cache.keys().next();
+      if (cache.size >= DISCOVERY_CACHE_MAX && !oldest.done) cache.delete(oldest.value);
+      cache.set(key, { at: Date.now(), configuration });
+      configuration.catch(() => {
+        if (cache.get(key)?.configuration === configuration) cache.delete(key);
+      });
+      return configuration;
+    },
+    /** Checks that an issuer answers discovery (for settings forms), without caching. */
+    async probe(issuer: string): Promise<void> {
+      await discover(issuer, 'probe');
+    },
+  };
+}
+
+/**
+ * client_secret_basic (the OpenID Connect default) where the provider offers it, else
+ * client_secret_post; decided per request from the provider's metadata.
+ */
+function clientAuth(secret: string): oidc.ClientAuth {
+  const basic = oidc.ClientSecretBasic(secret);
+  const post = oidc.ClientSecretPost(secret);
+  return (as, client, body, headers) => {
+    const supported = as.token_endpoint_auth_methods_supported;
+    (!supported || supported.includes('client_secret_basic') ? basic : post)(as, client, body, headers);
+  };
+}

@@ -1,0 +1,169 @@
+import { and, eq, gt } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '@rally/shared';
+import { sessions, users } from '../db/schema/index.ts';
+import { hashToken, hmac, randomToken, safeEqual } from '../lib/crypto.ts';
+import { API_PREFIXES } from '../lib/prefixes.ts';
+
+/** Readable by scripts, holds no secret: lets the app know a session cookie exists (SPEC.md §4). */
+export const SESSION_HINT_COOKIE = 'rally_has_auth_token';
+/** Anonymous CSRF secret, so that sign-in forms are protected before any session exists. */
+export const CSRF_COOKIE = 'rally_csrf';
+export const CSRF_HEADER = 'x-xsrf-token';
+
+export type AuthUser = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  mfaEnabled: boolean;
+};
+export type AuthContext = { user: AuthUser; sessionId: string };
+
+declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    /** The signed-in user and session, or null. */
+    auth: AuthContext | null;
+    csrfSecret: string | null;
+  }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyInstance {
+    sessions: SessionService;
+  }
+}
+
+export type SessionService = {
+  /** Starts a new session (ending the request's current one: the id is rotated at every sign-in). */
+  start(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<AuthContext>;
+  end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  csrfToken(request: FastifyRequest): string;
+};
+
+const SLIDE_AFTER_MS = 60 * 60 * 1000;
+
+function isApi(url: string): boolean {
+  return API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
+}
+
+/**
+ * Sessions and CSRF for the API bases: resolves the session cookie on every API request, sends the
+ * CSRF token in `X-Xsrf-Token` on every API response, and offers start/end of sessions.
+ */
+export const authPlugin = fp(
+  async (app) => {
+    const { config, db } = app;
+    const ttlMs = config.sessionTtlDays * 86_400_000;
+    const cookieBase = { path: '/', sameSite: 'lax' as const, secure: config.secureCookies };
+
+    const setSessionCookies = (reply: FastifyReply, token: string, expires: Date) => {
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, httpOnly: true, expires });
+      reply.setCookie(SESSION_HINT_COOKIE, '1', { ...cookieBase, httpOnly: false, expires });
+    };
+
+    const csrfToken = (request: FastifyRequest) =>
+      hmac(config.appSecret, `csrf|${request.csrfSecret ?? ''}|${request.auth?.sessionId ?? ''}`);
+
+    app.decorateRequest('auth', null);
+    app.decorateRequest('csrfSecret', null);
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (!isApi(request.url)) return;
+      let csrf = request.cookies[CSRF_COOKIE];
+      if (!csrf || !/^[\w-]{20,64}$/.test(csrf)) {
+        csrf = randomToken(24);
+        reply.setCookie(CSRF_COOKIE, csrf, { ...cookieBase, httpOnly: true, maxAge: 365 * 86_400 });
+      }
+      request.csrfSecret = csrf;
+
+      const token = request.cookies[SESSION_COOKIE];
+      if (!token) return;
+      const now = new Date();
+      const [row] = await db
+        .select({
+          sessionId: sessions.id,
+          lastSeenAt: sessions.lastSeenAt,
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          mfaSecretEnc: users.mfaSecretEnc,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now)));
+      if (!row) return;
+      request.auth = {
+        sessionId: row.sessionId,
+        user: {
+          id: row.id,
+          email: row.email,
+          firstName: row.firstName,
+          lastName: row.lastName,
+          mfaEnabled: row.mfaSecretEnc !== null,
+        },
+      };
+      // Sliding expiry, written at most once an hour so that reads stay reads.
+      if (now.getTime() - row.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
+        const expiresAt = new Date(now.getTime() + ttlMs);
+        await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, row.sessionId));
+        setSessionCookies(reply, token, expiresAt);
+      }
+    });
+
+    app.addHook('onSend', async (request, reply) => {
+      if (request.csrfSecret !== null) reply.header('X-Xsrf-Token', csrfToken(request));
+    });
+
+    const service: SessionService = {
+      async start(request, reply, userId) {
+        const old = request.cookies[SESSION_COOKIE];
+        if (old) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(old)));
+        const token = randomToken();
+        const expiresAt = new Date(Date.now() + ttlMs);
+        const [row] = await db
+          .insert(sessions)
+          .values({
+            tokenHash: hashToken(token),
+            userId,
+            expiresAt,
+            userAgent: request.headers['user-agent'] ?? null,
+            ip: request.ip,
+          })
+          .returning({ id: sessions.id });
+        const [user] = await db.select().from(users).where(eq(users.id, userId));
+        if (!row || !user) throw new Error('session insert failed');
+        setSessionCookies(reply, token, expiresAt);
+        request.auth = {
+          sessionId: row.id,
+          user: {
+            id: user.id,
+            email: user.email,
+            firstName: user.firstName,
+            lastName: user.lastName,
+            mfaEnabled: user.mfaSecretEnc !== null,
+          },
+        };
+        return request.auth;
+      },
+      async end(request, reply) {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+        request.auth = null;
+        reply.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true });
+        reply.clearCookie(SESSION_HINT_COOKIE, { ...cookieBase });
+      },
+      csrfToken,
+    };
+    app.decorate('sessions', service);
+  },
+  { name: 'auth', dependencies: [] },
+);
+
+/** True when the request carries the CSRF token of its own session (or anonymous cookie). */
+export function hasValidCsrf(request: FastifyRequest, expected: string): boolean {
+  const sent = request.headers[CSRF_HEADER];
+  return typeof sent === 'string' && safeEqual(sent, expected);
+}

@@ -36,13 +36,19 @@ class HttpBrowser {
     const cookies = [...(this.jar.get(u.origin) ?? new Map<string, StoredCookie>())]
       .filter(([, c]) => c.path === '/' || u.pathname === c.path || u.pathname.startsWith(`${c.path}/`))
       .map(([name, c]) => `${name}=${c.value}`);
-    const res = await fetch(u, { redirect: 'manual', headers: cookies.length ? { cookie: cookies.join('; ') } : {} });
+    const res = await fetch(u, {
+      redirect: 'manual',
+      headers: cookies.length ? { cookie: cookies.join('; ') } : {},
+    });
     for (const line of res.headers.getSetCookie()) this.store(u.origin, line);
     return res;
   }
 
   /** Follows redirects from `url` until `stop` says so or a page answers; returns where it ended. */
-  async navigate(url: string | URL, stop: (u: URL) => boolean = () => false): Promise<{ url: URL; res?: Response }> {
+  async navigate(
+    url: string | URL,
+    stop: (u: URL) => boolean = () => false,
+  ): Promise<{ url: URL; res?: Response }> {
     let at = new URL(url);
     for (let hop = 0; hop < 20; hop++) {
       if (stop(at)) return { url: at };
@@ -82,8 +88,16 @@ async function setUp() {
   // Stands in for Google (e-mail in the ID token) and for an organisation's identity provider.
   const google = await startOidcProvider({
     clients: [
-      { client_id: 'rally-google', client_secret: 'google-secret', redirect_uris: [`${appUrl}/v1/api/auth/google/callback`] },
-      { client_id: 'acme-sso', client_secret: 'acme-sso-secret', redirect_uris: [`${appUrl}/v1/api/auth/sso/callback`] },
+      {
+        client_id: 'rally-google',
+        client_secret: 'google-secret',
+        redirect_uris: [`${appUrl}/v1/api/auth/google/callback`],
+      },
+      {
+        client_id: 'acme-sso',
+        client_secret: 'acme-sso-secret',
+        redirect_uris: [`${appUrl}/v1/api/auth/sso/callback`],
+      },
     ],
     accounts: {
       ann: { email: 'Ann@Example.com', name: 'Ann' },
@@ -96,7 +110,13 @@ async function setUp() {
   });
   // Stands in for Microsoft; this one serves the e-mail only from userinfo.
   const microsoft = await startOidcProvider({
-    clients: [{ client_id: 'rally-ms', client_secret: 'ms-secret', redirect_uris: [`${appUrl}/v1/api/auth/microsoft/callback`] }],
+    clients: [
+      {
+        client_id: 'rally-ms',
+        client_secret: 'ms-secret',
+        redirect_uris: [`${appUrl}/v1/api/auth/microsoft/callback`],
+      },
+    ],
     accounts: { bob: { email: 'bob@example.com' } },
   });
   afterAll(() => Promise.all([google.close(), microsoft.close()]));
@@ -178,7 +198,9 @@ describe('sign-in with Google and Microsoft', async () => {
   });
 
   it('refuses an unverified or missing e-mail address', async () => {
-    expect((await signInWith(appUrl, 'google', google, 'unverified')).end.search).toBe('?error=email_unverified');
+    expect((await signInWith(appUrl, 'google', google, 'unverified')).end.search).toBe(
+      '?error=email_unverified',
+    );
     expect((await signInWith(appUrl, 'google', google, 'nomail')).end.search).toBe('?error=no_email');
   });
 
@@ -215,7 +237,9 @@ describe('sign-in with Google and Microsoft', async () => {
   it('turns a provider error or a failed code exchange into error=provider_error, never a 500', async () => {
     google.setNextLogin('ann');
     const browser = new HttpBrowser();
-    const { url } = await browser.navigate(`${appUrl}/v1/api/auth/google`, (u) => u.pathname.endsWith('/callback'));
+    const { url } = await browser.navigate(`${appUrl}/v1/api/auth/google`, (u) =>
+      u.pathname.endsWith('/callback'),
+    );
     url.searchParams.set('code', 'not-a-real-code');
     expect((await browser.navigate(url, atSpaCallback)).url.search).toBe('?error=provider_error');
   });
@@ -245,7 +269,11 @@ describe('single sign-on by username', async () => {
   const acme = await makeClient(app, 'Acme');
   const other = await makeClient(app, 'Other');
   const { browser: owner } = await signedIn(app, { [acme]: 'purple_owner' });
-  const ssoUser = await makeUser(app, { [other]: 'yellow_sdr', [acme]: 'yellow_sdr' }, { email: 'sso.user@acme.test' });
+  const ssoUser = await makeUser(
+    app,
+    { [other]: 'yellow_sdr', [acme]: 'yellow_sdr' },
+    { email: 'sso.user@acme.test' },
+  );
   const plain = await makeUser(app, { [other]: 'yellow_sdr' });
   const saved = await owner.put(`/v1/rest/client/${acme}/sso`, {
     issuer: google.issuer,
@@ -258,7 +286,9 @@ describe('single sign-on by username', async () => {
   it('finds the SSO settings of one of the user’s clients and signs them in through that provider', async () => {
     google.setNextLogin('sso');
     const browser = new HttpBrowser();
-    const start = await browser.get(`${appUrl}/v1/api/auth/sso?username=${encodeURIComponent('SSO.User@acme.test')}`);
+    const start = await browser.get(
+      `${appUrl}/v1/api/auth/sso?username=${encodeURIComponent('SSO.User@acme.test')}`,
+    );
     expect(start.status).toBe(302);
     const to = new URL(start.headers.get('location')!);
     expect(to.origin).toBe(google.issuer);
@@ -277,7 +307,10 @@ describe('single sign-on by username', async () => {
   it('refuses an identity provider account with another e-mail address', async () => {
     google.setNextLogin('stranger');
     const browser = new HttpBrowser();
-    const end = await browser.navigate(`${appUrl}/v1/api/auth/sso?username=sso.user@acme.test`, atSpaCallback);
+    const end = await browser.navigate(
+      `${appUrl}/v1/api/auth/sso?username=sso.user@acme.test`,
+      atSpaCallback,
+    );
     expect(end.url.search).toBe('?error=email_mismatch');
     expect(browser.cookie(appUrl, 'rally_auth_token')).toBeUndefined();
   });
@@ -298,11 +331,19 @@ describe('single sign-on by username', async () => {
   });
 
   it('stops offering SSO once the owner disables it', async () => {
-    const off = await owner.put(`/v1/rest/client/${acme}/sso`, { issuer: google.issuer, client_id: 'acme-sso', enabled: false });
+    const off = await owner.put(`/v1/rest/client/${acme}/sso`, {
+      issuer: google.issuer,
+      client_id: 'acme-sso',
+      enabled: false,
+    });
     expect(off.statusCode).toBe(200);
     const res = await app.inject('/v1/api/auth/sso?username=sso.user@acme.test');
     expect(res.statusCode).toBe(404);
-    await owner.put(`/v1/rest/client/${acme}/sso`, { issuer: google.issuer, client_id: 'acme-sso', enabled: true });
+    await owner.put(`/v1/rest/client/${acme}/sso`, {
+      issuer: google.issuer,
+      client_id: 'acme-sso',
+      enabled: true,
+    });
   });
 });
 
@@ -314,7 +355,12 @@ describe('SSO settings (GET/PUT /v1/rest/client/:clientId/sso)', async () => {
   const other = await makeClient(app, 'Other');
   const { browser: owner } = await signedIn(app, { [acme]: 'purple_owner' });
   const url = `/v1/rest/client/${acme}/sso`;
-  const body = { issuer: idp.issuer, client_id: 'acme-rally', client_secret: 'top-secret-value', enabled: true };
+  const body = {
+    issuer: idp.issuer,
+    client_id: 'acme-rally',
+    client_secret: 'top-secret-value',
+    enabled: true,
+  };
 
   it('answers 404 until settings are saved, and needs a secret the first time', async () => {
     const none = await owner.get(url);
@@ -350,7 +396,12 @@ describe('SSO settings (GET/PUT /v1/rest/client/:clientId/sso)', async () => {
   });
 
   it('answers 422 naming body.issuer for an issuer that is not an https URL or does not answer', async () => {
-    for (const issuer of ['not a url', 'http://idp.example.com', 'https://idp.example.com/?tenant=1', 'http://127.0.0.1:1']) {
+    for (const issuer of [
+      'not a url',
+      'http://idp.example.com',
+      'https://idp.example.com/?tenant=1',
+      'http://127.0.0.1:1',
+    ]) {
       const res = await owner.put(url, { ...body, issuer });
       expect(res.statusCode, issuer).toBe(422);
       expect(res.json().errors[0].field, issuer).toBe('body.issuer');

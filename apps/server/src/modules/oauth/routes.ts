@@ -4,14 +4,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import { messageReply } from '@rally/shared/schemas/auth';
-import {
-  OAUTH_PROVIDERS,
-  ssoSettingsBody,
-  ssoSettingsReply,
-  ssoStartQuery,
-} from '@rally/shared/schemas/sso';
+import { OAUTH_PROVIDERS, ssoSettingsBody, ssoSettingsReply, ssoStartQuery } from '@rally/shared/schemas/sso';
 import type { OAuthError, OAuthProvider } from '@rally/shared/schemas/sso';
 import { memberships, ssoConfigs } from '../../db/schema/index.ts';
+import { tenantOf } from '../../lib/access.ts';
 import { createSecretBox, hashToken, safeEqual } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/errors.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
@@ -56,7 +52,12 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   const box = createSecretBox(config.appSecret);
   const authPath = `${SERVICE_PREFIXES.main}/api/auth`;
-  const flowCookie = { path: authPath, httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies };
+  const flowCookie = {
+    path: authPath,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.secureCookies,
+  };
   const discovery = createDiscoveryCache({ allowLoopbackHttp: config.nodeEnv !== 'production' });
   const redirectUri = (kind: FlowKind) => `${config.publicUrl}${authPath}/${kind}/callback`;
 
@@ -94,7 +95,10 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       nonce: flow.nonce,
       ...(sso ? { login_hint: sso.loginHint } : {}),
     });
-    reply.setCookie(FLOW_COOKIE, box.encrypt(JSON.stringify(flow)), { ...flowCookie, maxAge: FLOW_TTL_MS / 1000 });
+    reply.setCookie(FLOW_COOKIE, box.encrypt(JSON.stringify(flow)), {
+      ...flowCookie,
+      maxAge: FLOW_TTL_MS / 1000,
+    });
     return reply.redirect(url.href, 302);
   };
 
@@ -105,7 +109,8 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     const flow = openFlow(sealed, kind);
     const query = new URL(request.url, 'http://callback.invalid').searchParams;
     const states = query.getAll('state');
-    if (!flow || states.length !== 1 || !safeEqual(states[0] ?? '', flow.state)) return failTo(reply, 'invalid_state');
+    if (!flow || states.length !== 1 || !safeEqual(states[0] ?? '', flow.state))
+      return failTo(reply, 'invalid_state');
     const providerError = query.get('error');
     if (providerError) {
       request.log.info({ provider: kind, error: providerError }, 'provider refused the sign-in');
@@ -121,14 +126,22 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       const tokens = await oidc.authorizationCodeGrant(
         configuration,
         new URL(`${redirectUri(kind)}?${query.toString()}`),
-        { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true },
+        {
+          pkceCodeVerifier: flow.verifier,
+          expectedState: flow.state,
+          expectedNonce: flow.nonce,
+          idTokenExpected: true,
+        },
       );
       const idToken = tokens.claims();
       if (!idToken) throw new Error('no ID token');
       claims = { ...idToken };
       // Providers that keep e-mail claims out of the ID token serve them from userinfo.
       if (claims.email === undefined) {
-        claims = { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, idToken.sub)), ...idToken };
+        claims = {
+          ...(await oidc.fetchUserInfo(configuration, tokens.access_token, idToken.sub)),
+          ...idToken,
+        };
       }
     } catch (err) {
       request.log.warn({ err, provider: kind }, 'OAuth sign-in failed at the provider');
@@ -161,7 +174,9 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       .select()
       .from(ssoConfigs)
       .where(and(eq(ssoConfigs.clientId, clientId), eq(ssoConfigs.enabled, true)));
-    return row ? { issuer: row.issuer, clientId: row.oidcClientId, clientSecret: box.decrypt(row.clientSecretEnc) } : null;
+    return row
+      ? { issuer: row.issuer, clientId: row.oidcClientId, clientSecret: box.decrypt(row.clientSecretEnc) }
+      : null;
   };
 
   const isMember = async (userId: string, clientId: string | undefined) => {
@@ -218,7 +233,8 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const client = config[provider];
-        if (!client) return reply.code(404).send({ message: `${PROVIDER_NAMES[provider]} sign-in is not configured` });
+        if (!client)
+          return reply.code(404).send({ message: `${PROVIDER_NAMES[provider]} sign-in is not configured` });
         return startFlow(request, reply, provider, client);
       },
     );
@@ -241,7 +257,12 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!user) return reply.code(404).send({ message: SSO_NOT_SET_UP });
       // The default client's settings win, then the oldest membership's.
       const [row] = await db
-        .select({ clientId: ssoConfigs.clientId, issuer: ssoConfigs.issuer, oidcClientId: ssoConfigs.oidcClientId, secret: ssoConfigs.clientSecretEnc })
+        .select({
+          clientId: ssoConfigs.clientId,
+          issuer: ssoConfigs.issuer,
+          oidcClientId: ssoConfigs.oidcClientId,
+          secret: ssoConfigs.clientSecretEnc,
+        })
         .from(memberships)
         .innerJoin(ssoConfigs, eq(ssoConfigs.clientId, memberships.clientId))
         .where(and(eq(memberships.userId, user.id), eq(ssoConfigs.enabled, true)))
@@ -257,7 +278,11 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         return failTo(reply, 'provider_error');
       }
       const client = { issuer: row.issuer, clientId: row.oidcClientId, clientSecret };
-      return startFlow(request, reply, 'sso', client, { userId: user.id, clientId: row.clientId, loginHint: user.email });
+      return startFlow(request, reply, 'sso', client, {
+        userId: user.id,
+        clientId: row.clientId,
+        loginHint: user.email,
+      });
     },
   );
   callbackRoute('sso');
@@ -274,7 +299,10 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const [row] = await db.select().from(ssoConfigs).where(eq(ssoConfigs.clientId, request.tenant!.clientId));
+      const [row] = await db
+        .select()
+        .from(ssoConfigs)
+        .where(eq(ssoConfigs.clientId, tenantOf(request).clientId));
       if (!row) return reply.code(404).send({ message: 'Single sign-on is not set up.' });
       return { issuer: row.issuer, client_id: row.oidcClientId, enabled: row.enabled, has_secret: true };
     },
@@ -293,7 +321,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const clientId = request.tenant!.clientId;
+      const clientId = tenantOf(request).clientId;
       const b = request.body;
       if (config.nodeEnv === 'production' && new URL(b.issuer).protocol !== 'https:') {
         throw fieldError('body.issuer', 'must start with https://');
@@ -302,7 +330,10 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       const keptSecret = existing?.oidcClientId === b.client_id ? existing.clientSecretEnc : undefined;
       const clientSecretEnc = b.client_secret === undefined ? keptSecret : box.encrypt(b.client_secret);
       if (clientSecretEnc === undefined) {
-        throw fieldError('body.client_secret', existing ? 'is required when the client id changes' : 'is required');
+        throw fieldError(
+          'body.client_secret',
+          existing ? 'is required when the client id changes' : 'is required',
+        );
       }
       // Catch a mistyped issuer now rather than at the next sign-in.
       if (b.enabled) {
@@ -310,7 +341,10 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
           await discovery.probe(b.issuer);
         } catch (err) {
           request.log.info({ err, issuer: b.issuer }, 'SSO issuer discovery failed');
-          throw fieldError('body.issuer', 'no OpenID Connect provider answers at this address (…/.well-known/openid-configuration)');
+          throw fieldError(
+            'body.issuer',
+            'no OpenID Connect provider answers at this address (…/.well-known/openid-configuration)',
+          );
         }
       }
       const values = {
@@ -324,7 +358,12 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         .insert(ssoConfigs)
         .values({ clientId, ...values })
         .onConflictDoUpdate({ target: ssoConfigs.clientId, set: values });
-      return { issuer: values.issuer, client_id: values.oidcClientId, enabled: values.enabled, has_secret: true };
+      return {
+        issuer: values.issuer,
+        client_id: values.oidcClientId,
+        enabled: values.enabled,
+        has_secret: true,
+      };
     },
   );
 };
@@ -348,10 +387,16 @@ function createDiscoveryCache(opts: { allowLoopbackHttp: boolean }) {
   const discover = (issuer: string, clientId: string, clientSecret?: string) => {
     const server = new URL(issuer);
     const insecure = opts.allowLoopbackHttp && server.protocol === 'http:' && LOOPBACK.has(server.hostname);
-    return oidc.discovery(server, clientId, undefined, clientSecret === undefined ? undefined : clientAuth(clientSecret), {
-      execute: insecure ? [oidc.allowInsecureRequests] : [],
-      timeout: 10,
-    });
+    return oidc.discovery(
+      server,
+      clientId,
+      undefined,
+      clientSecret === undefined ? undefined : clientAuth(clientSecret),
+      {
+        execute: insecure ? [oidc.allowInsecureRequests] : [],
+        timeout: 10,
+      },
+    );
   };
 
   return {

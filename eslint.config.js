@@ -4,6 +4,14 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
+
+// A feature imports another feature only through app/ (STYLE.md): one zone per feature folder.
+const featuresDir = 'apps/web/src/features';
+const features = readdirSync(featuresDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 export default tseslint.config(
   {
@@ -66,16 +74,24 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/src/features/**'],
+    plugins: { 'import-x': importX },
     rules: {
-      'no-restricted-imports': [
+      'import-x/no-restricted-paths': [
         'error',
         {
-          patterns: [
+          zones: features.flatMap((f) => [
             {
-              group: ['../../*/**', '**/app/**'],
+              target: `./${featuresDir}/${f}`,
+              from: `./${featuresDir}`,
+              except: [`./${f}`],
               message: 'A feature imports another feature only through app/ routes.',
             },
-          ],
+            {
+              target: `./${featuresDir}/${f}`,
+              from: './apps/web/src/app',
+              message: 'Features do not import app/.',
+            },
+          ]),
         },
       ],
     },

@@ -5,6 +5,9 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
+import { initAuth } from './lib/auth/store.ts';
+
+initAuth();
 
 const router = createRouter();
 const root = document.getElementById('root');

@@ -1,6 +1,7 @@
 import { MantineProvider, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { toastApiError } from '../lib/api-errors.ts';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 
@@ -14,8 +15,19 @@ export const theme = createTheme({
 export const TOAST_AUTO_CLOSE_MS = 7000;
 
 export function AppProviders({ children }: { children: ReactNode }) {
+  // Failed calls are reported in one place (SPEC.md §8); the HTTP client has already retried them.
+  // A form that shows its own error inline sets `meta: { toast: false }`.
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } }),
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({ onError: toastApiError }),
+        mutationCache: new MutationCache({
+          onError: (error, _vars, _ctx, mutation) => {
+            if (mutation.meta?.toast !== false) toastApiError(error);
+          },
+        }),
+        defaultOptions: { queries: { retry: false, staleTime: 30_000 } },
+      }),
   );
   return (
     <MantineProvider theme={theme}>

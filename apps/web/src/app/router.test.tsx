@@ -1,16 +1,76 @@
 import { screen, waitFor } from '@testing-library/react';
 import { APP_ROUTES } from '@rally/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteObject } from 'react-router';
-import { renderRoutes } from '../testing/render.tsx';
+import { loadSession, resetAuth } from '../lib/auth/store.ts';
+import { fakeServer, renderRoutes } from '../testing/render.tsx';
 import { buildRoutes } from './router.tsx';
+
+const ACME = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002';
+const GLOBEX = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000003';
 
 function paths(routes: RouteObject[]): string[] {
   return routes.flatMap((r) => [...(r.path ? [r.path] : []), ...paths(r.children ?? [])]);
 }
 
+const self = {
+  id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa',
+  email: 'dana@example.com',
+  first_name: 'Dana',
+  last_name: 'Reyes',
+  mfa_enabled: false,
+  has_password: true,
+  clients: [
+    {
+      client_id: ACME,
+      client_name: 'Acme',
+      is_default: true,
+      role: 'purple_owner',
+      permissions: ['client.read', 'billing_details.read'],
+    },
+    {
+      client_id: GLOBEX,
+      client_name: 'Globex',
+      is_default: false,
+      role: 'yellow_sdr',
+      permissions: ['reports.read'],
+    },
+  ],
+};
+const integration = (clientId: string) => ({
+  client_id: clientId,
+  created_at: '2026-11-01T00:00:00.000Z',
+  id: 1,
+  is_active: true,
+  source: 'salesloft',
+  updated_at: '2026-11-01T00:00:00.000Z',
+});
+
+async function signIn(
+  integrations: Record<string, unknown[]> = { [ACME]: [integration(ACME)], [GLOBEX]: [] },
+) {
+  const server = fakeServer({
+    '/v1/api/user/self': { body: self },
+    '/v1/rest/client': {
+      body: self.clients.map((c) => ({
+        id: c.client_id,
+        name: c.client_name,
+        parent_id: null,
+        role: c.role,
+        is_default: c.is_default,
+      })),
+    },
+    [`/v1/rest/client/${ACME}/integrations`]: { body: integrations[ACME] },
+    [`/v1/rest/client/${GLOBEX}/integrations`]: { body: integrations[GLOBEX] },
+  });
+  vi.stubGlobal('fetch', server.fetchFn);
+  await loadSession();
+  return server;
+}
+
 afterEach(() => {
-  document.cookie = 'rally_auth_token=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  resetAuth();
+  vi.unstubAllGlobals();
 });
 
 describe('router built from the shared route table', () => {
@@ -20,18 +80,38 @@ describe('router built from the shared route table', () => {
     expect(built).toContain('*');
   });
 
-  it('sends a logged-out user from / to /login, and shows the sign-in form', async () => {
+  it('"Any route not in the exempt list sends a logged-out user to /login"', async () => {
     const { router } = renderRoutes(buildRoutes(), '/');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Rally - Sign In'));
   });
 
-  it('"/ | Redirects to /feed" once signed in, keeping the query', async () => {
-    document.cookie = 'rally_auth_token=1';
-    const { router } = renderRoutes(buildRoutes(), '/?client_id=abc');
+  it('"/ | Redirects to /feed, adding client_id of the current client if missing"', async () => {
+    await signIn();
+    const { router } = renderRoutes(buildRoutes(), '/');
     await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
-    expect(router.state.location.search).toBe('?client_id=abc');
+    expect(router.state.location.search).toBe(`?client_id=${ACME}`);
+  });
+
+  it('sends a client without an integration to /onboarding (has-integration check)', async () => {
+    await signIn({ [ACME]: [], [GLOBEX]: [] });
+    const { router } = renderRoutes(buildRoutes(), `/cadence?client_id=${ACME}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/onboarding'));
+    expect(router.state.location.search).toBe(`?client_id=${ACME}`);
+  });
+
+  it('shows the error page without the permission ("/clients | Needs permission client.read")', async () => {
+    await signIn();
+    renderRoutes(buildRoutes(), `/clients?client_id=${GLOBEX}`);
+    expect(await screen.findByRole('heading', { name: 'An error occurred' })).toBeInTheDocument();
+    expect(screen.getByText(/client\.read/)).toBeInTheDocument();
+  });
+
+  it('"Logged-in users are sent to /" from /login', async () => {
+    await signIn();
+    const { router } = renderRoutes(buildRoutes(), '/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
   });
 
   it('shows "Page not found" for an unknown path', async () => {

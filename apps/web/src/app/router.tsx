@@ -1,7 +1,7 @@
 import { APP_ROUTES } from '@rally/shared';
 import type { AppRoute, Layout } from '@rally/shared';
-import { createBrowserRouter, redirect } from 'react-router';
-import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import { createBrowserRouter } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { AuthLayout } from '../components/layouts/auth-layout.tsx';
 import { DefaultLayout } from '../components/layouts/default-layout.tsx';
 import { EmptyLayout } from '../components/layouts/empty-layout.tsx';
@@ -9,26 +9,24 @@ import { ScreenLoader } from '../components/layouts/screen-suspense.tsx';
 import type { RouteHandle } from '../components/layouts/route-title.tsx';
 import { ErrorPage } from '../components/errors/error-page.tsx';
 import { NotFoundPage } from '../components/errors/not-found-page.tsx';
-import { hasAuthHint } from '../lib/auth-cookie.ts';
+import { RouteGate } from './route-gate.tsx';
 import { screens } from './screens.ts';
-
-/** SPEC.md §2: "Any route not in the exempt list sends a logged-out user to /login." */
-function guard(route: AppRoute) {
-  return ({ request }: LoaderFunctionArgs) => {
-    const url = new URL(request.url);
-    if (!route.exempt && !hasAuthHint(url.search, document.cookie)) throw redirect('/login');
-    if (route.redirectTo) throw redirect(`${route.redirectTo}${url.search}`);
-    return null;
-  };
-}
 
 function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { route };
   return {
     path: route.path,
     handle,
-    loader: guard(route),
-    lazy: async () => ({ Component: (await screens[route.id as keyof typeof screens]()).default }),
+    lazy: async () => {
+      const { default: Screen } = await screens[route.id as keyof typeof screens]();
+      return {
+        Component: () => (
+          <RouteGate route={route}>
+            <Screen />
+          </RouteGate>
+        ),
+      };
+    },
   };
 }
 

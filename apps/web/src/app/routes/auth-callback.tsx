@@ -1,0 +1,3 @@
+import { AuthCallbackScreen } from '../../features/auth/index.ts';
+
+export default AuthCallbackScreen;

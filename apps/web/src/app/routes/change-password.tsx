@@ -1,0 +1,3 @@
+import { ChangePasswordScreen } from '../../features/auth/index.ts';
+
+export default ChangePasswordScreen;

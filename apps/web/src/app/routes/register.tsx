@@ -1,0 +1,3 @@
+import { RegisterScreen } from '../../features/auth/index.ts';
+
+export default RegisterScreen;

@@ -1,0 +1,3 @@
+import { ResetPasswordScreen } from '../../features/auth/index.ts';
+
+export default ResetPasswordScreen;

@@ -1,0 +1,3 @@
+import { SignupScreen } from '../../features/auth/index.ts';
+
+export default SignupScreen;

@@ -1,0 +1,83 @@
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { Link } from 'react-router';
+import { registerBody } from '@rally/shared/schemas/auth';
+import { loadSession } from '../../../lib/auth/store.ts';
+import { register } from '../api/auth-api.ts';
+import { FormError } from './form-error.tsx';
+
+/** /register: self-serve sign-up; the new user owns their company's workspace. */
+export function RegisterScreen() {
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { first_name: '', last_name: '', email: '', company_name: '', password: '' },
+    validate: zod4Resolver(registerBody),
+  });
+  const signup = useMutation({
+    mutationFn: register,
+    meta: { toast: false },
+    onSuccess: () => loadSession(),
+  });
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={1} fz={24}>
+          Create your account
+        </Title>
+        <Text c="dimmed" size="sm">
+          Start showing your prospects ads that feature their own rep.
+        </Text>
+      </div>
+      <form onSubmit={form.onSubmit((v) => signup.mutate(registerBody.parse(v)))} noValidate>
+        <Stack gap="sm">
+          <Group grow align="flex-start">
+            <TextInput
+              label="First name"
+              autoComplete="given-name"
+              key={form.key('first_name')}
+              {...form.getInputProps('first_name')}
+            />
+            <TextInput
+              label="Last name"
+              autoComplete="family-name"
+              key={form.key('last_name')}
+              {...form.getInputProps('last_name')}
+            />
+          </Group>
+          <TextInput
+            label="Work email"
+            type="email"
+            autoComplete="email"
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+          />
+          <TextInput
+            label="Company"
+            autoComplete="organization"
+            key={form.key('company_name')}
+            {...form.getInputProps('company_name')}
+          />
+          <PasswordInput
+            label="Password"
+            description="At least 10 characters"
+            autoComplete="new-password"
+            key={form.key('password')}
+            {...form.getInputProps('password')}
+          />
+          <FormError error={signup.error} />
+          <Button type="submit" fullWidth loading={signup.isPending}>
+            Sign Up
+          </Button>
+        </Stack>
+      </form>
+      <Text size="sm" ta="center" c="dimmed">
+        Already have an account?{' '}
+        <Anchor component={Link} to="/login" fw={600}>
+          Sign In
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

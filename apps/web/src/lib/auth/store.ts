@@ -1,0 +1,235 @@
+import { useSyncExternalStore } from 'react';
+import { z } from 'zod';
+import { parseRole } from '@rally/shared';
+import { clientSchema, integrationSchema, selfReply } from '@rally/shared/schemas/auth';
+import type { Client, Integration, Self } from '@rally/shared/schemas/auth';
+import { ApiError, apiRequest, configureApiClient } from '../api-client.ts';
+import { hasAuthHint } from '../auth-cookie.ts';
+
+export type CurrentRole = { colour: string; name: string; permissions: string[] };
+export type RedirectTarget = { path: string; clientID: string | null };
+
+export type AuthState = {
+  /** 'loading' while self, clients and integrations are fetched after a sign-in or a reload. */
+  status: 'loading' | 'ready' | 'error';
+  /** 'Invalid link' when a ?token= sign-in link fails (SPEC.md §4). */
+  error: string | null;
+  loggedIn: boolean;
+  user: Self | null;
+  clients: Client[];
+  integrations: Integration[];
+  currentClient: string | null;
+  currentRole: CurrentRole | null;
+  redirect: RedirectTarget | null;
+};
+
+const REDIRECT_KEY = 'rally.redirect';
+const loggedOut = (redirect: RedirectTarget | null): AuthState => ({
+  status: 'ready',
+  error: null,
+  loggedIn: false,
+  user: null,
+  clients: [],
+  integrations: [],
+  currentClient: null,
+  currentRole: null,
+  redirect,
+});
+
+function readRedirect(): RedirectTarget | null {
+  try {
+    const raw = sessionStorage.getItem(REDIRECT_KEY);
+    return raw ? (JSON.parse(raw) as RedirectTarget) : null;
+  } catch {
+    return null;
+  }
+}
+
+let state: AuthState = loggedOut(readRedirect());
+const listeners = new Set<() => void>();
+/** The ?token= of the page load, sent as a bearer on self once (a magic link). */
+let loginToken: string | null = null;
+
+function set(patch: Partial<AuthState>) {
+  state = { ...state, ...patch };
+  for (const l of listeners) l();
+}
+
+export function getAuthState(): AuthState {
+  return state;
+}
+
+export function useAuth(): AuthState {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => state,
+  );
+}
+
+function roleIn(user: Self | null, clientId: string | null): CurrentRole | null {
+  const m = user?.clients.find((c) => c.client_id === clientId);
+  if (!m) return null;
+  return { ...parseRole(m.role), permissions: m.permissions };
+}
+
+/** SPEC.md §4: query client_id, then the stored target's client id, then the default membership. */
+export function chooseClient(
+  user: Self,
+  queryClientId: string | null,
+  redirect: RedirectTarget | null,
+): string | null {
+  const member = (id: string | null | undefined) =>
+    id && user.clients.some((c) => c.client_id === id) ? id : null;
+  return (
+    member(queryClientId) ??
+    member(redirect?.clientID) ??
+    user.clients.find((c) => c.is_default)?.client_id ??
+    user.clients[0]?.client_id ??
+    null
+  );
+}
+
+async function fetchIntegrations(clientId: string): Promise<Integration[]> {
+  return apiRequest(`/v1/rest/client/${clientId}/integrations`, {
+    schema: z.array(integrationSchema),
+    clientId,
+  });
+}
+
+/**
+ * After a sign-in (or a reload with a session): self, then clients and integrations. A failure of
+ * clients or integrations logs out; a failed ?token= link is 'Invalid link'.
+ */
+export async function loadSession(): Promise<void> {
+  set({ status: 'loading', loggedIn: true, error: null });
+  let user: Self;
+  try {
+    user = await apiRequest('/v1/api/user/self', { schema: selfReply });
+  } catch (err) {
+    if (loginToken) {
+      loginToken = null;
+      set({ ...loggedOut(state.redirect), status: 'error', error: 'Invalid link' });
+    } else {
+      set(loggedOut(state.redirect));
+    }
+    if (!(err instanceof ApiError)) throw err;
+    return;
+  }
+  if (loginToken) {
+    loginToken = null;
+    const url = new URL(window.location.href);
+    url.searchParams.delete('token');
+    window.history.replaceState(window.history.state, '', url);
+  }
+  const query = new URLSearchParams(window.location.search).get('client_id');
+  const currentClient = chooseClient(user, query, state.redirect);
+  try {
+    const [clients, integrations] = await Promise.all([
+      apiRequest('/v1/rest/client', { schema: z.array(clientSchema), clientId: currentClient }),
+      currentClient ? fetchIntegrations(currentClient) : Promise.resolve([]),
+    ]);
+    set({
+      status: 'ready',
+      user,
+      clients,
+      integrations,
+      currentClient,
+      currentRole: roleIn(user, currentClient),
+    });
+    onIdentified?.(user);
+  } catch {
+    await logout();
+  }
+}
+
+let onIdentified: ((user: Self) => void) | undefined;
+/** Analytics identifies the user after sign-in (SPEC.md §4); wired by the analytics add-on. */
+export function setIdentifyHandler(fn: (user: Self) => void): void {
+  onIdentified = fn;
+}
+
+/** Switches the current client (the client_id query of a link): role and integrations follow. */
+export async function switchClient(clientId: string): Promise<void> {
+  if (!state.user?.clients.some((c) => c.client_id === clientId)) return;
+  set({ status: 'loading', currentClient: clientId, currentRole: roleIn(state.user, clientId) });
+  try {
+    set({ status: 'ready', integrations: await fetchIntegrations(clientId) });
+  } catch {
+    await logout();
+  }
+}
+
+/** Refreshes self (after a profile change) without the loading state. */
+export async function refreshUser(): Promise<void> {
+  const user = await apiRequest('/v1/api/user/self', { schema: selfReply });
+  set({ user, currentRole: roleIn(user, state.currentClient) });
+}
+
+export async function refreshClients(): Promise<void> {
+  const [user, clients] = await Promise.all([
+    apiRequest('/v1/api/user/self', { schema: selfReply }),
+    apiRequest('/v1/rest/client', { schema: z.array(clientSchema) }),
+  ]);
+  set({ user, clients, currentRole: roleIn(user, state.currentClient) });
+}
+
+export async function refreshIntegrations(): Promise<void> {
+  if (state.currentClient) set({ integrations: await fetchIntegrations(state.currentClient) });
+}
+
+/** Logout: the server call's errors are ignored; the state is reset (SPEC.md §4). */
+export async function logout(): Promise<void> {
+  try {
+    await apiRequest('/v1/api/logout', { method: 'POST', retries: 0 });
+  } catch {
+    // SPEC.md §4: "Errors from the logout call are ignored."
+  }
+  resetAuth();
+}
+
+/** Back to logged out, keeping the redirect target. */
+export function resetAuth(): void {
+  set(loggedOut(state.redirect));
+}
+
+export function saveRedirect(target: RedirectTarget | null): void {
+  if (target) sessionStorage.setItem(REDIRECT_KEY, JSON.stringify(target));
+  else sessionStorage.removeItem(REDIRECT_KEY);
+  set({ redirect: target });
+}
+
+/**
+ * Where to go after sign-in (SPEC.md §2): the stored path with its client id as client_id, or '/';
+ * reset-password and change-password count as no target.
+ */
+export function redirectPath(t: RedirectTarget | null): string {
+  if (
+    !t ||
+    t.path.startsWith('/reset-password') ||
+    t.path.startsWith('/change-password') ||
+    t.path.startsWith('/login')
+  )
+    return '/';
+  if (!t.clientID) return t.path;
+  const url = new URL(t.path, window.location.origin);
+  url.searchParams.set('client_id', t.clientID);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Reads the page's initial state: SPEC.md §4 "Initial loggedIn is true if the query has a token or…". */
+export function initAuth(): void {
+  const params = new URLSearchParams(window.location.search);
+  loginToken = params.get('token');
+  configureApiClient({
+    clientId: () => state.currentClient,
+    loginToken: () => loginToken,
+    onUnauthorized: () => {
+      if (state.loggedIn && state.status === 'ready') resetAuth();
+    },
+  });
+  if (hasAuthHint(window.location.search, document.cookie)) void loadSession();
+  else set(loggedOut(state.redirect));
+}

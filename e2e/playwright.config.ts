@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
@@ -7,7 +5,6 @@ import { defineConfig } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // scripts/test.ts picks a free port; these defaults serve a direct `npx playwright test`.
 const port = Number(process.env.E2E_PORT ?? 4317);
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
 const baseURL = `http://localhost:${port}`;
 
 /**
@@ -38,19 +35,6 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `"${process.execPath}" ${path.join(root, 'apps/server/src/main.ts')}`,
-    url: `${baseURL}/readyz`,
-    timeout: 90_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-    },
-  },
+  // The server and the outside services it talks to are started by global-setup.ts.
+  globalSetup: './global-setup.ts',
 });

@@ -102,13 +102,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('outbox', outbox);
   app.decorate('routeAccess', []);
 
+  // Messages stored but never queued (a crash between the two) are swept up at start and every minute.
+  let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await queue.start({ workers: opts.workers ?? true });
     const requeued = await outbox.requeuePending();
     if (requeued) app.log.info({ requeued }, 'queued pending e-mails again');
+    sweep = setInterval(() => {
+      outbox.requeuePending(60_000).catch((err: unknown) => app.log.warn({ err }, 'e-mail sweep failed'));
+    }, 60_000);
+    sweep.unref();
   });
   // Stop taking jobs, then let go of the mail transport and the database, in that order.
   app.addHook('onClose', async () => {
+    clearInterval(sweep);
     await queue.stop();
     mailer.close();
     await database.close();

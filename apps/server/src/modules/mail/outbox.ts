@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { emailOutbox } from '../../db/schema/index.ts';
@@ -10,10 +10,17 @@ export const DELIVER_EMAIL_JOB = 'email.deliver';
 type DeliverJob = { outboxId: string };
 
 export type Outbox = {
-  /** Stores the message and queues its delivery. Pass a transaction as `db` to tie it to a write. */
-  enqueue(mail: OutgoingMail & { clientId?: string | null }, db?: Db): Promise<string>;
-  /** Queues delivery of rows left pending (a crash between storing and queueing). */
-  requeuePending(): Promise<number>;
+  /** Stores the message and queues its delivery (outside any transaction). */
+  enqueue(mail: OutgoingMail & { clientId?: string | null }): Promise<string>;
+  /**
+   * Stores the message in the caller's transaction, so it exists exactly when the write commits.
+   * Call `dispatch(id)` after the commit: on the embedded database a transaction holds the only
+   * connection, so queueing inside it would wait for itself.
+   */
+  store(mail: OutgoingMail & { clientId?: string | null }, tx: Db): Promise<string>;
+  dispatch(id: string): Promise<void>;
+  /** Queues delivery of rows left pending (a crash between storing and queueing), older than `minAgeMs`. */
+  requeuePending(minAgeMs?: number): Promise<number>;
 };
 
 export function createOutbox(deps: {
@@ -59,27 +66,38 @@ export function createOutbox(deps: {
   const send = (id: string) =>
     queue.send<DeliverJob>(DELIVER_EMAIL_JOB, { outboxId: id }, { singletonKey: id });
 
+  const store = async (mail: OutgoingMail & { clientId?: string | null }, db: Db) => {
+    const [row] = await db
+      .insert(emailOutbox)
+      .values({
+        clientId: mail.clientId ?? null,
+        toAddress: mail.to,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html ?? null,
+      })
+      .returning({ id: emailOutbox.id });
+    if (!row) throw new Error('outbox insert returned no row');
+    return row.id;
+  };
+
   return {
-    async enqueue(mail, db = deps.db) {
-      const [row] = await db
-        .insert(emailOutbox)
-        .values({
-          clientId: mail.clientId ?? null,
-          toAddress: mail.to,
-          subject: mail.subject,
-          textBody: mail.text,
-          htmlBody: mail.html ?? null,
-        })
-        .returning({ id: emailOutbox.id });
-      if (!row) throw new Error('outbox insert returned no row');
-      await send(row.id);
-      return row.id;
+    async enqueue(mail) {
+      const id = await store(mail, deps.db);
+      await send(id);
+      return id;
     },
-    async requeuePending() {
+    store,
+    async dispatch(id) {
+      await send(id);
+    },
+    async requeuePending(minAgeMs = 0) {
       const rows = await deps.db
         .select({ id: emailOutbox.id })
         .from(emailOutbox)
-        .where(inArray(emailOutbox.status, ['pending']));
+        .where(
+          and(eq(emailOutbox.status, 'pending'), lt(emailOutbox.createdAt, new Date(Date.now() - minAgeMs))),
+        );
       for (const r of rows) await send(r.id);
       return rows.length;
     },

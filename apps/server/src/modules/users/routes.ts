@@ -209,7 +209,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         const inviter =
           `${authOf(request).user.firstName} ${authOf(request).user.lastName}`.trim() ||
           authOf(request).user.email;
-        await app.outbox.enqueue(
+        const outboxId = await app.outbox.store(
           {
             ...emails.invitation(
               email,
@@ -221,9 +221,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           },
           tx,
         );
-        return oneRow(rows);
+        return { row: oneRow(rows), outboxId };
       });
-      return reply.code(201).send(toInvitation(invitation));
+      await app.outbox.dispatch(invitation.outboxId);
+      return reply.code(201).send(toInvitation(invitation.row));
     },
   );
 

@@ -108,7 +108,7 @@ export function LoginScreen() {
                   oneTimeCode
                   value={code}
                   onChange={setCode}
-                  aria-label="Authentication code"
+                  ariaLabel="Authentication code"
                   autoFocus
                 />
               </Group>

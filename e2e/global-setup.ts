@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SMTPServer } from 'smtp-server';
+import { startOidcProvider } from '../apps/server/test/oidc-provider.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export type Mail = { to: string[]; subject: string; raw: string };
+
+/** A real SMTP server on loopback, and an HTTP endpoint where tests read what it received. */
+async function startMailbox() {
+  const mails: Mail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      stream.on('end', () => {
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject: raw.match(/^Subject: (.*)$/m)?.[1] ?? '',
+          raw,
+        });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+  const http = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(mails));
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const port = (s: { address(): unknown }) => (s.address() as { port: number }).port;
+  return {
+    smtpUrl: `smtp://127.0.0.1:${port(smtp.server)}`,
+    url: `http://127.0.0.1:${port(http)}`,
+    close: async () => {
+      await new Promise<void>((r) => smtp.close(() => r()));
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
+/**
+ * Starts the outside services on loopback (SMTP, Google, Microsoft and a customer's SSO provider)
+ * and then the real server wired to them, on a fresh embedded database with the demo seed.
+ */
+export default async function globalSetup() {
+  const port = Number(process.env.E2E_PORT ?? 4317);
+  const publicUrl = `http://localhost:${port}`;
+  const mailbox = await startMailbox();
+  const client = (id: string, callback: string) => ({
+    client_id: id,
+    client_secret: `${id}-secret`,
+    redirect_uris: [`${publicUrl}/v1/api/auth/${callback}/callback`],
+  });
+  const google = await startOidcProvider({
+    clients: [client('rally-google', 'google')],
+    accounts: { demo: { email: 'demo@rally.test', name: 'Dana Reyes' } },
+    conformIdTokenClaims: false,
+  });
+  const microsoft = await startOidcProvider({
+    clients: [client('rally-microsoft', 'microsoft')],
+    accounts: { sam: { email: 'sam@rally.test', name: 'Sam Okafor' } },
+    conformIdTokenClaims: false,
+  });
+  const sso = await startOidcProvider({
+    clients: [client('rally-sso', 'sso')],
+    accounts: { demo: { email: 'demo@rally.test' } },
+    conformIdTokenClaims: false,
+  });
+
+  const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
+  const server = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: publicUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      SMTP_URL: mailbox.smtpUrl,
+      GOOGLE_CLIENT_ID: 'rally-google',
+      GOOGLE_CLIENT_SECRET: 'rally-google-secret',
+      GOOGLE_ISSUER: google.issuer,
+      MICROSOFT_CLIENT_ID: 'rally-microsoft',
+      MICROSOFT_CLIENT_SECRET: 'rally-microsoft-secret',
+      MICROSOFT_ISSUER: microsoft.issuer,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const onData = (c: Buffer) => {
+      output += c.toString();
+      if (/ready at http/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+      process.stderr.write(c);
+    });
+    server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  server.removeAllListeners('exit');
+
+  // Workers read these (Playwright passes the runner's environment to them).
+  process.env.E2E_MAILBOX_URL = mailbox.url;
+  process.env.E2E_SSO_ISSUER = sso.issuer;
+  process.env.E2E_SSO_CLIENT_ID = 'rally-sso';
+  process.env.E2E_SSO_CLIENT_SECRET = 'rally-sso-secret';
+
+  return async () => {
+    await new Promise<void>((resolve) => {
+      server.once('exit', () => resolve());
+      server.kill('SIGTERM');
+    });
+    await Promise.all([google.close(), microsoft.close(), sso.close(), mailbox.close()]);
+    if (!process.env.E2E_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+  };
+}

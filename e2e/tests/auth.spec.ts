@@ -1,0 +1,196 @@
+import { Secret, TOTP } from 'otpauth';
+import { expect, test } from './fixtures.ts';
+import {
+  CLIENTS,
+  DEMO,
+  SAM,
+  api,
+  expectSignedIn,
+  linkFromMail,
+  registerViaApi,
+  signInUI,
+  unique,
+} from './support.ts';
+
+const totp = (secret: string) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+
+test.describe('sign-in methods (issue 4)', () => {
+  test('credentials: sign in, the header shows the name, Log out ends the session', async ({ page }) => {
+    await signInUI(page, DEMO.email, DEMO.password);
+    await expectSignedIn(page, DEMO.name);
+    // The demo clients have no integration yet: "no integration → /onboarding" with the default client.
+    await expect(page).toHaveURL(new RegExp(`/onboarding\\?client_id=${CLIENTS.agency}$`));
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/feed');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('"After login the user returns to the stored redirect path, with its client id as client_id"', async ({
+    page,
+  }) => {
+    await page.goto(`/cadence?client_id=${CLIENTS.acme}`);
+    await expect(page).toHaveURL(/\/login$/);
+    await signInUI(page, DEMO.email, DEMO.password);
+    await expectSignedIn(page, DEMO.name);
+    // /cadence needs an integration, so the target's client (Acme) lands on onboarding.
+    await expect(page).toHaveURL(new RegExp(`/onboarding\\?client_id=${CLIENTS.acme}$`));
+    await expect(page.getByRole('button', { name: 'Switch client' })).toContainText('Acme Robotics');
+  });
+
+  test('a wrong password is refused with the same message as an unknown user', async ({ page }) => {
+    await signInUI(page, DEMO.email, 'not the password');
+    await expect(page.getByRole('alert')).toHaveText('Invalid email or password.');
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('Invalid email or password.');
+  });
+
+  test('credentials + TOTP: the MFA step asks for the code computed from the secret', async ({ page }) => {
+    const user = await registerViaApi(page.request, unique('mfa'));
+    const enrol = await (await api(page.request, 'POST', '/v1/api/user/mfa')).json();
+    expect(
+      (await api(page.request, 'POST', '/v1/api/user/mfa/confirm', { code: totp(enrol.secret) })).status(),
+    ).toBe(200);
+    await page.context().clearCookies();
+
+    await signInUI(page, user.email, user.password);
+    await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+    await page.getByLabel('Authentication code').first().click();
+    await page.keyboard.type(totp(enrol.secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectSignedIn(page, 'Eve Tester');
+  });
+
+  test('magic link: "Email me a sign-in link", the link signs in once, then is an "Invalid link"', async ({
+    page,
+    browser,
+  }) => {
+    const user = await registerViaApi(page.request, unique('link'));
+    await page.context().clearCookies();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await expect(page.getByRole('status')).toContainText('Check your inbox');
+
+    const link = await linkFromMail(user.email, /http:\/\/localhost:\d+\/\?token=[\w-]+/);
+    await page.goto(link);
+    await expectSignedIn(page, 'Eve Tester');
+    await expect(page).not.toHaveURL(/token=/);
+
+    const other = await browser.newPage();
+    await other.goto(link);
+    await expect(other.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
+    await expect(other.getByText('Invalid link')).toBeVisible();
+    await other.close();
+  });
+
+  test('Continue with Google signs in through the identity provider', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Continue with Google' }).click();
+    await expectSignedIn(page, DEMO.name);
+    await expect(page).toHaveURL(/client_id=/);
+  });
+
+  test('Continue with Microsoft signs in through the identity provider', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Continue with Microsoft' }).click();
+    await expectSignedIn(page, SAM.name);
+  });
+
+  test('a failed provider sign-in returns to /login with a readable reason', async ({ page }) => {
+    await page.goto('/auth/callback?error=no_account');
+    await expect(page).toHaveURL(/\/login\?error=no_account$/);
+    await expect(page.getByRole('alert')).toContainText('There is no account for that address');
+  });
+
+  test('SSO by username: an owner sets up the client IdP, then signs in through it', async ({ page }) => {
+    await signInUI(page, DEMO.email, DEMO.password);
+    await expectSignedIn(page, DEMO.name);
+    const put = await api(
+      page.request,
+      'PUT',
+      `/v1/rest/client/${CLIENTS.agency}/sso`,
+      {
+        issuer: process.env.E2E_SSO_ISSUER,
+        client_id: process.env.E2E_SSO_CLIENT_ID,
+        client_secret: process.env.E2E_SSO_CLIENT_SECRET,
+        enabled: true,
+      },
+      CLIENTS.agency,
+    );
+    expect(put.status(), await put.text()).toBe(200);
+    await page.context().clearCookies();
+
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Single sign-on' }).click();
+    await page.getByLabel('Work email').fill(DEMO.email);
+    await page.getByRole('button', { name: 'Continue with SSO' }).click();
+    await expectSignedIn(page, DEMO.name);
+  });
+
+  test('invitation accept: the invited address sets a password and joins the client with its role', async ({
+    page,
+    browser,
+  }) => {
+    await signInUI(page, DEMO.email, DEMO.password);
+    await expectSignedIn(page, DEMO.name);
+    const invitee = unique('invitee');
+    const invite = await api(
+      page.request,
+      'POST',
+      '/v1/rest/user_request',
+      { email: invitee, role: 'yellow_sdr' },
+      CLIENTS.acme,
+    );
+    expect(invite.status(), await invite.text()).toBe(201);
+
+    const link = await linkFromMail(invitee, /http:\/\/localhost:\d+\/signup\?hash=[\w-]+/);
+    const guest = await browser.newPage();
+    await guest.goto(link);
+    await expect(guest.getByRole('heading', { name: 'Join Acme Robotics' })).toBeVisible();
+    await expect(guest.getByText('sdr', { exact: true })).toBeVisible();
+    await guest.getByLabel('First name').fill('Ivy');
+    await guest.getByLabel('Last name').fill('Invited');
+    await guest.getByLabel('Password', { exact: true }).fill('a long enough password');
+    await guest.getByRole('button', { name: 'Accept invitation' }).click();
+    await expectSignedIn(guest, 'Ivy Invited');
+    await expect(guest).toHaveURL(new RegExp(`client_id=${CLIENTS.acme}`));
+    await guest.close();
+  });
+
+  test('reset password: the e-mailed link sets a new password that then signs in', async ({ page }) => {
+    const user = await registerViaApi(page.request, unique('reset'));
+    await page.context().clearCookies();
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('status')).toContainText('an e-mail is on its way');
+
+    const link = await linkFromMail(user.email, /http:\/\/localhost:\d+\/reset-password\?hash=[\w-]+/);
+    await page.goto(link);
+    await page.getByLabel('New password', { exact: true }).fill('my brand new password');
+    await page.getByLabel('Repeat the new password').fill('my brand new password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect(page.getByRole('status')).toContainText('Your password has been changed');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signInUI(page, user.email, 'my brand new password');
+    await expectSignedIn(page, 'Eve Tester');
+  });
+
+  test('/register creates the account and its company, and signs in', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('First name').fill('Nora');
+    await page.getByLabel('Last name').fill('New');
+    await page.getByLabel('Work email').fill(unique('register'));
+    await page.getByLabel('Company').fill('Nora Corp');
+    await page.getByLabel('Password', { exact: true }).fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expectSignedIn(page, 'Nora New');
+    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+  });
+});

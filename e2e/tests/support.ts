@@ -1,0 +1,82 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect } from './fixtures.ts';
+
+export const DEMO = { email: 'demo@rally.test', password: 'rally-demo-2026', name: 'Dana Reyes' };
+export const SAM = { email: 'sam@rally.test', password: 'rally-demo-2026', name: 'Sam Okafor' };
+export const CLIENTS = {
+  agency: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000001',
+  acme: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002',
+  globex: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000003',
+};
+
+export const unique = (prefix: string) =>
+  `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+
+/** Signs in through the login form. */
+export async function signInUI(page: Page, email: string, password: string) {
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Waits until the header shows the signed-in user's name. */
+export async function expectSignedIn(page: Page, name: string) {
+  await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(name, { timeout: 15_000 });
+}
+
+type Mail = { to: string[]; subject: string; raw: string };
+
+/** The newest e-mail to `to` whose body has a link matching `pattern`; the link, decoded. */
+export async function linkFromMail(to: string, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const mails = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/`)).json()) as Mail[];
+    const mine = mails.filter((m) => m.to.includes(to));
+    for (const m of mine.reverse()) {
+      // Quoted-printable soft line breaks and '=' escapes.
+      const body = m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const link = body.match(pattern)?.[0];
+      if (link) return link;
+    }
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${to} with ${pattern}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Calls the API as the page's signed-in user (its cookies), with the CSRF token the server hands
+ * out, as the app's own HTTP client does.
+ */
+export async function api(
+  request: APIRequestContext,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  data?: unknown,
+  clientId?: string,
+) {
+  const csrf = (await request.get('/v1/api/auth/csrf')).headers()['x-xsrf-token'] ?? '';
+  const res = await request.fetch(url, {
+    method,
+    data,
+    headers: { 'x-xsrf-token': csrf, ...(clientId ? { 'x-client-id': clientId } : {}) },
+  });
+  return res;
+}
+
+/** Creates an account (and its company) through the API, signed in on `request`. */
+export async function registerViaApi(
+  request: APIRequestContext,
+  email: string,
+  password = 'a long enough password',
+) {
+  const res = await api(request, 'POST', '/v1/api/register', {
+    first_name: 'Eve',
+    last_name: 'Tester',
+    email,
+    password,
+    company_name: 'Tester Co',
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { email, password };
+}

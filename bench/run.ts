@@ -2,6 +2,7 @@
  * Runs the benchmarks and prints each figure next to a baseline measured in the same run.
  * `npm run bench` (all) or `npm run bench -- healthz startup bundle`. BENCH_SECONDS sets load length.
  */
+import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as startup from './startup.bench.ts';
@@ -11,6 +12,7 @@ const all: Record<string, () => unknown> = {
   bundle: () => bundle.run(),
   startup: () => startup.run(),
   healthz: () => healthz.run(seconds),
+  auth: () => auth.run(seconds),
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(all);
 for (const name of chosen) {

@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '@rally/shared';
-import { memberships } from '../db/schema/index.ts';
 import { hasValidCsrf } from '../plugins/auth.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { httpError } from './errors.ts';
@@ -100,12 +98,8 @@ export function enforceAccess(app: FastifyInstance): void {
         .code(403)
         .send({ message: 'Access Denied: the client in the path is not the x-client-id client.' });
     }
-    const [m] = await app.db
-      .select({ role: memberships.role, permissions: memberships.permissions })
-      .from(memberships)
-      .where(
-        and(eq(memberships.userId, request.auth.user.id), eq(memberships.clientId, clientId.toLowerCase())),
-      );
+    const self = await app.identity.self(request.auth.user.id);
+    const m = self?.clients.find((c) => c.client_id === clientId.toLowerCase());
     if (!m) return reply.code(403).send({ message: 'Access Denied: you are not a member of this client.' });
     if (typeof access === 'object' && !m.permissions.includes(access.permission)) {
       return reply

@@ -1,10 +1,13 @@
 import { and, eq, gt } from 'drizzle-orm';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import type { Self } from '@rally/shared/schemas/auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '@rally/shared';
 import { sessions, users } from '../db/schema/index.ts';
 import { hashToken, hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { API_PREFIXES } from '../lib/prefixes.ts';
+import { selfOf } from '../modules/auth/repository.ts';
 
 /** Readable by scripts, holds no secret: lets the app know a session cookie exists (SPEC.md §4). */
 export const SESSION_HINT_COOKIE = 'rally_has_auth_token';
@@ -32,6 +35,7 @@ declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyInstance {
     sessions: SessionService;
+    identity: IdentityCache;
   }
 }
 
@@ -43,6 +47,23 @@ export type SessionService = {
 };
 
 const SLIDE_AFTER_MS = 60 * 60 * 1000;
+
+/**
+ * Session lookups and each user's memberships, kept for a few seconds in process: on the embedded
+ * database every query costs most of a millisecond, and a signed-in page makes many calls. Writes
+ * that change a user, their memberships or sessions invalidate the entries here at once; another
+ * instance may serve a stale entry for at most IDENTITY_CACHE_TTL_MS (docs/decisions/0004).
+ */
+export const IDENTITY_CACHE_TTL_MS = 5_000;
+
+export type IdentityCache = {
+  /** The self reply (user and memberships), cached. */
+  self(userId: string): Promise<Self | null>;
+  /** Forget what is cached about a user: call after changing them, their memberships or sessions. */
+  invalidateUser(userId: string): void;
+};
+
+type CachedSession = { auth: AuthContext; lastSeenAt: number; expiresAt: number };
 
 function isApi(url: string): boolean {
   return API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
@@ -69,6 +90,25 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     app.decorateRequest('csrfSecret', null);
 
+    const sessionCache = new LRUCache<string, CachedSession>({ max: 10_000, ttl: IDENTITY_CACHE_TTL_MS });
+    const selfCache = new LRUCache<string, Self>({ max: 10_000, ttl: IDENTITY_CACHE_TTL_MS });
+    const identity: IdentityCache = {
+      async self(userId) {
+        const hit = selfCache.get(userId);
+        if (hit) return hit;
+        const self = await selfOf(db, userId);
+        if (self) selfCache.set(userId, self);
+        return self;
+      },
+      invalidateUser(userId) {
+        selfCache.delete(userId);
+        for (const [key, value] of sessionCache.entries()) {
+          if (value.auth.user.id === userId) sessionCache.delete(key);
+        }
+      },
+    };
+    app.decorate('identity', identity);
+
     app.addHook('onRequest', async (request, reply) => {
       if (!isApi(request.url)) return;
       let csrf = request.cookies[CSRF_COOKIE];
@@ -81,10 +121,17 @@ export const authPlugin = fp(
       const token = request.cookies[SESSION_COOKIE];
       if (!token) return;
       const now = new Date();
+      const tokenHash = hashToken(token);
+      const cached = sessionCache.get(tokenHash);
+      if (cached && cached.expiresAt > now.getTime() && now.getTime() - cached.lastSeenAt <= SLIDE_AFTER_MS) {
+        request.auth = cached.auth;
+        return;
+      }
       const [row] = await db
         .select({
           sessionId: sessions.id,
           lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
           id: users.id,
           email: users.email,
           firstName: users.firstName,
@@ -93,7 +140,7 @@ export const authPlugin = fp(
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now)));
+        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)));
       if (!row) return;
       request.auth = {
         sessionId: row.sessionId,
@@ -106,11 +153,19 @@ export const authPlugin = fp(
         },
       };
       // Sliding expiry, written at most once an hour so that reads stay reads.
-      if (now.getTime() - row.lastSeenAt.getTime() > SLIDE_AFTER_MS) {
-        const expiresAt = new Date(now.getTime() + ttlMs);
-        await db.update(sessions).set({ lastSeenAt: now, expiresAt }).where(eq(sessions.id, row.sessionId));
-        setSessionCookies(reply, token, expiresAt);
+      let lastSeenAt = row.lastSeenAt.getTime();
+      let expiresAt = row.expiresAt.getTime();
+      if (now.getTime() - lastSeenAt > SLIDE_AFTER_MS) {
+        const next = new Date(now.getTime() + ttlMs);
+        await db
+          .update(sessions)
+          .set({ lastSeenAt: now, expiresAt: next })
+          .where(eq(sessions.id, row.sessionId));
+        setSessionCookies(reply, token, next);
+        lastSeenAt = now.getTime();
+        expiresAt = next.getTime();
       }
+      sessionCache.set(tokenHash, { auth: request.auth, lastSeenAt, expiresAt });
     });
 
     app.addHook('onSend', async (request, reply) => {
@@ -120,7 +175,10 @@ export const authPlugin = fp(
     const service: SessionService = {
       async start(request, reply, userId) {
         const old = request.cookies[SESSION_COOKIE];
-        if (old) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(old)));
+        if (old) {
+          sessionCache.delete(hashToken(old));
+          await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(old)));
+        }
         const token = randomToken();
         const expiresAt = new Date(Date.now() + ttlMs);
         const [row] = await db
@@ -150,7 +208,10 @@ export const authPlugin = fp(
       },
       async end(request, reply) {
         const token = request.cookies[SESSION_COOKIE];
-        if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+        if (token) {
+          sessionCache.delete(hashToken(token));
+          await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+        }
         request.auth = null;
         reply.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true });
         reply.clearCookie(SESSION_HINT_COOKIE, { ...cookieBase });

@@ -25,7 +25,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { emails } from './emails.ts';
-import { consumeToken, findUser, findUserByEmail, issueToken, peekToken, selfOf } from './repository.ts';
+import { consumeToken, findUser, findUserByEmail, issueToken, peekToken } from './repository.ts';
 import { enrolment, hashRecoveryCode, newRecoveryCodes, newTotpSecret, verifyTotp } from './totp.ts';
 
 export const MFA_COOKIE = 'rally_mfa';
@@ -67,7 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   const sendSelf = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
-    const self = request.auth ? await selfOf(db, request.auth.user.id) : null;
+    const self = request.auth ? await app.identity.self(request.auth.user.id) : null;
     if (!self) throw httpError(401, NOT_AUTHENTICATED);
     return reply.code(status).send(self);
   };
@@ -256,6 +256,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (changes.passwordHash)
           await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId)));
       });
+      app.identity.invalidateUser(user.id);
       return sendSelf(request, reply);
     },
   );
@@ -355,6 +356,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
             ),
           );
       });
+      app.identity.invalidateUser(used.userId);
       await limits.account.reset((await findUser(db, used.userId))?.email.toLowerCase() ?? '');
       return { message: 'Your password has been changed. Sign in with your new password.' };
     },
@@ -414,6 +416,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .insert(recoveryCodes)
           .values(codes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
       });
+      app.identity.invalidateUser(user.id);
       return { recovery_codes: codes };
     },
   );
@@ -443,6 +446,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(eq(users.id, user.id));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
       });
+      app.identity.invalidateUser(user.id);
       return reply.code(204).send(null);
     },
   );

@@ -19,7 +19,7 @@ import { clients, memberships, userRequests, users } from '../../db/schema/index
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { FieldError, httpError, oneRow } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { findUserByEmail, selfOf } from '../auth/index.ts';
+import { findUserByEmail } from '../auth/index.ts';
 import { emails } from '../auth/emails.ts';
 
 const INVITATION_TTL = 7 * 86_400_000;
@@ -108,6 +108,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .update(memberships)
         .set({ role, permissions: [...BUILT_IN_ROLES[role]], updatedAt: new Date() })
         .where(eq(memberships.id, m.id));
+      app.identity.invalidateUser(m.userId);
       const u = oneRow(await db.select().from(users).where(eq(users.id, m.userId)));
       return {
         id: m.userId,
@@ -147,6 +148,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           .send({ message: 'A client needs at least one owner. Make someone else owner first.' });
       }
       await db.delete(memberships).where(eq(memberships.id, m.id));
+      app.identity.invalidateUser(m.userId);
       return reply.code(204).send(null);
     },
   );
@@ -384,7 +386,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!userId) return reply.code(404).send({ message: 'This invitation is invalid or has expired.' });
       if (!existing) await app.sessions.start(request, reply, userId);
-      const self = await selfOf(db, userId);
+      app.identity.invalidateUser(userId);
+      const self = await app.identity.self(userId);
       if (!self) throw httpError(404, 'This invitation is invalid or has expired.');
       return reply.code(existing ? 200 : 201).send(self);
     },

@@ -55,6 +55,18 @@ describe('members of a client', async () => {
     expect(removeOwner.statusCode).toBe(403);
   });
 
+  it("a role change or a removal applies to the member's very next call (no stale cache)", async () => {
+    const { user: m, browser: member } = await signedIn(app, { [acme]: 'yellow_sdr' });
+    expect((await member.get(`/v1/rest/client/${acme}/users`)).statusCode).toBe(403);
+    expect(
+      (await browser.patch(`/v1/rest/client/${acme}/user/${m.id}`, { role: 'green_manager' })).statusCode,
+    ).toBe(200);
+    expect((await member.get(`/v1/rest/client/${acme}/users`)).statusCode).toBe(200);
+    expect((await member.get('/v1/api/user/self')).json().clients[0].role).toBe('green_manager');
+    expect((await browser.delete(`/v1/rest/user/${m.id}`)).statusCode).toBe(204);
+    expect((await member.get(`/v1/rest/client/${acme}/users`)).statusCode).toBe(403);
+  });
+
   it('DELETE removes the member from the current client only', async () => {
     const both = await makeUser(app, { [acme]: 'grey_viewer', [other]: 'grey_viewer' });
     expect((await browser.delete(`/v1/rest/user/${both.id}`)).statusCode).toBe(204);

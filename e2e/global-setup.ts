@@ -125,7 +125,12 @@ export default async function globalSetup() {
 
   return async () => {
     await new Promise<void>((resolve) => {
-      server.once('exit', () => resolve());
+      // A server that cannot finish its graceful shutdown is killed rather than left running.
+      const force = setTimeout(() => server.kill('SIGKILL'), 15_000);
+      server.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
       server.kill('SIGTERM');
     });
     await Promise.all([google.close(), microsoft.close(), sso.close(), mailbox.close()]);

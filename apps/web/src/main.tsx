@@ -6,8 +6,10 @@ import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
 import { initAuth } from './lib/auth/store.ts';
+import { startDeployWatch } from './lib/deploy.ts';
 
 initAuth();
+startDeployWatch();
 
 const router = createRouter();
 const root = document.getElementById('root');

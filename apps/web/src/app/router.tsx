@@ -9,6 +9,7 @@ import { ScreenLoader } from '../components/layouts/screen-suspense.tsx';
 import type { RouteHandle } from '../components/layouts/route-title.tsx';
 import { ErrorPage } from '../components/errors/error-page.tsx';
 import { NotFoundPage } from '../components/errors/not-found-page.tsx';
+import { reloadIfStale } from '../lib/deploy.ts';
 import { RouteGate } from './route-gate.tsx';
 import { screens } from './screens.ts';
 
@@ -57,5 +58,15 @@ export function buildRoutes(): RouteObject[] {
 }
 
 export function createRouter() {
-  return createBrowserRouter(buildRoutes());
+  const router = createBrowserRouter(buildRoutes());
+  // After a new build was detected, the next navigation is a full load of its target (SPEC.md §4).
+  let last = `${router.state.location.pathname}${router.state.location.search}`;
+  router.subscribe((state) => {
+    const next = `${state.location.pathname}${state.location.search}`;
+    if (next !== last && state.navigation.state === 'idle') {
+      last = next;
+      reloadIfStale(next);
+    }
+  });
+  return router;
 }

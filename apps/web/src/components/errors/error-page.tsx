@@ -1,5 +1,6 @@
 import { Button, Center, Code, Stack, Text, Title } from '@mantine/core';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { isChunkLoadError, reloadForStaleChunk } from '../../lib/deploy.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 
 export function errorMessage(error: unknown): string {
@@ -28,7 +29,9 @@ export function ErrorView({ error }: { error: unknown }) {
   );
 }
 
-/** Route error boundary element. */
+/** Route error boundary element: a stale chunk after a deploy reloads once instead (SPEC.md §8). */
 export function ErrorPage() {
-  return <ErrorView error={useRouteError()} />;
+  const error = useRouteError();
+  if (isChunkLoadError(error) && reloadForStaleChunk()) return null;
+  return <ErrorView error={error} />;
 }

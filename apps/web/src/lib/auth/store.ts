@@ -4,6 +4,7 @@ import { parseRole } from '@rally/shared';
 import { clientSchema, integrationSchema, selfReply } from '@rally/shared/schemas/auth';
 import type { Client, Integration, Self } from '@rally/shared/schemas/auth';
 import { ApiError, apiRequest, configureApiClient } from '../api-client.ts';
+import { toastApiError } from '../api-errors.ts';
 import { hasAuthHint } from '../auth-cookie.ts';
 
 export type CurrentRole = { colour: string; name: string; permissions: string[] };
@@ -226,8 +227,11 @@ export function initAuth(): void {
   configureApiClient({
     clientId: () => state.currentClient,
     loginToken: () => loginToken,
-    onUnauthorized: () => {
-      if (state.loggedIn && state.status === 'ready') resetAuth();
+    // SPEC.md §4/§8: any 401 logs out, with the 'Not Authenticated' toast.
+    onUnauthorized: (error) => {
+      if (!state.loggedIn) return;
+      toastApiError(error);
+      resetAuth();
     },
   });
   if (hasAuthHint(window.location.search, document.cookie)) void loadSession();

@@ -4,14 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
-import importX from 'eslint-plugin-import-x';
-import { readdirSync } from 'node:fs';
-
-// A feature imports another feature only through app/ (STYLE.md): one zone per feature folder.
-const featuresDir = 'apps/web/src/features';
-const features = readdirSync(featuresDir, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name);
+import local from './scripts/eslint/feature-boundaries.js';
 
 export default tseslint.config(
   {
@@ -74,27 +67,8 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/src/features/**'],
-    plugins: { 'import-x': importX },
-    rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: features.flatMap((f) => [
-            {
-              target: `./${featuresDir}/${f}`,
-              from: `./${featuresDir}`,
-              except: [`./${f}`],
-              message: 'A feature imports another feature only through app/ routes.',
-            },
-            {
-              target: `./${featuresDir}/${f}`,
-              from: './apps/web/src/app',
-              message: 'Features do not import app/.',
-            },
-          ]),
-        },
-      ],
-    },
+    plugins: { local },
+    rules: { 'local/feature-boundaries': 'error' },
   },
   {
     files: ['apps/server/**/*.ts'],

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { passwordSchema } from '@rally/shared/schemas/auth';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { changePassword } from '../api/auth-api.ts';
-import { FormError } from './form-error.tsx';
+import { FormError } from '../../../components/form-error.tsx';
 
 const schema = z
   .object({

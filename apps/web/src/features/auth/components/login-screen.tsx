@@ -19,7 +19,7 @@ import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { loadSession } from '../../../lib/auth/store.ts';
 import { requestMagicLink, signIn, ssoStartUrl, verifyMfa } from '../api/auth-api.ts';
-import { FormError } from './form-error.tsx';
+import { FormError } from '../../../components/form-error.tsx';
 
 const credentials = z.object({
   email: z.string().trim().min(1, 'Enter your e-mail address').email('Enter a valid e-mail address'),

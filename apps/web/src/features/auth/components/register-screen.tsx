@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { registerBody } from '@rally/shared/schemas/auth';
 import { loadSession } from '../../../lib/auth/store.ts';
 import { register } from '../api/auth-api.ts';
-import { FormError } from './form-error.tsx';
+import { FormError } from '../../../components/form-error.tsx';
 
 /** /register: self-serve sign-up; the new user owns their company's workspace. */
 export function RegisterScreen() {

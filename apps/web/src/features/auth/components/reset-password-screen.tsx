@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { passwordSchema } from '@rally/shared/schemas/auth';
 import { requestPasswordReset, resetPassword } from '../api/auth-api.ts';
-import { FormError } from './form-error.tsx';
+import { FormError } from '../../../components/form-error.tsx';
 
 const setSchema = z
   .object({ password: passwordSchema, confirm: z.string() })

@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Center,
   Group,
@@ -17,12 +16,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { parseRole } from '@rally/shared';
 import { passwordSchema } from '@rally/shared/schemas/auth';
 import { ApiError } from '../../../lib/api-client.ts';
 import { loadSession } from '../../../lib/auth/store.ts';
 import { acceptInvitation, getInvitationQueryOptions, signIn } from '../api/auth-api.ts';
-import { FormError } from './form-error.tsx';
+import { FormError } from '../../../components/form-error.tsx';
+import { RoleBadge } from '../../../components/role-badge.tsx';
 
 const newAccount = z.object({
   first_name: z.string().trim().min(1, 'Enter your first name'),
@@ -90,7 +89,6 @@ export function SignupScreen() {
   }
   if (invitation.isError) return <FormError error={invitation.error} />;
   const inv = invitation.data;
-  const role = parseRole(inv.role);
 
   return (
     <Stack gap="md">
@@ -102,9 +100,7 @@ export function SignupScreen() {
           <Text c="dimmed" size="sm">
             You were invited as
           </Text>
-          <Badge color={role.colour} variant="light">
-            {role.name}
-          </Badge>
+          <RoleBadge role={inv.role} />
         </Group>
       </div>
       {inv.has_account ? (

@@ -1,0 +1,3 @@
+import { ClientsScreen } from '../../features/clients/index.ts';
+
+export default ClientsScreen;

@@ -1,0 +1,3 @@
+import { ProfileScreen } from '../../features/settings/index.ts';
+
+export default ProfileScreen;

@@ -1,0 +1,3 @@
+import { UsersScreen } from '../../features/settings/index.ts';
+
+export default UsersScreen;

@@ -1,0 +1,1 @@
+export { ClientsScreen } from './components/clients-screen.tsx';

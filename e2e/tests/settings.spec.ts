@@ -1,0 +1,224 @@
+import type { Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * Profile, two-step verification, users and clients screens, as a user. Tests run in parallel on
+ * one shared database: profile and MFA changes happen on freshly registered users, never on the
+ * demo accounts, and every e-mail address and client name is unique.
+ */
+
+const DEMO = { email: 'demo@rally.test', password: 'rally-demo-2026' };
+const SAM = { email: 'sam@rally.test', password: 'rally-demo-2026' };
+const PASSWORD = 'e2e-password-2026';
+
+let serial = 0;
+const unique = (what: string) => `${what}-${Date.now()}-${process.pid}-${serial++}`;
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Signs up through /register: a new user who owns a new company. */
+async function register(page: Page, company = unique('Company')) {
+  const email = `${unique('e2e')}@example.com`;
+  await page.goto('/register');
+  await page.getByLabel('First name').fill('Robin');
+  await page.getByLabel('Last name').fill('Tester');
+  await page.getByLabel('Work email').fill(email);
+  await page.getByLabel('Company').fill(company);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  // A new company has no integration yet.
+  await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+  return { email, company };
+}
+
+const totp = (secret: string) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+
+/**
+ * Types a code into the six boxes of a PIN input (focus moves from box to box). The profile's boxes
+ * are 'Digit 1 of 6'… in a group named 'Authentication code'; the sign-in screen names each box
+ * 'Authentication code'.
+ */
+async function typeCode(page: Page, code: string) {
+  await page
+    .getByRole('textbox', { name: /^(Digit 1 of 6|Authentication code)$/ })
+    .first()
+    .click();
+  await page.keyboard.type(code);
+}
+
+async function logOut(page: Page) {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
+
+test.describe('settings: profile', () => {
+  test('a user changes their name and the header shows it', async ({ page }) => {
+    await register(page);
+    await page.goto('/settings/profile');
+    await expect(page).toHaveURL(/\/settings\/profile\?client_id=/);
+    await expect(page).toHaveTitle('Rally - Profile');
+
+    const profile = page.getByRole('region', { name: 'Profile' });
+    await expect(profile.getByLabel('First name')).toHaveValue('Robin');
+    await profile.getByLabel('First name').fill('Alex');
+    await profile.getByLabel('Last name').fill('Morgan');
+    await profile.getByRole('button', { name: 'Save' }).click();
+
+    await expect(page.getByText('Your profile has been saved.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Account menu' })).toContainText('Alex Morgan');
+    await page.reload();
+    await expect(profile.getByLabel('Last name')).toHaveValue('Morgan');
+  });
+
+  test('two-step verification: turn on, sign in with a code, turn off', async ({ page }) => {
+    const { email } = await register(page);
+    await page.goto('/settings/profile');
+    const card = page.getByRole('region', { name: 'Two-step verification' });
+    await expect(card.getByText('Off', { exact: true })).toBeVisible();
+    await card.getByRole('button', { name: 'Turn on' }).click();
+
+    await expect(card.getByAltText('QR code for your authenticator app')).toBeVisible();
+    const secret = (await card.getByTestId('mfa-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await typeCode(page, totp(secret));
+    await card.getByRole('button', { name: 'Confirm' }).click();
+
+    const codes = card.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect(codes).toHaveCount(10);
+    await expect(codes.first()).toHaveText(/^[a-z0-9]{5}-[a-z0-9]{5}$/);
+    await expect(card.getByRole('button', { name: 'Copy codes' })).toBeVisible();
+    await card.getByRole('button', { name: 'I have saved them' }).click();
+    await expect(card.getByText('On', { exact: true })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Turn off' })).toBeVisible();
+
+    // Sign-in now asks for a code.
+    await logOut(page);
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+    await typeCode(page, totp(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByRole('button', { name: 'Account menu' })).toContainText('Robin Tester');
+
+    await page.goto('/settings/profile');
+    await card.getByRole('button', { name: 'Turn off' }).click();
+    await typeCode(page, totp(secret));
+    await card.getByRole('button', { name: 'Turn off two-step verification' }).click();
+    await expect(page.getByText('Two-step verification is off.')).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Turn on' })).toBeVisible();
+
+    // And sign-in no longer asks.
+    await logOut(page);
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByRole('button', { name: 'Account menu' })).toContainText('Robin Tester');
+  });
+});
+
+test.describe('settings: users', () => {
+  test('an owner sees the members, invites someone, resends and revokes the invitation', async ({ page }) => {
+    const { email, company } = await register(page);
+    await page.goto('/settings/users');
+    await expect(page).toHaveURL(/\/settings\/users\?client_id=/);
+    await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Members' })).toHaveAttribute('aria-selected', 'true');
+
+    const me = page.getByRole('table', { name: 'Members' }).getByRole('row', { name: /Robin Tester/ });
+    await expect(me).toContainText(email);
+    await expect(me.getByText('owner', { exact: true })).toBeVisible();
+    // The only owner can neither leave the role nor be removed.
+    await expect(me.getByRole('combobox', { name: 'Role of Robin Tester' })).toHaveValue('Owner');
+    await expect(me.getByRole('combobox', { name: 'Role of Robin Tester' })).toBeDisabled();
+    await expect(me.getByRole('button', { name: 'Remove Robin Tester' })).toBeDisabled();
+
+    await page.getByRole('tab', { name: 'Pending invitations' }).click();
+    await expect(page).toHaveURL(/\/settings\/users\/pending\?client_id=/);
+    await expect(page.getByText('No pending invitations')).toBeVisible();
+
+    const invitee = `${unique('invitee')}@example.com`;
+    const form = page.getByRole('region', { name: 'Invite someone' });
+    await expect(form).toContainText(company);
+    await form.getByLabel('Email').fill(invitee);
+    await form.getByRole('combobox', { name: 'Role' }).click();
+    await page.getByRole('option', { name: /Manager/ }).click();
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(page.getByText(`Invitation sent to ${invitee}.`)).toBeVisible();
+
+    const row = page.getByRole('table', { name: 'Pending invitations' }).getByRole('row', { name: invitee });
+    await expect(row.getByText('manager', { exact: true })).toBeVisible();
+    await expect(row).toContainText(/in 7 days|in 6 days/);
+
+    await row.getByRole('button', { name: /^Resend/ }).click();
+    await expect(page.getByText(`Invitation resent to ${invitee}.`)).toBeVisible();
+    await expect(row).toHaveCount(1);
+
+    await row.getByRole('button', { name: /^Revoke/ }).click();
+    await expect(page.getByText(`The invitation to ${invitee} was revoked.`)).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await expect(page.getByText('No pending invitations')).toBeVisible();
+
+    // The Members tab, back by path, keeps the client.
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await expect(page).toHaveURL(/\/settings\/users\?client_id=/);
+  });
+});
+
+test.describe('clients', () => {
+  test('demo sees their three clients with roles, creates one, and switches to it', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password);
+    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await page.goto('/clients');
+    await expect(page).toHaveURL(/\/clients\?client_id=/);
+    await expect(page).toHaveTitle('Rally - Clients');
+
+    const table = page.getByRole('table', { name: 'Your clients' });
+    // Child clients say 'Part of Northwind Agency', so a row is found by its exact name.
+    const row = (name: string) =>
+      table.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+    const northwind = row('Northwind Agency');
+    await expect(northwind).toHaveAttribute('aria-current', 'true');
+    await expect(northwind.getByText('owner', { exact: true })).toBeVisible();
+    await expect(row('Acme Robotics').getByText('owner', { exact: true })).toBeVisible();
+    await expect(row('Globex Logistics').getByText('manager', { exact: true })).toBeVisible();
+
+    const name = unique('Initech');
+    const form = page.getByRole('region', { name: 'New client' });
+    await form.getByLabel('Client name').fill(name);
+    await form.getByRole('button', { name: 'Create client' }).click();
+    await expect(page.getByText(`${name} was created. You are its owner.`)).toBeVisible();
+    const created = row(name);
+    await expect(created).toContainText('Part of Northwind Agency');
+    await expect(created.getByText('owner', { exact: true })).toBeVisible();
+
+    await created.getByRole('button', { name: `Switch to ${name}` }).click();
+    // The new client has no integration: /feed sends it on to /onboarding, in the new client.
+    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await expect(page.getByRole('button', { name: 'Switch client' })).toContainText(name);
+  });
+
+  test('Switch changes the header client', async ({ page }) => {
+    await signIn(page, DEMO.email, DEMO.password);
+    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await page.goto('/clients');
+    const switcher = page.getByRole('button', { name: 'Switch client' });
+    await expect(switcher).toContainText('Northwind Agency');
+    await page.getByRole('button', { name: 'Switch to Globex Logistics' }).click();
+    await expect(switcher).toContainText('Globex Logistics');
+    // As a manager in Globex there is no client.read: the Clients link goes.
+    await expect(page.getByRole('link', { name: 'Clients' })).toHaveCount(0);
+  });
+
+  test('an SDR without client.read gets the error page', async ({ page }) => {
+    await signIn(page, SAM.email, SAM.password);
+    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await page.goto('/clients');
+    await expect(page.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
+    await expect(page.locator('main')).toContainText('client.read');
+  });
+});

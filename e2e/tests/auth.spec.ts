@@ -167,6 +167,8 @@ test.describe('sign-in methods (issue 4)', () => {
     await page.context().clearCookies();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
+    // The reset screen is its own chunk: wait for it, or the login form's Email field gets the text.
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
     await page.getByLabel('Email').fill(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toContainText('an e-mail is on its way');
@@ -178,6 +180,7 @@ test.describe('sign-in methods (issue 4)', () => {
     await page.getByRole('button', { name: 'Set password' }).click();
     await expect(page.getByRole('status')).toContainText('Your password has been changed');
     await page.getByRole('link', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await signInUI(page, user.email, 'my brand new password');
     await expectSignedIn(page, 'Eve Tester');
   });

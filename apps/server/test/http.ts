@@ -5,6 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { clients, memberships, users } from '../src/db/schema/index.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 
+type WriteOptions = Omit<InjectOptions, 'url' | 'method' | 'payload'> & {
+  csrf?: string | false;
+  clientId?: string | null;
+};
+
 /**
  * A browser-like caller for `app.inject`: keeps cookies, sends back the CSRF token of the last
  * response in `x-xsrf-token` on writes, and `x-client-id` when a client is chosen.
@@ -50,45 +55,25 @@ export class Browser {
   get(url: string, opts: Omit<InjectOptions, 'url' | 'method'> & { clientId?: string | null } = {}) {
     return this.request({ ...opts, url, method: 'GET' });
   }
-  post(
-    url: string,
-    payload?: unknown,
-    opts: Omit<InjectOptions, 'url' | 'method' | 'payload'> & {
-      csrf?: string | false;
-      clientId?: string | null;
-    } = {},
-  ) {
-    return this.request({ ...opts, url, method: 'POST', payload: payload as InjectOptions['payload'] });
+  post(url: string, payload?: unknown, opts: WriteOptions = {}) {
+    return this.write('POST', url, payload, opts);
   }
-  patch(
-    url: string,
-    payload?: unknown,
-    opts: Omit<InjectOptions, 'url' | 'method' | 'payload'> & {
-      csrf?: string | false;
-      clientId?: string | null;
-    } = {},
-  ) {
-    return this.request({ ...opts, url, method: 'PATCH', payload: payload as InjectOptions['payload'] });
+  patch(url: string, payload?: unknown, opts: WriteOptions = {}) {
+    return this.write('PATCH', url, payload, opts);
   }
-  put(
-    url: string,
-    payload?: unknown,
-    opts: Omit<InjectOptions, 'url' | 'method' | 'payload'> & {
-      csrf?: string | false;
-      clientId?: string | null;
-    } = {},
-  ) {
-    return this.request({ ...opts, url, method: 'PUT', payload: payload as InjectOptions['payload'] });
+  put(url: string, payload?: unknown, opts: WriteOptions = {}) {
+    return this.write('PUT', url, payload, opts);
   }
-  delete(
+  delete(url: string, payload?: unknown, opts: WriteOptions = {}) {
+    return this.write('DELETE', url, payload, opts);
+  }
+  private write(
+    method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
     url: string,
-    payload?: unknown,
-    opts: Omit<InjectOptions, 'url' | 'method' | 'payload'> & {
-      csrf?: string | false;
-      clientId?: string | null;
-    } = {},
+    payload: unknown,
+    opts: WriteOptions,
   ) {
-    return this.request({ ...opts, url, method: 'DELETE', payload: payload as InjectOptions['payload'] });
+    return this.request({ ...opts, url, method, payload: payload as InjectOptions['payload'] });
   }
 
   async signIn(email: string, password: string): Promise<this> {

@@ -1,15 +1,8 @@
 import { boolean, index, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { INTEGRATION_SOURCES } from '@rally/shared/schemas/auth';
 import { clients } from './identity.ts';
 
-export const INTEGRATION_SOURCES = [
-  'salesloft',
-  'outreach',
-  'apolloio',
-  'salesforce',
-  'hubspot',
-  'marketo',
-  'fileforce',
-] as const;
+export { INTEGRATION_SOURCES };
 
 /** A connection of a client to an outside system (SPEC.md §3 "Integration"; numeric id). */
 export const integrations = pgTable(

@@ -61,6 +61,16 @@ export async function issueToken(
   return token;
 }
 
+/** A token of this kind that is neither used nor expired. */
+function usable(kind: AuthTokenKind, token: string) {
+  return and(
+    eq(authTokens.tokenHash, hashToken(token)),
+    eq(authTokens.kind, kind),
+    isNull(authTokens.usedAt),
+    gt(authTokens.expiresAt, new Date()),
+  );
+}
+
 /** Uses a token once: marks it used atomically, so two concurrent uses cannot both succeed. */
 export async function consumeToken(
   db: Db,
@@ -70,14 +80,7 @@ export async function consumeToken(
   const [row] = await db
     .update(authTokens)
     .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(authTokens.tokenHash, hashToken(token)),
-        eq(authTokens.kind, kind),
-        isNull(authTokens.usedAt),
-        gt(authTokens.expiresAt, new Date()),
-      ),
-    )
+    .where(usable(kind, token))
     .returning({ id: authTokens.id, userId: authTokens.userId });
   return row ?? null;
 }
@@ -91,13 +94,6 @@ export async function peekToken(
   const [row] = await db
     .select({ id: authTokens.id, userId: authTokens.userId })
     .from(authTokens)
-    .where(
-      and(
-        eq(authTokens.tokenHash, hashToken(token)),
-        eq(authTokens.kind, kind),
-        isNull(authTokens.usedAt),
-        gt(authTokens.expiresAt, new Date()),
-      ),
-    );
+    .where(usable(kind, token));
   return row ?? null;
 }

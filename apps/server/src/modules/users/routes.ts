@@ -34,6 +34,14 @@ const toInvitation = (r: typeof userRequests.$inferSelect) => ({
   expires_at: r.expiresAt.toISOString(),
 });
 
+async function membershipOf(db: Db, clientId: string, userId: string) {
+  const [m] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.clientId, clientId), eq(memberships.userId, userId)));
+  return m ?? null;
+}
+
 async function ownerCount(db: Db, clientId: string): Promise<number> {
   const [r] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -87,10 +95,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const tenant = tenantOf(request);
-      const [m] = await db
-        .select()
-        .from(memberships)
-        .where(and(eq(memberships.clientId, tenant.clientId), eq(memberships.userId, request.params.id)));
+      const m = await membershipOf(db, tenant.clientId, request.params.id);
       if (!m) return reply.code(404).send({ message: 'This user is not a member of this client.' });
       const role = request.body.role;
       // Only owners make or unmake owners, so an admin cannot promote themselves.
@@ -134,10 +139,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const tenant = tenantOf(request);
-      const [m] = await db
-        .select()
-        .from(memberships)
-        .where(and(eq(memberships.clientId, tenant.clientId), eq(memberships.userId, request.params.id)));
+      const m = await membershipOf(db, tenant.clientId, request.params.id);
       if (!m) return reply.code(404).send({ message: 'This user is not a member of this client.' });
       if (m.role === OWNER && tenant.role !== OWNER) {
         return reply.code(403).send({ message: 'Access Denied: only an owner can remove an owner.' });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
@@ -15,6 +16,7 @@ import type { Database, Db } from './db/client.ts';
 import { registerErrorHandler } from './lib/errors.ts';
 import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
+import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -50,7 +52,7 @@ export type BuildOptions = {
 
 /** Feature modules of each API base. Later features add themselves here. */
 const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
-  main: [authRoutes, oauthRoutes, userRoutes, clientRoutes],
+  main: [appConfigRoutes, authRoutes, oauthRoutes, userRoutes, clientRoutes],
   sc: [],
   biller: [],
 };
@@ -123,9 +125,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(fastifyCookie);
   await app.register(authPlugin);
+  // Third-party scripts are allowed only when their add-on is configured (SPEC.md §1).
+  const gtm = config.gtmId ? ['https://www.googletagmanager.com'] : [];
+  const stripe = config.stripePublishableKey ? ['https://js.stripe.com'] : [];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
+        'script-src': ["'self'", ...gtm, ...stripe],
+        'frame-src': ["'self'", ...stripe],
         'img-src': ["'self'", 'data:', 'blob:', 'https:'],
         'connect-src': ["'self'"],
       },
@@ -149,6 +156,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
 
   await app.register(healthRoutes);
+  // Analytics goes through our own origin (SPEC.md §7), outside the API bases: no session, no CSRF.
+  if (config.posthog && config.services.includes('main')) {
+    await app.register(fastifyHttpProxy, {
+      upstream: config.posthog.host,
+      prefix: ANALYTICS_PROXY_PATH,
+      httpMethods: ['GET', 'POST', 'OPTIONS'],
+      replyOptions: {
+        // The provider never needs our session cookie or the CSRF token.
+        rewriteRequestHeaders: (_request, headers) => {
+          const { cookie: _cookie, authorization: _auth, 'x-xsrf-token': _csrf, ...rest } = headers;
+          return rest;
+        },
+      },
+    });
+  }
   for (const service of config.services) {
     await app.register(apiBase, { prefix: SERVICE_PREFIXES[service], modules: MODULES[service] });
   }

@@ -5,11 +5,25 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
-import { initAuth } from './lib/auth/store.ts';
+import { AnalyticsConsentBanner } from './components/analytics-consent-banner.tsx';
+import { installPrefetch } from './app/prefetch.ts';
+import { identify, initAnalytics } from './lib/analytics.ts';
+import { initAuth, setIdentifyHandler } from './lib/auth/store.ts';
+import { loadCardProvider } from './lib/card-provider.ts';
 import { startDeployWatch } from './lib/deploy.ts';
+import { getRuntimeConfig } from './lib/runtime-config.ts';
+import { startTagManager } from './lib/tag-manager.ts';
 
+setIdentifyHandler((user) => identify(user.id));
 initAuth();
 startDeployWatch();
+installPrefetch();
+// Third-party add-ons, each only when the server has it configured (SPEC.md §1).
+void getRuntimeConfig().then((config) => {
+  void initAnalytics(config.analytics);
+  startTagManager(config.gtm_id);
+  loadCardProvider(config.stripe_publishable_key);
+});
 
 const router = createRouter();
 const root = document.getElementById('root');
@@ -19,6 +33,7 @@ createRoot(root).render(
   <StrictMode>
     <AppProviders>
       <RouterProvider router={router} />
+      <AnalyticsConsentBanner />
     </AppProviders>
   </StrictMode>,
 );

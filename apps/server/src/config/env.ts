@@ -89,6 +89,13 @@ const schema = z.object({
   MICROSOFT_CLIENT_ID: z.string().trim().min(1).optional(),
   MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
   MICROSOFT_ISSUER: url('an OpenID Connect issuer').default('https://login.microsoftonline.com/common/v2.0'),
+  POSTHOG_KEY: z.string().trim().min(1).optional(),
+  POSTHOG_HOST: url('e.g. https://eu.i.posthog.com').default('https://us.i.posthog.com'),
+  GTM_ID: z
+    .string()
+    .regex(/^GTM-[A-Z0-9]+$/, 'must be GTM- followed by uppercase letters and digits')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must start with pk_').optional(),
 });
 
 /** An OpenID Connect provider the app signs users in with (OAuth client registered there). */
@@ -121,6 +128,12 @@ export type Config = {
   google: OidcProviderConfig | null;
   /** "Sign in with Microsoft"; null while MICROSOFT_CLIENT_ID is unset. */
   microsoft: OidcProviderConfig | null;
+  /** Product analytics (PostHog), proxied under /ingest/ph; null while POSTHOG_KEY is unset. */
+  posthog: { key: string; host: string } | null;
+  /** Tag-manager container id; the browser loads no tag manager while it is null. */
+  gtmId: string | null;
+  /** Card-billing provider (Stripe.js) key; the browser loads no Stripe.js while it is null. */
+  stripePublishableKey: string | null;
 };
 
 export class ConfigError extends Error {
@@ -188,6 +201,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secureCookies: isSecureOrigin(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     google: oidcProvider(e.GOOGLE_ISSUER, e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     microsoft: oidcProvider(e.MICROSOFT_ISSUER, e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET),
+    posthog: e.POSTHOG_KEY ? { key: e.POSTHOG_KEY, host: e.POSTHOG_HOST.replace(/\/+$/, '') } : null,
+    gtmId: e.GTM_ID ?? null,
+    stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
   };
 }
 

@@ -9,6 +9,7 @@ import { ScreenLoader } from '../components/layouts/screen-suspense.tsx';
 import type { RouteHandle } from '../components/layouts/route-title.tsx';
 import { ErrorPage } from '../components/errors/error-page.tsx';
 import { NotFoundPage } from '../components/errors/not-found-page.tsx';
+import { pageview } from '../lib/analytics.ts';
 import { reloadIfStale } from '../lib/deploy.ts';
 import { RouteGate } from './route-gate.tsx';
 import { screens } from './screens.ts';
@@ -60,12 +61,15 @@ export function buildRoutes(): RouteObject[] {
 export function createRouter() {
   const router = createBrowserRouter(buildRoutes());
   // After a new build was detected, the next navigation is a full load of its target (SPEC.md §4).
+  // Each route change is also a pageview (SPEC.md §2), the first page included.
   let last = `${router.state.location.pathname}${router.state.location.search}`;
+  pageview(last);
   router.subscribe((state) => {
     const next = `${state.location.pathname}${state.location.search}`;
     if (next !== last && state.navigation.state === 'idle') {
       last = next;
       reloadIfStale(next);
+      pageview(next);
     }
   });
   return router;

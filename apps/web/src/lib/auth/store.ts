@@ -4,6 +4,7 @@ import { parseRole } from '@rally/shared';
 import { clientSchema, integrationSchema, selfReply } from '@rally/shared/schemas/auth';
 import type { Client, Integration, Self } from '@rally/shared/schemas/auth';
 import { ApiError, apiRequest, configureApiClient } from '../api-client.ts';
+import { reset as resetAnalytics } from '../analytics.ts';
 import { toastApiError } from '../api-errors.ts';
 import { hasAuthHint } from '../auth-cookie.ts';
 
@@ -189,6 +190,7 @@ export async function logout(): Promise<void> {
     // SPEC.md §4: "Errors from the logout call are ignored."
   }
   resetAuth();
+  resetAnalytics();
 }
 
 /** Back to logged out, keeping the redirect target. */

@@ -1,0 +1,1 @@
+export { ANALYTICS_PROXY_PATH, appConfigRoutes } from './routes.ts';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -26,6 +25,7 @@ import { createOutbox } from './modules/mail/outbox.ts';
 import { oauthRoutes } from './modules/oauth/index.ts';
 import type { Outbox } from './modules/mail/outbox.ts';
 import { apiBase } from './plugins/api-base.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { spaPlugin } from './plugins/spa.ts';
 
@@ -128,17 +128,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Third-party scripts are allowed only when their add-on is configured (SPEC.md §1).
   const gtm = config.gtmId ? ['https://www.googletagmanager.com'] : [];
   const stripe = config.stripePublishableKey ? ['https://js.stripe.com'] : [];
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'script-src': ["'self'", ...gtm, ...stripe],
-        'frame-src': ["'self'", ...stripe],
-        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-        'connect-src': ["'self'"],
+  await app.register(securityHeaders, {
+    options: {
+      contentSecurityPolicy: {
+        directives: {
+          'script-src': ["'self'", ...gtm, ...stripe],
+          'frame-src': ["'self'", ...stripe],
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'connect-src': ["'self'"],
+        },
       },
+      // Cross-origin isolation headers would block ad images embedded on other sites.
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
     },
-    // Cross-origin isolation headers would block ad images embedded on other sites.
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
   await app.register(fastifyCompress, { global: true, encodings: ['gzip', 'deflate'] });
 

@@ -1,15 +1,14 @@
 // Date helper contract (SPEC.md §3) and relative time (SPEC.md §9), built on date-fns.
 // Everything that depends on the clock takes an optional `now` so callers and tests can pin it.
-import {
-  differenceInCalendarDays,
-  differenceInSeconds,
-  format,
-  formatDistanceStrict,
-  getUnixTime,
-  isValid,
-  parseISO,
-  subDays,
-} from 'date-fns';
+// One subpath per function: the package index makes Node load every date-fns module at start-up (~2 s).
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { differenceInSeconds } from 'date-fns/differenceInSeconds';
+import { format } from 'date-fns/format';
+import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
+import { getUnixTime } from 'date-fns/getUnixTime';
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
+import { subDays } from 'date-fns/subDays';
 
 /** A `Date`, epoch milliseconds, or an ISO 8601 string (a string without a zone is local time). */
 export type DateInput = Date | number | string;

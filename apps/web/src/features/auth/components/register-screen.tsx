@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -7,6 +7,7 @@ import { registerBody } from '@rally/shared/schemas/auth';
 import { loadSession } from '../../../lib/auth/store.ts';
 import { register } from '../api/auth-api.ts';
 import { FormError } from '../../../components/form-error.tsx';
+import { NameFields } from '../../../components/name-fields.tsx';
 
 /** /register: self-serve sign-up; the new user owns their company's workspace. */
 export function RegisterScreen() {
@@ -32,20 +33,7 @@ export function RegisterScreen() {
       </div>
       <form onSubmit={form.onSubmit((v) => signup.mutate(registerBody.parse(v)))} noValidate>
         <Stack gap="sm">
-          <Group grow align="flex-start">
-            <TextInput
-              label="First name"
-              autoComplete="given-name"
-              key={form.key('first_name')}
-              {...form.getInputProps('first_name')}
-            />
-            <TextInput
-              label="Last name"
-              autoComplete="family-name"
-              key={form.key('last_name')}
-              {...form.getInputProps('last_name')}
-            />
-          </Group>
+          <NameFields form={form} />
           <TextInput
             label="Work email"
             type="email"

@@ -22,6 +22,7 @@ import { loadSession } from '../../../lib/auth/store.ts';
 import { acceptInvitation, getInvitationQueryOptions, signIn } from '../api/auth-api.ts';
 import { FormError } from '../../../components/form-error.tsx';
 import { RoleBadge } from '../../../components/role-badge.tsx';
+import { NameFields } from '../../../components/name-fields.tsx';
 
 const newAccount = z.object({
   first_name: z.string().trim().min(1, 'Enter your first name'),
@@ -125,20 +126,7 @@ export function SignupScreen() {
         <form onSubmit={form.onSubmit((v) => accept.mutate(v))} noValidate>
           <Stack gap="sm">
             <TextInput label="Email" value={inv.email} readOnly disabled />
-            <Group grow align="flex-start">
-              <TextInput
-                label="First name"
-                autoComplete="given-name"
-                key={form.key('first_name')}
-                {...form.getInputProps('first_name')}
-              />
-              <TextInput
-                label="Last name"
-                autoComplete="family-name"
-                key={form.key('last_name')}
-                {...form.getInputProps('last_name')}
-              />
-            </Group>
+            <NameFields form={form} />
             <PasswordInput
               label="Password"
               description="At least 10 characters"

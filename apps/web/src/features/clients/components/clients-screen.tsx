@@ -1,12 +1,9 @@
 import {
-  Alert,
   Badge,
   Button,
-  Center,
   EmptyState,
   Grid,
   Group,
-  Loader,
   Paper,
   Stack,
   Table,
@@ -14,13 +11,13 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconAlertTriangle, IconArrowRight, IconBuildingSkyscraper } from '@tabler/icons-react';
+import { IconArrowRight, IconBuildingSkyscraper } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useClients } from '../api/get-clients.ts';
 import { NewClientForm } from './new-client-form.tsx';
 import { RoleBadge } from '../../../components/role-badge.tsx';
+import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 
 /** /clients (client.read): the user's clients and their role in each; switch, or create one. */
 export function ClientsScreen() {
@@ -32,34 +29,9 @@ export function ClientsScreen() {
   const currentName = auth.clients.find((c) => c.id === current)?.name ?? 'the current client';
 
   let list;
-  if (clients.isPending)
-    list = (
-      <Paper withBorder radius="md">
-        <Center py={48} role="status" aria-label="Loading clients">
-          <Loader size="sm" />
-        </Center>
-      </Paper>
-    );
+  if (clients.isPending) list = <PanelLoading label="Loading clients" />;
   else if (clients.isError)
-    list = (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle size={18} />}
-        title="Could not load your clients"
-      >
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">
-            {clients.error instanceof ApiError && clients.error.status < 500
-              ? clients.error.message
-              : 'Something went wrong. Please try again in a moment.'}
-          </Text>
-          <Button size="xs" variant="white" color="red" onClick={() => void clients.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
-    );
+    list = <PanelError error={clients.error} what="your clients" onRetry={() => void clients.refetch()} />;
   else if (clients.data.length === 0)
     list = (
       <Paper withBorder radius="md" p="xl">

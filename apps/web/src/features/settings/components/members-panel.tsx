@@ -18,7 +18,7 @@ import type { Member } from '@rally/shared/schemas/auth';
 import { useChangeMemberRole } from '../api/change-member-role.ts';
 import { useMembers } from '../api/get-members.ts';
 import { useRemoveMember } from '../api/remove-member.ts';
-import { PanelError, PanelLoading } from './panel-states.tsx';
+import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 import { RoleSelect, roleLabel } from './role-select.tsx';
 

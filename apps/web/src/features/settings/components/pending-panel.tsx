@@ -6,7 +6,7 @@ import { useInvitations } from '../api/get-invitations.ts';
 import { useInviteUser } from '../api/invite-user.ts';
 import { useRevokeInvitation } from '../api/revoke-invitation.ts';
 import { InviteForm } from './invite-form.tsx';
-import { PanelError, PanelLoading } from './panel-states.tsx';
+import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 import { isBuiltInRole } from './role-select.tsx';
 

@@ -7,6 +7,7 @@ import type { Self } from '@rally/shared/schemas/auth';
 import { useUpdateSelf } from '../api/update-self.ts';
 import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { SettingsCard } from './settings-card.tsx';
+import { NameFields } from '../../../components/name-fields.tsx';
 
 const name = (what: string) =>
   z.string().trim().min(1, `Enter your ${what}`).max(100, 'Use at most 100 characters');
@@ -45,20 +46,7 @@ export function ProfileCard({ user }: { user: Self }) {
             variant="filled"
             description="Your sign-in address"
           />
-          <Group grow align="flex-start">
-            <TextInput
-              label="First name"
-              autoComplete="given-name"
-              key={form.key('first_name')}
-              {...form.getInputProps('first_name')}
-            />
-            <TextInput
-              label="Last name"
-              autoComplete="family-name"
-              key={form.key('last_name')}
-              {...form.getInputProps('last_name')}
-            />
-          </Group>
+          <NameFields form={form} />
           {Object.keys(fieldErrorsOf(update.error)).length === 0 && <FormError error={update.error} />}
           <Group justify="flex-end">
             <Button type="submit" loading={update.isPending}>

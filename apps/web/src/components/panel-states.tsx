@@ -1,6 +1,6 @@
 import { Alert, Button, Center, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError } from '../lib/api-client.ts';
 
 /** Holds the table's place while it loads, so the page does not jump. */
 export function PanelLoading({ label }: { label: string }) {

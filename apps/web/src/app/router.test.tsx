@@ -5,6 +5,7 @@ import type { RouteObject } from 'react-router';
 import { loadSession, resetAuth } from '../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../testing/render.tsx';
 import { buildRoutes } from './router.tsx';
+import { selfFixture } from '../testing/fixtures.ts';
 
 const ACME = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002';
 const GLOBEX = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000003';
@@ -13,30 +14,22 @@ function paths(routes: RouteObject[]): string[] {
   return routes.flatMap((r) => [...(r.path ? [r.path] : []), ...paths(r.children ?? [])]);
 }
 
-const self = {
-  id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa',
-  email: 'dana@example.com',
-  first_name: 'Dana',
-  last_name: 'Reyes',
-  mfa_enabled: false,
-  has_password: true,
-  clients: [
-    {
-      client_id: ACME,
-      client_name: 'Acme',
-      is_default: true,
-      role: 'purple_owner',
-      permissions: ['client.read', 'billing_details.read'],
-    },
-    {
-      client_id: GLOBEX,
-      client_name: 'Globex',
-      is_default: false,
-      role: 'yellow_sdr',
-      permissions: ['reports.read'],
-    },
-  ],
-};
+const self = selfFixture([
+  {
+    client_id: ACME,
+    client_name: 'Acme',
+    is_default: true,
+    role: 'purple_owner',
+    permissions: ['client.read', 'billing_details.read'],
+  },
+  {
+    client_id: GLOBEX,
+    client_name: 'Globex',
+    is_default: false,
+    role: 'yellow_sdr',
+    permissions: ['reports.read'],
+  },
+]);
 const integration = (clientId: string) => ({
   client_id: clientId,
   created_at: '2026-11-01T00:00:00.000Z',

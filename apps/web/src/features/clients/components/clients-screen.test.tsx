@@ -7,6 +7,7 @@ import type { BuiltInRole } from '@rally/shared';
 import { getAuthState, loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderWithRouter } from '../../../testing/render.tsx';
 import { ClientsScreen } from './clients-screen.tsx';
+import { selfFixture } from '../../../testing/fixtures.ts';
 
 const NORTHWIND = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000001';
 const ACME = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002';
@@ -19,21 +20,16 @@ async function signIn(role: BuiltInRole, routes: Parameters<typeof fakeServer>[0
     { id: ACME, name: 'Acme Robotics', parent_id: NORTHWIND, role: 'purple_owner', is_default: false },
     { id: NORTHWIND, name: 'Northwind Agency', parent_id: null, role, is_default: true },
   ];
-  const self = () => ({
-    id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa',
-    email: 'dana@example.com',
-    first_name: 'Dana',
-    last_name: 'Reyes',
-    mfa_enabled: false,
-    has_password: true,
-    clients: rows.map((r) => ({
-      client_id: r.id,
-      client_name: r.name,
-      is_default: r.is_default,
-      role: r.role,
-      permissions: [...BUILT_IN_ROLES[r.role]],
-    })),
-  });
+  const self = () =>
+    selfFixture(
+      rows.map((r) => ({
+        client_id: r.id,
+        client_name: r.name,
+        is_default: r.is_default,
+        role: r.role,
+        permissions: [...BUILT_IN_ROLES[r.role]],
+      })),
+    );
   const server = fakeServer({
     'GET /v1/api/user/self': () => ({ body: self() }),
     'GET /v1/rest/client': () => ({ body: rows }),

@@ -5,19 +5,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderWithRouter } from '../../../testing/render.tsx';
 import { ProfileScreen } from './profile-screen.tsx';
+import { selfFixture } from '../../../testing/fixtures.ts';
+import type { Self } from '@rally/shared/schemas/auth';
 
 const ACME = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002';
 const CODES = Array.from({ length: 10 }, (_, i) => `abcde-0000${i}`);
 
-function selfWith(patch: Record<string, unknown> = {}) {
-  return {
-    id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa',
-    email: 'dana@example.com',
-    first_name: 'Dana',
-    last_name: 'Reyes',
-    mfa_enabled: false,
-    has_password: true,
-    clients: [
+function selfWith(patch: Partial<Self> = {}) {
+  return selfFixture(
+    [
       {
         client_id: ACME,
         client_name: 'Acme',
@@ -26,8 +22,8 @@ function selfWith(patch: Record<string, unknown> = {}) {
         permissions: ['client.read'],
       },
     ],
-    ...patch,
-  };
+    patch,
+  );
 }
 
 /** Signs in against a fake server whose self changes as the screen changes it. */

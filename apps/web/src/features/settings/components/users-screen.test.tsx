@@ -6,6 +6,7 @@ import { BUILT_IN_ROLES } from '@rally/shared';
 import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
 import { UsersScreen } from './users-screen.tsx';
+import { selfFixture } from '../../../testing/fixtures.ts';
 
 const ACME = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002';
 const DANA = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa';
@@ -31,23 +32,15 @@ const invitation = {
 async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Parameters<typeof fakeServer>[0] = {}) {
   const server = fakeServer({
     'GET /v1/api/user/self': {
-      body: {
-        id: DANA,
-        email: 'dana@example.com',
-        first_name: 'Dana',
-        last_name: 'Reyes',
-        mfa_enabled: false,
-        has_password: true,
-        clients: [
-          {
-            client_id: ACME,
-            client_name: 'Acme',
-            is_default: true,
-            role,
-            permissions: [...BUILT_IN_ROLES[role]],
-          },
-        ],
-      },
+      body: selfFixture([
+        {
+          client_id: ACME,
+          client_name: 'Acme',
+          is_default: true,
+          role,
+          permissions: [...BUILT_IN_ROLES[role]],
+        },
+      ]),
     },
     '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
     [`/v1/rest/client/${ACME}/integrations`]: { body: [] },

@@ -96,7 +96,36 @@ const schema = z.object({
     .regex(/^GTM-[A-Z0-9]+$/, 'must be GTM- followed by uppercase letters and digits')
     .optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must start with pk_').optional(),
+  SALESLOFT_CLIENT_ID: z.string().trim().min(1).optional(),
+  SALESLOFT_CLIENT_SECRET: z.string().min(1).optional(),
+  SALESLOFT_API_URL: url('the Salesloft API base').default('https://api.salesloft.com/v2'),
+  SALESLOFT_AUTH_URL: url('the Salesloft accounts server').default('https://accounts.salesloft.com'),
+  OUTREACH_CLIENT_ID: z.string().trim().min(1).optional(),
+  OUTREACH_CLIENT_SECRET: z.string().min(1).optional(),
+  OUTREACH_API_URL: url('the Outreach API base').default('https://api.outreach.io/api/v2'),
+  OUTREACH_AUTH_URL: url('the Outreach OAuth server').default('https://api.outreach.io'),
+  APOLLO_API_URL: url('the Apollo API base').default('https://api.apollo.io/api/v1'),
+  UPLOAD_MAX_MB: z.coerce
+    .number({ message: 'must be a number of megabytes' })
+    .int('must be a whole number of megabytes')
+    .min(1, 'must be at least 1')
+    .max(2048, 'must be at most 2048')
+    .default(100),
 });
+
+/** An OAuth app registered with a sequence platform; null ids while the operator has not set them. */
+export type OAuthVendorConfig = {
+  apiUrl: string;
+  authUrl: string;
+  clientId: string | null;
+  clientSecret: string | null;
+};
+
+export type VendorsConfig = {
+  salesloft: OAuthVendorConfig;
+  outreach: OAuthVendorConfig;
+  apolloio: { apiUrl: string };
+};
 
 /** An OpenID Connect provider the app signs users in with (OAuth client registered there). */
 export type OidcProviderConfig = { issuer: string; clientId: string; clientSecret: string };
@@ -134,6 +163,10 @@ export type Config = {
   gtmId: string | null;
   /** Card-billing provider (Stripe.js) key; the browser loads no Stripe.js while it is null. */
   stripePublishableKey: string | null;
+  /** Sequence platforms' API and OAuth endpoints (tests point them at in-repo fakes). */
+  vendors: VendorsConfig;
+  /** Largest CSV upload accepted, in bytes. */
+  uploadMaxBytes: number;
 };
 
 export class ConfigError extends Error {
@@ -167,7 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     problems.push('APP_SECRET: is required when NODE_ENV=production (at least 32 characters)');
   }
-  for (const p of ['GOOGLE', 'MICROSOFT'] as const) {
+  for (const p of ['GOOGLE', 'MICROSOFT', 'SALESLOFT', 'OUTREACH'] as const) {
     if (e[`${p}_CLIENT_ID`] && !e[`${p}_CLIENT_SECRET`]) {
       problems.push(`${p}_CLIENT_SECRET: is required when ${p}_CLIENT_ID is set`);
     }
@@ -204,6 +237,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     posthog: e.POSTHOG_KEY ? { key: e.POSTHOG_KEY, host: e.POSTHOG_HOST.replace(/\/+$/, '') } : null,
     gtmId: e.GTM_ID ?? null,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
+    vendors: {
+      salesloft: {
+        apiUrl: e.SALESLOFT_API_URL.replace(/\/+$/, ''),
+        authUrl: e.SALESLOFT_AUTH_URL.replace(/\/+$/, ''),
+        clientId: e.SALESLOFT_CLIENT_ID ?? null,
+        clientSecret: e.SALESLOFT_CLIENT_SECRET ?? null,
+      },
+      outreach: {
+        apiUrl: e.OUTREACH_API_URL.replace(/\/+$/, ''),
+        authUrl: e.OUTREACH_AUTH_URL.replace(/\/+$/, ''),
+        clientId: e.OUTREACH_CLIENT_ID ?? null,
+        clientSecret: e.OUTREACH_CLIENT_SECRET ?? null,
+      },
+      apolloio: { apiUrl: e.APOLLO_API_URL.replace(/\/+$/, '') },
+    },
+    uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
   };
 }
 

@@ -1,21 +1,293 @@
-import { boolean, index, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { INTEGRATION_SOURCES } from '@rally/shared/schemas/auth';
-import { clients } from './identity.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import { clients, users } from './identity.ts';
 
 export { INTEGRATION_SOURCES };
 
-/** A connection of a client to an outside system (SPEC.md §3 "Integration"; numeric id). */
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+const clientRef = () =>
+  uuid('client_id')
+    .notNull()
+    .references(() => clients.id, { onDelete: 'cascade' });
+
+/** Where a sync stopped, per resource: the newest `updated_at` already stored (ISO string). */
+export type SyncCursor = Partial<Record<'users' | 'cadences' | 'memberships', string>>;
+/** Shown as the progress bar of a running sync. */
+export type SyncProgress = {
+  phase: 'users' | 'cadences' | 'memberships' | 'done';
+  done: number;
+  total: number | null;
+};
+
+/**
+ * A connection of a client to an outside system (SPEC.md §3 "Integration"; numeric id). One per
+ * source per client. Credentials (OAuth tokens or an API key) are sealed with APP_SECRET.
+ */
 export const integrations = pgTable(
   'integrations',
   {
     id: serial('id').primaryKey(),
-    clientId: uuid('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: clientRef(),
     source: text('source', { enum: INTEGRATION_SOURCES }).notNull(),
     isActive: boolean('is_active').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Sealed JSON of the adapter's Credentials; null for fileforce. */
+    credentialsEnc: text('credentials_enc'),
+    /** The vendor account we are connected to (e.g. the team or user name), for the connections screen. */
+    accountName: text('account_name'),
+    /** Why the integration is inactive, in words for the user (e.g. "Salesloft revoked access…"). */
+    lastError: text('last_error'),
+    syncCursor: jsonb('sync_cursor').$type<SyncCursor>().notNull().default({}),
+    isSyncing: boolean('is_syncing').notNull().default(false),
+    syncProgress: jsonb('sync_progress').$type<SyncProgress | null>(),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    ...timestamps,
   },
-  (t) => [index('integrations_client_idx').on(t.clientId)],
+  (t) => [
+    index('integrations_client_idx').on(t.clientId),
+    uniqueIndex('integrations_client_source_uq').on(t.clientId, t.source),
+  ],
+);
+
+/** A sales rep (SPEC.md §3 "Sales rep", extended form): a user of the sequence platform. */
+export const salesReps = pgTable(
+  'sales_reps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: clientRef(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    title: text('title').notNull().default(''),
+    photoUrl: text('photo_url'),
+    companyName: text('company_name').notNull().default(''),
+    calendarUrl: text('calendar_url').notNull().default(''),
+    /** Chosen in onboarding: ads run for this rep's prospects. */
+    selected: boolean('selected').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('sales_reps_integration_external_uq').on(t.integrationId, t.externalId),
+    index('sales_reps_client_idx').on(t.clientId),
+  ],
+);
+
+export const CADENCE_STATUSES = ['draft', 'active', 'paused', 'finished'] as const;
+export type CadenceStatus = (typeof CADENCE_STATUSES)[number];
+
+/** Transition actions and content of one cadence day (SPEC.md §3 "Content day", "Cadence action"). */
+export type ContentDay = {
+  content_id: string;
+  day_transition_actions: { action_type: string; action_rule: string; action_rule_value: number }[];
+};
+
+/** A cadence mirrors one sequence of the platform, or comes from a file import (ARCHITECTURE.md §5). */
+export const cadences = pgTable(
+  'cadences',
+  {
+    id: serial('id').primaryKey(),
+    clientId: clientRef(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    status: text('status', { enum: CADENCE_STATUSES }).notNull().default('active'),
+    /** Ads switched on for this cadence. */
+    isSuper: boolean('is_super').notNull().default(false),
+    isSyncing: boolean('is_syncing').notNull().default(false),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    ownerId: uuid('owner_id').references(() => salesReps.id, { onDelete: 'set null' }),
+    /** Sales rep ids whose prospects see ads; empty means every rep. */
+    selectedSdrs: jsonb('selected_sdrs').$type<string[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('cadences_integration_external_uq').on(t.integrationId, t.externalId),
+    index('cadences_client_idx').on(t.clientId),
+  ],
+);
+
+export const cadenceDays = pgTable(
+  'cadence_days',
+  {
+    id: serial('id').primaryKey(),
+    clientId: clientRef(),
+    cadenceId: integer('cadence_id')
+      .notNull()
+      .references(() => cadences.id, { onDelete: 'cascade' }),
+    dayNumber: integer('day_number').notNull(),
+    contentDays: jsonb('content_days').$type<ContentDay[]>().notNull().default([]),
+  },
+  (t) => [uniqueIndex('cadence_days_cadence_day_uq').on(t.cadenceId, t.dayNumber)],
+);
+
+/** A prospect's company. Keyed by the vendor's account id, or by the lower-cased name for files. */
+export const companies = pgTable(
+  'companies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: clientRef(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    website: text('website'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('companies_integration_external_uq').on(t.integrationId, t.externalId),
+    index('companies_client_idx').on(t.clientId),
+  ],
+);
+
+/** A person at a company (SPEC.md §3 "Prospect"). Keyed by vendor id, or lower-cased e-mail for files. */
+export const prospects = pgTable(
+  'prospects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: clientRef(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    title: text('title').notNull().default(''),
+    photoUrl: text('photo_url'),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('prospects_integration_external_uq').on(t.integrationId, t.externalId),
+    index('prospects_client_idx').on(t.clientId),
+  ],
+);
+
+/**
+ * One prospect in one cadence (ARCHITECTURE.md §5), on its current day, with the rep assigned and a
+ * public opaque token for ad and click tags. Engagement counters arrive with the engine.
+ */
+export const targets = pgTable(
+  'targets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: clientRef(),
+    cadenceId: integer('cadence_id')
+      .notNull()
+      .references(() => cadences.id, { onDelete: 'cascade' }),
+    prospectId: uuid('prospect_id')
+      .notNull()
+      .references(() => prospects.id, { onDelete: 'cascade' }),
+    salesRepId: uuid('sales_rep_id').references(() => salesReps.id, { onDelete: 'set null' }),
+    /** The vendor's membership id (Salesloft cadence membership, Outreach sequence state…), if any. */
+    externalId: text('external_id'),
+    dayNumber: integer('day_number').notNull().default(1),
+    isActive: boolean('is_active').notNull().default(true),
+    /** The sequence platform has reached out to the prospect (an e-mail or call step happened). */
+    contacted: boolean('contacted').notNull().default(false),
+    token: text('token')
+      .notNull()
+      // Made here, not in SQL: PGlite has no pgcrypto. 144 random bits, URL-safe.
+      .$defaultFn(() => randomToken(18)),
+    impressions: integer('impressions').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    views: integer('views').notNull().default(0),
+    superDate: timestamp('super_date', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('targets_cadence_prospect_uq').on(t.cadenceId, t.prospectId),
+    uniqueIndex('targets_token_uq').on(t.token),
+    index('targets_client_idx').on(t.clientId),
+    index('targets_prospect_idx').on(t.prospectId),
+  ],
+);
+
+export const IMPORT_KINDS = ['targets', 'revenue'] as const;
+export const IMPORT_STATUSES = ['uploaded', 'checked', 'queued', 'running', 'done', 'failed'] as const;
+/** One bad row of a file import: row number (1 = first data row after the header), field, reason. */
+export type ImportRowError = { row: number; field: string; reason: string };
+
+/** A CSV file uploaded to fileforce, its column mapping, and the progress and report of its import. */
+export const fileImports = pgTable(
+  'file_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: clientRef(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: IMPORT_KINDS }).notNull(),
+    status: text('status', { enum: IMPORT_STATUSES }).notNull().default('uploaded'),
+    fileName: text('file_name').notNull(),
+    /** Where the upload is kept, relative to the data folder's uploads. */
+    storageKey: text('storage_key').notNull(),
+    byteSize: bigint('byte_size', { mode: 'number' }).notNull(),
+    /** Header row as read from the file. */
+    columns: jsonb('columns').$type<string[]>().notNull().default([]),
+    /** Our field name → the file's column name. */
+    mapping: jsonb('mapping').$type<Record<string, string>>().notNull().default({}),
+    totalRows: integer('total_rows'),
+    processedRows: integer('processed_rows').notNull().default(0),
+    importedRows: integer('imported_rows').notNull().default(0),
+    errorRows: integer('error_rows').notNull().default(0),
+    /** First bad rows (capped), for the report. */
+    errors: jsonb('errors').$type<ImportRowError[]>().notNull().default([]),
+    failureReason: text('failure_reason'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('file_imports_client_idx').on(t.clientId, t.createdAt)],
+);
+
+/** An opportunity (revenue import or CRM): amount in cents, stage, close date, account. */
+export const opportunities = pgTable(
+  'opportunities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: clientRef(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    accountName: text('account_name').notNull(),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull().default('USD'),
+    stage: text('stage').notNull(),
+    closeDate: date('close_date'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('opportunities_integration_external_uq').on(t.integrationId, t.externalId),
+    index('opportunities_client_idx').on(t.clientId),
+  ],
 );

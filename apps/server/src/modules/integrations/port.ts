@@ -1,0 +1,110 @@
+/**
+ * The port every sequence-platform adapter implements (ARCHITECTURE.md §7). Adapters translate the
+ * vendor's API into these shapes; the sync engine (sync.ts) stores them. An adapter knows nothing of
+ * our database, and nothing of whether it talks to the vendor or to an in-repo fake: only the base
+ * URLs differ.
+ */
+
+export const SEQUENCE_SOURCES = ['salesloft', 'outreach', 'apolloio'] as const;
+export type SequenceSource = (typeof SEQUENCE_SOURCES)[number];
+
+export type OAuthCredentials = {
+  kind: 'oauth';
+  accessToken: string;
+  refreshToken: string | null;
+  /** ISO time the access token expires; null when the vendor did not say. */
+  expiresAt: string | null;
+};
+export type ApiKeyCredentials = { kind: 'api_key'; apiKey: string };
+export type Credentials = OAuthCredentials | ApiKeyCredentials;
+
+/** A user of the platform: becomes a sales rep (SPEC.md §3 "Sales rep"). */
+export type RemoteUser = {
+  externalId: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  title: string;
+  isActive: boolean;
+  updatedAt: string | null;
+};
+
+/** A cadence/sequence with the day numbers its steps fall on (SPEC.md §3 "Cadence", "Cadence day"). */
+export type RemoteCadence = {
+  externalId: string;
+  name: string;
+  status: 'draft' | 'active' | 'paused' | 'finished';
+  ownerExternalId: string | null;
+  /** Distinct day numbers (1-based) of the cadence's steps, ascending. */
+  days: number[];
+  updatedAt: string;
+};
+
+export type RemoteCompany = { externalId: string; name: string; website: string | null };
+
+export type RemoteProspect = {
+  externalId: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  title: string;
+  company: RemoteCompany | null;
+  updatedAt: string | null;
+};
+
+/** A prospect's place in a cadence: becomes a target on its current day. */
+export type RemoteMembership = {
+  externalId: string;
+  cadenceExternalId: string;
+  prospect: RemoteProspect;
+  /** The rep working the prospect in this cadence (the ad's assignee). */
+  userExternalId: string | null;
+  /** Current day (1-based) in the cadence. */
+  dayNumber: number;
+  /** Still on the cadence (not finished, removed, bounced…). */
+  isActive: boolean;
+  /** The platform has reached out at least once. */
+  contacted: boolean;
+  updatedAt: string;
+};
+
+/** One page of a listing; `totalPages` when the vendor tells (drives the progress bar). */
+export type Page<T> = { items: T[]; totalPages: number | null };
+
+/** What the sync engine hands an adapter for each call. */
+export type AdapterContext = {
+  /** The current credentials (after any refresh). */
+  credentials(): Credentials;
+  /**
+   * Called by the adapter after it refreshed an OAuth token; the engine seals and stores the new
+   * credentials before the adapter goes on (vendors rotate refresh tokens: keep the newest).
+   */
+  saveCredentials(next: Credentials): Promise<void>;
+  signal?: AbortSignal;
+};
+
+export type AuthorizeParams = { state: string; redirectUri: string };
+
+export interface SequenceAdapter {
+  readonly source: SequenceSource;
+  readonly auth: 'oauth' | 'api_key';
+  /** OAuth: the vendor's authorization URL for the authorization-code flow. */
+  authorizeUrl?(params: AuthorizeParams): string;
+  /** OAuth: trades the callback's code for tokens. */
+  exchangeCode?(params: { code: string; redirectUri: string }): Promise<OAuthCredentials>;
+  /** Who we are connected as (the account name shown on the connections screen); checks credentials. */
+  whoami(ctx: AdapterContext): Promise<{ accountName: string }>;
+  /** Users updated after `since` (null: all), oldest first. */
+  users(ctx: AdapterContext, since: string | null): AsyncIterable<Page<RemoteUser>>;
+  /** Cadences updated after `since` (null: all), oldest first, with their step days. */
+  cadences(ctx: AdapterContext, since: string | null): AsyncIterable<Page<RemoteCadence>>;
+  /**
+   * Memberships updated after `since` (null: all), oldest first, each with its prospect; limited to
+   * one cadence when `cadenceExternalId` is given (a "sync now" of one cadence).
+   */
+  memberships(
+    ctx: AdapterContext,
+    since: string | null,
+    opts?: { cadenceExternalId?: string },
+  ): AsyncIterable<Page<RemoteMembership>>;
+}

@@ -1,0 +1,201 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AdapterContext, Credentials, OAuthCredentials } from './port.ts';
+
+/**
+ * HTTP for vendor adapters: JSON requests with retry and backoff on rate limits (429, honouring the
+ * vendor's wait hint), 5xx and network errors; one OAuth refresh on a 401. Adapters call `request`
+ * and get a parsed 2xx body, or one of the typed errors below.
+ */
+
+/** The vendor refused our credentials for good: the integration becomes inactive with this message. */
+export class VendorAuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VendorAuthError';
+  }
+}
+
+/** Any other non-2xx answer after retries. */
+export class VendorError extends Error {
+  readonly status: number;
+  readonly body: string;
+  constructor(vendor: string, status: number, body: string) {
+    super(`${vendor} answered ${status}: ${body.slice(0, 300)}`);
+    this.name = 'VendorError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export type RetryPolicy = {
+  /** Attempts after the first (rate limits, 5xx, network). */
+  retries: number;
+  /** First backoff; doubles each time (with jitter) up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Longest wait a vendor's Retry-After may impose before we give up this run. */
+  maxRateLimitWaitMs: number;
+  sleep: (ms: number) => Promise<unknown>;
+};
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  retries: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRateLimitWaitMs: 120_000,
+  sleep: (ms) => sleep(ms),
+};
+
+const RETRIED = new Set([408, 425, 500, 502, 503, 504]);
+
+export type VendorRequest = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  /** JSON-encoded unless a string or URLSearchParams is given. */
+  body?: unknown;
+};
+
+export type VendorHttpOptions = {
+  /** Name used in messages ("Salesloft"). */
+  vendor: string;
+  retry?: Partial<RetryPolicy>;
+  /**
+   * How long the vendor asks us to wait after a 429, in ms, from its headers; the default reads
+   * Retry-After (seconds or an HTTP date) and X-RateLimit-Reset (epoch seconds).
+   */
+  rateLimitWait?: (res: Response, now: number) => number | null;
+  /** Adds authentication to a request from the current credentials. */
+  authorize: (creds: Credentials) => Record<string, string>;
+  /** Trades a refresh token for new tokens; absent for API keys. */
+  refresh?: (creds: OAuthCredentials) => Promise<OAuthCredentials>;
+  /** Message for the user when the vendor rejects our credentials. */
+  revokedMessage: string;
+};
+
+export function defaultRateLimitWait(res: Response, now: number): number | null {
+  const after = res.headers.get('retry-after');
+  if (after) {
+    const seconds = Number(after);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const at = Date.parse(after);
+    if (Number.isFinite(at)) return Math.max(0, at - now);
+  }
+  const reset = Number(res.headers.get('x-ratelimit-reset'));
+  if (reset > 0) return Math.max(0, reset * 1000 - now);
+  return null;
+}
+
+export function createVendorHttp(options: VendorHttpOptions) {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const rateLimitWait = options.rateLimitWait ?? defaultRateLimitWait;
+
+  const backoff = (attempt: number) => {
+    const base = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+    return base / 2 + Math.random() * (base / 2);
+  };
+
+  function encode(body: unknown, headers: Record<string, string>): string | URLSearchParams | undefined {
+    if (body === undefined) return undefined;
+    if (typeof body === 'string' || body instanceof URLSearchParams) return body;
+    headers['content-type'] ??= 'application/json';
+    return JSON.stringify(body);
+  }
+
+  /** One request with retries, without authentication (token endpoints). */
+  async function send(req: VendorRequest, signal?: AbortSignal): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+      let res: Response;
+      try {
+        res = await fetch(req.url, {
+          method: req.method ?? 'GET',
+          headers,
+          body: encode(req.body, headers),
+          signal,
+        });
+      } catch (err) {
+        if (signal?.aborted || attempt >= policy.retries) throw err;
+        await policy.sleep(backoff(attempt));
+        continue;
+      }
+      if (res.status === 429 && attempt < policy.retries) {
+        const hinted = rateLimitWait(res, Date.now());
+        await res.body?.cancel();
+        if (hinted !== null && hinted > policy.maxRateLimitWaitMs) {
+          throw new VendorError(options.vendor, 429, `rate limited for ${Math.round(hinted / 1000)} s`);
+        }
+        await policy.sleep(hinted ?? backoff(attempt));
+        continue;
+      }
+      if (RETRIED.has(res.status) && attempt < policy.retries) {
+        await res.body?.cancel();
+        await policy.sleep(backoff(attempt));
+        continue;
+      }
+      return res;
+    }
+  }
+
+  async function parse<T>(res: Response): Promise<T> {
+    const text = await res.text();
+    if (!res.ok) throw new VendorError(options.vendor, res.status, text);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  return {
+    policy,
+    /** An unauthenticated call (token exchange and refresh). */
+    async raw<T>(req: VendorRequest, signal?: AbortSignal): Promise<T> {
+      return parse<T>(await send(req, signal));
+    },
+    /** An authenticated call: refreshes an OAuth token once on 401, else raises VendorAuthError. */
+    async request<T>(ctx: AdapterContext, req: VendorRequest): Promise<T> {
+      const attempt = () =>
+        send({ ...req, headers: { ...req.headers, ...options.authorize(ctx.credentials()) } }, ctx.signal);
+      let res = await attempt();
+      if (res.status === 401) {
+        await res.body?.cancel();
+        const creds = ctx.credentials();
+        if (creds.kind !== 'oauth' || !creds.refreshToken || !options.refresh) {
+          throw new VendorAuthError(options.revokedMessage);
+        }
+        let next: OAuthCredentials;
+        try {
+          next = await options.refresh(creds);
+        } catch (err) {
+          if (err instanceof VendorError && err.status >= 400 && err.status < 500) {
+            throw new VendorAuthError(options.revokedMessage);
+          }
+          throw err;
+        }
+        await ctx.saveCredentials(next);
+        res = await attempt();
+        if (res.status === 401) {
+          await res.body?.cancel();
+          throw new VendorAuthError(options.revokedMessage);
+        }
+      }
+      return parse<T>(res);
+    },
+  };
+}
+
+export type VendorHttp = ReturnType<typeof createVendorHttp>;
+
+/** Reads an OAuth token reply (`access_token, refresh_token, expires_in`) into our credentials. */
+export function oauthCredentialsFrom(
+  reply: { access_token: string; refresh_token?: string | null; expires_in?: number | string | null },
+  previous?: OAuthCredentials,
+  now = Date.now(),
+): OAuthCredentials {
+  const expiresIn = Number(reply.expires_in);
+  return {
+    kind: 'oauth',
+    accessToken: reply.access_token,
+    // A refresh that returns no new refresh token keeps the old one (Salesforce does this).
+    refreshToken: reply.refresh_token ?? previous?.refreshToken ?? null,
+    expiresAt:
+      Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now + expiresIn * 1000).toISOString() : null,
+  };
+}

@@ -6,7 +6,6 @@ import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
 import { AnalyticsConsentBanner } from './components/analytics-consent-banner.tsx';
-import { installPrefetch } from './app/prefetch.ts';
 import { identify, initAnalytics } from './lib/analytics.ts';
 import { initAuth, setIdentifyHandler } from './lib/auth/store.ts';
 import { loadCardProvider } from './lib/card-provider.ts';
@@ -17,7 +16,6 @@ import { startTagManager } from './lib/tag-manager.ts';
 setIdentifyHandler((user) => identify(user.id));
 initAuth();
 startDeployWatch();
-installPrefetch();
 // Third-party add-ons, each only when the server has it configured (SPEC.md §1).
 void getRuntimeConfig().then((config) => {
   void initAnalytics(config.analytics);

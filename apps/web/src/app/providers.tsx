@@ -2,6 +2,7 @@ import { MantineProvider, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toastApiError } from '../lib/api-errors.ts';
+import { RoutePrefetchProvider } from './prefetch.tsx';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 
@@ -32,7 +33,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme}>
       <Notifications position="bottom-left" autoClose={TOAST_AUTO_CLOSE_MS} />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <RoutePrefetchProvider>{children}</RoutePrefetchProvider>
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

@@ -2,14 +2,19 @@ import {
   ActionIcon,
   Avatar,
   Box,
+  Burger,
   Button,
   Container,
+  Divider,
+  Drawer,
   Group,
   Menu,
+  Stack,
   Text,
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import {
   IconBuildingSkyscraper,
   IconCheck,
@@ -20,90 +25,143 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import { Link, NavLink, useNavigate } from 'react-router';
+import type { Client } from '@rally/shared/schemas/auth';
 import { paths } from '../../config/paths.ts';
 import { logout, useAuth } from '../../lib/auth/store.ts';
+import { useScheduledPrefetch } from '../../lib/link-prefetch.ts';
 import { Brand } from '../brand.tsx';
+import { Icon } from '../icon.tsx';
+import type { IconName } from '../icon.tsx';
 import classes from './page-header.module.css';
 
-const NAV = [
-  { label: 'Feed', to: '/feed' },
-  { label: 'Cadences', to: '/cadence' },
-  { label: 'Prospects', to: '/prospects' },
-  { label: 'Revenue', to: '/revenue' },
-] as const;
+const NAV: readonly { label: string; to: string; icon: IconName }[] = [
+  { label: 'Feed', to: '/feed', icon: 'feed' },
+  { label: 'Cadences', to: '/cadence', icon: 'cadences' },
+  { label: 'Prospects', to: '/prospects', icon: 'prospects' },
+  { label: 'Revenue', to: '/revenue', icon: 'revenue' },
+];
+const CLIENTS_LINK = { label: 'Clients', to: '/clients', icon: 'clients' } as const;
+
+/**
+ * The client switcher for users with several clients: the client's name on wide screens, an icon on
+ * narrow ones (the drawer names the current client there).
+ */
+function ClientSwitcher({
+  clients,
+  current,
+  compact,
+}: {
+  clients: Client[];
+  current: string | null;
+  compact: boolean;
+}) {
+  const navigate = useNavigate();
+  const name = clients.find((c) => c.id === current)?.name ?? 'Choose a client';
+  return (
+    <Menu position="bottom-end" width={260} withinPortal>
+      <Menu.Target>
+        {compact ? (
+          <ActionIcon variant="default" size="lg" aria-label="Switch client" title={name}>
+            <IconBuildingSkyscraper size={18} />
+          </ActionIcon>
+        ) : (
+          <Button
+            variant="default"
+            size="sm"
+            leftSection={<IconBuildingSkyscraper size={16} />}
+            rightSection={<IconChevronDown size={14} />}
+            aria-label="Switch client"
+          >
+            <Text size="sm" truncate maw={160}>
+              {name}
+            </Text>
+          </Button>
+        )}
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Switch client</Menu.Label>
+        {clients.map((c) => (
+          <Menu.Item
+            key={c.id}
+            onClick={() => navigate(`/feed?client_id=${c.id}`)}
+            rightSection={c.id === current ? <IconCheck size={14} /> : null}
+          >
+            {c.name}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
 
 /**
  * SPEC.md §2 "Header and navigation": Feed, Cadences, Prospects and Revenue with client_id; Clients
  * only with client.read; the cog to billing or connections; the user's name with Log out. Logged
- * out: Sign Up and Sign In.
+ * out: Sign Up and Sign In. Below the md breakpoint the links move into a drawer behind a burger.
  */
 export function PageHeader() {
   const auth = useAuth();
   const navigate = useNavigate();
+  const [drawerOpened, drawer] = useDisclosure(false);
   const client = auth.currentClient;
   const q = (to: string) => (client ? `${to}?client_id=${client}` : to);
   const perms = auth.currentRole?.permissions ?? [];
   const user = auth.loggedIn && auth.status === 'ready' ? auth.user : null;
-  const current = auth.clients.find((c) => c.id === client);
+  const currentName = auth.clients.find((c) => c.id === client)?.name;
+
+  const links =
+    user && client
+      ? [...NAV, ...(perms.includes('client.read') ? [CLIENTS_LINK] : [])].map((n) => ({ ...n, to: q(n.to) }))
+      : [];
+  const settingsTo = q(
+    perms.includes('billing_details.read') ? '/settings/billing' : '/settings/connections',
+  );
+  // SPEC.md §9: the code of the pages the header links to is fetched 1000 ms after it shows them.
+  useScheduledPrefetch(user ? [...links.map((l) => l.to), settingsTo] : []);
 
   return (
     <Box component="header" bg="white" className={classes.header}>
       <Container size={1200} h={60}>
-        <Group h="100%" justify="space-between" wrap="nowrap">
+        <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="xl" wrap="nowrap">
-            <Brand />
-            {user && client && (
-              <Group component="nav" aria-label="Main" gap={4} wrap="nowrap">
-                {NAV.map((n) => (
-                  <NavLink key={n.to} to={q(n.to)} className={classes.link}>
+            <Group gap="xs" wrap="nowrap">
+              {links.length > 0 && (
+                <Burger
+                  opened={drawerOpened}
+                  onClick={drawer.toggle}
+                  hiddenFrom="md"
+                  size="sm"
+                  aria-label="Open navigation"
+                />
+              )}
+              <Brand />
+            </Group>
+            {links.length > 0 && (
+              <Group component="nav" aria-label="Main" gap={4} wrap="nowrap" visibleFrom="md">
+                {links.map((n) => (
+                  <NavLink key={n.label} to={n.to} className={classes.link}>
                     {n.label}
                   </NavLink>
                 ))}
-                {perms.includes('client.read') && (
-                  <NavLink to={q('/clients')} className={classes.link}>
-                    Clients
-                  </NavLink>
-                )}
               </Group>
             )}
           </Group>
           {user ? (
             <Group gap="xs" wrap="nowrap">
               {auth.clients.length > 1 && (
-                <Menu position="bottom-end" width={260} withinPortal>
-                  <Menu.Target>
-                    <Button
-                      variant="default"
-                      size="sm"
-                      leftSection={<IconBuildingSkyscraper size={16} />}
-                      rightSection={<IconChevronDown size={14} />}
-                      aria-label="Switch client"
-                    >
-                      <Text size="sm" truncate maw={160}>
-                        {current?.name ?? 'Choose a client'}
-                      </Text>
-                    </Button>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Label>Switch client</Menu.Label>
-                    {auth.clients.map((c) => (
-                      <Menu.Item
-                        key={c.id}
-                        onClick={() => navigate(`/feed?client_id=${c.id}`)}
-                        rightSection={c.id === client ? <IconCheck size={14} /> : null}
-                      >
-                        {c.name}
-                      </Menu.Item>
-                    ))}
-                  </Menu.Dropdown>
-                </Menu>
+                <>
+                  <Box visibleFrom="sm">
+                    <ClientSwitcher clients={auth.clients} current={client} compact={false} />
+                  </Box>
+                  <Box hiddenFrom="sm">
+                    <ClientSwitcher clients={auth.clients} current={client} compact />
+                  </Box>
+                </>
               )}
               <Tooltip label="Settings" openDelay={200}>
                 <ActionIcon
                   component={Link}
-                  to={q(
-                    perms.includes('billing_details.read') ? '/settings/billing' : '/settings/connections',
-                  )}
+                  to={settingsTo}
                   variant="subtle"
                   color="gray"
                   size="lg"
@@ -119,7 +177,7 @@ export function PageHeader() {
                       <Avatar size={28} radius="xl" color="indigo">
                         {`${user.first_name[0] ?? ''}${user.last_name[0] ?? ''}`.toUpperCase()}
                       </Avatar>
-                      <Text size="sm" fw={500}>
+                      <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
                         {user.first_name} {user.last_name}
                       </Text>
                       <IconChevronDown size={14} />
@@ -127,6 +185,9 @@ export function PageHeader() {
                   </UnstyledButton>
                 </Menu.Target>
                 <Menu.Dropdown>
+                  <Menu.Label hiddenFrom="sm">
+                    {user.first_name} {user.last_name}
+                  </Menu.Label>
                   <Menu.Item
                     component={Link}
                     to={q('/settings/profile')}
@@ -158,7 +219,7 @@ export function PageHeader() {
               </Menu>
             </Group>
           ) : (
-            <Group gap="xs">
+            <Group gap="xs" wrap="nowrap">
               <Button component={Link} to={paths.register} variant="subtle">
                 Sign Up
               </Button>
@@ -169,6 +230,38 @@ export function PageHeader() {
           )}
         </Group>
       </Container>
+      {links.length > 0 && (
+        <Drawer
+          opened={drawerOpened}
+          onClose={drawer.close}
+          size={300}
+          padding="md"
+          title={<Brand />}
+          closeButtonProps={{ 'aria-label': 'Close navigation' }}
+          hiddenFrom="md"
+        >
+          <Stack gap="xs">
+            {currentName && (
+              <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+                {currentName}
+              </Text>
+            )}
+            <Stack component="nav" aria-label="Main" gap={2}>
+              {links.map((n) => (
+                <NavLink key={n.label} to={n.to} className={classes.drawerLink} onClick={drawer.close}>
+                  <Icon name={n.icon} />
+                  {n.label}
+                </NavLink>
+              ))}
+            </Stack>
+            <Divider />
+            <NavLink to={settingsTo} className={classes.drawerLink} onClick={drawer.close}>
+              <Icon name="settings" />
+              Settings
+            </NavLink>
+          </Stack>
+        </Drawer>
+      )}
     </Box>
   );
 }

@@ -23,6 +23,14 @@ import { userRoutes } from './modules/users/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createOutbox } from './modules/mail/outbox.ts';
 import { oauthRoutes } from './modules/oauth/index.ts';
+import {
+  createSequenceAdapters,
+  createSyncService,
+  integrationRoutes,
+  scIntegrationRoutes,
+} from './modules/integrations/index.ts';
+import type { AdapterOptions, SyncService } from './modules/integrations/index.ts';
+import { createSecretBox } from './lib/crypto.ts';
 import type { Outbox } from './modules/mail/outbox.ts';
 import { apiBase } from './plugins/api-base.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -38,6 +46,7 @@ declare module 'fastify' {
     db: Db;
     queue: JobQueue;
     outbox: Outbox;
+    integrationSync: SyncService;
   }
 }
 
@@ -48,12 +57,14 @@ export type BuildOptions = {
   jobPollingSeconds?: number;
   /** Start the in-memory embedded database from this dump (tests: skips initdb and migrations). */
   pgliteSnapshot?: Blob;
+  /** Vendor adapters' retry policy (tests shorten the waits). */
+  adapters?: AdapterOptions;
 };
 
 /** Feature modules of each API base. Later features add themselves here. */
 const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
-  main: [appConfigRoutes, authRoutes, oauthRoutes, userRoutes, clientRoutes],
-  sc: [],
+  main: [appConfigRoutes, authRoutes, oauthRoutes, userRoutes, clientRoutes, integrationRoutes],
+  sc: [scIntegrationRoutes],
   biller: [],
 };
 
@@ -102,6 +113,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('db', database.db);
   app.decorate('queue', queue);
   app.decorate('outbox', outbox);
+  const integrationSync = createSyncService({
+    db: database.db,
+    queue,
+    box: createSecretBox(config.appSecret),
+    adapters: createSequenceAdapters(config.vendors, opts.adapters),
+    log: app.log,
+  });
+  integrationSync.register();
+  app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);
 
   // Messages stored but never queued (a crash between the two) are swept up at start and every minute.

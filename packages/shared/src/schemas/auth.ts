@@ -147,6 +147,18 @@ export const integrationSchema = z.object({
   is_active: z.boolean(),
   source: z.enum(INTEGRATION_SOURCES),
   updated_at: z.iso.datetime({ offset: true }),
+  // Beyond SPEC.md §3's fields: what the connections screen and the sync progress bar show.
+  account_name: z.string().nullable(),
+  last_error: z.string().nullable(),
+  is_syncing: z.boolean(),
+  last_synced_at: z.iso.datetime({ offset: true }).nullable(),
+  sync_progress: z
+    .object({
+      phase: z.enum(['users', 'cadences', 'memberships', 'done']),
+      done: z.number().int(),
+      total: z.number().int().nullable(),
+    })
+    .nullable(),
 });
 export type Integration = z.infer<typeof integrationSchema>;
 

@@ -44,6 +44,12 @@ describe('clients', async () => {
         is_active: true,
         created_at: expect.any(String),
         updated_at: expect.any(String),
+        // Sync state for the connections screen (issue 6), beyond SPEC.md §3's fields.
+        account_name: null,
+        last_error: null,
+        is_syncing: false,
+        last_synced_at: null,
+        sync_progress: null,
       },
     ]);
     expect((await browser.get(`/v1/rest/client/${other}/integrations`, { clientId: other })).statusCode).toBe(

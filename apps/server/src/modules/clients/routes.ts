@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BUILT_IN_ROLES } from '@rally/shared';
 import { clientSchema, createClientBody, integrationSchema } from '@rally/shared/schemas/auth';
 import { clients, integrations, memberships } from '../../db/schema/index.ts';
+import { toIntegrationReply } from '../integrations/index.ts';
 
 /** Clients of the signed-in user (an agency's companies) and a client's integrations. */
 export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -91,14 +92,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(integrations)
         .where(eq(integrations.clientId, tenantOf(request).clientId))
         .orderBy(asc(integrations.id));
-      return rows.map((r) => ({
-        client_id: r.clientId,
-        created_at: r.createdAt.toISOString(),
-        id: r.id,
-        is_active: r.isActive,
-        source: r.source,
-        updated_at: r.updatedAt.toISOString(),
-      }));
+      return rows.map(toIntegrationReply);
     },
   );
 };

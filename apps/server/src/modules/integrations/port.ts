@@ -5,8 +5,10 @@
  * URLs differ.
  */
 
-export const SEQUENCE_SOURCES = ['salesloft', 'outreach', 'apolloio'] as const;
-export type SequenceSource = (typeof SEQUENCE_SOURCES)[number];
+import type { SequenceSourceName } from '@rally/shared/schemas/integrations';
+
+export { SEQUENCE_SOURCES } from '@rally/shared/schemas/integrations';
+export type SequenceSource = SequenceSourceName;
 
 export type OAuthCredentials = {
   kind: 'oauth';
@@ -80,6 +82,11 @@ export type AdapterContext = {
    * credentials before the adapter goes on (vendors rotate refresh tokens: keep the newest).
    */
   saveCredentials(next: Credentials): Promise<void>;
+  /**
+   * The stored credentials as they are now. Another sync (or server) may have refreshed and rotated
+   * the tokens meanwhile; a refused refresh first checks here before calling the access revoked.
+   */
+  reloadCredentials?(): Promise<Credentials | null>;
   signal?: AbortSignal;
 };
 

@@ -165,9 +165,15 @@ export function createVendorHttp(options: VendorHttpOptions) {
           next = await options.refresh(creds);
         } catch (err) {
           if (err instanceof VendorError && err.status >= 400 && err.status < 500) {
-            throw new VendorAuthError(options.revokedMessage);
+            // A concurrent sync may have rotated the refresh token first: use what it stored.
+            const stored = await ctx.reloadCredentials?.();
+            if (stored?.kind !== 'oauth' || stored.accessToken === creds.accessToken) {
+              throw new VendorAuthError(options.revokedMessage);
+            }
+            next = stored;
+          } else {
+            throw err;
           }
-          throw err;
         }
         await ctx.saveCredentials(next);
         res = await attempt();

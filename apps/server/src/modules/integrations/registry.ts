@@ -1,0 +1,20 @@
+import type { VendorsConfig } from '../../config/env.ts';
+import { createApolloAdapter } from './adapters/apolloio/adapter.ts';
+import { createOutreachAdapter } from './adapters/outreach/adapter.ts';
+import { createSalesloftAdapter } from './adapters/salesloft/adapter.ts';
+import type { SequenceAdapter, SequenceSource } from './port.ts';
+import type { RetryPolicy } from './vendor-http.ts';
+
+export type AdapterOptions = { retry?: Partial<RetryPolicy> };
+
+/** One adapter per sequence source, built from configuration (tests point the URLs at fakes). */
+export function createSequenceAdapters(
+  vendors: VendorsConfig,
+  opts: AdapterOptions = {},
+): Record<SequenceSource, SequenceAdapter> {
+  return {
+    salesloft: createSalesloftAdapter(vendors.salesloft, opts),
+    outreach: createOutreachAdapter(vendors.outreach, opts),
+    apolloio: createApolloAdapter(vendors.apolloio, opts),
+  };
+}

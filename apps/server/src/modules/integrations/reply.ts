@@ -1,0 +1,19 @@
+import type { Integration } from '@rally/shared/schemas/auth';
+import type { integrations } from '../../db/schema/index.ts';
+
+/** An integration as the API shows it: SPEC.md §3's fields plus sync state; never credentials. */
+export function toIntegrationReply(r: typeof integrations.$inferSelect): Integration {
+  return {
+    client_id: r.clientId,
+    created_at: r.createdAt.toISOString(),
+    id: r.id,
+    is_active: r.isActive,
+    source: r.source,
+    updated_at: r.updatedAt.toISOString(),
+    account_name: r.accountName,
+    last_error: r.lastError,
+    is_syncing: r.isSyncing,
+    last_synced_at: r.lastSyncedAt?.toISOString() ?? null,
+    sync_progress: r.syncProgress ?? null,
+  };
+}

@@ -1,0 +1,257 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { cadences, integrations } from '../../db/schema/index.ts';
+import type { SyncCursor, SyncProgress } from '../../db/schema/index.ts';
+import type { SecretBox } from '../../lib/crypto.ts';
+import type { JobQueue } from '../../lib/queue.ts';
+import { SEQUENCE_SOURCES } from './port.ts';
+import type { AdapterContext, Credentials, SequenceAdapter, SequenceSource } from './port.ts';
+import {
+  cadenceIdsByExternal,
+  salesRepIdsByExternal,
+  upsertCadences,
+  upsertProspects,
+  upsertSalesReps,
+  upsertTargets,
+} from './store.ts';
+import { VendorAuthError } from './vendor-http.ts';
+
+export const SYNC_JOB = 'integration-sync';
+export type SyncJob = { integrationId: number; cadenceId?: number };
+
+type Deps = {
+  db: Db;
+  queue: JobQueue;
+  box: SecretBox;
+  adapters: Record<SequenceSource, SequenceAdapter>;
+  log: FastifyBaseLogger;
+};
+
+export function isSequenceSource(source: string): source is SequenceSource {
+  return (SEQUENCE_SOURCES as readonly string[]).includes(source);
+}
+
+const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
+
+/**
+ * Syncs a sequence-platform integration (ARCHITECTURE.md §7) as a queue job: users → sales reps,
+ * cadences and their step days, then memberships → prospects, companies and targets. Each page is
+ * stored in one transaction together with the cursor that follows it, so a crash or a retry
+ * resumes where it stopped and a page stored twice lands once (upserts by integration + external
+ * id). A vendor that refuses our credentials makes the integration inactive with its message.
+ */
+export function createSyncService(deps: Deps) {
+  const { db, queue, box, adapters, log } = deps;
+
+  async function sealCredentials(integrationId: number, creds: Credentials) {
+    await db
+      .update(integrations)
+      .set({ credentialsEnc: box.encrypt(JSON.stringify(creds)), updatedAt: new Date() })
+      .where(eq(integrations.id, integrationId));
+  }
+
+  async function setProgress(integrationId: number, progress: SyncProgress) {
+    await db.update(integrations).set({ syncProgress: progress }).where(eq(integrations.id, integrationId));
+  }
+
+  async function run(job: SyncJob): Promise<void> {
+    const [integration] = await db.select().from(integrations).where(eq(integrations.id, job.integrationId));
+    if (!integration || !isSequenceSource(integration.source)) return;
+    if (!integration.isActive || !integration.credentialsEnc) {
+      await finish(job, { failed: true });
+      return;
+    }
+    const adapter = adapters[integration.source];
+    let creds = JSON.parse(box.decrypt(integration.credentialsEnc)) as Credentials;
+    const ctx: AdapterContext = {
+      credentials: () => creds,
+      saveCredentials: async (next) => {
+        creds = next;
+        await sealCredentials(integration.id, next);
+      },
+      reloadCredentials: async () => {
+        const [row] = await db
+          .select({ sealed: integrations.credentialsEnc })
+          .from(integrations)
+          .where(eq(integrations.id, integration.id));
+        return row?.sealed ? (JSON.parse(box.decrypt(row.sealed)) as Credentials) : null;
+      },
+    };
+    const ref = { id: integration.id, clientId: integration.clientId };
+    const cursor: SyncCursor = { ...integration.syncCursor };
+    // A one-cadence "sync now" reads that cadence's memberships in full and leaves the cursors alone.
+    const oneCadence = job.cadenceId
+      ? (
+          await db
+            .select({ externalId: cadences.externalId })
+            .from(cadences)
+            .where(and(eq(cadences.id, job.cadenceId), eq(cadences.integrationId, integration.id)))
+        )[0]
+      : undefined;
+
+    try {
+      if (!oneCadence) {
+        let done = 0;
+        for await (const page of adapter.users(ctx, cursor.users ?? null)) {
+          await db.transaction(async (tx) => {
+            await upsertSalesReps(tx, ref, page.items);
+            for (const u of page.items) cursor.users = newest(cursor.users, u.updatedAt);
+            await tx.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
+          });
+          await setProgress(ref.id, { phase: 'users', done: ++done, total: page.totalPages });
+        }
+        done = 0;
+        for await (const page of adapter.cadences(ctx, cursor.cadences ?? null)) {
+          await db.transaction(async (tx) => {
+            const owners = page.items.flatMap((c) => (c.ownerExternalId ? [c.ownerExternalId] : []));
+            await upsertCadences(tx, ref, page.items, await salesRepIdsByExternal(tx, ref.id, owners));
+            for (const c of page.items) cursor.cadences = newest(cursor.cadences, c.updatedAt);
+            await tx.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
+          });
+          await setProgress(ref.id, { phase: 'cadences', done: ++done, total: page.totalPages });
+        }
+      }
+      let done = 0;
+      // Once a membership had to be skipped, the cursor stays put so the next sync reads it again.
+      let holdCursor = false;
+      const since = oneCadence ? null : (cursor.memberships ?? null);
+      const pages = adapter.memberships(
+        ctx,
+        since,
+        oneCadence ? { cadenceExternalId: oneCadence.externalId } : {},
+      );
+      for await (const page of pages) {
+        await db.transaction(async (tx) => {
+          const prospectIds = await upsertProspects(
+            tx,
+            ref,
+            page.items.map((m) => m.prospect),
+          );
+          const reps = await salesRepIdsByExternal(
+            tx,
+            ref.id,
+            page.items.flatMap((m) => (m.userExternalId ? [m.userExternalId] : [])),
+          );
+          const cadenceIds = await cadenceIdsByExternal(
+            tx,
+            ref.id,
+            page.items.map((m) => m.cadenceExternalId),
+          );
+          const rows = page.items.flatMap((m) => {
+            const cadenceId = cadenceIds.get(m.cadenceExternalId);
+            const prospectId = prospectIds.get(m.prospect.externalId);
+            // A membership of a cadence created after the cadence pass: read again by the next sync.
+            if (cadenceId === undefined || prospectId === undefined) {
+              holdCursor = true;
+              return [];
+            }
+            return [
+              {
+                cadenceId,
+                prospectId,
+                salesRepId: (m.userExternalId && reps.get(m.userExternalId)) || null,
+                externalId: m.externalId,
+                dayNumber: Math.max(1, Math.trunc(m.dayNumber)),
+                isActive: m.isActive,
+                contacted: m.contacted,
+              },
+            ];
+          });
+          await upsertTargets(tx, ref, rows);
+          if (!oneCadence && !holdCursor) {
+            for (const m of page.items) cursor.memberships = newest(cursor.memberships, m.updatedAt);
+            await tx.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
+          }
+        });
+        await setProgress(ref.id, { phase: 'memberships', done: ++done, total: page.totalPages });
+      }
+      await finish(job, { failed: false });
+    } catch (err) {
+      if (err instanceof VendorAuthError) {
+        log.warn({ integrationId: ref.id, source: integration.source }, 'vendor refused our credentials');
+        await db
+          .update(integrations)
+          .set({ isActive: false, lastError: err.message, updatedAt: new Date() })
+          .where(eq(integrations.id, ref.id));
+        await finish(job, { failed: true });
+        return; // retrying cannot help until the user reconnects
+      }
+      await db
+        .update(integrations)
+        .set({ lastError: `The last sync failed and will be retried: ${(err as Error).message}` })
+        .where(eq(integrations.id, ref.id));
+      await finish(job, { failed: true });
+      throw err;
+    }
+  }
+
+  async function finish(job: SyncJob, { failed }: { failed: boolean }) {
+    const now = new Date();
+    await db.transaction(async (tx) => {
+      await tx
+        .update(integrations)
+        .set({
+          isSyncing: false,
+          syncProgress: failed ? null : { phase: 'done', done: 1, total: 1 },
+          ...(failed ? {} : { lastSyncedAt: now, lastError: null }),
+        })
+        .where(eq(integrations.id, job.integrationId));
+      const where = job.cadenceId
+        ? and(eq(cadences.id, job.cadenceId), eq(cadences.integrationId, job.integrationId))
+        : eq(cadences.integrationId, job.integrationId);
+      await tx
+        .update(cadences)
+        .set({ isSyncing: false, ...(failed ? {} : { lastSyncedAt: now }) })
+        .where(where);
+    });
+  }
+
+  return {
+    adapters,
+    run,
+    register() {
+      queue.register<SyncJob>(SYNC_JOB, (data) => run(data), { retryLimit: 3, retryDelay: 30 });
+    },
+    /**
+     * Marks the integration (or one of its cadences) as syncing and queues the job. A sync already
+     * under way is not queued twice.
+     */
+    async request(integrationId: number, cadenceId?: number): Promise<boolean> {
+      const claimed = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(integrations)
+          .set({ isSyncing: true, syncProgress: { phase: 'users', done: 0, total: null } })
+          .where(
+            and(
+              eq(integrations.id, integrationId),
+              eq(integrations.isActive, true),
+              cadenceId ? sql`true` : eq(integrations.isSyncing, false),
+            ),
+          )
+          .returning({ id: integrations.id });
+        if (!row) return false;
+        await tx
+          .update(cadences)
+          .set({ isSyncing: true })
+          .where(
+            cadenceId
+              ? and(eq(cadences.id, cadenceId), eq(cadences.integrationId, integrationId))
+              : eq(cadences.integrationId, integrationId),
+          );
+        return true;
+      });
+      if (claimed) await queue.send(SYNC_JOB, { integrationId, ...(cadenceId ? { cadenceId } : {}) });
+      return claimed;
+    },
+    /** Active sequence integrations of a client, for "sync all". */
+    async sequenceIntegrations(clientId: string) {
+      return db
+        .select()
+        .from(integrations)
+        .where(and(eq(integrations.clientId, clientId), inArray(integrations.source, [...SEQUENCE_SOURCES])));
+    },
+  };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

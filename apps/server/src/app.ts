@@ -18,6 +18,7 @@ import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
+import { fileforceRoutes } from './modules/fileforce/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
@@ -63,7 +64,15 @@ export type BuildOptions = {
 
 /** Feature modules of each API base. Later features add themselves here. */
 const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
-  main: [appConfigRoutes, authRoutes, oauthRoutes, userRoutes, clientRoutes, integrationRoutes],
+  main: [
+    appConfigRoutes,
+    authRoutes,
+    oauthRoutes,
+    userRoutes,
+    clientRoutes,
+    integrationRoutes,
+    fileforceRoutes,
+  ],
   sc: [scIntegrationRoutes],
   biller: [],
 };

@@ -1,0 +1,3 @@
+export { fileforceRoutes } from './routes.ts';
+export { IMPORT_JOB, importCsvFile } from './service.ts';
+export type { FileforceDeps, ImportCsvFileOptions } from './service.ts';

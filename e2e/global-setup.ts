@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { startOidcProvider } from '../apps/server/test/oidc-provider.ts';
+import { demoSalesloftData, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -77,6 +78,9 @@ export default async function globalSetup() {
     conformIdTokenClaims: false,
   });
 
+  // The sequence platform a new client connects to in the onboarding tests (a fake on loopback).
+  const salesloft = await startFakeSalesloft({ seed: demoSalesloftData() });
+
   const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
   const server = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
     env: {
@@ -98,6 +102,10 @@ export default async function globalSetup() {
       MICROSOFT_CLIENT_ID: 'rally-microsoft',
       MICROSOFT_CLIENT_SECRET: 'rally-microsoft-secret',
       MICROSOFT_ISSUER: microsoft.issuer,
+      SALESLOFT_CLIENT_ID: salesloft.clientId,
+      SALESLOFT_CLIENT_SECRET: salesloft.clientSecret,
+      SALESLOFT_API_URL: salesloft.apiUrl,
+      SALESLOFT_AUTH_URL: salesloft.authUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -136,7 +144,7 @@ export default async function globalSetup() {
       });
       server.kill('SIGTERM');
     });
-    await Promise.all([google.close(), microsoft.close(), sso.close(), mailbox.close()]);
+    await Promise.all([google.close(), microsoft.close(), sso.close(), mailbox.close(), salesloft.close()]);
     if (!process.env.E2E_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -19,8 +19,8 @@ test.describe('sign-in methods (issue 4)', () => {
   test('credentials: sign in, the header shows the name, Log out ends the session', async ({ page }) => {
     await signInUI(page, DEMO.email, DEMO.password);
     await expectSignedIn(page, DEMO.name);
-    // The demo clients have no integration yet: "no integration → /onboarding" with the default client.
-    await expect(page).toHaveURL(new RegExp(`/onboarding\\?client_id=${CLIENTS.agency}$`));
+    // The demo's default client has its demo file import: "/" → /feed with its client_id.
+    await expect(page).toHaveURL(new RegExp(`/feed\\?client_id=${CLIENTS.agency}$`));
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -35,8 +35,8 @@ test.describe('sign-in methods (issue 4)', () => {
     await expect(page).toHaveURL(/\/login$/);
     await signInUI(page, DEMO.email, DEMO.password);
     await expectSignedIn(page, DEMO.name);
-    // /cadence needs an integration, so the target's client (Acme) lands on onboarding.
-    await expect(page).toHaveURL(new RegExp(`/onboarding\\?client_id=${CLIENTS.acme}$`));
+    // Back on /cadence, in the target's client (Acme has the demo import, so no onboarding detour).
+    await expect(page).toHaveURL(new RegExp(`/cadence\\?client_id=${CLIENTS.acme}$`));
     await expect(page.getByRole('button', { name: 'Switch client' })).toContainText('Acme Robotics');
   });
 

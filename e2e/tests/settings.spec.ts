@@ -172,7 +172,7 @@ test.describe('settings: users', () => {
 test.describe('clients', () => {
   test('demo sees their three clients with roles, creates one, and switches to it', async ({ page }) => {
     await signIn(page, DEMO.email, DEMO.password);
-    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await expect(page).toHaveURL(/\/feed\?client_id=/);
     await page.goto('/clients');
     await expect(page).toHaveURL(/\/clients\?client_id=/);
     await expect(page).toHaveTitle('Rally - Clients');
@@ -204,7 +204,7 @@ test.describe('clients', () => {
 
   test('Switch changes the header client', async ({ page }) => {
     await signIn(page, DEMO.email, DEMO.password);
-    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await expect(page).toHaveURL(/\/feed\?client_id=/);
     await page.goto('/clients');
     const switcher = page.getByRole('button', { name: 'Switch client' });
     await expect(switcher).toContainText('Northwind Agency');
@@ -216,7 +216,7 @@ test.describe('clients', () => {
 
   test('an SDR without client.read gets the error page', async ({ page }) => {
     await signIn(page, SAM.email, SAM.password);
-    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await expect(page).toHaveURL(/\/feed\?client_id=/);
     await page.goto('/clients');
     await expect(page.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
     await expect(page.locator('main')).toContainText('client.read');

@@ -3,7 +3,7 @@ import { PRODUCT_NAME } from '@rally/shared';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import type { Config } from './config/env.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './db/seed.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo, seedDemoData } from './db/seed.ts';
 
 let config: Config;
 try {
@@ -17,7 +17,10 @@ try {
 }
 
 const app = await buildApp(config);
-if (config.seedDemo && config.services.includes('main')) await seedDemo(app.db);
+if (config.seedDemo && config.services.includes('main')) {
+  await seedDemo(app.db);
+  await seedDemoData({ db: app.db, config, log: app.log });
+}
 await app.listen({ host: config.host, port: config.port });
 
 const address = app.server.address();

@@ -3,8 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES } from '@rally/shared';
 import { createTestApp } from '../../test/helpers.ts';
 import { verifyPassword } from '../lib/passwords.ts';
-import { clients, memberships, users } from './schema/index.ts';
-import { DEMO_CLIENTS, DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './seed.ts';
+import {
+  cadences,
+  clients,
+  integrations,
+  memberships,
+  opportunities,
+  prospects,
+  targets,
+  users,
+} from './schema/index.ts';
+import { DEMO_CLIENTS, DEMO_EMAIL, DEMO_PASSWORD, seedDemo, seedDemoData } from './seed.ts';
 
 async function counts(db: Awaited<ReturnType<typeof createTestApp>>['db']) {
   const [u] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
@@ -39,5 +48,40 @@ describe('demo seed', () => {
     const before = await counts(app.db);
     expect(await seedDemo(app.db)).toEqual({ created: false });
     expect(await counts(app.db)).toEqual(before);
+  });
+
+  it('loads the bundled CSVs through the real file import for Northwind and Acme, once (issue 6)', async () => {
+    const app = await createTestApp();
+    await seedDemo(app.db);
+    const first = await seedDemoData(app);
+    expect(first.imported).toBeGreaterThan(0);
+    const n = async (table: typeof prospects | typeof targets | typeof cadences | typeof opportunities) =>
+      (
+        await app.db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(table)
+          .where(eq(table.clientId, DEMO_CLIENTS.acme.id))
+      )[0]!.n;
+    const before = {
+      prospects: await n(prospects),
+      targets: await n(targets),
+      cadences: await n(cadences),
+      revenue: await n(opportunities),
+    };
+    expect(before.prospects).toBeGreaterThanOrEqual(50);
+    expect(before.cadences).toBe(2);
+    expect(before.revenue).toBeGreaterThanOrEqual(10);
+    const fileforce = await app.db.select().from(integrations).where(eq(integrations.source, 'fileforce'));
+    expect(fileforce.map((i) => i.clientId).sort()).toEqual(
+      [DEMO_CLIENTS.agency.id, DEMO_CLIENTS.acme.id].sort(),
+    );
+    // A restart imports nothing again; Globex stays empty for onboarding.
+    expect(await seedDemoData(app)).toEqual({ imported: 0 });
+    expect({
+      prospects: await n(prospects),
+      targets: await n(targets),
+      cadences: await n(cadences),
+      revenue: await n(opportunities),
+    }).toEqual(before);
   });
 });

@@ -1,9 +1,13 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { and, eq, sql } from 'drizzle-orm';
 import { BUILT_IN_ROLES } from '@rally/shared';
 import type { BuiltInRole } from '@rally/shared';
 import { hashPassword } from '../lib/passwords.ts';
 import type { Db } from './client.ts';
-import { clients, memberships, users } from './schema/index.ts';
+import { importCsvFile } from '../modules/fileforce/index.ts';
+import type { FileforceDeps } from '../modules/fileforce/index.ts';
+import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
 export const DEMO_EMAIL = 'demo@rally.test';
 export const DEMO_PASSWORD = 'rally-demo-2026';
@@ -92,4 +96,40 @@ export async function seedDemo(db: Db): Promise<{ created: boolean }> {
     }
   });
   return { created };
+}
+
+const DEMO_FILES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo');
+/** Demo clients that open on data; Globex is left empty so onboarding can be tried. */
+const DEMO_DATA_CLIENTS = ['agency', 'acme'] as const;
+
+/**
+ * The demo's prospects and revenue go through the real file import (issue 6), once per client: a
+ * client that already has a file-import integration is left as it is, so restarts add nothing.
+ */
+export async function seedDemoData(deps: FileforceDeps): Promise<{ imported: number }> {
+  let imported = 0;
+  const [demoUser] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, DEMO_EMAIL));
+  for (const key of DEMO_DATA_CLIENTS) {
+    const clientId = DEMO_CLIENTS[key].id;
+    const [has] = await deps.db
+      .select({ id: integrations.id })
+      .from(integrations)
+      .where(and(eq(integrations.clientId, clientId), eq(integrations.source, 'fileforce')));
+    if (has) continue;
+    for (const kind of ['targets', 'revenue'] as const) {
+      const done = await importCsvFile(deps, {
+        clientId,
+        kind,
+        filePath: path.join(DEMO_FILES, kind === 'targets' ? 'prospects.csv' : 'revenue.csv'),
+        userId: demoUser?.id,
+      });
+      imported += done.imported_rows;
+    }
+    // Onboarding would ask; the demo runs ads for every rep.
+    await deps.db.update(salesReps).set({ selected: true }).where(eq(salesReps.clientId, clientId));
+  }
+  return { imported };
 }

@@ -37,6 +37,11 @@ const integration = (clientId: string) => ({
   is_active: true,
   source: 'salesloft',
   updated_at: '2026-11-01T00:00:00.000Z',
+  account_name: 'Acme sales team',
+  last_error: null,
+  is_syncing: false,
+  last_synced_at: '2026-11-01T00:00:00.000Z',
+  sync_progress: null,
 });
 
 async function signIn(

@@ -92,7 +92,9 @@ export async function apiRequest<S extends z.ZodType | undefined = undefined>(
     if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
 
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  // A file upload (FormData) lets the browser set the multipart boundary itself.
+  const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+  if (opts.body !== undefined && !isForm) headers['content-type'] = 'application/json';
   const isSelf = method === 'GET' && url.pathname === SELF_PATH;
   const clientId = opts.clientId === undefined ? context.clientId() : opts.clientId;
   if (!isSelf && clientId) headers['x-client-id'] = clientId;
@@ -111,7 +113,8 @@ export async function apiRequest<S extends z.ZodType | undefined = undefined>(
     const res = await fetch(url, {
       method,
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body:
+        opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
       credentials: 'same-origin',
       signal: opts.signal,
     });

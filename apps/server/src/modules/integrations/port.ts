@@ -92,7 +92,7 @@ export type AdapterContext = {
 
 export type AuthorizeParams = { state: string; redirectUri: string };
 
-export interface SequenceAdapter {
+export type SequenceAdapter = {
   readonly source: SequenceSource;
   readonly auth: 'oauth' | 'api_key';
   /** OAuth: the vendor's authorization URL for the authorization-code flow. */
@@ -114,4 +114,4 @@ export interface SequenceAdapter {
     since: string | null,
     opts?: { cadenceExternalId?: string },
   ): AsyncIterable<Page<RemoteMembership>>;
-}
+};

@@ -195,7 +195,8 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const adapter = sync.adapters[source];
       try {
-        const creds = await adapter.exchangeCode!({
+        if (!adapter.exchangeCode) throw new Error(`${label} has no OAuth code exchange`);
+        const creds = await adapter.exchangeCode({
           code: request.query.code,
           redirectUri: redirectUri(source),
         });

@@ -1,0 +1,3 @@
+import { OnboardingScreen } from '../../features/integrations/index.ts';
+
+export default OnboardingScreen;

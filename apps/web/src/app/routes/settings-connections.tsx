@@ -1,0 +1,3 @@
+import { ConnectionsScreen } from '../../features/integrations/index.ts';
+
+export default ConnectionsScreen;

@@ -1,0 +1,3 @@
+import { IntegrationSettingsScreen } from '../../features/integrations/index.ts';
+
+export default IntegrationSettingsScreen;

@@ -1,0 +1,80 @@
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconPlugConnectedX } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
+import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { useAuth } from '../../../lib/auth/store.ts';
+import { useIntegrations } from '../api/integrations.ts';
+import { ConnectionCard } from './connections-screen.tsx';
+import { ImportHistory } from './csv-steps.tsx';
+import { SourceLogo } from './source-logo.tsx';
+
+/** /settings/integrations/* (catch-all): one source's connection, and for files the import history. */
+export function IntegrationSettingsScreen() {
+  const auth = useAuth();
+  const params = useParams();
+  const source = (params['*'] ?? '').split('/')[0] ?? '';
+  const clientId = auth.currentClient;
+  const integrations = useIntegrations(clientId ?? '');
+  if (!clientId || !auth.currentRole) return <ScreenLoader />;
+  const perms = auth.currentRole.permissions;
+  const label = SOURCE_LABELS[source];
+  const back = (
+    <Anchor component={Link} to={`/settings/connections?client_id=${clientId}`} size="sm">
+      <Group gap={4}>
+        <IconArrowLeft size={14} /> All connections
+      </Group>
+    </Anchor>
+  );
+
+  if (!label) {
+    return (
+      <Stack gap="lg">
+        {back}
+        <Title order={1}>Integration settings</Title>
+        <Alert color="gray" icon={<IconPlugConnectedX size={18} />} title="Unknown integration">
+          There is no integration called “{source || '(none)'}”. Choose one on the connections page.
+        </Alert>
+      </Stack>
+    );
+  }
+
+  const integration = integrations.data?.find((i) => i.source === source);
+  return (
+    <Stack gap="lg">
+      {back}
+      <Group gap="md">
+        <SourceLogo source={source} size={48} />
+        <div>
+          <Title order={1}>{label}</Title>
+          <Text c="dimmed">Settings of the {label} connection.</Text>
+        </div>
+      </Group>
+      {integrations.isPending ? (
+        <PanelLoading label={`Loading ${label}`} />
+      ) : integrations.isError ? (
+        <PanelError error={integrations.error} what={label} onRetry={() => void integrations.refetch()} />
+      ) : !integration ? (
+        <Alert color="gray" icon={<IconPlugConnectedX size={18} />} title={`${label} is not connected`}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">Connect it to bring in cadences, sales reps and prospects.</Text>
+            <Button size="xs" component={Link} to={`/onboarding?client_id=${clientId}&source=${source}`}>
+              Connect {label}
+            </Button>
+          </Stack>
+        </Alert>
+      ) : (
+        <ConnectionCard
+          integration={integration}
+          clientId={clientId}
+          canWrite={perms.includes('integration.write')}
+          canSync={perms.includes('cadence.write')}
+        />
+      )}
+      {source === 'fileforce' && integration && (
+        <ImportHistory clientId={clientId} canWrite={perms.includes('integration.write')} />
+      )}
+    </Stack>
+  );
+}

@@ -1,3 +1,5 @@
 export * from './identity.ts';
 export * from './integrations.ts';
 export * from './mail.ts';
+export * from './content.ts';
+export * from './engagement.ts';

@@ -219,6 +219,10 @@ export const targets = pgTable(
     clicks: integer('clicks').notNull().default(0),
     views: integer('views').notNull().default(0),
     superDate: timestamp('super_date', { withTimezone: true }),
+    /** When the target arrived on its current day, and its engagement since (transition rules). */
+    dayEnteredAt: timestamp('day_entered_at', { withTimezone: true }).notNull().defaultNow(),
+    dayImpressions: integer('day_impressions').notNull().default(0),
+    dayClicks: integer('day_clicks').notNull().default(0),
     ...timestamps,
   },
   (t) => [

@@ -1,0 +1,60 @@
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+export const EVENT_TYPES = ['impression', 'click', 'view'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Append-only engagement events (ARCHITECTURE.md §5), partitioned by month on `occurred_at`
+ * (ARCHITECTURE.md §8; the migration declares the partitioning, which Drizzle cannot express). No
+ * foreign keys: partitions stay cheap to attach and drop, and the tracking path stays lean.
+ */
+export const engagementEvents = pgTable(
+  'engagement_events',
+  {
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    clientId: uuid('client_id').notNull(),
+    targetId: uuid('target_id').notNull(),
+    cadenceId: integer('cadence_id').notNull(),
+    type: text('type', { enum: EVENT_TYPES }).notNull(),
+    dayNumber: integer('day_number'),
+    contentId: uuid('content_id'),
+    /** Ad size for impressions (e.g. 300x250). */
+    size: text('size'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.id, t.occurredAt] }),
+    index('engagement_events_target_idx').on(t.targetId, t.occurredAt),
+    index('engagement_events_client_idx').on(t.clientId, t.occurredAt),
+  ],
+);
+
+export const FEED_ITEM_TYPES = ['super', 'click', 'view', 'sync', 'import'] as const;
+
+/** The activity feed of a client (new superprospects, clicks, landing page views, syncs). */
+export const feedItems = pgTable(
+  'feed_items',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    clientId: uuid('client_id').notNull(),
+    type: text('type', { enum: FEED_ITEM_TYPES }).notNull(),
+    targetId: uuid('target_id'),
+    cadenceId: integer('cadence_id'),
+    prospectId: uuid('prospect_id'),
+    salesRepId: uuid('sales_rep_id'),
+    /** What the item shows (names at the time, counts, source…). */
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('feed_items_client_idx').on(t.clientId, t.createdAt)],
+);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, replaceDataIdTags, unescapeHtml } from './escape.ts';
+import { escapeHtml, findDataIds, replaceDataIdTags, unescapeHtml } from './escape.ts';
 
 // Strings rich in the characters that matter, so entities and near-entities come up often.
 const htmlish = fc.string({
@@ -206,5 +206,20 @@ describe('"A tag with a data-id attribute in content text is replaced by a mappe
         expect(replaceDataIdTags(text, map)).toBe(text);
       }),
     );
+  });
+});
+
+describe('findDataIds lists the data-id tags of a text (for /rest/content/parse_pba_data)', () => {
+  it('finds each tag in order, with duplicates, nested and in any quoting', () => {
+    const text = `Hi <span data-id="first_name">F</span> of <b data-id='company_name'><i data-id=title>T</i></b> <span data-id="first_name"></span>`;
+    expect(findDataIds(text)).toEqual(['first_name', 'company_name', 'title', 'first_name']);
+  });
+
+  it('ignores tags without a data-id, escaped tags and data-id outside a tag', () => {
+    expect(findDataIds('<span class="x">a</span> &lt;span data-id="first_name"&gt; data-id="x"')).toEqual([]);
+  });
+
+  it('reads entity-escaped attribute values', () => {
+    expect(findDataIds('<span data-id="a&amp;b">x</span>')).toEqual(['a&b']);
   });
 });

@@ -122,3 +122,16 @@ function elementEnds(text: string, tagName: string): Map<number, number> {
   }
   return ends;
 }
+
+/**
+ * The data-id of every tag carrying one, in order of appearance (duplicates kept), so an editor can
+ * list the personalisation tags a text uses; nested tags are listed too.
+ */
+export function findDataIds(text: string): string[] {
+  const ids: string[] = [];
+  for (const [, , attributes = ''] of text.matchAll(new RegExp(OPEN_TAG.source, 'g'))) {
+    const id = dataId(attributes);
+    if (id !== null) ids.push(id);
+  }
+  return ids;
+}

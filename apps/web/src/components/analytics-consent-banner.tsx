@@ -12,8 +12,11 @@ export function AnalyticsConsentBanner() {
       withBorder
       shadow="md"
       p="md"
-      maw={360}
-      style={{ position: 'fixed', right: 16, bottom: 16, zIndex: 300 }}
+      w="calc(100% - 32px)"
+      maw={420}
+      // Bottom centre: toasts own the bottom left, and the footer's legal links (which a visitor may
+      // want to read before answering) sit at the right on wide screens.
+      style={{ position: 'fixed', left: '50%', transform: 'translateX(-50%)', bottom: 16, zIndex: 300 }}
     >
       <Text size="sm" mb="sm">
         We use analytics to learn how the product is used and to improve it. Is that all right with you?

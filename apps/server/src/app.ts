@@ -17,8 +17,11 @@ import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { cadenceRoutes } from './modules/cadences/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
+import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/index.ts';
 import { fileforceRoutes } from './modules/fileforce/index.ts';
+import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
@@ -72,8 +75,10 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     clientRoutes,
     integrationRoutes,
     fileforceRoutes,
+    contentRoutes,
+    trackingApiRoutes,
   ],
-  sc: [scIntegrationRoutes],
+  sc: [scIntegrationRoutes, cadenceRoutes, scContentRoutes],
   biller: [],
 };
 
@@ -130,6 +135,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: app.log,
   });
   integrationSync.register();
+  setupTracking(app);
   app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);
 
@@ -205,6 +211,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   for (const service of config.services) {
     await app.register(apiBase, { prefix: SERVICE_PREFIXES[service], modules: MODULES[service] });
   }
+  // Ad and click tags live at the root (/t/...): they are embedded in other sites and e-mails.
+  if (config.services.includes('main')) await app.register(trackingPlugin, { workers: opts.workers });
+  // Uploaded images, public at the root: landing pages on custom domains show them too.
+  if (config.services.includes('main')) await app.register(filesRoutes);
   if (config.services.includes('main')) await app.register(spaPlugin, { webDist: config.webDist });
 
   return app;

@@ -1,0 +1,1 @@
+export { cadenceRoutes } from './routes.ts';

@@ -60,8 +60,12 @@ export const linkOrEmptySchema = z
   .max(2000, { error: 'must be at most 2000 characters' })
   .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), { error: 'must be an http(s) URL' });
 
+// NUL cannot be stored in PostgreSQL text or jsonb, so it is refused here rather than failing later.
 const text = (max: number) =>
-  z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` });
+  z
+    .string({ error: 'must be text' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((v) => !v.includes('\u0000'), { error: 'must not contain NUL characters' });
 
 /** Rich text (sanitised on the server before it is stored). */
 export const HTML_MAX_LENGTH = 100_000;
@@ -469,3 +473,6 @@ export const uploadReply = z.object({
   byte_size: z.number().int(),
 });
 export type UploadReply = z.infer<typeof uploadReply>;
+
+export const uploadListQuery = z.object({ kind: uploadKindSchema.optional() });
+export const uploadListReply = z.object({ items: z.array(uploadReply) });

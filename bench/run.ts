@@ -6,6 +6,7 @@ import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as startup from './startup.bench.ts';
+import * as sync from './sync.bench.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const all: Record<string, () => unknown> = {
@@ -13,6 +14,7 @@ const all: Record<string, () => unknown> = {
   startup: () => startup.run(),
   healthz: () => healthz.run(seconds),
   auth: () => auth.run(seconds),
+  sync: () => sync.run(),
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(all);
 for (const name of chosen) {

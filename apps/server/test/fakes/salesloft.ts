@@ -292,6 +292,8 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
   const steps = new Map<number, StepRow>();
   const memberships = new Map<number, MembershipRow>();
   const actions = new Map<number, ActionRow>();
+  // Membership ids by person, so serialising a person does not scan every membership (large seeds).
+  const membershipsOfPerson = new Map<number, Set<number>>();
   const nextId: Record<Kind | 'action', number> = {
     user: 1,
     account: 1,
@@ -476,7 +478,12 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
         created_at: at,
         updated_at: timeOf(m.updated_at, at),
       };
+      const replaced = memberships.get(row.id);
+      if (replaced) membershipsOfPerson.get(replaced.person_id)?.delete(row.id);
       memberships.set(row.id, row);
+      let ofPerson = membershipsOfPerson.get(row.person_id);
+      if (!ofPerson) membershipsOfPerson.set(row.person_id, (ofPerson = new Set()));
+      ofPerson.add(row.id);
       const stepId = m.step_id ?? (m.day !== undefined ? stepForDay(row.cadence_id, m.day) : null);
       placeMembership(row, stepId, at);
       ids.memberships.push(row.id);
@@ -557,9 +564,9 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     }),
     person: (p: PersonRow) => {
       const account = p.account_id === null ? undefined : accounts.get(p.account_id);
-      const cadenceIds = [...memberships.values()]
-        .filter((m) => m.person_id === p.id)
-        .map((m) => m.cadence_id);
+      const cadenceIds = [...(membershipsOfPerson.get(p.id) ?? [])].map(
+        (id) => memberships.get(id)!.cadence_id,
+      );
       return {
         id: p.id,
         first_name: p.first_name,
@@ -704,8 +711,16 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     return { errors, int, ints, bool, times };
   }
 
+  /** The `ids` filter when it is present and well formed (else null: the full scan reports errors). */
+  function idsGiven(q: URLSearchParams): number[] | null {
+    const raw = [...q.getAll('ids[]'), ...q.getAll('ids').flatMap((v) => v.split(','))].filter(
+      (v) => v !== '',
+    );
+    return raw.length && raw.every((v) => /^\d+$/.test(v.trim())) ? raw.map(Number) : null;
+  }
+
   type ListSpec<R extends Row> = {
-    rows: Iterable<R>;
+    rows: Map<number, R>;
     sortKeys: Record<string, (r: R) => number | string>;
     defaultSort: string;
     /** /users: "Results are only paginated if the page parameter is defined". */
@@ -732,7 +747,10 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
 
     const key = spec.sortKeys[sortBy]!;
     const sign = direction === 'ASC' ? 1 : -1;
-    const rows = [...spec.rows].filter(keep).sort((a, b) => {
+    // An `ids` lookup reads just those rows (the filter still applies): large seeds stay fast.
+    const ids = idsGiven(q);
+    const candidates = ids ? [...new Set(ids)].flatMap((id) => spec.rows.get(id) ?? []) : spec.rows.values();
+    const rows = [...candidates].filter(keep).sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
       return sign * (ka < kb ? -1 : ka > kb ? 1 : a.id - b.id);
@@ -758,9 +776,10 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     created_at: (r: Row) => r.created_at,
   };
   const idsAndTimes = (read: ReturnType<typeof readQuery>) => {
-    const ids = read.ints('ids');
+    const given = read.ints('ids');
+    const ids = given && new Set(given);
     const updated = read.times('updated_at');
-    return (r: Row) => (!ids || ids.includes(r.id)) && updated(r.updated_at);
+    return (r: Row) => (!ids || ids.has(r.id)) && updated(r.updated_at);
   };
 
   type Resource = {
@@ -783,7 +802,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       scope: 'team:read',
       list: (q) =>
         list(q, {
-          rows: users.values(),
+          rows: users,
           sortKeys: { id: (u) => u.id, email: (u) => u.email, name: (u) => `${u.first_name} ${u.last_name}` },
           defaultSort: 'id',
           allWithoutPage: true,
@@ -805,7 +824,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       scope: 'accounts:read',
       list: (q) =>
         list(q, {
-          rows: accounts.values(),
+          rows: accounts,
           sortKeys: { ...byUpdated, name: (a) => a.name },
           defaultSort: 'updated_at',
           filter: (read) => {
@@ -821,7 +840,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       scope: 'people:read',
       list: (q) =>
         list(q, {
-          rows: people.values(),
+          rows: people,
           sortKeys: { ...byUpdated },
           defaultSort: 'updated_at',
           filter: (read) => {
@@ -838,7 +857,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       scope: 'cadences:read',
       list: (q) =>
         list(q, {
-          rows: cadences.values(),
+          rows: cadences,
           sortKeys: { ...byUpdated },
           defaultSort: 'updated_at',
           filter: (read) => {
@@ -854,7 +873,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       scope: 'cadences:read',
       list: (q) =>
         list(q, {
-          rows: steps.values(),
+          rows: steps,
           sortKeys: { ...byUpdated },
           defaultSort: 'updated_at',
           filter: (read) => {
@@ -874,7 +893,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       scope: 'cadences:read',
       list: (q) =>
         list(q, {
-          rows: memberships.values(),
+          rows: memberships,
           sortKeys: { updated_at: (m) => m.updated_at, added_at: (m) => m.added_at },
           defaultSort: 'updated_at',
           filter: (read) => {
@@ -896,7 +915,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       scope: 'cadences:read',
       list: (q) =>
         list(q, {
-          rows: actions.values(),
+          rows: actions,
           sortKeys: { ...byUpdated, due_on: (a) => a.due_on },
           defaultSort: 'updated_at',
           filter: (read) => {
@@ -1223,7 +1242,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     /** Deletes a person; their memberships stay, marked `person_deleted` (and updated). */
     deletePerson(personId: number) {
       if (!people.delete(personId)) throw new Error(`fake Salesloft: no person ${personId}`);
-      for (const m of memberships.values()) if (m.person_id === personId) m.updated_at = stamp();
+      for (const id of membershipsOfPerson.get(personId) ?? []) memberships.get(id)!.updated_at = stamp();
     },
     /**
      * Deletes a membership's latest action while the membership keeps referring to it, as when an

@@ -73,6 +73,15 @@ const optionalUrl = (what: string) =>
     .max(2000)
     .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), { message: `must be an http(s) URL (${what})` });
 
+/** An http(s) image URL, or the path of an image uploaded to Rally (`/files/{id}`, served by us). */
+const imageRef = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v) || /^\/files\/[0-9a-f-]{36}$/i.test(v), {
+    message: 'must be an http(s) URL or an uploaded image',
+  });
+
 export const updateSalesRepBody = z
   .object({
     first_name: z.string().trim().max(100),
@@ -80,7 +89,7 @@ export const updateSalesRepBody = z
     title: z.string().trim().max(200),
     company_name: z.string().trim().max(200),
     calendar_url: optionalUrl('a booking page'),
-    photo_url: optionalUrl('an image').nullable(),
+    photo_url: imageRef.nullable(),
     selected: z.boolean(),
   })
   .partial();

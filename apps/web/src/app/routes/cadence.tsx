@@ -1,0 +1,6 @@
+import { CadenceScreen } from '../../features/cadences/index.ts';
+import { SourceLogo } from '../../features/integrations/index.ts';
+
+export default function CadenceRoute() {
+  return <CadenceScreen SourceLogo={SourceLogo} />;
+}

@@ -1,0 +1,3 @@
+import { SalesRepsScreen } from '../../features/integrations/index.ts';
+
+export default SalesRepsScreen;

@@ -1,0 +1,3 @@
+export { CadenceScreen } from './components/cadence-screen.tsx';
+export { CadencesScreen } from './components/cadences-screen.tsx';
+export type { SourceLogoComponent } from './components/cadences-screen.tsx';

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { AD_SIZES } from '@rally/shared/schemas/content';
+import type { Db } from '../../db/client.ts';
+import { cadenceDays, cadences, content, engagementEvents, targets } from '../../db/schema/index.ts';
+import type { IngestItem, TrackingService } from './service.ts';
+
+const DAY_MS = 86_400_000;
+
+/** A small deterministic generator, so every fresh demo looks the same. */
+function prng(seed: string): () => number {
+  let s = createHash('sha256').update(seed).digest().readUInt32LE(0) || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * Makes the demo clients' engine alive (issue 7 "Demo"): ads on for their cadences, their published
+ * content assigned to days that have none (when a content seed made some), and 60 days of
+ * impressions and clicks recorded through the tracking service itself, so counters, superprospects
+ * and feed items come from the same rule as live traffic. A client that already has events is
+ * left alone, so restarts add nothing.
+ */
+export async function seedDemoEngagement(
+  deps: { db: Db; tracking: TrackingService },
+  clientIds: readonly string[],
+  now = new Date(),
+): Promise<{ events: number }> {
+  const { db, tracking } = deps;
+  let total = 0;
+  for (const clientId of clientIds) {
+    const [has] = await db
+      .select({ one: sql`1` })
+      .from(engagementEvents)
+      .where(eq(engagementEvents.clientId, clientId))
+      .limit(1);
+    if (has) continue;
+
+    await db
+      .update(cadences)
+      .set({ isSuper: true, status: 'active', updatedAt: now })
+      .where(eq(cadences.clientId, clientId));
+
+    const published = await db
+      .select({ id: content.id })
+      .from(content)
+      .where(
+        and(eq(content.clientId, clientId), eq(content.status, 'published'), eq(content.isArchived, false)),
+      )
+      .orderBy(asc(content.createdAt), asc(content.id));
+    if (published.length > 0) {
+      const days = await db
+        .select({
+          id: cadenceDays.id,
+          dayNumber: cadenceDays.dayNumber,
+          contentDays: cadenceDays.contentDays,
+        })
+        .from(cadenceDays)
+        .where(eq(cadenceDays.clientId, clientId));
+      for (const day of days) {
+        if (day.contentDays.length > 0) continue;
+        const pick = published[(day.dayNumber - 1) % published.length];
+        if (!pick) continue;
+        await db
+          .update(cadenceDays)
+          .set({ contentDays: [{ content_id: pick.id, day_transition_actions: [] }] })
+          .where(eq(cadenceDays.id, day.id));
+      }
+    }
+
+    const rows = await db
+      .select({ token: targets.token })
+      .from(targets)
+      .where(eq(targets.clientId, clientId))
+      .orderBy(asc(targets.token));
+    const items: IngestItem[] = [];
+    for (const { token } of rows) {
+      const rand = prng(`${clientId}:${token}`);
+      // Most targets saw a handful of ads; some many (super by impressions); a few clicked.
+      const roll = rand();
+      const impressions =
+        roll < 0.25 ? 0 : roll < 0.8 ? 1 + Math.floor(rand() * 10) : 12 + Math.floor(rand() * 14);
+      const clicks = rand() < 0.12 ? 1 + Math.floor(rand() * 2) : 0;
+      // Skewed towards recent days, so today's cards and the feed's top have something.
+      const when = () => new Date(now.getTime() - Math.pow(rand(), 1.6) * 60 * DAY_MS);
+      const seen: Date[] = [];
+      for (let i = 0; i < impressions; i++) {
+        const size = AD_SIZES[Math.floor(rand() * AD_SIZES.length)] ?? '300x250';
+        const at = when();
+        seen.push(at);
+        items.push({ token, type: 'impression', size, at, allowNoContent: true });
+      }
+      // A click follows one of the target's impressions by a minute or two.
+      for (let i = 0; i < clicks && seen.length > 0; i++) {
+        const after = seen[Math.floor(rand() * seen.length)]?.getTime() ?? now.getTime();
+        const at = new Date(Math.min(now.getTime(), after + 60_000 + rand() * 60_000));
+        items.push({ token, type: 'click', at });
+      }
+    }
+    items.sort((a, b) => (a.at?.getTime() ?? 0) - (b.at?.getTime() ?? 0));
+    const outcomes = await tracking.recordMany(items);
+    total += outcomes.filter((o) => o.status === 'recorded').length;
+  }
+  return { events: total };
+}

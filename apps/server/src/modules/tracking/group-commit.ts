@@ -1,0 +1,78 @@
+/**
+ * Group commit (ARCHITECTURE.md §5): requests hand their item in and wait; whatever arrives while a
+ * flush is running goes into the next flush, so at low load each item is written at once and under
+ * load many items share one transaction. A request's promise settles only after its flush has
+ * committed. When a batch of several fails, its items are retried one by one, so one bad item
+ * cannot fail the requests it happened to share a transaction with.
+ */
+export type GroupCommitOptions = {
+  /** Largest batch one flush takes. */
+  maxBatch: number;
+  /** Flushes allowed at once (1 on a single-connection database). */
+  concurrency: number;
+};
+
+type Pending<I, O> = { item: I; resolve: (value: O) => void; reject: (err: unknown) => void };
+
+export class GroupCommit<I, O> {
+  private readonly queue: Pending<I, O>[] = [];
+  private running = 0;
+  private readonly flush: (items: I[]) => Promise<O[]>;
+  private readonly opts: GroupCommitOptions;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(flush: (items: I[]) => Promise<O[]>, opts: GroupCommitOptions) {
+    this.flush = flush;
+    this.opts = opts;
+  }
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Resolves when nothing is queued or being written (for shutdown). */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private pump(): void {
+    while (this.running < this.opts.concurrency && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.opts.maxBatch);
+      this.running++;
+      void this.write(batch).finally(() => {
+        this.running--;
+        this.pump();
+        if (this.running === 0 && this.queue.length === 0) {
+          const waiters = this.idleWaiters;
+          this.idleWaiters = [];
+          for (const w of waiters) w();
+        }
+      });
+    }
+  }
+
+  private async write(batch: Pending<I, O>[]): Promise<void> {
+    try {
+      const out = await this.flush(batch.map((p) => p.item));
+      batch.forEach((p, i) => p.resolve(out[i] as O));
+    } catch (err) {
+      const [only] = batch;
+      if (batch.length === 1 && only) {
+        only.reject(err);
+        return;
+      }
+      for (const p of batch) {
+        try {
+          const [one] = await this.flush([p.item]);
+          p.resolve(one as O);
+        } catch (e) {
+          p.reject(e);
+        }
+      }
+    }
+  }
+}

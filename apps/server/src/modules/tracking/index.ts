@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { createTrackingService } from './service.ts';
+import type { IngestOutcome, TrackingService } from './service.ts';
+import { registerTransitions, scheduleTransitions } from './transitions.ts';
+import { trackingTagRoutes } from './routes.ts';
+
+export { trackingApiRoutes } from './routes.ts';
+export {
+  adsRunFor,
+  clickDestination,
+  createTrackingService,
+  SUPER_CLICKS,
+  SUPER_IMPRESSIONS,
+} from './service.ts';
+export type { IngestItem, IngestOutcome, TrackingService } from './service.ts';
+export type { StoredFeedItem, TargetState } from './repository.ts';
+export { applyTransitions, TRANSITIONS_JOB } from './transitions.ts';
+export { seedDemoEngagement } from './demo.ts';
+
+declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyInstance {
+    tracking: TrackingService;
+  }
+}
+
+type FeedBus = { publish(clientId: string, item: unknown): void };
+
+/**
+ * Creates the tracking service on the root instance (so the landing pages can count views through
+ * `app.tracking.recordView`) and registers the transition job; call before the queue starts. New
+ * feed items go to the feed module's bus when there is one.
+ */
+export function setupTracking(app: FastifyInstance): void {
+  const tracking = createTrackingService({
+    database: app.database,
+    log: app.log,
+    publish: (clientId, item) => {
+      if (app.hasDecorator('feedBus'))
+        (app as unknown as { feedBus: FeedBus }).feedBus.publish(clientId, item);
+    },
+  });
+  app.decorate('tracking', tracking);
+  registerTransitions({ db: app.db, queue: app.queue, log: app.log });
+}
+
+/** Counts a landing page view of the target with this token (for the landing page renderer). */
+export function recordView(app: FastifyInstance, token: string): Promise<IngestOutcome> {
+  return app.tracking.recordView(token);
+}
+
+/**
+ * The ad and click tags at the root, and the engine's upkeep: monthly event partitions at start and
+ * daily, the transition job every minute, queued events written before the database closes.
+ */
+export const trackingPlugin: FastifyPluginAsync<{ workers?: boolean }> = async (app, opts) => {
+  await app.register(trackingTagRoutes);
+  let stopTransitions: (() => void) | undefined;
+  let partitions: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await app.tracking.ensurePartitions();
+    partitions = setInterval(() => {
+      app.tracking.ensurePartitions().catch((err: unknown) => app.log.warn({ err }, 'event partitions'));
+    }, 86_400_000);
+    partitions.unref();
+    if (opts.workers !== false) stopTransitions = scheduleTransitions(app.queue, app.log);
+  });
+  app.addHook('onClose', async () => {
+    stopTransitions?.();
+    clearInterval(partitions);
+    await app.tracking.drain();
+  });
+};

@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageReply } from '@rally/shared/schemas/auth';
+import {
+  adTagParams,
+  clickTagParams,
+  trackedViewBody,
+  trackedViewReply,
+} from '@rally/shared/schemas/tracking';
+import { adImage } from './ad-image.ts';
+import { neutralAd } from './neutral-png.ts';
+import type { TargetState } from './repository.ts';
+import { adsRunFor, clickDestination } from './service.ts';
+import { isAutomated } from './traffic.ts';
+
+const UNKNOWN_TOKEN = 'Not found: no ad tag has this token';
+
+/**
+ * The public ad and click tags, outside the API bases (they are embedded in other sites, e-mails and
+ * ad networks: no session, no CSRF, no x-client-id). Every answer is `no-store`, so each view reaches
+ * us. Request logs are off here: this is the hottest path of the product.
+ */
+export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tracking = app.tracking;
+
+  app.get(
+    '/t/:token/ad/:size.png',
+    {
+      config: { access: 'public' },
+      logLevel: 'warn',
+      schema: {
+        tags: ['tracking'],
+        summary: "The ad for the target's current day, personalised with its sales rep; counts an impression",
+        params: adTagParams,
+        response: { 200: z.unknown().describe('image/png'), 404: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const { token, size } = request.params;
+      let target: TargetState | null;
+      if (isAutomated(request)) {
+        target = await tracking.peek(token);
+      } else {
+        const out = await tracking.record({ token, type: 'impression', size });
+        target = out.status === 'unknown' ? null : out.target;
+      }
+      if (!target) return reply.code(404).send({ message: UNKNOWN_TOKEN });
+      let png = neutralAd(size);
+      if (adsRunFor(target) && target.content) {
+        try {
+          png = await adImage(tracking, target, size);
+        } catch (err) {
+          // The impression is already counted; a blank beats a broken image on someone's page.
+          request.log.error(
+            { err, contentId: target.content.id },
+            'ad image failed; served the neutral image',
+          );
+        }
+      }
+      return reply.code(200).header('cache-control', 'no-store').type('image/png').send(png);
+    },
+  );
+
+  app.get(
+    '/t/:token/c',
+    {
+      config: { access: 'public' },
+      logLevel: 'warn',
+      schema: {
+        tags: ['tracking'],
+        summary: "Counts a click and redirects to the landing page with the target's token",
+        params: clickTagParams,
+        response: { 302: z.null(), 404: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      let target: TargetState | null;
+      if (isAutomated(request)) {
+        target = await tracking.peek(token);
+      } else {
+        const out = await tracking.record({ token, type: 'click' });
+        target = out.status === 'unknown' ? null : out.target;
+      }
+      if (!target) return reply.code(404).send({ message: UNKNOWN_TOKEN });
+      const to = clickDestination(target);
+      if (!to) return reply.code(404).send({ message: 'Not found: this ad has no landing page yet' });
+      return reply.header('cache-control', 'no-store').redirect(to, 302);
+    },
+  );
+};
+
+/** Landing page views, under the main API base (SPEC.md §7 POST /rest/tracked/view). */
+export const trackingApiRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/rest/tracked/view',
+    {
+      // Sent by a landing page to visitors who have no session with us, so no CSRF token either.
+      config: { access: 'public', csrf: false },
+      logLevel: 'warn',
+      schema: {
+        tags: ['tracking'],
+        summary: 'Counts a landing page view of the target with this token',
+        body: trackedViewBody,
+        response: { 200: trackedViewReply, 404: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.body;
+      if (isAutomated(request)) {
+        const target = await app.tracking.peek(token);
+        if (!target) return reply.code(404).send({ message: UNKNOWN_TOKEN });
+        return { recorded: false };
+      }
+      const out = await app.tracking.recordView(token);
+      if (out.status === 'unknown') return reply.code(404).send({ message: UNKNOWN_TOKEN });
+      return { recorded: out.status === 'recorded' };
+    },
+  );
+};

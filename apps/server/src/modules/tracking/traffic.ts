@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import { isbot } from 'isbot';
+
+const PREFETCH = /prefetch|prerender|preview/i;
+
+/**
+ * Requests that must not count as engagement (issue 7: "bot and prefetch traffic is not counted"):
+ * HEAD probes, speculative loads the browser or a link scanner announces (Purpose / Sec-Purpose /
+ * X-Purpose / X-Moz), and known crawlers by user agent (the maintained `isbot` list). A request
+ * with no user agent is no browser either. They still get the ad or the redirect, uncounted.
+ */
+export function isAutomated(request: FastifyRequest): boolean {
+  if (request.method === 'HEAD') return true;
+  const h = request.headers;
+  for (const name of ['purpose', 'sec-purpose', 'x-purpose', 'x-moz'] as const) {
+    const v = h[name];
+    if (typeof v === 'string' && PREFETCH.test(v)) return true;
+  }
+  const ua = h['user-agent'];
+  return !ua || isbot(ua);
+}

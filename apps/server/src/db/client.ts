@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -58,7 +59,8 @@ async function openPglite(dataDir: string, snapshot: Blob | undefined): Promise<
     mkdirSync(dir, { recursive: true });
   }
   if (snapshot && dir) throw new Error('A PGlite snapshot can only seed an in-memory database');
-  const client = await PGlite.create({ dataDir: dir, loadDataDir: snapshot });
+  // pg_trgm backs the prospects search index (migration 0004); PGlite ships it as a contrib module.
+  const client = await PGlite.create({ dataDir: dir, loadDataDir: snapshot, extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
   return {

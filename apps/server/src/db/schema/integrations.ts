@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { INTEGRATION_SOURCES } from '@rally/shared/schemas/auth';
 import { randomToken } from '../../lib/crypto.ts';
 import { clients, users } from './identity.ts';
@@ -161,6 +162,9 @@ export const companies = pgTable(
   (t) => [
     uniqueIndex('companies_integration_external_uq').on(t.integrationId, t.externalId),
     index('companies_client_idx').on(t.clientId),
+    // The prospects list sorted by company (keyset over name, id) and searched by company name.
+    index('companies_client_name_idx').on(t.clientId, sql`lower(${t.name})`, t.id),
+    index('companies_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
   ],
 );
 
@@ -186,6 +190,26 @@ export const prospects = pgTable(
   (t) => [
     uniqueIndex('prospects_integration_external_uq').on(t.integrationId, t.externalId),
     index('prospects_client_idx').on(t.clientId),
+    // Keyset paging of the prospects list in each sort order (name, email with blanks last, title,
+    // company), and substring search (pg_trgm) over name, e-mail and title.
+    index('prospects_client_name_idx').on(
+      t.clientId,
+      sql`lower(${t.firstName})`,
+      sql`lower(${t.lastName})`,
+      t.id,
+    ),
+    index('prospects_client_email_idx').on(
+      t.clientId,
+      sql`(${t.email} is null)`,
+      sql`lower(coalesce(${t.email}, ''))`,
+      t.id,
+    ),
+    index('prospects_client_title_idx').on(t.clientId, sql`lower(${t.title})`, t.id),
+    index('prospects_client_company_idx').on(t.clientId, t.companyId, t.id),
+    index('prospects_search_trgm_idx').using(
+      'gin',
+      sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.email}, '') || ' ' || ${t.title}) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -230,6 +254,12 @@ export const targets = pgTable(
     uniqueIndex('targets_token_uq').on(t.token),
     index('targets_client_idx').on(t.clientId),
     index('targets_prospect_idx').on(t.prospectId),
+    index('targets_sales_rep_idx').on(t.salesRepId),
+    // The prospects list sorted by impressions or super date (keyset), and supers of a day.
+    index('targets_client_impressions_idx').on(t.clientId, t.impressions, t.id),
+    index('targets_client_super_idx')
+      .on(t.clientId, t.superDate, t.id)
+      .where(sql`${t.superDate} is not null`),
   ],
 );
 

@@ -88,6 +88,41 @@ describe('readCsv', () => {
     ]);
   });
 
+  it('ends a record at LF, CRLF or a lone CR alike, in one file', async () => {
+    expect(await all(file('a,b\r\n1,2\n3,4\r5,"6\r\n7"\r\n'))).toEqual([
+      { row: 0, values: ['a', 'b'] },
+      { row: 1, values: ['1', '2'] },
+      { row: 2, values: ['3', '4'] },
+      { row: 3, values: ['5', '6\r\n7'] },
+    ]);
+  });
+
+  it('reads records that straddle the 64 KiB read chunks, one of them split inside a UTF-8 character', async () => {
+    const rows = (pad: number) => {
+      const values: string[][] = [];
+      for (let i = 1; i <= 6000; i++) {
+        const note =
+          i % 3 === 0 ? `line one ${i}\r\nline "two"` : `note ${'x'.repeat(i === 1 ? pad : i % 17)}`;
+        values.push([String(i), note, i % 5 === 0 ? 'Zürich' : 'Paris']);
+      }
+      const text = [
+        'id,note,city',
+        ...values.map(([id, note, city]) => `${id},"${note!.replaceAll('"', '""')}",${city}`),
+      ];
+      return { values, bytes: Buffer.from(`${text.join('\r\n')}\r\n`) };
+    };
+    // Pad the first row so that the first chunk ends after the first byte of a "ü".
+    const plain = rows(0).bytes;
+    const chunk = 64 * 1024;
+    const u = plain.lastIndexOf(Buffer.from('ü'), chunk - 1);
+    const { values, bytes } = rows(chunk - 1 - u);
+    expect(bytes.subarray(chunk - 1, chunk + 1).toString()).toBe('ü');
+    expect(await all(file(bytes))).toEqual([
+      { row: 0, values: ['id', 'note', 'city'] },
+      ...values.map((v, i) => ({ row: i + 1, values: v })),
+    ]);
+  });
+
   it('finds a semicolon or tab delimiter from the header row', async () => {
     expect(await all(file('a;b\n"1;2";3\n'))).toEqual([
       { row: 0, values: ['a', 'b'] },

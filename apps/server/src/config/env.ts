@@ -111,7 +111,40 @@ const schema = z.object({
     .min(1, 'must be at least 1')
     .max(2048, 'must be at most 2048')
     .default(100),
+  S3_BUCKET: z.string().trim().min(3).max(63).optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ENDPOINT: url('an S3-compatible endpoint, e.g. https://s3.eu-west-1.amazonaws.com').optional(),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  DNS_SERVERS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:]+\](?::\d{1,5})?|[0-9a-fA-F:]+)$/, {
+            message: 'each must be an IP address, optionally with :port',
+          }),
+      ),
+    )
+    .optional(),
 });
+
+/** S3-compatible storage for uploaded images; without S3_BUCKET they stay in DATA_DIR/uploads. */
+export type S3Config = {
+  bucket: string;
+  region: string;
+  /** For S3-compatible services (MinIO, R2…); path-style addressing is used with it. */
+  endpoint: string | null;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+};
 
 /** An OAuth app registered with a sequence platform; null ids while the operator has not set them. */
 export type OAuthVendorConfig = {
@@ -167,6 +200,10 @@ export type Config = {
   vendors: VendorsConfig;
   /** Largest CSV upload accepted, in bytes. */
   uploadMaxBytes: number;
+  /** Uploaded images go to S3-compatible storage when set, else to DATA_DIR/uploads. */
+  s3: S3Config | null;
+  /** Resolvers for the landing domain check; empty means the system's. */
+  dnsServers: string[];
 };
 
 export class ConfigError extends Error {
@@ -199,6 +236,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     problems.push('APP_SECRET: is required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    problems.push(
+      'S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
+    );
   }
   for (const p of ['GOOGLE', 'MICROSOFT', 'SALESLOFT', 'OUTREACH'] as const) {
     if (e[`${p}_CLIENT_ID`] && !e[`${p}_CLIENT_SECRET`]) {
@@ -253,6 +295,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apolloio: { apiUrl: e.APOLLO_API_URL.replace(/\/+$/, '') },
     },
     uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          endpoint: e.S3_ENDPOINT?.replace(/\/+$/, '') ?? null,
+          accessKeyId: e.S3_ACCESS_KEY_ID ?? null,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? null,
+        }
+      : null,
+    dnsServers: e.DNS_SERVERS ?? [],
   };
 }
 

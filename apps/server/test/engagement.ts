@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { CadenceAction } from '@rally/shared/schemas/cadences';
 import {
   cadenceDays,
   cadences,
@@ -115,11 +116,11 @@ export async function makeCadence(
   return row!.id;
 }
 
-/** One content item on a day, without transition actions. */
-export const showing = (
-  contentId: string,
-  actions: ContentDay['day_transition_actions'] = [],
-): ContentDay[] => [{ content_id: contentId, day_transition_actions: actions }];
+/** One content item on a day, with its transition actions (as the cadences API saves them). */
+export const showing = (contentId: string, actions: CadenceAction[] = []): ContentDay[] => [
+  // The table's type predates target_day_number, which the cadences API stores for move_to_day.
+  { content_id: contentId, day_transition_actions: actions as ContentDay['day_transition_actions'] },
+];
 
 export async function makeProspect(app: FastifyInstance, clientId: string): Promise<string> {
   const integrationId = await makeIntegration(app, clientId);

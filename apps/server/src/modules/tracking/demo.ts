@@ -18,6 +18,36 @@ function prng(seed: string): () => number {
   };
 }
 
+/** Puts the client's published content on its cadence days, unless some day already has content. */
+async function assignDemoContent(db: Db, clientId: string): Promise<void> {
+  const [assigned] = await db
+    .select({ one: sql`1` })
+    .from(cadenceDays)
+    .where(and(eq(cadenceDays.clientId, clientId), sql`jsonb_array_length(${cadenceDays.contentDays}) > 0`))
+    .limit(1);
+  if (assigned) return;
+  const published = await db
+    .select({ id: content.id })
+    .from(content)
+    .where(
+      and(eq(content.clientId, clientId), eq(content.status, 'published'), eq(content.isArchived, false)),
+    )
+    .orderBy(asc(content.createdAt), asc(content.id));
+  if (published.length === 0) return;
+  const days = await db
+    .select({ id: cadenceDays.id, dayNumber: cadenceDays.dayNumber })
+    .from(cadenceDays)
+    .where(eq(cadenceDays.clientId, clientId));
+  for (const day of days) {
+    const pick = published[(day.dayNumber - 1) % published.length];
+    if (!pick) continue;
+    await db
+      .update(cadenceDays)
+      .set({ contentDays: [{ content_id: pick.id, day_transition_actions: [] }] })
+      .where(eq(cadenceDays.id, day.id));
+  }
+}
+
 /**
  * Makes the demo clients' engine alive (issue 7 "Demo"): ads on for their cadences, their published
  * content assigned to days that have none (when a content seed made some), and 60 days of
@@ -38,39 +68,14 @@ export async function seedDemoEngagement(
       .from(engagementEvents)
       .where(eq(engagementEvents.clientId, clientId))
       .limit(1);
+    // Content may be seeded after the events were (a later start): fill the days then, once.
+    await assignDemoContent(db, clientId);
     if (has) continue;
 
     await db
       .update(cadences)
       .set({ isSuper: true, status: 'active', updatedAt: now })
       .where(eq(cadences.clientId, clientId));
-
-    const published = await db
-      .select({ id: content.id })
-      .from(content)
-      .where(
-        and(eq(content.clientId, clientId), eq(content.status, 'published'), eq(content.isArchived, false)),
-      )
-      .orderBy(asc(content.createdAt), asc(content.id));
-    if (published.length > 0) {
-      const days = await db
-        .select({
-          id: cadenceDays.id,
-          dayNumber: cadenceDays.dayNumber,
-          contentDays: cadenceDays.contentDays,
-        })
-        .from(cadenceDays)
-        .where(eq(cadenceDays.clientId, clientId));
-      for (const day of days) {
-        if (day.contentDays.length > 0) continue;
-        const pick = published[(day.dayNumber - 1) % published.length];
-        if (!pick) continue;
-        await db
-          .update(cadenceDays)
-          .set({ contentDays: [{ content_id: pick.id, day_transition_actions: [] }] })
-          .where(eq(cadenceDays.id, day.id));
-      }
-    }
 
     const rows = await db
       .select({ token: targets.token })

@@ -1,0 +1,346 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import satori from 'satori';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AD_SIZES, TEMPLATE_IDS } from '@rally/shared/schemas/content';
+import type { AdSize, TemplateId } from '@rally/shared/schemas/content';
+import { createAdRenderer } from './ad-renderer.ts';
+import type { AdNode, Child } from './elements.ts';
+import { box } from './elements.ts';
+import { adFonts } from './fonts.ts';
+import { createImageLoader, isPrivateAddress, sniffImageType } from './images.ts';
+import { adPalette, inkOn } from './palette.ts';
+import type { AdInput } from './render.ts';
+import { adContext, adElement, renderAdPng } from './render.ts';
+import { samplePortraitPng, sampleLogoPng } from './sample-images.ts';
+
+const photo = samplePortraitPng(256);
+
+/** Width and height from the PNG's IHDR chunk (bytes 16-23), after checking the signature. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+const LONG: Omit<AdInput, 'templateId' | 'size'> = {
+  imageText:
+    'Hi there, your pipeline deserves better than cold calls and guesswork every single Monday morning, all year long',
+  title: 'An extraordinarily long kicker above the headline for testing',
+  colors: { background: '#0f172a', text: '#000000', accent: '#22d3ee', primary: '#f59e0b' },
+  assignee: {
+    first_name: 'Maximilian-Alexander',
+    last_name: 'Featherstonehaugh-Worthington',
+    title: 'Vice President of Strategic Enterprise Partnerships, Europe, Middle East and Africa',
+    company_name: 'International Consolidated Holdings Group plc',
+    website: 'https://www.averyveryverylongdomainnameexample.com/some/path',
+    calendar_url: '',
+  },
+  repPhoto: photo,
+  logo: sampleLogoPng(),
+};
+
+const SHORT: Omit<AdInput, 'templateId' | 'size'> = {
+  imageText: 'Let’s grow together',
+  colors: { background: '#ffffff', text: '#000000', accent: '#000000' },
+  assignee: { first_name: 'Sam', last_name: 'Lee', title: 'SDR', company_name: 'Acme Robotics' },
+  repPhoto: null,
+};
+
+const combos = TEMPLATE_IDS.flatMap((templateId) => AD_SIZES.map((size) => [templateId, size] as const));
+
+describe('ad PNGs (SPEC.md §3 "Ad sizes: 1080x1080, 1200x628, 728x90, 300x250"; §9 "Template ids 1 to 4")', () => {
+  it.each(combos)('template %i at %s is a PNG of exactly that size', async (templateId, size) => {
+    const png = await renderAdPng({ templateId, size, ...LONG });
+    const [width, height] = size.split('x').map(Number);
+    expect(pngSize(png)).toEqual({ width, height });
+  });
+
+  it('the four templates look different at one size', async () => {
+    const pngs = await Promise.all(
+      TEMPLATE_IDS.map((templateId) =>
+        renderAdPng({ templateId, size: '300x250', ...SHORT, repPhoto: photo }),
+      ),
+    );
+    expect(new Set(pngs.map((p) => p.toString('base64'))).size).toBe(4);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Layout: nothing leaves its box
+
+type LaidOut = {
+  key: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  props: Record<string, unknown>;
+};
+
+function keyed(node: Child, at = 'r'): Child {
+  if (!node || typeof node !== 'object') return node;
+  const children = (node.props.children ?? []).map((c, i) => keyed(c, `${at}.${i}`));
+  return { ...node, key: at, props: { ...node.props, children } } as AdNode;
+}
+
+/** Every laid-out element that sticks out of its parent, except shapes marked as decoration. */
+async function overflows(element: AdNode, width: number, height: number): Promise<string[]> {
+  const nodes: LaidOut[] = [];
+  await satori(keyed(element) as unknown as Parameters<typeof satori>[0], {
+    width,
+    height,
+    fonts: adFonts(),
+    onNodeDetected: (n) => {
+      if (n.key !== undefined) nodes.push({ ...n, key: String(n.key) });
+    },
+  });
+  const byKey = new Map(nodes.map((n) => [n.key, n]));
+  const problems: string[] = [];
+  for (const n of nodes) {
+    const parent = byKey.get(n.key.split('.').slice(0, -1).join('.'));
+    if (!parent || n.props['data-decoration']) continue;
+    const tol = 0.6;
+    if (
+      n.left < parent.left - tol ||
+      n.top < parent.top - tol ||
+      n.left + n.width > parent.left + parent.width + tol ||
+      n.top + n.height > parent.top + parent.height + tol
+    ) {
+      problems.push(`${n.key} (${[n.left, n.top, n.width, n.height].map(Math.round).join(',')})`);
+    }
+  }
+  return problems;
+}
+
+describe('text never overflows its box at any size (issue 8, long name and title)', () => {
+  it('the check itself finds a child wider than its parent', async () => {
+    const bad = box({ width: 100, height: 50 }, box({ width: 180, height: 20, flexShrink: 0 }));
+    expect(await overflows(bad, 200, 100)).toEqual(['r.0 (0,0,180,20)']);
+  });
+
+  it.each(combos)('template %i at %s, with long texts and without', async (templateId, size) => {
+    const [width = 0, height = 0] = size.split('x').map(Number);
+    for (const input of [LONG, SHORT]) {
+      const ctx = await adContext({ templateId, size, ...input });
+      expect(await overflows(adElement(ctx, templateId, size), width, height)).toEqual([]);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Colours
+
+/** The colour of the element whose text is exactly `text`. */
+function colorOfText(node: Child, text: string): string | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  const children = node.props.children ?? [];
+  if (children.includes(text)) return node.props.style?.color as string | undefined;
+  for (const child of children) {
+    const found = colorOfText(child, text);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+describe('"Text colour is white or black by brightness threshold 200 for titles and 150 for body text" (SPEC.md §9)', () => {
+  it('a background of brightness 180 takes white titles and black body text', () => {
+    // #b4b4b4 is 180: above 150 (body → black), not above 200 (title → white).
+    expect(inkOn('#b4b4b4', 'title')).toBe('#ffffff');
+    expect(inkOn('#b4b4b4', 'body')).toBe('#000000');
+    // Exactly at a threshold counts as dark.
+    expect(inkOn('#c8c8c8', 'title')).toBe('#ffffff');
+    expect(inkOn('#969696', 'body')).toBe('#ffffff');
+    expect(inkOn('#979797', 'body')).toBe('#000000');
+  });
+
+  it("the client's text colour is used where it stands out, else black or white", () => {
+    expect(adPalette({ background: '#ffffff', text: '#1e40af', accent: '#000000' }).onBackground).toEqual({
+      title: '#1e40af',
+      body: '#1e40af',
+    });
+    // Black text chosen on a dark background would be unreadable: white instead.
+    expect(adPalette({ background: '#111827', text: '#000000', accent: '#000000' }).onBackground).toEqual({
+      title: '#ffffff',
+      body: '#ffffff',
+    });
+    // Defaults (SPEC.md §3): white background, black text and accent.
+    const p = adPalette({ background: 'ffffff', text: '000000', accent: '000000' });
+    expect([p.background, p.accent, p.primary, p.onBackground.title, p.onAccent.title]).toEqual([
+      '#ffffff',
+      '#000000',
+      '#000000',
+      '#000000',
+      '#ffffff',
+    ]);
+  });
+
+  it.each(TEMPLATE_IDS)(
+    'template %i sets the headline (a title) and the rep role (body) by that rule',
+    async (templateId) => {
+      // Background and accent both 180 bright, so whichever the text sits on, the rule is the same.
+      const grey = { background: '#b4b4b4', text: '#b4b4b4', accent: '#b4b4b4' };
+      const ctx = await adContext({ templateId, size: '1200x628', ...SHORT, colors: grey });
+      const tree = adElement(ctx, templateId, '1200x628');
+      expect(colorOfText(tree, 'Let’s grow together')).toBe('#ffffff');
+      expect(colorOfText(tree, 'Sam Lee')).toBe('#ffffff');
+      expect(colorOfText(tree, 'SDR')).toBe('#000000');
+
+      const light = await adContext({
+        templateId,
+        size: '1200x628',
+        ...SHORT,
+        colors: { ...grey, background: '#f1f5f9', accent: '#f1f5f9' },
+      });
+      expect(colorOfText(adElement(light, templateId, '1200x628'), 'Let’s grow together')).toBe('#000000');
+    },
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Cache
+
+describe('rendered PNGs are cached by content hash', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'rally-ads-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const input: AdInput = { templateId: 2, size: '300x250', ...SHORT, repPhoto: photo };
+
+  it('a second request returns identical bytes without rendering again (memory, then disk)', async () => {
+    const renderer = createAdRenderer({ cacheDir: dir });
+    const first = await renderer.render(input);
+    const second = await renderer.render({ ...input, colors: { ...input.colors } });
+    expect(second.png.equals(first.png)).toBe(true);
+    expect(second.key).toBe(first.key);
+    expect(renderer.stats).toEqual({ renders: 1, memoryHits: 1, diskHits: 0 });
+
+    // Another process (a new renderer on the same folder) reads the file instead of rendering.
+    const restarted = createAdRenderer({ cacheDir: dir });
+    const third = await restarted.render(input);
+    expect(third.png.equals(first.png)).toBe(true);
+    expect(restarted.stats).toEqual({ renders: 0, memoryHits: 0, diskHits: 1 });
+    const shards = await readdir(dir);
+    expect(await readdir(path.join(dir, shards[0] ?? ''))).toEqual([`${first.key}.png`]);
+  });
+
+  it('any change to what the ad shows is a new key and a new render; same-time requests share one', async () => {
+    const renderer = createAdRenderer({ cacheDir: null });
+    const base = await renderer.render(input);
+    const changes: Partial<AdInput>[] = [
+      { colors: { ...input.colors, accent: '#ff0000' } },
+      { imageText: 'Another line' },
+      { templateId: 3 as TemplateId },
+      { size: '728x90' as AdSize },
+      { assignee: { ...input.assignee, title: 'AE' } },
+      { repPhoto: samplePortraitPng(256, 20) },
+    ];
+    for (const change of changes) {
+      const other = await renderer.render({ ...input, ...change });
+      expect(other.key).not.toBe(base.key);
+    }
+    expect(renderer.stats.renders).toBe(1 + changes.length);
+
+    const fresh = createAdRenderer({ cacheDir: null });
+    const all = await Promise.all(Array.from({ length: 5 }, () => fresh.render(input)));
+    expect(fresh.stats.renders).toBe(1);
+    expect(all.every((r) => r.png.equals(base.png))).toBe(true);
+  });
+
+  it('with a memory budget smaller than one PNG, each request renders (nothing is kept)', async () => {
+    const renderer = createAdRenderer({ cacheDir: null, memoryBytes: 10 });
+    await renderer.render(input);
+    await renderer.render(input);
+    expect(renderer.stats.renders).toBe(2);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Pictures
+
+describe('ad pictures', () => {
+  let server: ReturnType<typeof createServer>;
+  let base: string;
+  let hits = 0;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      hits += 1;
+      if (req.url === '/photo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(photo);
+      if (req.url === '/moved') return res.writeHead(302, { location: '/photo.png' }).end();
+      if (req.url === '/fake.png')
+        return res.writeHead(200, { 'content-type': 'image/png' }).end('<svg onload=alert(1)>');
+      if (req.url === '/huge.png')
+        return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048, 1));
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('are recognised by their bytes, not their name', () => {
+    expect(sniffImageType(photo)).toBe('image/png');
+    expect(sniffImageType(Buffer.from('<svg onload=alert(1)>'))).toBeNull();
+    expect(sniffImageType(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('image/jpeg');
+  });
+
+  it('are fetched over http(s) once, following a redirect; non-images and oversized bodies are no picture', async () => {
+    const load = createImageLoader({ allowPrivateNetwork: true, maxBytes: 1024 * 1024 });
+    hits = 0;
+    expect(Buffer.from((await load(`${base}/photo.png`)) ?? []).equals(photo)).toBe(true);
+    expect(Buffer.from((await load(`${base}/photo.png`)) ?? []).equals(photo)).toBe(true);
+    expect(hits).toBe(1);
+    expect(Buffer.from((await load(`${base}/moved`)) ?? []).equals(photo)).toBe(true);
+    expect(await load(`${base}/fake.png`)).toBeNull();
+    expect(await load(`${base}/missing.png`)).toBeNull();
+    expect(
+      await createImageLoader({ allowPrivateNetwork: true, maxBytes: 1000 })(`${base}/huge.png`),
+    ).toBeNull();
+    expect(await load('javascript:alert(1)')).toBeNull();
+    expect(await load('file:///etc/passwd')).toBeNull();
+  });
+
+  it('are never fetched from loopback or private addresses unless allowed (no server-side request forgery)', async () => {
+    hits = 0;
+    const load = createImageLoader();
+    expect(await load(`${base}/photo.png`)).toBeNull();
+    expect(await load(`http://localhost:${new URL(base).port}/photo.png`)).toBeNull();
+    expect(hits).toBe(0);
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '169.254.169.254',
+      '192.168.0.1',
+      '::1',
+      '::ffff:127.0.0.1',
+      'fd00::1',
+    ]) {
+      expect(isPrivateAddress(address), address).toBe(true);
+    }
+    expect(isPrivateAddress('93.184.216.34')).toBe(false);
+  });
+
+  it('an upload path is read from the upload store, and a missing picture falls back to initials', async () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const load = createImageLoader({ readUpload: async (asked) => (asked === id ? photo : null) });
+    expect(await load(`/files/${id}`)).toBe(photo);
+    const withUpload = await adContext(
+      { templateId: 1, size: '300x250', ...SHORT, repPhoto: `/files/${id}` },
+      { loadImage: load },
+    );
+    expect(withUpload.photo).toMatch(/^data:image\/png;base64,/);
+    const missing = await adContext(
+      { templateId: 1, size: '300x250', ...SHORT, repPhoto: '/files/not-an-id' },
+      { loadImage: load },
+    );
+    expect(missing.photo).toBeNull();
+    expect(missing.initials).toBe('SL');
+  });
+});

@@ -1,0 +1,108 @@
+import { renderAsync } from '@resvg/resvg-js';
+import satori from 'satori';
+import type { AdSize, Assignee, TemplateId } from '@rally/shared/schemas/content';
+import type { AdNode } from './elements.ts';
+import { adFonts } from './fonts.ts';
+import type { ImageInput, ImageLoader } from './images.ts';
+import { imageDataUri } from './images.ts';
+import type { AdColors } from './palette.ts';
+import { adPalette } from './palette.ts';
+import type { AdContext } from './templates.ts';
+import { TEMPLATES, frameOf } from './templates.ts';
+
+/** What an ad shows. Texts are plain (already unescaped and personalised). */
+export type AdInput = {
+  templateId: TemplateId;
+  size: AdSize;
+  /** The ad's main line (SPEC.md §3 "Ad creative" image_text). */
+  imageText: string;
+  /** The content's title, shown as a kicker above the main line (or as the main line without one). */
+  title?: string;
+  colors: AdColors;
+  /** The rep the ad speaks for (SPEC.md §3 "Assignee"). */
+  assignee?: Partial<Assignee> | null;
+  repPhoto?: ImageInput;
+  logo?: ImageInput;
+  /** The call to action; "Book a meeting" when not given. */
+  cta?: string;
+};
+
+export const DEFAULT_CTA = 'Book a meeting';
+
+export type RenderOptions = { loadImage?: ImageLoader };
+
+async function pictureOf(input: ImageInput, loadImage: ImageLoader | undefined): Promise<string | null> {
+  if (!input) return null;
+  const bytes =
+    typeof input === 'string' ? await (loadImage ? loadImage(input) : Promise.resolve(null)) : input;
+  return bytes ? imageDataUri(bytes) : null;
+}
+
+function displayUrl(url: string): string {
+  return url
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/+$/, '');
+}
+
+const clean = (v: string | null | undefined) => (v ?? '').replace(/\s+/g, ' ').trim();
+
+/** Everything the templates need, with the pictures loaded as data URIs. */
+export async function adContext(input: AdInput, opts: RenderOptions = {}): Promise<AdContext> {
+  const a = input.assignee ?? {};
+  const first = clean(a.first_name);
+  const last = clean(a.last_name);
+  const company = clean(a.company_name);
+  const imageText = clean(input.imageText);
+  const title = clean(input.title);
+  const [photo, logo] = await Promise.all([
+    pictureOf(input.repPhoto, opts.loadImage),
+    pictureOf(input.logo, opts.loadImage),
+  ]);
+  const initials = [first, last]
+    .map((n) => [...n][0] ?? '')
+    .join('')
+    .toUpperCase();
+  return {
+    palette: adPalette(input.colors),
+    headline: imageText || title || 'Let’s talk',
+    eyebrow: imageText ? title : '',
+    name: [first, last].filter(Boolean).join(' '),
+    initials: initials || ([...company][0] ?? '').toUpperCase(),
+    role: clean(a.title),
+    company,
+    website: displayUrl(a.website ?? ''),
+    cta: clean(input.cta) || DEFAULT_CTA,
+    photo,
+    logo,
+  };
+}
+
+/** The element tree of one ad (what satori lays out). */
+export function adElement(ctx: AdContext, templateId: TemplateId, size: AdSize): AdNode {
+  return TEMPLATES[templateId].build(ctx, frameOf(size));
+}
+
+/** The ad as SVG (text drawn as paths in the shipped fonts). */
+export async function renderAdSvg(input: AdInput, opts: RenderOptions = {}): Promise<string> {
+  const { width, height } = frameOf(input.size);
+  const ctx = await adContext(input, opts);
+  const element = adElement(ctx, input.templateId, input.size);
+  return satori(element as unknown as Parameters<typeof satori>[0], { width, height, fonts: adFonts() });
+}
+
+/**
+ * The ad as a PNG of exactly its size (SPEC.md §3 "Ad sizes"). Pure: no cache; see `AdRenderer`
+ * for the cached path that routes use. Rasterising runs off the main thread (resvg's renderAsync).
+ */
+export async function renderAdPng(input: AdInput, opts: RenderOptions = {}): Promise<Buffer> {
+  const svg = await renderAdSvg(input, opts);
+  const { width } = frameOf(input.size);
+  const image = await renderAsync(svg, {
+    fitTo: { mode: 'width', value: width },
+    font: { loadSystemFonts: false },
+    shapeRendering: 2,
+    textRendering: 2,
+  });
+  return image.asPng();
+}

@@ -18,3 +18,4 @@ export {
   toLandingPage,
 } from './text.ts';
 export { blobStoreOf, filePath, readUpload, saveUpload } from './uploads.ts';
+export { seedDemoContent } from './demo.ts';

@@ -3,7 +3,14 @@ import { PRODUCT_NAME } from '@rally/shared';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import type { Config } from './config/env.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo, seedDemoContentData, seedDemoData } from './db/seed.ts';
+import {
+  DEMO_EMAIL,
+  DEMO_PASSWORD,
+  seedDemo,
+  seedDemoContentData,
+  seedDemoData,
+  seedDemoEngagementData,
+} from './db/seed.ts';
 
 let config: Config;
 try {
@@ -21,6 +28,8 @@ if (config.seedDemo && config.services.includes('main')) {
   await seedDemo(app.db);
   await seedDemoData({ db: app.db, config, log: app.log });
   await seedDemoContentData(app.db);
+  // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
+  await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
 }
 await app.listen({ host: config.host, port: config.port });
 

@@ -8,6 +8,8 @@ import type { Db } from './client.ts';
 import { importCsvFile } from '../modules/fileforce/index.ts';
 import { seedDemoContent } from '../modules/content/index.ts';
 import type { FileforceDeps } from '../modules/fileforce/index.ts';
+import { seedDemoEngagement } from '../modules/tracking/index.ts';
+import type { TrackingService } from '../modules/tracking/index.ts';
 import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
 export const DEMO_EMAIL = 'demo@rally.test';
@@ -139,6 +141,21 @@ export async function seedDemoData(deps: FileforceDeps): Promise<{ imported: num
 export async function seedDemoContentData(db: Db): Promise<{ created: number }> {
   return seedDemoContent(
     db,
+    DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
+  );
+}
+
+/**
+ * Issue 7: ads on for the demo clients' cadences, their published content on the cadence days (when
+ * a content seed made some), and 60 days of impressions and clicks recorded through the tracking
+ * service, so the feed, cadence counts and superprospects are alive. Events are made once per client.
+ */
+export async function seedDemoEngagementData(deps: {
+  db: Db;
+  tracking: TrackingService;
+}): Promise<{ events: number }> {
+  return seedDemoEngagement(
+    deps,
     DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
   );
 }

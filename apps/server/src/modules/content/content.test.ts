@@ -759,3 +759,28 @@ describe('landing domain: GET/PUT/DELETE /sc/client/{id}/landing_domain and its 
     expect((await stranger.put(path, { domain: 'steal.mine.example' })).statusCode).toBe(403);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the content studio calls at /v1/docs', async () => {
+    const doc = await app.inject('/v1/docs/json');
+    expect(doc.statusCode).toBe(200);
+    const paths = Object.keys(doc.json().paths as object);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/v1/rest/content',
+        '/v1/rest/content/{id}',
+        '/v1/rest/content/pba',
+        '/v1/rest/content/parse_pba_data',
+        '/v1/rest/client/{clientId}/landing_page',
+        '/v1/rest/client/{clientId}/landing_page/{id}',
+        '/v1/rest/client/{clientId}/settings',
+        '/v1/rest/client/{clientId}/uploads',
+        '/sc/content',
+        '/sc/content/{id}',
+        '/sc/settings',
+        '/sc/client/{clientId}/landing_domain',
+        '/sc/client/{clientId}/landing_domain/check',
+      ]),
+    );
+  });
+});

@@ -106,6 +106,7 @@ export function CadenceDayCard({ day, dayNumbers, contentDays, contentOptions, o
                       data={data}
                       value={chosen}
                       searchable
+                      allowDeselect={false}
                       nothingFoundMessage="No published content matches"
                       onChange={(v) => set(i, { content_id: v })}
                       error={problems.get(`${day.day_number}.${i}`)}

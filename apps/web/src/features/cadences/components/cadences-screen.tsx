@@ -76,7 +76,12 @@ function CadenceTable({
   return (
     <Paper withBorder radius="md">
       <Table.ScrollContainer minWidth={1080}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Cadences">
+        <Table
+          verticalSpacing="sm"
+          highlightOnHover
+          aria-label="Cadences"
+          styles={{ th: { whiteSpace: 'nowrap' } }}
+        >
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Cadence</Table.Th>

@@ -11,7 +11,12 @@ const COLORS: Record<CadenceStatusValue, string> = {
 
 export function CadenceStatusBadge({ status }: { status: CadenceStatusValue }) {
   return (
-    <Badge color={COLORS[status]} variant="light" aria-label={`Status: ${CADENCE_STATUS_LABELS[status]}`}>
+    <Badge
+      color={COLORS[status]}
+      variant="light"
+      miw="max-content"
+      aria-label={`Status: ${CADENCE_STATUS_LABELS[status]}`}
+    >
       {CADENCE_STATUS_LABELS[status]}
     </Badge>
   );
@@ -19,7 +24,7 @@ export function CadenceStatusBadge({ status }: { status: CadenceStatusValue }) {
 
 export function AdsBadge({ on }: { on: boolean }) {
   return (
-    <Badge color={on ? 'indigo' : 'gray'} variant={on ? 'filled' : 'outline'}>
+    <Badge color={on ? 'indigo' : 'gray'} variant={on ? 'filled' : 'outline'} miw="max-content">
       {on ? 'Ads on' : 'Ads off'}
     </Badge>
   );

@@ -24,6 +24,14 @@ export function CadenceSyncState({ clientId, cadence, canSync, size = 'sm' }: Pr
   const sync = useSyncCadence(clientId);
   const fromFile = cadence.source === 'fileforce';
   const syncing = cadence.is_syncing || sync.isPending;
+  if (fromFile)
+    return (
+      <Tooltip label="This cadence comes from a file import: import the file again to update it." withArrow>
+        <Text size={size} c="dimmed" tabIndex={0}>
+          From a file import
+        </Text>
+      </Tooltip>
+    );
   return (
     <Group gap="xs" wrap="nowrap">
       {syncing ? (
@@ -38,24 +46,17 @@ export function CadenceSyncState({ clientId, cadence, canSync, size = 'sm' }: Pr
           {cadence.last_synced_at ? `Synced ${relativeTime(cadence.last_synced_at)}` : 'Never synced'}
         </Text>
       )}
-      {canSync &&
-        (fromFile ? (
-          <Tooltip label="This cadence comes from a file import: import the file again to update it.">
-            <Text size="xs" c="dimmed" tabIndex={0}>
-              File import
-            </Text>
-          </Tooltip>
-        ) : (
-          <Button
-            size="compact-xs"
-            variant="light"
-            leftSection={<IconRefresh size={12} />}
-            disabled={syncing}
-            onClick={() => sync.mutate({ id: cadence.id, integrationId: cadence.integration_id })}
-          >
-            Sync now
-          </Button>
-        ))}
+      {canSync && (
+        <Button
+          size="compact-xs"
+          variant="light"
+          leftSection={<IconRefresh size={12} />}
+          disabled={syncing}
+          onClick={() => sync.mutate({ id: cadence.id, integrationId: cadence.integration_id })}
+        >
+          Sync now
+        </Button>
+      )}
     </Group>
   );
 }

@@ -78,14 +78,14 @@ export function TransitionActionsEditor({
         const problem = problems.get(i);
         return (
           <Stack key={a.key} gap={2} role="group" aria-label={`Rule ${n} of ${label}`}>
-            <Group gap="xs" wrap="wrap" align="center">
-              <Text size="sm" w={40}>
+            <Group gap={6} wrap="wrap" align="center">
+              <Text size="sm" w={36}>
                 When
               </Text>
               <Select
                 aria-label={`Rule ${n}: when`}
                 size="xs"
-                w={170}
+                w={148}
                 data={ruleData}
                 value={a.action_rule}
                 allowDeselect={false}
@@ -94,7 +94,7 @@ export function TransitionActionsEditor({
               <NumberInput
                 aria-label={`Rule ${n}: value`}
                 size="xs"
-                w={80}
+                w={68}
                 min={0}
                 allowNegative={false}
                 value={a.action_rule_value}
@@ -106,7 +106,7 @@ export function TransitionActionsEditor({
               <Select
                 aria-label={`Rule ${n}: then`}
                 size="xs"
-                w={150}
+                w={136}
                 placeholder="Then…"
                 data={thenData}
                 value={then}

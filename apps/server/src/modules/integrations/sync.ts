@@ -6,7 +6,7 @@ import type { SyncCursor, SyncProgress } from '../../db/schema/index.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
 import { SEQUENCE_SOURCES } from './port.ts';
-import type { AdapterContext, Credentials, SequenceAdapter, SequenceSource } from './port.ts';
+import type { AdapterContext, Credentials, Page, SequenceAdapter, SequenceSource } from './port.ts';
 import {
   cadenceIdsByExternal,
   salesRepIdsByExternal,
@@ -15,6 +15,7 @@ import {
   upsertSalesReps,
   upsertTargets,
 } from './store.ts';
+import type { Tx } from './store.ts';
 import { VendorAuthError } from './vendor-http.ts';
 
 export const SYNC_JOB = 'integration-sync';
@@ -35,11 +36,80 @@ export function isSequenceSource(source: string): source is SequenceSource {
 const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
 
 /**
+ * Memberships stored per transaction. Vendors page by 100; storing ten pages at once makes a tenth
+ * of the statements, commits and progress writes (a 50,000-membership first sync spent most of its
+ * time on those round trips), and a retry re-reads at most this many.
+ */
+export const MEMBERSHIPS_PER_TRANSACTION = 1000;
+
+/** Pages of a listing grouped until they hold `size` items (the last group may hold fewer). */
+async function* grouped<T>(
+  pages: AsyncIterable<Page<T>>,
+  size: number,
+): AsyncGenerator<{ items: T[]; pages: number; totalPages: number | null }> {
+  let group: { items: T[]; pages: number; totalPages: number | null } = {
+    items: [],
+    pages: 0,
+    totalPages: null,
+  };
+  for await (const page of pages) {
+    group.items.push(...page.items);
+    group.pages += 1;
+    group.totalPages = page.totalPages;
+    if (group.items.length >= size) {
+      yield group;
+      group = { items: [], pages: 0, totalPages: null };
+    }
+  }
+  if (group.pages) yield group;
+}
+
+/**
+ * Yields what `source` yields while already reading its next item, so the vendor is asked for the
+ * next batch while this one is stored (the two waits overlap). Batches are still stored one at a
+ * time and in order; a batch read ahead and never stored is read again by the next sync.
+ */
+async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let next = it.next();
+  try {
+    for (;;) {
+      const current = await next;
+      if (current.done) return;
+      next = it.next();
+      // A failure surfaces when this is awaited; until then it must not count as unhandled.
+      next.catch(() => {});
+      yield current.value;
+    }
+  } finally {
+    // After a failure while storing, the read under way ends before the job does.
+    await it.return?.().catch(() => {});
+  }
+}
+
+/**
+ * External id → our id for records that few syncs change (reps, cadences), remembered for one sync
+ * run: each page looks up only the ids it has not seen yet. Ids not found are asked again, so a
+ * cadence created after the cadence pass is found once it exists.
+ */
+function rememberedLookup<Id>(
+  lookup: (tx: Tx, externalIds: string[]) => Promise<Map<string, Id>>,
+): (tx: Tx, externalIds: string[]) => Promise<Map<string, Id>> {
+  const known = new Map<string, Id>();
+  return async (tx, externalIds) => {
+    const missing = [...new Set(externalIds)].filter((id) => !known.has(id));
+    if (missing.length) for (const [k, v] of await lookup(tx, missing)) known.set(k, v);
+    return known;
+  };
+}
+
+/**
  * Syncs a sequence-platform integration (ARCHITECTURE.md §7) as a queue job: users → sales reps,
- * cadences and their step days, then memberships → prospects, companies and targets. Each page is
- * stored in one transaction together with the cursor that follows it, so a crash or a retry
- * resumes where it stopped and a page stored twice lands once (upserts by integration + external
- * id). A vendor that refuses our credentials makes the integration inactive with its message.
+ * cadences and their step days, then memberships → prospects, companies and targets. Each page
+ * (memberships: each batch of pages) is stored in one transaction together with the cursor that
+ * follows it, so a crash or a retry resumes where it stopped and a page stored twice lands once
+ * (upserts by integration + external id). A vendor that refuses our credentials makes the
+ * integration inactive with its message.
  */
 export function createSyncService(deps: Deps) {
   const { db, queue, box, adapters, log } = deps;
@@ -121,21 +191,22 @@ export function createSyncService(deps: Deps) {
         since,
         oneCadence ? { cadenceExternalId: oneCadence.externalId } : {},
       );
-      for await (const page of pages) {
+      const repIds = rememberedLookup((tx, ids) => salesRepIdsByExternal(tx, ref.id, ids));
+      const cadenceIdsOf = rememberedLookup((tx, ids) => cadenceIdsByExternal(tx, ref.id, ids));
+      for await (const page of readAhead(grouped(pages, MEMBERSHIPS_PER_TRANSACTION))) {
+        done += page.pages;
         await db.transaction(async (tx) => {
           const prospectIds = await upsertProspects(
             tx,
             ref,
             page.items.map((m) => m.prospect),
           );
-          const reps = await salesRepIdsByExternal(
+          const reps = await repIds(
             tx,
-            ref.id,
             page.items.flatMap((m) => (m.userExternalId ? [m.userExternalId] : [])),
           );
-          const cadenceIds = await cadenceIdsByExternal(
+          const cadenceIds = await cadenceIdsOf(
             tx,
-            ref.id,
             page.items.map((m) => m.cadenceExternalId),
           );
           const rows = page.items.flatMap((m) => {
@@ -159,12 +230,16 @@ export function createSyncService(deps: Deps) {
             ];
           });
           await upsertTargets(tx, ref, rows);
+          const syncProgress: SyncProgress = { phase: 'memberships', done, total: page.totalPages };
           if (!oneCadence && !holdCursor) {
             for (const m of page.items) cursor.memberships = newest(cursor.memberships, m.updatedAt);
-            await tx.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
           }
+          // The progress goes with the cursor in the same write: one statement less per batch.
+          await tx
+            .update(integrations)
+            .set(!oneCadence && !holdCursor ? { syncCursor: cursor, syncProgress } : { syncProgress })
+            .where(eq(integrations.id, ref.id));
         });
-        await setProgress(ref.id, { phase: 'memberships', done: ++done, total: page.totalPages });
       }
       await finish(job, { failed: false });
     } catch (err) {

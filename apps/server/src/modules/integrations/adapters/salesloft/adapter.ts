@@ -29,6 +29,7 @@ export const SALESLOFT_SCOPES = [
 ];
 
 const PER_PAGE = 100;
+const MAX_REMEMBERED_ACCOUNTS = 20_000;
 /** Membership states that still count as "on the cadence" when `currently_on_cadence` is absent. */
 const ON_CADENCE = new Set(['processing', 'staged', 'active', 'scheduled']);
 
@@ -370,6 +371,9 @@ export function createSalesloftAdapter(
       const filters: Record<string, string> = {};
       if (options?.cadenceExternalId) filters.cadence_id = options.cadenceExternalId;
       const steps = new Map<string, SlStep>();
+      // Accounts are shared by many people: each is read once per sync (a quarter of the requests
+      // of a large first sync, and Salesloft budgets requests per minute). Bounded for huge teams.
+      const accountsSeen = new Map<string, SlAccount>();
       for await (const { rows, totalPages } of walk<SlMembership>(
         ctx,
         '/cadence_memberships',
@@ -381,11 +385,13 @@ export function createSalesloftAdapter(
           '/people',
           rows.flatMap((m) => refId(m.person) ?? []),
         );
-        const companies = await byIds<SlAccount>(
-          ctx,
-          '/accounts',
-          [...people.values()].flatMap((p) => refId(p.account) ?? []),
-        );
+        const accountIds = [...people.values()].flatMap((p) => refId(p.account) ?? []);
+        if (accountsSeen.size > MAX_REMEMBERED_ACCOUNTS) accountsSeen.clear();
+        const newAccounts = accountIds.filter((id) => !accountsSeen.has(id));
+        for (const [id, account] of await byIds<SlAccount>(ctx, '/accounts', newAccounts)) {
+          accountsSeen.set(id, account);
+        }
+        const companies = accountsSeen;
         // No membership field says where the person is: its latest action's step does, or failing
         // that the person's last completed step (API-NOTES.md §1).
         const actions = await byIds<SlAction>(

@@ -1,0 +1,214 @@
+import { notifications } from '@mantine/notifications';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BUILT_IN_ROLES } from '@rally/shared';
+import type { Cadence, CadenceListItem } from '@rally/shared/schemas/cadences';
+import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
+import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { CadenceScreen } from './cadence-screen.tsx';
+import { CadencesScreen } from './cadences-screen.tsx';
+import { NO_CONTENT_TEXT } from './cadence-day-card.tsx';
+
+const ACME = CLIENT_IDS.acme;
+const CONTENT = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a69';
+const Logo = ({ source }: { source: string }) => <span>{source} logo</span>;
+
+const counts = { total: 3, active: 2, contacted: 1, super: 1 };
+const base = {
+  id: 7,
+  client_id: ACME,
+  integration_id: 2,
+  source: 'salesloft',
+  name: 'Enterprise Outbound',
+  status: 'active' as const,
+  is_super: false,
+  is_syncing: false,
+  last_synced_at: null,
+  owner_id: null,
+  owner: null,
+  selected_sdrs: [],
+  counts,
+};
+const listItem: CadenceListItem = { ...base, day_count: 2 };
+const day = (n: number) => ({
+  day_number: n,
+  count_total: n,
+  count_active: n,
+  count_contacted: 0,
+  count_super: 0,
+  content_days: [],
+});
+const cadence: Cadence = { ...base, days: [day(1), day(2)] };
+
+type Routes = Parameters<typeof fakeServer>[0];
+
+async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Routes = {}) {
+  const server = fakeServer({
+    'GET /v1/api/user/self': {
+      body: selfFixture([
+        {
+          client_id: ACME,
+          client_name: 'Acme',
+          is_default: true,
+          role,
+          permissions: [...BUILT_IN_ROLES[role]],
+        },
+      ]),
+    },
+    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
+    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    'GET /sc/cadence': { body: [listItem] },
+    'GET /sc/cadence/7': { body: cadence },
+    'GET /sc/sdr': { body: [] },
+    'GET /sc/sdr/cadence/7': { body: [] },
+    'GET /sc/content': {
+      body: {
+        items: [{ id: CONTENT, name: 'Spring launch', title: 'x', status: 'published', is_archived: false }],
+      },
+    },
+    'PUT /sc/cadence/7': (init) => {
+      const body = JSON.parse(String(init?.body)) as {
+        selected_sdrs: string[];
+        days: { day_number: number; content_days: Cadence['days'][number]['content_days'] }[];
+      };
+      return {
+        body: {
+          ...cadence,
+          selected_sdrs: body.selected_sdrs,
+          days: body.days.map((d) => ({ ...day(d.day_number), content_days: d.content_days })),
+        },
+      };
+    },
+    ...routes,
+  });
+  vi.stubGlobal('fetch', server.fetchFn);
+  await loadSession();
+  return server;
+}
+
+const render = (path: string) =>
+  renderRoutes(
+    [
+      { path: '/cadence', element: <CadencesScreen SourceLogo={Logo} /> },
+      { path: '/cadence/:id', element: <CadenceScreen SourceLogo={Logo} /> },
+    ],
+    path,
+  );
+
+afterEach(() => {
+  notifications.clean();
+  resetAuth();
+  vi.unstubAllGlobals();
+});
+
+describe('CadencesScreen', () => {
+  it('lists a cadence with its status, ads, days, counts and a Sync now for a writer', async () => {
+    await signIn('green_manager');
+    render(`/cadence?client_id=${ACME}`);
+    const table = await screen.findByRole('table', { name: 'Cadences' });
+    const row = within(table).getByRole('row', { name: /Enterprise Outbound/ });
+    expect(within(row).getByRole('link', { name: 'Enterprise Outbound' })).toHaveAttribute(
+      'href',
+      `/cadence/7?client_id=${ACME}&integration_id=2`,
+    );
+    expect(within(row).getByLabelText('Status: Active')).toBeInTheDocument();
+    expect(within(row).getByText('Ads off')).toBeInTheDocument();
+    expect(within(row).getByText('All reps')).toBeInTheDocument();
+    expect(within(row).getByText('Never synced')).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Sync now' })).toBeEnabled();
+  });
+
+  it('empty: says where cadences come from', async () => {
+    await signIn('purple_owner', { 'GET /sc/cadence': { body: [] } });
+    render(`/cadence?client_id=${ACME}`);
+    expect(await screen.findByText('No cadences yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to connections' })).toBeInTheDocument();
+  });
+
+  it('error: explains and offers to try again', async () => {
+    const server = await signIn('purple_owner', {
+      'GET /sc/cadence': { status: 403, body: { message: 'Nope' } },
+    });
+    const user = userEvent.setup();
+    render(`/cadence?client_id=${ACME}`);
+    expect(await screen.findByText('Could not load cadences')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(server.calls.filter((c) => c.url === '/sc/cadence')).toHaveLength(2));
+  });
+});
+
+describe('CadenceScreen', () => {
+  it('adds content and a rule to day 1 and saves every day in one PUT', async () => {
+    const server = await signIn('purple_owner');
+    const user = userEvent.setup();
+    render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    const day1 = await screen.findByRole('region', { name: 'Day 1' });
+    await user.click(within(day1).getByRole('button', { name: 'Add content to Day 1' }));
+    await user.click(within(day1).getByRole('button', { name: 'Add rule to Day 1, content 1' }));
+    expect(within(day1).getByRole('textbox', { name: 'Rule 1: value' })).toHaveValue('15');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(server.calls.some((c) => c.init?.method === 'PUT')).toBe(true));
+    const put = server.calls.find((c) => c.init?.method === 'PUT');
+    expect(put?.url).toBe('/sc/cadence/7?integration_id=2');
+    expect(JSON.parse(String(put?.init?.body))).toEqual({
+      selected_sdrs: [],
+      days: [
+        {
+          day_number: 1,
+          content_days: [
+            {
+              content_id: CONTENT,
+              day_transition_actions: [
+                {
+                  action_type: 'move_to_day',
+                  action_rule: 'impressions_gte',
+                  action_rule_value: 15,
+                  target_day_number: 2,
+                },
+              ],
+            },
+          ],
+        },
+        { day_number: 2, content_days: [] },
+      ],
+    });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Unsaved changes' })).toBeNull());
+  });
+
+  it('without the content studio (GET /sc/content is 404) the days say so and offer no content to add', async () => {
+    await signIn('purple_owner', { 'GET /sc/content': { status: 404, body: { message: 'Not found' } } });
+    render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    const day1 = await screen.findByRole('region', { name: 'Day 1' });
+    expect(await within(day1).findByText(NO_CONTENT_TEXT)).toBeInTheDocument();
+    expect(within(day1).queryByRole('button', { name: 'Add content to Day 1' })).toBeNull();
+  });
+
+  it('a cadence of another client (404) reads as not found', async () => {
+    await signIn('purple_owner', {
+      'GET /sc/cadence/7': { status: 404, body: { message: 'Cadence not found.' } },
+    });
+    render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    expect(await screen.findByText('This cadence was not found')).toBeInTheDocument();
+  });
+
+  it('finds the integration from the list when the link has none', async () => {
+    const server = await signIn('purple_owner');
+    render(`/cadence/7?client_id=${ACME}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enterprise Outbound' })).toBeInTheDocument();
+    expect(server.calls.some((c) => c.url === '/sc/cadence/7?integration_id=2')).toBe(true);
+  });
+
+  it('an SDR sees it read-only: no switch, no status moves, no editors', async () => {
+    await signIn('yellow_sdr');
+    render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    expect(await screen.findByRole('region', { name: 'Day 1' })).toBeInTheDocument();
+    expect(screen.getByText('Ads off')).toBeInTheDocument();
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Sync now' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Add content/ })).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Sales reps' })).toBeNull();
+  });
+});

@@ -190,7 +190,7 @@ export const prospects = pgTable(
   (t) => [
     uniqueIndex('prospects_integration_external_uq').on(t.integrationId, t.externalId),
     index('prospects_client_idx').on(t.clientId),
-    // Keyset paging of the prospects list in each sort order (name, email with blanks last, title,
+    // Keyset paging of the prospects list in each sort order (name, e-mail then blanks, title,
     // company), and substring search (pg_trgm) over name, e-mail and title.
     index('prospects_client_name_idx').on(
       t.clientId,
@@ -198,12 +198,12 @@ export const prospects = pgTable(
       sql`lower(${t.lastName})`,
       t.id,
     ),
-    index('prospects_client_email_idx').on(
-      t.clientId,
-      sql`(${t.email} is null)`,
-      sql`lower(coalesce(${t.email}, ''))`,
-      t.id,
-    ),
+    index('prospects_client_email_idx')
+      .on(t.clientId, sql`lower(${t.email})`, t.id)
+      .where(sql`${t.email} is not null`),
+    index('prospects_client_no_email_idx')
+      .on(t.clientId, t.id)
+      .where(sql`${t.email} is null`),
     index('prospects_client_title_idx').on(t.clientId, sql`lower(${t.title})`, t.id),
     index('prospects_client_company_idx').on(t.clientId, t.companyId, t.id),
     index('prospects_search_trgm_idx').using(
@@ -256,7 +256,13 @@ export const targets = pgTable(
     index('targets_prospect_idx').on(t.prospectId),
     index('targets_sales_rep_idx').on(t.salesRepId),
     // The prospects list sorted by impressions or super date (keyset), and supers of a day.
-    index('targets_client_impressions_idx').on(t.clientId, t.impressions, t.id),
+    // Split by super so "never super, most impressions" need not skip every super (≥15 impressions).
+    index('targets_impressions_nonsuper_idx')
+      .on(t.clientId, t.impressions, t.id)
+      .where(sql`${t.superDate} is null`),
+    index('targets_impressions_super_idx')
+      .on(t.clientId, t.impressions, t.id)
+      .where(sql`${t.superDate} is not null`),
     index('targets_client_super_idx')
       .on(t.clientId, t.superDate, t.id)
       .where(sql`${t.superDate} is not null`),

@@ -92,12 +92,6 @@ test.describe('SPEC.md §2 Screens and routes', () => {
   });
 
   test('"/login … the previous path plus client_id is saved as the redirect target"', async ({ page }) => {
-    test.fail(
-      true,
-      'Known bug (app/route-gate.tsx): after sign-in the /login gate navigates to the target, then clears ' +
-        'the target while that route is still loading, re-renders and navigates again to "/". Masked ' +
-        'elsewhere when the target itself ends on /onboarding.',
-    );
     await page.goto(`/legal/terms?client_id=${CLIENTS.acme}`);
     await page.locator('header').getByRole('link', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -248,12 +242,6 @@ test.describe('SPEC.md §2 Screens and routes', () => {
   });
 
   test('"A token query parameter is accepted as a login link", on any route', async ({ page, browser }) => {
-    test.fail(
-      true,
-      'Known bug: loadSession removes ?token= with history.replaceState, but the route gate rebuilds the ' +
-        'client_id redirect from the router location, which still has it; a reload then sends the used ' +
-        "token as a bearer and shows 'Invalid link'.",
-    );
     const user = await registerViaApi(page.request, unique('token'));
     await page.context().clearCookies();
     const res = await api(page.request, 'POST', '/v1/api/auth/link', { email: user.email });
@@ -496,11 +484,6 @@ test.describe('SPEC.md §8 Error catalogue', () => {
   test('"Other statuses | Toast with the server\'s message field …, falling back to the 500 text"', async ({
     page,
   }) => {
-    test.fail(
-      true,
-      'Known bug (lib/api-client.ts + lib/api-errors.ts): an ApiError without a server message carries ' +
-        "the HTTP status text ('Payment Required'), which the toast shows instead of the 500 text.",
-    );
     await signInAs(page, DEMO);
     await usersScreenAnswering(page, 402, {});
     await expect(toasts(page)).toHaveCount(1);

@@ -1,5 +1,5 @@
 import type { AppRoute } from '@rally/shared';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { ErrorView } from '../components/errors/error-page.tsx';
@@ -12,6 +12,8 @@ let previous: { path: string; clientID: string | null } | null = null;
 function withClientId(pathname: string, search: string, clientId: string): string {
   const params = new URLSearchParams(search);
   params.set('client_id', clientId);
+  // A login link's token has been used by now; carrying it on would replay it on a reload.
+  params.delete('token');
   return `${pathname}?${params.toString()}`;
 }
 
@@ -48,8 +50,14 @@ export function RouteGate({ route, children }: { route: AppRoute; children: Reac
       saveRedirect(previous);
   }, [isLogin, auth.loggedIn]);
 
-  // Once signed in, the stored target has been used: forget it.
+  // Where a signed-in user leaves /login (or a guest-only screen) for, decided once: a user who signs
+  // in here returns to the stored target; one who was already signed in goes to "/" (SPEC.md §2). A
+  // re-render while the target's screen still loads must not change it.
   const leaving = auth.loggedIn && auth.status === 'ready' && (isLogin || Boolean(route.guestOnly));
+  const [signsInHere, setSignsInHere] = useState(!auth.loggedIn);
+  if (!auth.loggedIn && !signsInHere) setSignsInHere(true);
+  const [leaveTo, setLeaveTo] = useState<string | null>(null);
+  if (leaving && leaveTo === null) setLeaveTo(signsInHere ? redirectPath(auth.redirect) : '/');
   useEffect(() => {
     if (leaving) saveRedirect(null);
   }, [leaving]);
@@ -70,7 +78,7 @@ export function RouteGate({ route, children }: { route: AppRoute; children: Reac
 
   const current = auth.currentClient;
   if (isLogin || route.guestOnly) {
-    const target = redirectPath(auth.redirect);
+    const target = leaveTo ?? redirectPath(auth.redirect);
     return <Navigate to={target === '/' && current ? `/?client_id=${current}` : target} replace />;
   }
   if (needsSwitch) return <ScreenLoader />;

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { APP_ROUTES } from '@rally/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteObject } from 'react-router';
-import { loadSession, resetAuth } from '../lib/auth/store.ts';
+import { loadSession, resetAuth, saveRedirect } from '../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../testing/render.tsx';
 import { buildRoutes } from './router.tsx';
 import { selfFixture } from '../testing/fixtures.ts';
@@ -67,6 +67,8 @@ async function signIn(
 }
 
 afterEach(() => {
+  // Each test starts with no stored redirect target (resetAuth keeps it, as a real sign-out does).
+  saveRedirect(null);
   resetAuth();
   vi.unstubAllGlobals();
 });
@@ -95,7 +97,8 @@ describe('router built from the shared route table', () => {
   it('sends a client without an integration to /onboarding (has-integration check)', async () => {
     await signIn({ [ACME]: [], [GLOBEX]: [] });
     const { router } = renderRoutes(buildRoutes(), `/cadence?client_id=${ACME}`);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/onboarding'));
+    // The lazy /cadence screen may take a while to load on a busy machine before the gate redirects.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/onboarding'), { timeout: 5000 });
     expect(router.state.location.search).toBe(`?client_id=${ACME}`);
   });
 

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { ApiError, isAbortError } from './api-client.ts';
+import { ApiError, isAbortError, messageOf } from './api-client.ts';
 
 /** SPEC.md §8, word for word. */
 export const ERROR_TOASTS = {
@@ -32,5 +32,7 @@ export function toastApiError(error: unknown): void {
     });
     return;
   }
-  notifications.show({ color: 'red', message: error.message || ERROR_TOASTS[500].message });
+  // "the server's message field (or nested data.message), falling back to the 500 text" — never the
+  // HTTP status text.
+  notifications.show({ color: 'red', message: messageOf(error.data) ?? ERROR_TOASTS[500].message });
 }

@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
 import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/index.ts';
+import { publicPageRoutes } from './modules/creative/index.ts';
 import { fileforceRoutes } from './modules/fileforce/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -215,6 +216,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (config.services.includes('main')) await app.register(trackingPlugin, { workers: opts.workers });
   // Uploaded images, public at the root: landing pages on custom domains show them too.
   if (config.services.includes('main')) await app.register(filesRoutes);
+  // Server-rendered landing pages and previews; before the app's fallback, which they step aside to.
+  if (config.services.includes('main')) await app.register(publicPageRoutes);
   if (config.services.includes('main')) await app.register(spaPlugin, { webDist: config.webDist });
 
   return app;

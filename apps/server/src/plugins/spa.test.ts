@@ -10,7 +10,9 @@ describe('serving the single-page app', async () => {
     '/feed',
     '/cadence/42',
     '/settings/integrations/hubspot/fields',
-    '/lp/3mJr7AoUXx2Wqd',
+    // Server-rendered for a signed-in member; without a session the app answers (and asks to sign in).
+    '/lp/preview',
+    '/content/preview/3mJr7AoUXx2Wqd/1080x1080',
     '/legal/terms',
   ])('answers the known route %s with the app shell and 200', async (url) => {
     const res = await app.inject(url);

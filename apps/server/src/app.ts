@@ -18,6 +18,7 @@ import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
+import { prospectRoutes } from './modules/prospects/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
 import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/index.ts';
 import { publicPageRoutes } from './modules/creative/index.ts';
@@ -79,7 +80,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     contentRoutes,
     trackingApiRoutes,
   ],
-  sc: [scIntegrationRoutes, cadenceRoutes, scContentRoutes],
+  sc: [scIntegrationRoutes, cadenceRoutes, scContentRoutes, prospectRoutes],
   biller: [],
 };
 

@@ -1,0 +1,66 @@
+import { DEFAULT_PROSPECT_ORDER } from '@rally/shared/schemas/prospects';
+import type { Prospect, ProspectListReply, prospectListQuery } from '@rally/shared/schemas/prospects';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { fieldError } from '../../lib/errors.ts';
+import { decodeCursor, encodeCursor, filtersFingerprint } from './cursor.ts';
+import { listPage, phaseKeyTypes, prospectsByIds } from './repository.ts';
+import type { ProspectFilters } from './repository.ts';
+
+type ListQuery = z.output<typeof prospectListQuery>;
+
+const yes = (v: 'true' | 'false' | undefined) => (v === undefined ? undefined : v === 'true');
+
+/** What a cursor is bound to besides sort and order: the search and the filters. */
+export function listFingerprint(
+  q: Pick<ListQuery, 'search' | 'cadence_id' | 'sales_rep_id' | 'super' | 'active'>,
+): string {
+  return filtersFingerprint({
+    search: q.search ? q.search.toLowerCase() : null,
+    cadence: q.cadence_id ?? null,
+    rep: q.sales_rep_id?.toLowerCase() ?? null,
+    super: q.super ?? null,
+    active: q.active ?? null,
+  });
+}
+
+/** `GET /sc/prospects`: one page, and the cursor of the next. */
+export async function listProspects(db: Db, clientId: string, q: ListQuery): Promise<ProspectListReply> {
+  const order = q.order ?? DEFAULT_PROSPECT_ORDER[q.sort];
+  const search = q.search ? q.search : undefined;
+  const filters: ProspectFilters = {
+    clientId,
+    search,
+    cadenceId: q.cadence_id,
+    salesRepId: q.sales_rep_id?.toLowerCase(),
+    isSuper: yes(q.super),
+    isActive: yes(q.active),
+  };
+  const fingerprint = listFingerprint(q);
+  let after: { phase: number; keys: string[] } | null = null;
+  if (q.cursor) {
+    const c = decodeCursor(q.cursor, { sort: q.sort, order, filters: fingerprint }, phaseKeyTypes(q.sort));
+    if (typeof c === 'string') throw fieldError('querystring.cursor', c);
+    after = c;
+  }
+  // One row more than the page tells whether another page follows.
+  const rows = await listPage(db, filters, q.sort, order, after, q.page_size + 1);
+  const page = rows.slice(0, q.page_size);
+  const last = page.at(-1);
+  return {
+    items: await prospectsByIds(db, filters, page),
+    next_cursor:
+      rows.length > q.page_size && last
+        ? encodeCursor({ sort: q.sort, order, filters: fingerprint, phase: last.phase, keys: last.keys })
+        : null,
+    sort: q.sort,
+    order,
+    page_size: q.page_size,
+  };
+}
+
+/** `GET /sc/prospects/{id}`: the prospect with every cadence entry, or null when not the client's. */
+export async function getProspect(db: Db, clientId: string, id: string): Promise<Prospect | null> {
+  const [found] = await prospectsByIds(db, { clientId }, [{ prospectId: id.toLowerCase(), targetId: null }]);
+  return found ?? null;
+}

@@ -292,6 +292,9 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
   const steps = new Map<number, StepRow>();
   const memberships = new Map<number, MembershipRow>();
   const actions = new Map<number, ActionRow>();
+  /** Sorted copies of tables for listings, by table and sort order; every change drops them all. */
+  const sortedListings = new Map<Map<number, Row>, Map<string, Row[]>>();
+  const changed = () => sortedListings.clear();
   // Membership ids by person, so serialising a person does not scan every membership (large seeds).
   const membershipsOfPerson = new Map<number, Set<number>>();
   const nextId: Record<Kind | 'action', number> = {
@@ -371,6 +374,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
   }
 
   function seed(data: FakeSalesloftSeed) {
+    changed();
     const ids = {
       users: [] as number[],
       accounts: [] as number[],
@@ -512,6 +516,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
   function update<K extends Kind>(kind: K, id: number, patch: Patch[K]) {
     const row = tables[kind].get(id) as (Row & Record<string, unknown>) | undefined;
     if (!row) throw new Error(`fake Salesloft: no ${kind} ${id}`);
+    changed();
     const at = stamp();
     const { updated_at, ...fields } = patch as Record<string, unknown> & { updated_at?: string };
     if (kind === 'membership') {
@@ -747,14 +752,27 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
 
     const key = spec.sortKeys[sortBy]!;
     const sign = direction === 'ASC' ? 1 : -1;
-    // An `ids` lookup reads just those rows (the filter still applies): large seeds stay fast.
-    const ids = idsGiven(q);
-    const candidates = ids ? [...new Set(ids)].flatMap((id) => spec.rows.get(id) ?? []) : spec.rows.values();
-    const rows = [...candidates].filter(keep).sort((a, b) => {
+    const compare = (a: R, b: R) => {
       const ka = key(a);
       const kb = key(b);
       return sign * (ka < kb ? -1 : ka > kb ? 1 : a.id - b.id);
-    });
+    };
+    // An `ids` lookup reads just those rows, and a listing filters a sorted copy kept until the next
+    // change (the filter still applies to both), so paging a large seed stays fast.
+    const ids = idsGiven(q);
+    let rows: R[];
+    if (ids) {
+      rows = [...new Set(ids)]
+        .flatMap((id) => spec.rows.get(id) ?? [])
+        .filter(keep)
+        .sort(compare);
+    } else {
+      let orders = sortedListings.get(spec.rows) as Map<string, R[]> | undefined;
+      if (!orders) sortedListings.set(spec.rows, (orders = new Map()));
+      let sorted = orders.get(`${sortBy} ${direction}`);
+      if (!sorted) orders.set(`${sortBy} ${direction}`, (sorted = [...spec.rows.values()].sort(compare)));
+      rows = sorted.filter(keep);
+    }
     const size = paged ? perPage : Math.max(rows.length, 1);
     const totalPages = Math.ceil(rows.length / size);
     const slice = paged ? rows.slice((page - 1) * size, page * size) : rows;
@@ -1243,6 +1261,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     deletePerson(personId: number) {
       if (!people.delete(personId)) throw new Error(`fake Salesloft: no person ${personId}`);
       for (const id of membershipsOfPerson.get(personId) ?? []) memberships.get(id)!.updated_at = stamp();
+      changed();
     },
     /**
      * Deletes a membership's latest action while the membership keeps referring to it, as when an
@@ -1253,6 +1272,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       if (!m || m.latest_action_id === null)
         throw new Error(`fake Salesloft: membership ${membershipId} has no action`);
       actions.delete(m.latest_action_id);
+      changed();
     },
     /** The next `count` API calls (after authentication) answer `status`: a 429 or a 5xx. */
     failNext(count: number, status = 429) {

@@ -3,3 +3,4 @@ export * from './integrations.ts';
 export * from './mail.ts';
 export * from './content.ts';
 export * from './engagement.ts';
+export * from './billing.ts';

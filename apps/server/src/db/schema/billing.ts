@@ -79,7 +79,9 @@ export const billingAccounts = pgTable('billing_accounts', {
   timeZone: text('time_zone').notNull().default('UTC'),
   currency: text('currency').notNull().default('usd'),
   plan: text('plan').notNull().default('pay_as_you_go'),
-  subscriptionStatus: text('subscription_status', { enum: SUBSCRIPTION_STATUSES }).notNull().default('active'),
+  subscriptionStatus: text('subscription_status', { enum: SUBSCRIPTION_STATUSES })
+    .notNull()
+    .default('active'),
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
   subscriptionStartedAt: timestamp('subscription_started_at', { withTimezone: true }).notNull().defaultNow(),
   ...timestamps,

@@ -96,6 +96,11 @@ const schema = z.object({
     .regex(/^GTM-[A-Z0-9]+$/, 'must be GTM- followed by uppercase letters and digits')
     .optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must start with pk_').optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_/, 'must start with sk_ (or rk_ for a restricted key)')
+    .optional(),
+  STRIPE_API_URL: url('the Stripe API origin').optional(),
   SALESLOFT_CLIENT_ID: z.string().trim().min(1).optional(),
   SALESLOFT_CLIENT_SECRET: z.string().min(1).optional(),
   SALESLOFT_API_URL: url('the Salesloft API base').default('https://api.salesloft.com/v2'),
@@ -196,6 +201,8 @@ export type Config = {
   gtmId: string | null;
   /** Card-billing provider (Stripe.js) key; the browser loads no Stripe.js while it is null. */
   stripePublishableKey: string | null;
+  /** Server side of the stripe payment provider; null means the built-in local provider bills. */
+  stripe: { secretKey: string; apiUrl: string | null } | null;
   /** Sequence platforms' API and OAuth endpoints (tests point them at in-repo fakes). */
   vendors: VendorsConfig;
   /** Largest CSV upload accepted, in bytes. */
@@ -247,6 +254,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push(`${p}_CLIENT_SECRET: is required when ${p}_CLIENT_ID is set`);
     }
   }
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_PUBLISHABLE_KEY) {
+    problems.push(
+      'STRIPE_PUBLISHABLE_KEY: is required when STRIPE_SECRET_KEY is set (the browser collects cards with Stripe.js)',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
   const oidcProvider = (
     issuer: string,
@@ -279,6 +291,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     posthog: e.POSTHOG_KEY ? { key: e.POSTHOG_KEY, host: e.POSTHOG_HOST.replace(/\/+$/, '') } : null,
     gtmId: e.GTM_ID ?? null,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
+    stripe: e.STRIPE_SECRET_KEY
+      ? { secretKey: e.STRIPE_SECRET_KEY, apiUrl: e.STRIPE_API_URL?.replace(/\/+$/, '') ?? null }
+      : null,
     vendors: {
       salesloft: {
         apiUrl: e.SALESLOFT_API_URL.replace(/\/+$/, ''),

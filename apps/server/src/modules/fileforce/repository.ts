@@ -6,7 +6,6 @@ import {
   fileImports,
   integrations,
   opportunities,
-  prospects,
   salesReps,
 } from '../../db/schema/index.ts';
 import type { ImportRowError } from '../../db/schema/index.ts';
@@ -150,25 +149,6 @@ export async function commitProgress(
 
 type PersonFields = { firstName: string; lastName: string; title: string };
 
-/** What is already stored of these prospects, so a blank cell in a file never erases a name. */
-export async function storedProspects(
-  tx: store.Tx,
-  integrationId: number,
-  externalIds: string[],
-): Promise<Map<string, PersonFields>> {
-  if (!externalIds.length) return new Map();
-  const rows = await tx
-    .select({
-      externalId: prospects.externalId,
-      firstName: prospects.firstName,
-      lastName: prospects.lastName,
-      title: prospects.title,
-    })
-    .from(prospects)
-    .where(and(eq(prospects.integrationId, integrationId), inArray(prospects.externalId, externalIds)));
-  return new Map(rows.map((r) => [r.externalId, r]));
-}
-
 export async function storedSalesReps(
   tx: store.Tx,
   integrationId: number,
@@ -186,6 +166,123 @@ export async function storedSalesReps(
     .from(salesReps)
     .where(and(eq(salesReps.integrationId, integrationId), inArray(salesReps.externalId, externalIds)));
   return new Map(rows.map((r) => [r.externalId, r]));
+}
+
+/** Companies of a batch of target rows, keyed by lower-cased name. */
+export type BatchCompany = { key: string; name: string; website: string | null };
+/** A prospect of a batch, keyed by lower-cased e-mail; blank names never erase stored ones. */
+export type BatchProspect = {
+  email: string;
+  firstName: string;
+  lastName: string;
+  title: string;
+  companyKey: string | null;
+};
+/** A target of a batch: its cadence and rep already resolved to our ids. */
+export type BatchTarget = {
+  email: string;
+  cadenceId: number;
+  dayNumber: number;
+  salesRepId: string | null;
+  isActive: boolean;
+  /** The public token it gets if it is new (made here: PGlite has no pgcrypto). */
+  token: string;
+};
+
+/**
+ * Writes one batch of a targets import in a single statement: companies, then prospects (with their
+ * company), cadence days, then targets, each an upsert keyed as a sync keys it (ARCHITECTURE.md §7:
+ * integration + external id; targets by cadence + prospect). Rows arrive as one JSON parameter, so
+ * the statement is the same whatever the batch size (a multi-row VALUES of thousands of parameters
+ * cost more to build and plan than to run). An upsert that would change nothing writes nothing.
+ * Each list must hold one entry per key.
+ */
+export async function writeTargetBatch(
+  tx: store.Tx,
+  integration: store.IntegrationRef,
+  batch: { companies: BatchCompany[]; prospects: BatchProspect[]; targets: BatchTarget[] },
+): Promise<void> {
+  const client = sql`${integration.clientId}::uuid`;
+  const source = sql`${integration.id}::int`;
+  const companiesJson = JSON.stringify(batch.companies.map((c) => ({ k: c.key, n: c.name, w: c.website })));
+  const prospectsJson = JSON.stringify(
+    batch.prospects.map((p) => ({ e: p.email, f: p.firstName, l: p.lastName, t: p.title, c: p.companyKey })),
+  );
+  const targetsJson = JSON.stringify(
+    batch.targets.map((t) => ({
+      e: t.email,
+      c: t.cadenceId,
+      d: t.dayNumber,
+      r: t.salesRepId,
+      a: t.isActive,
+      tk: t.token,
+    })),
+  );
+  // Rows a conflict left unchanged are not returned by RETURNING; the plain selects (which see the
+  // table as it was before the statement) supply their ids. They are LATERAL … LIMIT 1 so that each
+  // is an index probe: with the statistics of a table that is filling up, the planner otherwise
+  // scans the integration's whole table once per batch.
+  await tx.execute(sql`
+with co_in as (
+  select * from jsonb_to_recordset(${companiesJson}::jsonb) as x(k text, n text, w text)
+), co_up as (
+  insert into companies (client_id, integration_id, external_id, name, website)
+  select ${client}, ${source}, k, n, w from co_in
+  on conflict (integration_id, external_id) do update set
+    name = excluded.name,
+    website = coalesce(excluded.website, companies.website),
+    updated_at = now()
+  where companies.name is distinct from excluded.name
+    or (excluded.website is not null and companies.website is distinct from excluded.website)
+  returning id, external_id
+), co as (
+  select id, external_id from co_up
+  union
+  select c.id, co_in.k from co_in cross join lateral (
+    select id from companies where integration_id = ${source} and external_id = co_in.k limit 1
+  ) c
+), pr_in as (
+  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, c text)
+), pr_up as (
+  insert into prospects (client_id, integration_id, external_id, email, first_name, last_name, title, company_id)
+  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, co.id
+  from pr_in p left join co on co.external_id = p.c
+  on conflict (integration_id, external_id) do update set
+    email = excluded.email,
+    first_name = coalesce(nullif(excluded.first_name, ''), prospects.first_name),
+    last_name = coalesce(nullif(excluded.last_name, ''), prospects.last_name),
+    title = coalesce(nullif(excluded.title, ''), prospects.title),
+    company_id = coalesce(excluded.company_id, prospects.company_id),
+    updated_at = now()
+  where prospects.email is distinct from excluded.email
+    or (excluded.first_name <> '' and prospects.first_name <> excluded.first_name)
+    or (excluded.last_name <> '' and prospects.last_name <> excluded.last_name)
+    or (excluded.title <> '' and prospects.title <> excluded.title)
+    or (excluded.company_id is not null and prospects.company_id is distinct from excluded.company_id)
+  returning id, external_id
+), pr as (
+  select id, external_id from pr_up
+  union
+  select p.id, pr_in.e from pr_in cross join lateral (
+    select id from prospects where integration_id = ${source} and external_id = pr_in.e limit 1
+  ) p
+), tg_in as (
+  select * from jsonb_to_recordset(${targetsJson}::jsonb) as x(e text, c int, d int, r uuid, a boolean, tk text)
+), days as (
+  insert into cadence_days (client_id, cadence_id, day_number)
+  select distinct ${client}, c, d from tg_in
+  on conflict do nothing
+)
+insert into targets (client_id, cadence_id, prospect_id, sales_rep_id, day_number, is_active, token)
+select ${client}, t.c, pr.id, t.r, t.d, t.a, t.tk from tg_in t join pr on pr.external_id = t.e
+on conflict (cadence_id, prospect_id) do update set
+  sales_rep_id = coalesce(excluded.sales_rep_id, targets.sales_rep_id),
+  day_number = excluded.day_number,
+  is_active = excluded.is_active,
+  updated_at = now()
+where targets.day_number <> excluded.day_number
+  or targets.is_active <> excluded.is_active
+  or (excluded.sales_rep_id is not null and targets.sales_rep_id is distinct from excluded.sales_rep_id)`);
 }
 
 /** The client's companies by lower-cased name (any source), for an opportunity's account. */

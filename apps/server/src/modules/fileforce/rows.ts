@@ -129,6 +129,70 @@ export function parseCloseDate(value: string): string | null {
 }
 
 /**
+ * The first row of each key of a file (a prospect in a cadence, an opportunity id), for "duplicate
+ * of row N", in 12 bytes a key: a 64-bit fingerprint of the key in an open-addressing table rather
+ * than the key itself, which with a map entry costs over 100 bytes and made a file of a million rows
+ * hold some 150 MB. Two different keys share a fingerprint with a chance of about n² / 2⁶⁵ (one in
+ * 37 million for a million keys); the later row would then be reported as a duplicate.
+ */
+export function createFirstRows(): { claim(key: string, row: number): number | undefined } {
+  let mask = 1023;
+  let hashes = new Int32Array(2 * (mask + 1));
+  let rows = new Uint32Array(mask + 1); // 0: empty slot (rows start at 1)
+  let size = 0;
+  let h1 = 0;
+  let h2 = 0;
+  // cyrb53's two 32-bit lanes, both kept.
+  const fingerprint = (key: string) => {
+    let a = 0xdeadbeef;
+    let b = 0x41c6ce57;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      a = Math.imul(a ^ c, 2654435761);
+      b = Math.imul(b ^ c, 1597334677);
+    }
+    a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+    b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+    h1 = a;
+    h2 = b;
+  };
+  const slotOf = (a: number, b: number) => {
+    let i = a & mask;
+    while (rows[i] !== 0 && (hashes[2 * i] !== a || hashes[2 * i + 1] !== b)) i = (i + 1) & mask;
+    return i;
+  };
+  const grow = () => {
+    const oldHashes = hashes;
+    const oldRows = rows;
+    mask = mask * 2 + 1;
+    hashes = new Int32Array(2 * (mask + 1));
+    rows = new Uint32Array(mask + 1);
+    for (let j = 0; j < oldRows.length; j++) {
+      if (oldRows[j] === 0) continue;
+      const a = oldHashes[2 * j] ?? 0;
+      const b = oldHashes[2 * j + 1] ?? 0;
+      const i = slotOf(a, b);
+      hashes[2 * i] = a;
+      hashes[2 * i + 1] = b;
+      rows[i] = oldRows[j] ?? 0;
+    }
+  };
+  return {
+    /** The row that first had `key`; undefined (and `row` recorded as its first) if none did. */
+    claim(key, row) {
+      fingerprint(key);
+      const i = slotOf(h1, h2);
+      if (rows[i] !== 0) return rows[i];
+      hashes[2 * i] = h1;
+      hashes[2 * i + 1] = h2;
+      rows[i] = row;
+      if (++size * 2 > mask) grow();
+      return undefined;
+    },
+  };
+}
+
+/**
  * A validator for one import: field positions come from the mapping and the header, and it
  * remembers the rows it accepted so a later copy is reported as a duplicate of the first.
  */
@@ -143,7 +207,7 @@ export function createRowValidator(
     const i = columns.indexOf(column);
     if (i >= 0) index.set(field, i);
   }
-  const seen = new Map<string, number>();
+  const firstRows = createFirstRows();
 
   return (record) => {
     if (record.row === 0) return null;
@@ -199,12 +263,11 @@ export function createRowValidator(
       const closeDate = dateText ? parseCloseDate(dateText) : null;
       if (dateText && closeDate === null) fail('close_date', REASONS.date);
       if (errors.length || amountCents === null) return { row, ok: false, errors };
-      const first = seen.get(opportunityId);
+      const first = firstRows.claim(opportunityId, row);
       if (first !== undefined) {
         fail('opportunity_id', REASONS.duplicate(first));
         return { row, ok: false, errors };
       }
-      seen.set(opportunityId, row);
       return {
         row,
         ok: true,
@@ -272,12 +335,11 @@ export function createRowValidator(
 
     if (errors.length) return { row, ok: false, errors };
     const key = `${email.toLowerCase()}\u0000${cadence === null ? '' : 'id' in cadence ? `#${cadence.id}` : cadence.name.toLowerCase()}`;
-    const first = seen.get(key);
+    const first = firstRows.claim(key, row);
     if (first !== undefined) {
       fail('email', REASONS.duplicate(first));
       return { row, ok: false, errors };
     }
-    seen.set(key, row);
     return {
       row,
       ok: true,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
@@ -26,12 +27,12 @@ import {
   fileforceIntegrationId,
   listImports,
   revenuePage,
-  storedProspects,
   storedSalesReps,
   updateImport,
   upsertOpportunities,
+  writeTargetBatch,
 } from './repository.ts';
-import type { FileImportRow, ImportStatus } from './repository.ts';
+import type { BatchCompany, BatchTarget, FileImportRow, ImportStatus } from './repository.ts';
 import { createRowValidator, mappingProblems } from './rows.ts';
 import type { RevenueValue, RowResult, TargetValue } from './rows.ts';
 import { removeStored, storedPath, storeStream, uploadsRoot } from './storage.ts';
@@ -51,6 +52,8 @@ export const BATCH_ROWS = 1000;
 /** Bad rows listed in a report; all of them are counted. */
 export const MAX_LISTED_ERRORS = 1000;
 const MAX_COLUMNS = 500;
+/** Random bytes of a target's public token, as the schema's default makes them. */
+const TOKEN_BYTES = 18;
 const LIST_LIMIT = 100;
 
 const BUSY: readonly ImportStatus[] = ['queued', 'running'];
@@ -380,20 +383,33 @@ export async function runImport(
     };
     let seen = 0;
     let batch: RowResult[] = [];
+    // The batch being written while the next one is read and validated (the database and this
+    // process work at once); batches still commit one at a time, in file order.
+    let writing: Promise<void> | null = null;
     const flush = async () => {
+      if (writing) await writing;
+      writing = null;
       if (!batch.length) return;
       opts.signal?.throwIfAborted();
       const rows = batch;
       batch = [];
-      await commitBatch(deps, integration, r, rows, state);
+      writing = commitBatch(deps, integration, r, rows, state);
+      // Awaited by the next flush; until then its failure must not count as unhandled.
+      writing.catch(() => {});
     };
-    await eachRow(deps, r, r.mapping, async (result) => {
-      seen++;
-      if (seen <= resumeAfter) return; // committed by an earlier run
-      batch.push(result);
-      if (batch.length >= BATCH_ROWS) await flush();
-    });
-    await flush();
+    try {
+      await eachRow(deps, r, r.mapping, async (result) => {
+        seen++;
+        if (seen <= resumeAfter) return; // committed by an earlier run
+        batch.push(result);
+        if (batch.length >= BATCH_ROWS) await flush();
+      });
+      await flush();
+      await writing;
+    } finally {
+      // A read error must not leave a batch being written behind the failure handling.
+      await (writing as Promise<void> | null)?.catch(() => {});
+    }
     return await updateImport(deps.db, id, ['running'], {
       status: 'done',
       totalRows: seen,
@@ -483,9 +499,11 @@ function mergePeople<T extends { firstName: string; lastName: string; title: str
 }
 
 /**
- * One batch of target rows, through the same upserts as a sequence-platform sync (store.ts): sales
- * reps and prospects keyed by lower-cased e-mail, companies and file cadences by lower-cased name.
- * A blank cell never erases what is stored.
+ * One batch of target rows, keyed as a sequence-platform sync keys them: sales reps and file
+ * cadences (a handful per batch) through the sync's own upserts (store.ts), then companies,
+ * prospects and targets (one per row) in one set-based statement. Sales reps and prospects are keyed
+ * by lower-cased e-mail, companies and file cadences by lower-cased name. A blank cell never erases
+ * what is stored.
  */
 async function writeTargets(
   tx: store.Tx,
@@ -555,62 +573,51 @@ async function writeTargets(
   }
 
   const people = mergePeople(rows, (r) => r.email);
-  const stored = await storedProspects(tx, integration.id, [...people.keys()]);
   // One company per lower-cased name; a website given on any of its rows counts.
-  const companyByKey = new Map<string, { externalId: string; name: string; website: string | null }>();
+  const companies = new Map<string, BatchCompany>();
   const companyOf = new Map<string, string>();
   for (const r of rows) {
     if (!r.company) continue;
     const key = r.company.name.toLowerCase();
-    const had = companyByKey.get(key);
-    companyByKey.set(key, {
-      externalId: key,
+    const had = companies.get(key);
+    companies.set(key, {
+      key,
       name: had?.name ?? r.company.name,
       website: had?.website ?? r.company.website,
     });
     if (!companyOf.has(r.email)) companyOf.set(r.email, key);
   }
-  const prospectIds = await store.upsertProspects(
-    tx,
-    integration,
-    [...people.values()].map((p) => {
-      const had = stored.get(p.email);
-      const companyKey = companyOf.get(p.email);
-      const company = companyKey === undefined ? undefined : companyByKey.get(companyKey);
-      return {
-        externalId: p.email,
-        email: p.email,
-        firstName: p.firstName || had?.firstName || '',
-        lastName: p.lastName || had?.lastName || '',
-        title: p.title || had?.title || '',
-        company: company ?? null,
-        updatedAt: null,
-      };
-    }),
-  );
-
-  const targetRows: store.TargetRow[] = [];
+  const targetRows = new Map<string, BatchTarget>();
   for (const r of rows) {
     if (!r.cadence) continue;
     const cadenceId = 'id' in r.cadence ? r.cadence.id : cadenceIds.get(r.cadence.name.toLowerCase());
-    const prospectId = prospectIds.get(r.email);
-    if (cadenceId === undefined || prospectId === undefined) continue;
-    targetRows.push({
+    if (cadenceId === undefined) continue;
+    // The last row of a (cadence, prospect) wins, as in a sync.
+    targetRows.set(`${cadenceId}:${r.email}`, {
+      email: r.email,
       cadenceId,
-      prospectId,
-      salesRepId: r.rep ? (repIds.get(r.rep.email) ?? null) : null,
-      externalId: null,
       dayNumber: r.day,
+      salesRepId: r.rep ? (repIds.get(r.rep.email) ?? null) : null,
       isActive: r.isActive,
-      contacted: false,
+      token: '',
     });
   }
-  // upsertTargets also adds the cadence days the targets are on.
-  await store.upsertTargets(
-    tx,
-    integration,
-    store.lastByKey(targetRows, (t) => `${t.cadenceId}:${t.prospectId}`),
-  );
+  const tokens = randomBytes(TOKEN_BYTES * targetRows.size);
+  let t = 0;
+  for (const target of targetRows.values()) {
+    target.token = tokens.toString('base64url', t * TOKEN_BYTES, ++t * TOKEN_BYTES);
+  }
+  await writeTargetBatch(tx, integration, {
+    companies: [...companies.values()],
+    prospects: [...people.values()].map((p) => ({
+      email: p.email,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      title: p.title,
+      companyKey: companyOf.get(p.email) ?? null,
+    })),
+    targets: [...targetRows.values()],
+  });
 }
 
 export type ImportCsvFileOptions = {

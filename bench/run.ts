@@ -1,12 +1,26 @@
 /**
  * Runs the benchmarks and prints each figure next to a baseline measured in the same run.
- * `npm run bench` (all) or `npm run bench -- healthz startup bundle`. BENCH_SECONDS sets load length.
+ * `npm run bench` (all) or `npm run bench -- healthz startup bundle`. BENCH_SECONDS sets load length;
+ * `--rows N` sets the size of the import benchmark's file (default 1,000,000).
  */
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as healthz from './healthz.bench.ts';
+import * as fileImport from './import.bench.ts';
 import * as startup from './startup.bench.ts';
 import * as sync from './sync.bench.ts';
+
+const names: string[] = [];
+const options = new Map<string, string>();
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  if (arg.startsWith('--')) options.set(arg.slice(2), args[++i] ?? '');
+  else names.push(arg);
+}
+const rows = options.has('rows') ? Number(options.get('rows')) : undefined;
+if (rows !== undefined && !(Number.isInteger(rows) && rows > 0))
+  throw new Error('--rows must be a whole number');
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const all: Record<string, () => unknown> = {
@@ -14,9 +28,10 @@ const all: Record<string, () => unknown> = {
   startup: () => startup.run(),
   healthz: () => healthz.run(seconds),
   auth: () => auth.run(seconds),
+  import: () => fileImport.run({ rows }),
   sync: () => sync.run(),
 };
-const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(all);
+const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {
   const bench = all[name];
   if (!bench) throw new Error(`unknown benchmark ${name}; choose from ${Object.keys(all).join(', ')}`);

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openAsBlob,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config/env.ts';
+import { clients } from '../apps/server/src/db/schema/index.ts';
+import { importCsvFile } from '../apps/server/src/modules/fileforce/index.ts';
+import { report, root } from './lib.ts';
+
+/**
+ * The file import (issue 6 "Figures"): a generated targets CSV imported through the product's own
+ * code (importCsvFile: the upload's storage, the import job's runImport), rows per second and peak
+ * RSS of this process, against a plain PostgreSQL `COPY ... FROM STDIN` of the same file into a
+ * staging table without indexes, in the same database and the same run. Real PostgreSQL when
+ * BENCH_DATABASE_URL or TEST_DATABASE_URL is set (a scratch database is created and dropped), else
+ * embedded PGlite in a temporary data folder. Aims: import ≥ 0.25 of COPY's rate, peak RSS < 400 MB.
+ */
+
+const HEADER =
+  'Email,First Name,Last Name,Title,Company,Website,Cadence,Day,Rep Email,Rep First Name,Rep Last Name';
+const TITLES = ['VP Operations', 'Head of Logistics', 'Procurement Lead', 'COO', ''];
+const CADENCES = ['Q3 Outbound', 'Q3 Inbound follow-up', 'Enterprise push', 'Re-engage'];
+const COMPANIES = 20_000;
+const REPS = 40;
+
+/** Row `i` of the file: a unique prospect, one of a few cadences, days and reps. */
+function line(i: number): string {
+  const c = i % COMPANIES;
+  const r = i % REPS;
+  return [
+    `prospect${i}@company${c}.example`,
+    `First${i}`,
+    `Last${i}`,
+    TITLES[i % TITLES.length],
+    `Company ${c}`,
+    `https://www.company${c}.example`,
+    CADENCES[i % CADENCES.length],
+    1 + (i % 9),
+    `rep${r}@vendor.example`,
+    `Rep${r}`,
+    `Seller${r}`,
+  ].join(',');
+}
+
+/** Writes the CSV a slice at a time, waiting for the disk: never the whole file in memory. */
+async function writeCsv(filePath: string, rows: number): Promise<void> {
+  const out = createWriteStream(filePath);
+  out.write(`${HEADER}\n`);
+  for (let i = 0; i < rows; i += 5000) {
+    const slice: string[] = [];
+    for (let j = i; j < Math.min(rows, i + 5000); j++) slice.push(line(j));
+    if (!out.write(`${slice.join('\n')}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/** Peak RSS while `work` runs, sampled every 100 ms, and the kernel's high-water mark as a check. */
+async function withPeakRss<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; peakMiB: number; hwmMiB: number | null }> {
+  // Writing 5 resets VmHWM (Linux), so it measures this window only; unsupported elsewhere.
+  const hwmReset = await writeFile('/proc/self/clear_refs', '5').then(
+    () => true,
+    () => false,
+  );
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 100);
+  try {
+    const value = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const hwmKb = hwmReset
+      ? Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN)
+      : NaN;
+    return { value, peakMiB: peak / 2 ** 20, hwmMiB: Number.isFinite(hwmKb) ? hwmKb / 1024 : null };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const STAGING = `create table bench_copy_staging (
+  email text, first_name text, last_name text, title text, company text, website text,
+  cadence text, day text, rep_email text, rep_first_name text, rep_last_name text)`;
+
+/** The baseline: `COPY FROM STDIN` of the file into a plain table; returns the rows copied. */
+async function copyPostgres(url: string, filePath: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(STAGING);
+    const copy = c.query(copyFrom('copy bench_copy_staging from stdin with (format csv, header true)'));
+    await pipeline(createReadStream(filePath, { highWaterMark: 256 * 1024 }), copy);
+    return Number(copy.rowCount);
+  } finally {
+    await c.end();
+  }
+}
+
+async function copyPglite(db: PGlite, filePath: string): Promise<number> {
+  await db.exec(STAGING);
+  const r = await db.query("copy bench_copy_staging from '/dev/blob' with (format csv, header true)", [], {
+    blob: await openAsBlob(filePath),
+  });
+  return r.affectedRows ?? 0;
+}
+
+async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `rally_bench_${randomBytes(5).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+export async function run(opts: { rows?: number } = {}) {
+  const rows = opts.rows ?? 1_000_000;
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  const dir = mkdtempSync(path.join(tmpdir(), 'rally-bench-import-'));
+  const csv = path.join(dir, 'targets.csv');
+  const scratch = adminUrl ? await scratchDatabase(adminUrl) : null;
+  try {
+    await writeCsv(csv, rows);
+    const mb = statSync(csv).size / 2 ** 20;
+    const config = loadConfig({
+      DATA_DIR: path.join(dir, 'data'),
+      DATABASE_URL: scratch?.url,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
+    });
+    // No workers: nothing else runs in the process while it is measured.
+    const app = await buildApp(config, { workers: false });
+    await app.ready();
+    try {
+      const engine = scratch ? 'PostgreSQL' : 'PGlite';
+      console.log(`import: ${rows} rows, ${mb.toFixed(0)} MB CSV, ${engine}`);
+
+      let t = performance.now();
+      const copied = scratch
+        ? await copyPostgres(scratch.url, csv)
+        : await copyPglite((app.db as unknown as { $client: PGlite }).$client, csv);
+      const copySeconds = (performance.now() - t) / 1000;
+      if (copied !== rows) throw new Error(`COPY loaded ${copied} rows, expected ${rows}`);
+
+      const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
+      t = performance.now();
+      const {
+        value: done,
+        peakMiB,
+        hwmMiB,
+      } = await withPeakRss(() =>
+        importCsvFile(app, { clientId: client!.id, kind: 'targets', filePath: csv }),
+      );
+      const importSeconds = (performance.now() - t) / 1000;
+      if (done.status !== 'done' || done.imported_rows !== rows) {
+        throw new Error(
+          `import ended ${done.status} with ${done.imported_rows} of ${rows} rows: ${done.failure_reason ?? JSON.stringify(done.errors.slice(0, 3))}`,
+        );
+      }
+
+      const importRate = rows / importSeconds;
+      const copyRate = rows / copySeconds;
+      report(
+        `file import (${engine})`,
+        `${Math.round(importRate)} rows/s (${importSeconds.toFixed(1)} s)`,
+        `${Math.round(copyRate)} rows/s COPY (${copySeconds.toFixed(1)} s)`,
+        importRate / copyRate,
+      );
+      console.log(
+        `import peak RSS              ${peakMiB.toFixed(0)} MB (sampled every 100 ms)${hwmMiB === null ? '' : `, ${hwmMiB.toFixed(0)} MB (kernel high-water mark)`}; aim < 400 MB`,
+      );
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await scratch?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -72,6 +72,113 @@ async function publishedContent(request: APIRequestContext, name: string) {
   return (await res.json()) as { id: string };
 }
 
+type CadenceReply = {
+  id: number;
+  integration_id: number;
+  name: string;
+  selected_sdrs: string[];
+  days: { day_number: number; content_days: unknown[] }[];
+};
+
+/** Northwind's cadence of that name, with its days, read through the API. */
+async function cadenceByName(request: APIRequestContext, name: string): Promise<CadenceReply> {
+  const list = (await (
+    await api(request, 'GET', '/sc/cadence', undefined, CLIENTS.agency)
+  ).json()) as CadenceReply[];
+  const found = list.find((c) => c.name === name);
+  expect(found, name).toBeTruthy();
+  const res = await api(
+    request,
+    'GET',
+    `/sc/cadence/${found!.id}?integration_id=${found!.integration_id}`,
+    undefined,
+    CLIENTS.agency,
+  );
+  return (await res.json()) as CadenceReply;
+}
+
+/** The owner's walk through one cadence screen; the test around it restores the cadence. */
+async function ownerWalk(page: Page, contentName: string) {
+  await page.goto(`/cadence?client_id=${CLIENTS.agency}`);
+  const table = page.getByRole('table', { name: 'Cadences' });
+  const row = table.getByRole('row').filter({ hasText: CADENCE });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('img', { name: 'File import logo' })).toBeVisible();
+  await expect(row.getByText('Active', { exact: true })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/cadences-list.png`, fullPage: true });
+
+  await row.getByRole('link', { name: CADENCE }).click();
+  await expect(page).toHaveURL(/\/cadence\/\d+\?client_id=.*&integration_id=\d+/);
+  await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible();
+  const day1 = page.getByRole('region', { name: 'Day 1' });
+  await expect(day1.getByLabel('Day 1 counts')).toContainText('Total');
+
+  // Ads on (is_super) is saved at once.
+  const ads = page.getByRole('switch', { name: 'Ads on' });
+  if (await ads.isChecked()) {
+    await ads.uncheck();
+    await expect(ads).not.toBeChecked();
+    await expect(ads).toBeEnabled();
+  }
+  await ads.check();
+  await expect(ads).toBeChecked();
+  await expect(ads).toBeEnabled();
+
+  // draft → active ⇄ paused: pause, then resume.
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByLabel('Status: Paused')).toBeVisible();
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByLabel('Status: Active')).toBeVisible();
+
+  // Day 1: our content, with a rule "when clicks ≥ 2 → move to day 3".
+  const existing = day1.getByRole('button', { name: /^Remove Day 1, content/ });
+  while ((await existing.count()) > 0) await existing.first().click();
+  await day1.getByRole('button', { name: 'Add content to Day 1' }).click();
+  await day1.getByLabel('Day 1, content 1: content').click();
+  await page.getByRole('option', { name: contentName }).click();
+  await day1.getByRole('button', { name: 'Add rule to Day 1, content 1' }).click();
+  const rule = day1.getByRole('group', { name: 'Rule 1 of Day 1, content 1' });
+  await rule.getByLabel('Rule 1: when').click();
+  await page.getByRole('option', { name: 'clicks ≥' }).click();
+  await rule.getByLabel('Rule 1: value').fill('2');
+  await rule.getByLabel('Rule 1: then').click();
+  await page.getByRole('option', { name: 'Move to day 3' }).click();
+
+  // selected_sdrs: two of the reps with prospects here.
+  const reps = page.getByRole('region', { name: 'Sales reps' });
+  await reps.getByRole('combobox', { name: 'Sales reps' }).click();
+  await page.getByRole('option', { name: /Maya Lindgren/ }).click();
+  await page.getByRole('option', { name: /Theo Baptiste/ }).click();
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: `${SHOTS}/cadence-editing.png`, fullPage: true });
+
+  const bar = page.getByRole('region', { name: 'Unsaved changes' });
+  await bar.getByRole('button', { name: 'Save changes' }).click();
+  await expect(bar).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('switch', { name: 'Ads on' })).toBeChecked();
+  await expect(page.getByLabel('Status: Active')).toBeVisible();
+  const day1Again = page.getByRole('region', { name: 'Day 1' });
+  await expect(day1Again.getByLabel('Day 1, content 1: content')).toHaveValue(contentName);
+  const ruleAgain = day1Again.getByRole('group', { name: 'Rule 1 of Day 1, content 1' });
+  await expect(ruleAgain.getByLabel('Rule 1: when')).toHaveValue('clicks ≥');
+  await expect(ruleAgain.getByLabel('Rule 1: value')).toHaveValue('2');
+  await expect(ruleAgain.getByLabel('Rule 1: then')).toHaveValue('Move to day 3');
+  const repsAgain = page.getByRole('region', { name: 'Sales reps' });
+  await expect(repsAgain.getByText('Maya Lindgren')).toBeVisible();
+  await expect(repsAgain.getByText('Theo Baptiste')).toBeVisible();
+  await expect(repsAgain.getByText('Priya Natarajan')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/cadence-saved.png`, fullPage: true });
+
+  // And the list shows ads on and the two reps.
+  await page.getByRole('link', { name: 'Cadences' }).first().click();
+  const listRow = page.getByRole('table', { name: 'Cadences' }).getByRole('row').filter({ hasText: CADENCE });
+  await expect(listRow.getByText('Ads on')).toBeVisible();
+  await expect(listRow.getByLabel('2 sales reps')).toBeVisible();
+}
+
 test.describe('cadences (issue 7)', () => {
   test('an owner switches ads on, pauses and resumes, adds a rule on day 1, picks reps, saves; a reload shows it all', async ({
     page,
@@ -81,88 +188,23 @@ test.describe('cadences (issue 7)', () => {
     await signIn(page, DEMO);
     const contentName = `Webinar ad ${Date.now()}`;
     await publishedContent(page.request, contentName);
-
-    await page.goto(`/cadence?client_id=${CLIENTS.agency}`);
-    const table = page.getByRole('table', { name: 'Cadences' });
-    const row = table.getByRole('row').filter({ hasText: CADENCE });
-    await expect(row).toBeVisible();
-    await expect(row.getByRole('img', { name: 'File import logo' })).toBeVisible();
-    await expect(row.getByText('Active', { exact: true })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/cadences-list.png`, fullPage: true });
-
-    await row.getByRole('link', { name: CADENCE }).click();
-    await expect(page).toHaveURL(/\/cadence\/\d+\?client_id=.*&integration_id=\d+/);
-    await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible();
-    const day1 = page.getByRole('region', { name: 'Day 1' });
-    await expect(day1.getByLabel('Day 1 counts')).toContainText('Total');
-
-    // Ads on (is_super) is saved at once.
-    const ads = page.getByRole('switch', { name: 'Ads on' });
-    if (await ads.isChecked()) {
-      await ads.uncheck();
-      await expect(ads).not.toBeChecked();
-      await expect(ads).toBeEnabled();
+    // Other suites serve this cadence's ads: its reps and day content are put back afterwards.
+    const before = await cadenceByName(page.request, CADENCE);
+    try {
+      await ownerWalk(page, contentName);
+    } finally {
+      const res = await api(
+        page.request,
+        'PUT',
+        `/sc/cadence/${before.id}?integration_id=${before.integration_id}`,
+        {
+          selected_sdrs: before.selected_sdrs,
+          days: before.days.map((d) => ({ day_number: d.day_number, content_days: d.content_days })),
+        },
+        CLIENTS.agency,
+      );
+      expect(res.status(), await res.text()).toBe(200);
     }
-    await ads.check();
-    await expect(ads).toBeChecked();
-    await expect(ads).toBeEnabled();
-
-    // draft → active ⇄ paused: pause, then resume.
-    await page.getByRole('button', { name: 'Pause' }).click();
-    await expect(page.getByLabel('Status: Paused')).toBeVisible();
-    await page.getByRole('button', { name: 'Resume' }).click();
-    await expect(page.getByLabel('Status: Active')).toBeVisible();
-
-    // Day 1: our content, with a rule "when clicks ≥ 2 → move to day 3".
-    const existing = day1.getByRole('button', { name: /^Remove Day 1, content/ });
-    while ((await existing.count()) > 0) await existing.first().click();
-    await day1.getByRole('button', { name: 'Add content to Day 1' }).click();
-    await day1.getByLabel('Day 1, content 1: content').click();
-    await page.getByRole('option', { name: contentName }).click();
-    await day1.getByRole('button', { name: 'Add rule to Day 1, content 1' }).click();
-    const rule = day1.getByRole('group', { name: 'Rule 1 of Day 1, content 1' });
-    await rule.getByLabel('Rule 1: when').click();
-    await page.getByRole('option', { name: 'clicks ≥' }).click();
-    await rule.getByLabel('Rule 1: value').fill('2');
-    await rule.getByLabel('Rule 1: then').click();
-    await page.getByRole('option', { name: 'Move to day 3' }).click();
-
-    // selected_sdrs: two of the reps with prospects here.
-    const reps = page.getByRole('region', { name: 'Sales reps' });
-    await reps.getByRole('combobox', { name: 'Sales reps' }).click();
-    await page.getByRole('option', { name: /Maya Lindgren/ }).click();
-    await page.getByRole('option', { name: /Theo Baptiste/ }).click();
-    await page.keyboard.press('Escape');
-    await page.screenshot({ path: `${SHOTS}/cadence-editing.png`, fullPage: true });
-
-    const bar = page.getByRole('region', { name: 'Unsaved changes' });
-    await bar.getByRole('button', { name: 'Save changes' }).click();
-    await expect(bar).toHaveCount(0);
-
-    await page.reload();
-    await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByRole('switch', { name: 'Ads on' })).toBeChecked();
-    await expect(page.getByLabel('Status: Active')).toBeVisible();
-    const day1Again = page.getByRole('region', { name: 'Day 1' });
-    await expect(day1Again.getByLabel('Day 1, content 1: content')).toHaveValue(contentName);
-    const ruleAgain = day1Again.getByRole('group', { name: 'Rule 1 of Day 1, content 1' });
-    await expect(ruleAgain.getByLabel('Rule 1: when')).toHaveValue('clicks ≥');
-    await expect(ruleAgain.getByLabel('Rule 1: value')).toHaveValue('2');
-    await expect(ruleAgain.getByLabel('Rule 1: then')).toHaveValue('Move to day 3');
-    const repsAgain = page.getByRole('region', { name: 'Sales reps' });
-    await expect(repsAgain.getByText('Maya Lindgren')).toBeVisible();
-    await expect(repsAgain.getByText('Theo Baptiste')).toBeVisible();
-    await expect(repsAgain.getByText('Priya Natarajan')).toHaveCount(0);
-    await page.screenshot({ path: `${SHOTS}/cadence-saved.png`, fullPage: true });
-
-    // And the list shows ads on and the two reps.
-    await page.getByRole('link', { name: 'Cadences' }).first().click();
-    const listRow = page
-      .getByRole('table', { name: 'Cadences' })
-      .getByRole('row')
-      .filter({ hasText: CADENCE });
-    await expect(listRow.getByText('Ads on')).toBeVisible();
-    await expect(listRow.getByLabel('2 sales reps')).toBeVisible();
   });
 
   test('an SDR (Sam at Acme) sees cadences read-only: no toggles, no status moves, no editors', async ({
@@ -296,8 +338,11 @@ test.describe('sync a cadence (issue 7)', () => {
     await expect(row.getByRole('button', { name: 'Sync now' })).toBeEnabled();
 
     // The cadence screen has the same control.
-    await row.getByRole('link').first().click();
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const link = row.getByRole('link').first();
+    const name = (await link.textContent()) ?? '';
+    await link.click();
+    await expect(page).toHaveURL(/\/cadence\/\d+\?/);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await expect(page.getByText('Synced just now')).toBeVisible({ timeout: 30_000 });
     await page.screenshot({ path: `${SHOTS}/cadence-salesloft.png`, fullPage: true });

@@ -101,7 +101,13 @@ export type CadenceStatus = (typeof CADENCE_STATUSES)[number];
 /** Transition actions and content of one cadence day (SPEC.md §3 "Content day", "Cadence action"). */
 export type ContentDay = {
   content_id: string;
-  day_transition_actions: { action_type: string; action_rule: string; action_rule_value: number }[];
+  day_transition_actions: {
+    action_type: string;
+    action_rule: string;
+    action_rule_value: number;
+    /** The day a `move_to_day` action moves the target to. */
+    target_day_number?: number;
+  }[];
 };
 
 /** A cadence mirrors one sequence of the platform, or comes from a file import (ARCHITECTURE.md §5). */

@@ -17,6 +17,7 @@ import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
@@ -65,6 +66,8 @@ export type BuildOptions = {
   pgliteSnapshot?: Blob;
   /** Vendor adapters' retry policy (tests shorten the waits). */
   adapters?: AdapterOptions;
+  /** The billing clock (tests set the date to reach month ends and thresholds). */
+  billingClock?: () => Date;
 };
 
 /** Feature modules of each API base. Later features add themselves here. */
@@ -80,8 +83,8 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     contentRoutes,
     trackingApiRoutes,
   ],
-  sc: [scIntegrationRoutes, cadenceRoutes, scContentRoutes, prospectRoutes],
-  biller: [],
+  sc: [scIntegrationRoutes, cadenceRoutes, scContentRoutes, prospectRoutes, scBillingRoutes],
+  biller: [billerRoutes],
 };
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
@@ -159,20 +162,27 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     mailer.close();
     await database.close();
   });
+  // After the queue's start hook: billing asks for its first run once the queue is up.
+  setupBilling(app, { now: opts.billingClock, workers: opts.workers });
 
   await app.register(fastifyCookie);
   await app.register(authPlugin);
   // Third-party scripts are allowed only when their add-on is configured (SPEC.md §1).
   const gtm = config.gtmId ? ['https://www.googletagmanager.com'] : [];
   const stripe = config.stripePublishableKey ? ['https://js.stripe.com'] : [];
+  // Stripe.js talks to its API and opens 3-D Secure frames from hooks.stripe.com.
+  const stripeApi = config.stripePublishableKey ? ['https://api.stripe.com'] : [];
+  const stripeFrames = config.stripePublishableKey
+    ? ['https://js.stripe.com', 'https://hooks.stripe.com']
+    : [];
   await app.register(securityHeaders, {
     options: {
       contentSecurityPolicy: {
         directives: {
           'script-src': ["'self'", ...gtm, ...stripe],
-          'frame-src': ["'self'", ...stripe],
+          'frame-src': ["'self'", ...stripeFrames],
           'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-          'connect-src': ["'self'"],
+          'connect-src': ["'self'", ...stripeApi],
         },
       },
       // Cross-origin isolation headers would block ad images embedded on other sites.

@@ -23,6 +23,7 @@ import { prospectRoutes } from './modules/prospects/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
 import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/index.ts';
 import { publicPageRoutes } from './modules/creative/index.ts';
+import { scCreativeRoutes } from './modules/creative/preview-routes.ts';
 import { fileforceRoutes } from './modules/fileforce/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -83,7 +84,14 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     contentRoutes,
     trackingApiRoutes,
   ],
-  sc: [scIntegrationRoutes, cadenceRoutes, scContentRoutes, prospectRoutes, scBillingRoutes],
+  sc: [
+    scIntegrationRoutes,
+    cadenceRoutes,
+    scContentRoutes,
+    scCreativeRoutes,
+    prospectRoutes,
+    scBillingRoutes,
+  ],
   biller: [billerRoutes],
 };
 

@@ -476,3 +476,24 @@ export type UploadReply = z.infer<typeof uploadReply>;
 
 export const uploadListQuery = z.object({ kind: uploadKindSchema.optional() });
 export const uploadListReply = z.object({ items: z.array(uploadReply) });
+
+// ---------------------------------------------------------------------------------------------
+// Live preview of unsaved ad fields
+
+/**
+ * POST /sc/content/render?size=…: what the ad editor holds before it is saved, rendered as the
+ * saved ad would be (same templates, brand logo and call to action).
+ */
+export const adRenderBody = z.object({
+  template_id: contentFields.template_id.default(1),
+  title: contentFields.title.default(''),
+  image_text: contentFields.image_text.default(''),
+  colors: contentFields.colors.default(DEFAULT_COLORS),
+  assignee: contentFields.assignee.optional(),
+  sdr_img_url: contentFields.sdr_img_url.default(''),
+  /** The call to action; the client's landing button name when empty. */
+  landing_button_name: text(100).nullable().optional(),
+});
+export type AdRenderBody = z.input<typeof adRenderBody>;
+
+export const adRenderQuery = z.object({ size: adSizeSchema });

@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/index.ts';
 import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
+import { feedRoutes, setupFeed } from './modules/feed/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
 import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/index.ts';
 import { publicPageRoutes } from './modules/creative/index.ts';
@@ -90,6 +91,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     scContentRoutes,
     scCreativeRoutes,
     prospectRoutes,
+    feedRoutes,
     scBillingRoutes,
   ],
   biller: [billerRoutes],
@@ -140,12 +142,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('db', database.db);
   app.decorate('queue', queue);
   app.decorate('outbox', outbox);
+  setupFeed(app);
   const integrationSync = createSyncService({
     db: database.db,
     queue,
     box: createSecretBox(config.appSecret),
     adapters: createSequenceAdapters(config.vendors, opts.adapters),
     log: app.log,
+    feed: app.feedBus,
   });
   integrationSync.register();
   setupTracking(app);

@@ -27,6 +27,8 @@ type Deps = {
   box: SecretBox;
   adapters: Record<SequenceSource, SequenceAdapter>;
   log: FastifyBaseLogger;
+  /** The feed's 'sync' item when a sync finishes (issue 7: the feed shows syncs). */
+  feed?: { recordSync(integrationId: number, cadenceId?: number): Promise<unknown> };
 };
 
 export function isSequenceSource(source: string): source is SequenceSource {
@@ -280,6 +282,11 @@ export function createSyncService(deps: Deps) {
         .set({ isSyncing: false, ...(failed ? {} : { lastSyncedAt: now }) })
         .where(where);
     });
+    if (!failed) {
+      await deps.feed
+        ?.recordSync(job.integrationId, job.cadenceId)
+        .catch((err: unknown) => log.warn({ err }, 'sync: feed item not recorded'));
+    }
   }
 
   return {

@@ -1,0 +1,143 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { FeedItem } from '@rally/shared/schemas/feed';
+import type { Db } from '../../db/client.ts';
+import { toFeedItem } from './items.ts';
+import type { NewFeedItem, StoredFeedItem } from './items.ts';
+import { insertFeedItem, syncSubject } from './repository.ts';
+
+export type FeedListener = (item: FeedItem) => void;
+
+export type FeedBus = {
+  /**
+   * Pushes a stored item to every open feed page of the client, on this instance and, with
+   * REDIS_URL, on every other. Call after the transaction that stored it commits. Never throws.
+   */
+  publish(clientId: string, item: StoredFeedItem | FeedItem): void;
+  /** Stores an item and publishes it (for callers outside a transaction: syncs, imports). */
+  add(input: NewFeedItem): Promise<FeedItem>;
+  /** A 'sync' item for a finished sync of an integration (or of one of its cadences). */
+  recordSync(integrationId: number, cadenceId?: number): Promise<FeedItem | null>;
+  /** Follows a client's new items; resolves once the subscription is live (Redis included). */
+  subscribe(clientId: string, listener: FeedListener): Promise<() => void>;
+  /** Open feed pages of the client on this instance. */
+  followers(clientId: string): number;
+  close(): Promise<void>;
+};
+
+const CHANNEL = 'rally:feed:';
+const isWire = (item: StoredFeedItem | FeedItem): item is FeedItem =>
+  'detail' in item && typeof item.id === 'number';
+
+/**
+ * The live side of the feed (ARCHITECTURE.md §3: "Redis ... pub/sub for live feed updates when
+ * several server instances run. Without it, in-process equivalents"). One Redis channel per client,
+ * subscribed while this instance has an open page of that client; a publish goes through Redis
+ * only, so the publishing instance hears it back like the others and nothing is delivered twice.
+ */
+export function createFeedBus(deps: {
+  db: Db;
+  redisUrl?: string | undefined;
+  log: FastifyBaseLogger;
+}): FeedBus {
+  const { db, log } = deps;
+  const local = new EventEmitter();
+  local.setMaxListeners(0);
+  const redisOptions = { maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
+  const pub = deps.redisUrl ? new Redis(deps.redisUrl, redisOptions) : undefined;
+  const sub = deps.redisUrl ? new Redis(deps.redisUrl, redisOptions) : undefined;
+  for (const r of [pub, sub]) r?.on('error', (err: Error) => log.warn({ err: err.message }, 'feed: redis'));
+  sub?.on('message', (channel: string, message: string) => {
+    try {
+      local.emit(channel.slice(CHANNEL.length), JSON.parse(message) as FeedItem);
+    } catch (err) {
+      log.warn({ err }, 'feed: unreadable message');
+    }
+  });
+
+  const subscribed = new Map<string, Promise<unknown>>();
+  const emitLocal = (clientId: string, item: FeedItem) => {
+    try {
+      local.emit(clientId, item);
+    } catch (err) {
+      log.warn({ err }, 'feed: a listener failed');
+    }
+  };
+
+  const bus: FeedBus = {
+    publish(clientId, raw) {
+      let item: FeedItem;
+      try {
+        item = isWire(raw) ? raw : toFeedItem(raw);
+      } catch (err) {
+        log.warn({ err }, 'feed: item not publishable');
+        return;
+      }
+      if (!pub) return emitLocal(clientId, item);
+      pub.publish(CHANNEL + clientId, JSON.stringify(item)).catch((err: unknown) => {
+        // Redis is down: this instance's pages still hear it.
+        log.warn({ err }, 'feed: redis publish failed; delivered on this instance only');
+        emitLocal(clientId, item);
+      });
+    },
+
+    async add(input) {
+      const item = toFeedItem(await insertFeedItem(db, input));
+      bus.publish(input.clientId, item);
+      return item;
+    },
+
+    async recordSync(integrationId, cadenceId) {
+      const subject = await syncSubject(db, integrationId, cadenceId);
+      if (!subject) return null;
+      return bus.add({
+        clientId: subject.clientId,
+        type: 'sync',
+        cadenceId: cadenceId ?? null,
+        data: {
+          source: subject.source,
+          ...(subject.cadenceName ? { cadence_name: subject.cadenceName } : {}),
+          cadences: subject.cadences,
+          targets: subject.targets,
+        },
+      });
+    },
+
+    async subscribe(clientId, listener) {
+      local.on(clientId, listener);
+      if (sub) {
+        // The first page of a client subscribes; the others wait for that subscription too.
+        let live = subscribed.get(clientId);
+        if (!live) {
+          live = sub.subscribe(CHANNEL + clientId);
+          subscribed.set(clientId, live);
+        }
+        try {
+          await live;
+        } catch (err) {
+          local.off(clientId, listener);
+          if (subscribed.get(clientId) === live) subscribed.delete(clientId);
+          throw err;
+        }
+      }
+      return () => {
+        local.off(clientId, listener);
+        if (sub && local.listenerCount(clientId) === 0) {
+          subscribed.delete(clientId);
+          sub.unsubscribe(CHANNEL + clientId).catch((err: unknown) => log.warn({ err }, 'feed: unsubscribe'));
+        }
+      };
+    },
+
+    followers(clientId) {
+      return local.listenerCount(clientId);
+    },
+
+    async close() {
+      local.removeAllListeners();
+      await Promise.all([pub, sub].map((r) => r?.quit().catch(() => r.disconnect())));
+    },
+  };
+  return bus;
+}

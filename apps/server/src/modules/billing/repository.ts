@@ -36,7 +36,7 @@ export async function lockAccount(tx: Tx, clientId: string): Promise<BillingAcco
 }
 
 /** A target already on an invoice is never charged again. */
-const notInvoiced = sql`not exists (select 1 from ${invoiceLines} where ${invoiceLines.targetId} = ${targets.id})`;
+const notInvoiced = sql`not exists (select 1 from invoice_lines l where l.target_id = "targets"."id")`;
 
 const superBy = (at: Date) => and(isNotNull(targets.superDate), lte(targets.superDate, at));
 
@@ -109,7 +109,8 @@ export async function listInvoices(
   const rows = await db
     .select({
       invoice: invoices,
-      lines: sql<number>`(select count(*)::int from ${invoiceLines} where ${invoiceLines.invoiceId} = ${invoices.id})`,
+      // Spelled out: inside a subquery Drizzle would leave the outer column unqualified.
+      lines: sql<number>`(select count(*)::int from invoice_lines l where l.invoice_id = "invoices"."id")`,
     })
     .from(invoices)
     .where(eq(invoices.clientId, clientId))

@@ -139,7 +139,7 @@ export function createBillingService(deps: Deps) {
       outcome = await charging.confirmInvoice(invoice);
     } else if (invoice.actionRequired && invoice.providerChargeId) {
       // Already waiting for the payer: hand back the same payment to confirm, never a second one.
-      outcome = await provider.confirm({ clientId, chargeId: invoice.providerChargeId });
+      outcome = await provider.retrieve({ clientId, chargeId: invoice.providerChargeId });
     } else {
       const account = await ensureAccount(db, clientId);
       if (!cardOf(account, provider)) throw httpError(409, 'Add a card before paying this invoice.');
@@ -270,6 +270,7 @@ export function createBillingService(deps: Deps) {
     const start = startOfLocalDate(from, tz);
     const end = startOfLocalDate(addDays(to, 1), tz);
 
+    // Grouped by position: the zone is a parameter, and a repeated expression would not match.
     const superDay = sql<string>`to_char(${targets.superDate} at time zone ${tz}, 'YYYY-MM-DD')`;
     const supers = await db
       .select({ date: superDay, n: sql<number>`count(*)::int` })
@@ -282,7 +283,7 @@ export function createBillingService(deps: Deps) {
           lt(targets.superDate, end),
         ),
       )
-      .groupBy(superDay);
+      .groupBy(sql`1`);
     const eventDay = sql<string>`to_char(${engagementEvents.occurredAt} at time zone ${tz}, 'YYYY-MM-DD')`;
     const inRange = and(
       eq(engagementEvents.clientId, clientId),
@@ -294,7 +295,7 @@ export function createBillingService(deps: Deps) {
       .select({ date: eventDay, n: sql<number>`count(distinct ${engagementEvents.targetId})::int` })
       .from(engagementEvents)
       .where(inRange)
-      .groupBy(eventDay);
+      .groupBy(sql`1`);
     const [activeTotal] = await db
       .select({ n: sql<number>`count(distinct ${engagementEvents.targetId})::int` })
       .from(engagementEvents)

@@ -153,6 +153,17 @@ export function createLocalProvider(deps: { db: Db; now: () => Date }): PaymentP
       return row ? outcomeOf(row) : null;
     },
 
+    async retrieve({ clientId, chargeId }) {
+      const [row] = await db
+        .select()
+        .from(localCharges)
+        .where(and(eq(localCharges.id, chargeId), eq(localCharges.clientId, clientId)));
+      return row
+        ? outcomeOf(row)
+        : { status: 'failed', chargeId, failureMessage: 'No such payment.', clientSecret: null };
+    },
+
+    // The payer's confirmation (the local stand-in for a 3-D Secure page) completes the payment.
     async confirm({ clientId, chargeId }) {
       const [row] = await db
         .update(localCharges)

@@ -70,6 +70,8 @@ export type PaymentProvider = {
     customerId: string;
     idempotencyKey: string;
   }): Promise<ChargeOutcome | null>;
+  /** Where a payment stands now. */
+  retrieve(input: { clientId: string; chargeId: string }): Promise<ChargeOutcome>;
   /** Completes a payment that waited for the payer's confirmation, and tells where it stands. */
   confirm(input: { clientId: string; chargeId: string }): Promise<ChargeOutcome>;
 };

@@ -137,6 +137,10 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
       return null;
     },
 
+    async retrieve({ chargeId }) {
+      return outcomeOf(await stripe.paymentIntents.retrieve(chargeId));
+    },
+
     async confirm({ chargeId }) {
       let intent = await stripe.paymentIntents.retrieve(chargeId);
       // Stripe.js normally confirms in the browser; one still waiting for confirmation is confirmed here.

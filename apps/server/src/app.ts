@@ -133,6 +133,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const queue = new JobQueue(database.execute, app.log, {
     pollingIntervalSeconds: opts.jobPollingSeconds ?? 1,
+    // A job whose heartbeat stopped (its process died) is noticed within a third of the heartbeat.
+    superviseIntervalSeconds: Math.max(1, Math.floor(config.jobHeartbeatSeconds / 3)),
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const outbox = createOutbox({ db: database.db, queue, mailer, log: app.log });

@@ -116,6 +116,12 @@ const schema = z.object({
     .min(1, 'must be at least 1')
     .max(2048, 'must be at most 2048')
     .default(100),
+  JOB_HEARTBEAT_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(10, 'must be at least 10')
+    .max(3600, 'must be at most 3600')
+    .default(30),
   S3_BUCKET: z.string().trim().min(3).max(63).optional(),
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
   S3_ENDPOINT: url('an S3-compatible endpoint, e.g. https://s3.eu-west-1.amazonaws.com').optional(),
@@ -207,6 +213,11 @@ export type Config = {
   vendors: VendorsConfig;
   /** Largest CSV upload accepted, in bytes. */
   uploadMaxBytes: number;
+  /**
+   * Seconds a long job (the file import) may go without its heartbeat before it counts as abandoned
+   * (its process died) and is retried; the queue looks for such jobs every third of it.
+   */
+  jobHeartbeatSeconds: number;
   /** Uploaded images go to S3-compatible storage when set, else to DATA_DIR/uploads. */
   s3: S3Config | null;
   /** Resolvers for the landing domain check; empty means the system's. */
@@ -310,6 +321,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apolloio: { apiUrl: e.APOLLO_API_URL.replace(/\/+$/, '') },
     },
     uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+    jobHeartbeatSeconds: e.JOB_HEARTBEAT_SECONDS,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

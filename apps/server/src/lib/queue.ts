@@ -21,12 +21,23 @@ export class JobQueue {
   private readonly log: FastifyBaseLogger;
   private readonly pollingIntervalSeconds: number;
 
-  constructor(execute: SqlExecutor, log: FastifyBaseLogger, opts: { pollingIntervalSeconds?: number } = {}) {
+  constructor(
+    execute: SqlExecutor,
+    log: FastifyBaseLogger,
+    opts: {
+      pollingIntervalSeconds?: number;
+      /** How often jobs whose heartbeat or time ran out are failed (then retried); pg-boss: 60. */
+      superviseIntervalSeconds?: number;
+    } = {},
+  ) {
     this.log = log;
     this.pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 1;
+    const supervise = opts.superviseIntervalSeconds;
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => execute(text, values) },
       schedule: false,
+      // The monitor pass is the one that fails timed-out jobs; it runs at most this often.
+      ...(supervise ? { superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise } : {}),
     });
     this.boss.on('error', (err) => log.error({ err }, 'job queue error'));
   }

@@ -66,6 +66,11 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20 },
   });
 
+  // A dead worker's import is retried after a third of the heartbeat (then backing off).
+  const heartbeat = {
+    heartbeatSeconds: config.jobHeartbeatSeconds,
+    retryDelay: Math.max(1, Math.round(config.jobHeartbeatSeconds / 3)),
+  };
   // Handlers are idempotent (runImport resumes and upserts), as the queue requires.
   app.queue.register<{ importId: string }>(
     IMPORT_JOB,
@@ -85,9 +90,10 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
       }
     },
     // A worker that dies mid-import stops its heartbeat; the job is then retried and resumes.
-    { retryLimit: 3, retryDelay: 10, retryBackoff: true, heartbeatSeconds: 30, expireInSeconds: 6 * 3600 },
+    { retryLimit: 3, retryBackoff: true, expireInSeconds: 6 * 3600, ...heartbeat },
   );
-  const enqueue = (importId: string) => app.queue.send(IMPORT_JOB, { importId });
+  // Given with each job too: a queue made before JOB_HEARTBEAT_SECONDS changed keeps its old values.
+  const enqueue = (importId: string) => app.queue.send(IMPORT_JOB, { importId }, heartbeat);
 
   app.get(
     `${BASE}/fields`,

@@ -44,7 +44,15 @@ import { removeStored, storedPath, storeStream, uploadsRoot } from './storage.ts
  */
 
 /** What the import needs of the app: the database and the data folder (a FastifyInstance fits). */
-export type FileforceDeps = { db: Db; config: { dataDir: string }; log?: FastifyBaseLogger };
+export type FileforceDeps = {
+  db: Db;
+  config: { dataDir: string };
+  log?: FastifyBaseLogger;
+  /** The feed's 'import' item when an import is done (the app is passed; the seed has none). */
+  feedBus?: {
+    add(item: { clientId: string; type: 'import'; data: Record<string, unknown> }): Promise<unknown>;
+  };
+};
 
 export const IMPORT_JOB = 'fileforce.import';
 /** Rows per transaction: a batch lands whole or not at all, and progress moves with it. */
@@ -410,11 +418,23 @@ export async function runImport(
       // A read error must not leave a batch being written behind the failure handling.
       await (writing as Promise<void> | null)?.catch(() => {});
     }
-    return await updateImport(deps.db, id, ['running'], {
+    const done = await updateImport(deps.db, id, ['running'], {
       status: 'done',
       totalRows: seen,
       finishedAt: new Date(),
     });
+    if (done && deps.feedBus) {
+      const data = {
+        file_name: done.fileName,
+        kind: done.kind,
+        imported_rows: done.importedRows,
+        error_rows: done.errorRows,
+      };
+      await deps.feedBus
+        .add({ clientId: done.clientId, type: 'import', data })
+        .catch((err: unknown) => deps.log?.warn({ err }, 'import: feed item not recorded'));
+    }
+    return done;
   } catch (err) {
     if (err instanceof Superseded) return findImportById(deps.db, id);
     if (err instanceof ImportFailure) {

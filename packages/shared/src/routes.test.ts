@@ -79,4 +79,20 @@ describe('route table (SPEC.md §2)', () => {
     expect(matchAppRoute('/cadence/1/2')).toBeNull();
     expect(matchPattern('/lp/:id', '/lp/%E0%A4%A')).toBeNull();
   });
+
+  it('content studio: /content/{id} and /landing-pages/{id} beside the content preview', () => {
+    expect(matchAppRoute('/content')?.route.id).toBe('content');
+    expect(matchAppRoute('/content/0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a69')).toMatchObject({
+      route: { id: 'content-item', title: 'Ad creative' },
+      params: { id: '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a69' },
+    });
+    expect(matchAppRoute('/content/preview/abc/300x250')?.route.id).toBe('content-preview');
+    expect(matchAppRoute('/landing-pages')?.route.id).toBe('landing-pages');
+    expect(matchAppRoute('/landing-pages/x')?.route.id).toBe('landing-page-edit');
+    // Made before any integration exists, and readable by every member.
+    for (const p of ['/content', '/content/x', '/landing-pages', '/landing-pages/x']) {
+      expect(matchAppRoute(p)?.route, p).not.toHaveProperty('needsIntegration');
+      expect(matchAppRoute(p)?.route, p).not.toHaveProperty('permission');
+    }
+  });
 });

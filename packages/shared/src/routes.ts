@@ -47,6 +47,11 @@ export const APP_ROUTES = [
   { id: 'onboarding', path: '/onboarding', title: 'Onboarding', layout: 'default' },
   { id: 'cadences', path: '/cadence', title: 'Cadences', layout: 'default', needsIntegration: true },
   { id: 'cadence', path: '/cadence/:id', title: 'Cadence', layout: 'default', needsIntegration: true },
+  // Content studio (issue 8): ads and landing pages are made before any integration exists.
+  { id: 'content', path: '/content', title: 'Content', layout: 'default' },
+  { id: 'content-item', path: '/content/:id', title: 'Ad creative', layout: 'default' },
+  { id: 'landing-pages', path: '/landing-pages', title: 'Landing pages', layout: 'default' },
+  { id: 'landing-page-edit', path: '/landing-pages/:id', title: 'Landing page', layout: 'default' },
   {
     id: 'settings',
     path: '/settings',

@@ -47,6 +47,8 @@ export type RequestOptions<S extends z.ZodType | undefined = undefined> = {
   /** Overrides the current client for this call. */
   clientId?: string | null;
   retries?: number;
+  /** Read a successful reply as a Blob (an image) instead of JSON; errors are still JSON. */
+  responseType?: 'json' | 'blob';
 };
 
 export function isAbortError(error: unknown): boolean {
@@ -129,6 +131,9 @@ export async function apiRequest<S extends z.ZodType | undefined = undefined>(
       continue;
     }
 
+    if (res.ok && opts.responseType === 'blob') {
+      return (await res.blob()) as S extends z.ZodType ? z.infer<S> : unknown;
+    }
     const text = await res.text();
     let data: unknown = null;
     if (text) {
@@ -151,6 +156,14 @@ export async function apiRequest<S extends z.ZodType | undefined = undefined>(
     }
     return (opts.schema ? opts.schema.parse(data) : data) as S extends z.ZodType ? z.infer<S> : unknown;
   }
+}
+
+/** A call whose successful reply is binary (a rendered PNG): the same transport, read as a Blob. */
+export async function apiBlob(
+  path: string,
+  opts: Omit<RequestOptions, 'schema' | 'responseType'> = {},
+): Promise<Blob> {
+  return (await apiRequest(path, { ...opts, responseType: 'blob' })) as Blob;
 }
 
 /** The server's message field, or a nested data.message (SPEC.md §8). */

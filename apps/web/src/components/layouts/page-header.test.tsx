@@ -81,6 +81,7 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
       ['Cadences', `/cadence?client_id=${NORTHWIND}`],
       ['Prospects', `/prospects?client_id=${NORTHWIND}`],
       ['Revenue', `/revenue?client_id=${NORTHWIND}`],
+      ['Content', `/content?client_id=${NORTHWIND}`],
       ['Clients', `/clients?client_id=${NORTHWIND}`],
     ]);
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute(
@@ -97,7 +98,7 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Feed', 'Cadences', 'Prospects', 'Revenue']);
+    ).toEqual(['Feed', 'Cadences', 'Prospects', 'Revenue', 'Content']);
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute(
       'href',
       `/settings/connections?client_id=${ACME}`,
@@ -118,6 +119,7 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
       `/cadence?client_id=${NORTHWIND}`,
       `/prospects?client_id=${NORTHWIND}`,
       `/revenue?client_id=${NORTHWIND}`,
+      `/content?client_id=${NORTHWIND}`,
       `/clients?client_id=${NORTHWIND}`,
       `/settings/billing?client_id=${NORTHWIND}`,
     ]);

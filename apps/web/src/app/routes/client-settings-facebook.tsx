@@ -1,0 +1,3 @@
+import { FacebookSettingsScreen } from '../../features/content/index.ts';
+
+export default FacebookSettingsScreen;

@@ -1,0 +1,3 @@
+import { WebsiteSettingsScreen } from '../../features/content/index.ts';
+
+export default WebsiteSettingsScreen;

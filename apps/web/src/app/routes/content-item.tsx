@@ -1,0 +1,3 @@
+import { AdEditorScreen } from '../../features/content/index.ts';
+
+export default AdEditorScreen;

@@ -1,0 +1,3 @@
+import { ContentListScreen } from '../../features/content/index.ts';
+
+export default ContentListScreen;

@@ -1,0 +1,3 @@
+import { LandingPageEditorScreen } from '../../features/content/index.ts';
+
+export default LandingPageEditorScreen;

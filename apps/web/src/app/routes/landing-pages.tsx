@@ -1,0 +1,3 @@
+import { LandingPagesScreen } from '../../features/content/index.ts';
+
+export default LandingPagesScreen;

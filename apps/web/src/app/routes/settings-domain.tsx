@@ -1,0 +1,3 @@
+import { DomainSettingsScreen } from '../../features/content/index.ts';
+
+export default DomainSettingsScreen;

@@ -1,0 +1,575 @@
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Grid,
+  Group,
+  Menu,
+  Modal,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { UseFormReturnType } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import {
+  IconArchive,
+  IconArchiveOff,
+  IconArrowLeft,
+  IconBraces,
+  IconDeviceFloppy,
+  IconDots,
+  IconRocket,
+  IconTrash,
+} from '@tabler/icons-react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  EMPTY_ASSIGNEE,
+  PERSONALISATION_TAGS,
+  adRenderBody,
+  contentUpdateBody,
+} from '@rally/shared/schemas/content';
+import type {
+  AdRenderBody,
+  Assignee,
+  ContentItem,
+  ContentUpdateBody,
+  TemplateId,
+} from '@rally/shared/schemas/content';
+import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
+import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { PanelError } from '../../../components/panel-states.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useAuth } from '../../../lib/auth/store.ts';
+import { useDeleteContentItem } from '../api/delete-content-item.ts';
+import { useContentItem } from '../api/get-content-item.ts';
+import { useLandingPages } from '../api/get-landing-pages.ts';
+import { useUpdateContentItem } from '../api/update-content-item.ts';
+import { AdPreview } from './ad-preview.tsx';
+import { AssigneeFields, assigneeBody, assigneeOfRep } from './assignee-fields.tsx';
+import { ColorFields, colorValuesOf, colorsBody } from './color-fields.tsx';
+import type { ColorValues } from './color-fields.tsx';
+import { ArchivedBadge, ContentStatusBadge } from './content-badges.tsx';
+import { contentLabel } from './content-list-screen.tsx';
+import { schemaErrors } from './form-validation.ts';
+import { ImageUpload } from './image-upload.tsx';
+import { PermissionNote, hasPermission } from './permission-note.tsx';
+import { RelativeTime } from './relative-time.tsx';
+import { Section } from './section.tsx';
+import { TemplatePicker } from './template-picker.tsx';
+
+export type AdFormValues = {
+  name: string;
+  template_id: number;
+  title: string;
+  image_text: string;
+  primary_text: string;
+  colors: ColorValues;
+  sdr_img_url: string;
+  assignee: Assignee;
+  landing_kind: 'page' | 'url';
+  landing_page_id: string | null;
+  landing_page_url: string;
+};
+
+export function adFormValues(item: ContentItem): AdFormValues {
+  return {
+    name: item.name ?? '',
+    template_id: item.template_id,
+    title: item.title,
+    image_text: item.image_text,
+    primary_text: item.primary_text,
+    colors: colorValuesOf(item.colors),
+    sdr_img_url: item.sdr_img_url,
+    assignee: item.assignee ?? EMPTY_ASSIGNEE,
+    landing_kind: item.landing_page_url && !item.landing_page_id ? 'url' : 'page',
+    landing_page_id: item.landing_page_id,
+    landing_page_url: item.landing_page_url,
+  };
+}
+
+/** The PATCH body of the form's fields (status, archive and updated_at are added by the action). */
+export function adUpdateBody(v: AdFormValues): ContentUpdateBody {
+  return {
+    name: v.name.trim() || null,
+    template_id: v.template_id,
+    title: v.title,
+    image_text: v.image_text,
+    primary_text: v.primary_text,
+    colors: colorsBody(v.colors),
+    sdr_img_url: v.sdr_img_url,
+    assignee: assigneeBody(v.assignee),
+    landing_page_id: v.landing_kind === 'page' ? v.landing_page_id : null,
+    landing_page_url: v.landing_kind === 'url' ? v.landing_page_url.trim() : '',
+  };
+}
+
+/** What the live preview renders: only the fields that change the picture. */
+export function adRenderBodyOf(v: AdFormValues, buttonName: string | null | undefined): AdRenderBody {
+  return {
+    template_id: v.template_id,
+    title: v.title,
+    image_text: v.image_text,
+    colors: colorsBody(v.colors),
+    assignee: assigneeBody(v.assignee),
+    sdr_img_url: v.sdr_img_url,
+    landing_button_name: buttonName ?? null,
+  };
+}
+
+/** The browser checks the shared request schema, so it refuses what the server would (same words). */
+export const validateAdForm = (v: AdFormValues) => {
+  const errors = schemaErrors(contentUpdateBody, adUpdateBody(v));
+  // The URL's error belongs on the URL field the user sees.
+  if (v.landing_kind === 'url' && errors.landing_page_url === undefined && errors.landing_page_id) {
+    errors.landing_page_url = errors.landing_page_id;
+  }
+  return errors;
+};
+
+const tagHtml = (id: string, label: string) => `<span data-id="${id}">${label}</span>`;
+
+/** Appends a personalisation tag (SPEC.md §5 data-id) to a text field. */
+function TagMenu({ onInsert, disabled }: { onInsert: (html: string) => void; disabled?: boolean }) {
+  return (
+    <Menu position="bottom-end" withinPortal width={220}>
+      <Menu.Target>
+        <Tooltip label="Insert a personalisation tag" openDelay={200}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label="Insert a personalisation tag"
+            disabled={disabled}
+          >
+            <IconBraces size={16} />
+          </ActionIcon>
+        </Tooltip>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Filled in for each prospect</Menu.Label>
+        {PERSONALISATION_TAGS.map((t) => (
+          <Menu.Item key={t.id} onClick={() => onInsert(tagHtml(t.id, t.label))}>
+            {t.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** /content/{id}: the ad creative editor with its live preview at the four sizes. */
+export function AdEditorScreen() {
+  const auth = useAuth();
+  const clientId = auth.currentClient;
+  const { id = '' } = useParams();
+  if (!clientId || !auth.currentRole) return <ScreenLoader />;
+  const canWrite = hasPermission(auth.currentRole.permissions, 'content.write');
+  return <AdEditorLoader key={`${clientId}:${id}`} clientId={clientId} id={id} canWrite={canWrite} />;
+}
+
+function AdEditorLoader({ clientId, id, canWrite }: { clientId: string; id: string; canWrite: boolean }) {
+  const item = useContentItem(clientId, id);
+  // Bumped to start the form again from the stored ad (after "Reload" on a conflict).
+  const [version, setVersion] = useState(0);
+  if (item.isPending) return <ScreenLoader />;
+  if (item.isError) {
+    const notFound =
+      item.error instanceof ApiError && (item.error.status === 404 || item.error.status === 422);
+    return (
+      <Stack gap="md">
+        <BackLink clientId={clientId} />
+        {notFound ? (
+          <Alert color="gray" title="Ad not found">
+            This ad does not exist in this client, or it was deleted.
+          </Alert>
+        ) : (
+          <PanelError error={item.error} what="the ad" onRetry={() => void item.refetch()} />
+        )}
+      </Stack>
+    );
+  }
+  // A save updates `item` without remounting, so what is being typed is kept.
+  return (
+    <AdEditor
+      key={version}
+      clientId={clientId}
+      item={item.data}
+      canWrite={canWrite}
+      onReload={async () => {
+        await item.refetch();
+        setVersion((v) => v + 1);
+      }}
+    />
+  );
+}
+
+function BackLink({ clientId }: { clientId: string }) {
+  return (
+    <Anchor component={Link} to={`/content?client_id=${clientId}`} size="sm" w="fit-content">
+      <Group gap={4}>
+        <IconArrowLeft size={14} />
+        Content
+      </Group>
+    </Anchor>
+  );
+}
+
+function AdEditor({
+  clientId,
+  item,
+  canWrite,
+  onReload,
+}: {
+  clientId: string;
+  item: ContentItem;
+  canWrite: boolean;
+  onReload: () => Promise<void>;
+}) {
+  const navigate = useNavigate();
+  const update = useUpdateContentItem(clientId);
+  const remove = useDeleteContentItem(clientId);
+  const pages = useLandingPages(clientId);
+  const [deleting, setDeleting] = useState(false);
+  const [publishProblems, setPublishProblems] = useState(false);
+  const form = useForm<AdFormValues>({
+    mode: 'controlled',
+    initialValues: adFormValues(item),
+    validate: validateAdForm,
+    validateInputOnChange: ['colors.background', 'colors.text', 'colors.accent', 'colors.primary'],
+    validateInputOnBlur: true,
+  });
+  const [debounced] = useDebouncedValue(form.values, 400);
+  const buttonName = item.landing_page_payload.landing_button_name;
+  const renderBody = adRenderBodyOf(debounced, buttonName);
+  const previewBody = adRenderBody.safeParse(renderBody).success ? renderBody : null;
+  const disabled = !canWrite;
+
+  const send = (body: ContentUpdateBody, done: string, opts: { keepForm?: boolean } = {}) => {
+    setPublishProblems(false);
+    update.mutate(
+      { id: item.id, body: { ...body, updated_at: item.updated_at } },
+      {
+        onSuccess: (saved) => {
+          notifications.show({ color: 'green', message: done });
+          if (!opts.keepForm) {
+            form.setValues(adFormValues(saved));
+            form.resetDirty(adFormValues(saved));
+          }
+        },
+        onError: (err) => {
+          const fields = fieldErrorsOf(err);
+          if (form.values.landing_kind === 'url' && fields.landing_page_id) {
+            fields.landing_page_url = fields.landing_page_id;
+          }
+          form.setErrors(fields);
+          if (body.status === 'published' && Object.keys(fields).length) setPublishProblems(true);
+        },
+      },
+    );
+  };
+  const save = (status?: 'published' | 'draft') => {
+    const checked = form.validate();
+    if (checked.hasErrors) return;
+    const body = { ...adUpdateBody(form.values), ...(status ? { status } : {}) };
+    send(
+      body,
+      status === 'published'
+        ? 'The ad is published: cadence days can show it.'
+        : status === 'draft'
+          ? 'The ad is back to draft.'
+          : 'The ad has been saved.',
+    );
+  };
+  const label = contentLabel({ name: form.values.name || item.name, title: item.title });
+  const conflict = update.error instanceof ApiError && update.error.status === 409;
+  const hasFieldErrors = Object.keys(fieldErrorsOf(update.error)).length > 0;
+
+  return (
+    <Stack gap="lg">
+      <BackLink clientId={clientId} />
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <div style={{ minWidth: 0 }}>
+          <Group gap="sm" wrap="nowrap">
+            <Title order={1} lineClamp={1}>
+              {label}
+            </Title>
+            <ContentStatusBadge status={item.status} />
+            {item.is_archived && <ArchivedBadge />}
+          </Group>
+          <Text size="sm" c="dimmed">
+            Ad creative · <RelativeTime value={item.updated_at ?? item.created_at} prefix="updated " />
+          </Text>
+        </div>
+        {canWrite && (
+          <Group gap="xs" wrap="nowrap">
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="default" size="lg" aria-label="More actions">
+                  <IconDots size={18} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {item.status === 'published' && (
+                  <Menu.Item onClick={() => save('draft')}>Move back to draft</Menu.Item>
+                )}
+                <Menu.Item
+                  leftSection={item.is_archived ? <IconArchiveOff size={16} /> : <IconArchive size={16} />}
+                  onClick={() =>
+                    send(
+                      { is_archived: !item.is_archived },
+                      item.is_archived ? 'The ad is back in the list.' : 'The ad has been archived.',
+                      { keepForm: true },
+                    )
+                  }
+                >
+                  {item.is_archived ? 'Unarchive' : 'Archive'}
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item
+                  color="red"
+                  leftSection={<IconTrash size={16} />}
+                  onClick={() => setDeleting(true)}
+                >
+                  Delete
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+            <Button
+              variant="default"
+              leftSection={<IconDeviceFloppy size={16} />}
+              onClick={() => save()}
+              loading={update.isPending && update.variables?.body.status === undefined}
+              disabled={!form.isDirty()}
+            >
+              Save
+            </Button>
+            {item.status === 'draft' && (
+              <Button
+                leftSection={<IconRocket size={16} />}
+                onClick={() => save('published')}
+                loading={update.isPending && update.variables?.body.status === 'published'}
+              >
+                Publish
+              </Button>
+            )}
+          </Group>
+        )}
+      </Group>
+      {!canWrite && <PermissionNote permission="content.write" what="this ad" />}
+      {publishProblems && (
+        <Alert color="red" variant="light" title="Not published yet" role="alert">
+          A published ad needs a title, image text and somewhere for a click to land. Fix the fields marked in
+          red, then publish again.
+        </Alert>
+      )}
+      {conflict && (
+        <Alert color="orange" variant="light" title="Changed elsewhere" role="alert">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{update.error?.message}</Text>
+            <Button size="xs" variant="white" color="orange" onClick={() => void onReload()}>
+              Reload
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {!conflict && !hasFieldErrors && <FormError error={update.error} />}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <AdFields clientId={clientId} form={form} disabled={disabled} pages={pages} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Box pos="sticky" top={16}>
+            <Stack gap="xs">
+              <Group justify="space-between">
+                <Title order={2} size="h4">
+                  Preview
+                </Title>
+                <Text size="xs" c="dimmed">
+                  Rendered as prospects see it · updates as you type
+                </Text>
+              </Group>
+              <AdPreview clientId={clientId} body={previewBody} />
+            </Stack>
+          </Box>
+        </Grid.Col>
+      </Grid>
+      <Modal opened={deleting} onClose={() => setDeleting(false)} title="Delete this ad?">
+        <Stack gap="md">
+          <Text size="sm">
+            “{label}” will be deleted for good. An ad that a cadence day shows cannot be deleted: archive it
+            instead.
+          </Text>
+          <FormError error={remove.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(false)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() =>
+                remove.mutate(item.id, {
+                  onSuccess: () => {
+                    notifications.show({ color: 'green', message: `“${label}” has been deleted.` });
+                    navigate(`/content?client_id=${clientId}`);
+                  },
+                })
+              }
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+export function AdFields({
+  clientId,
+  form,
+  disabled,
+  pages,
+}: {
+  clientId: string;
+  form: UseFormReturnType<AdFormValues>;
+  disabled: boolean;
+  pages: ReturnType<typeof useLandingPages>;
+}) {
+  const append = (field: 'title' | 'image_text' | 'primary_text') => (html: string) =>
+    form.setFieldValue(field, `${form.values[field]}${form.values[field] ? ' ' : ''}${html}`);
+  const pageOptions = (pages.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }));
+  const chosen = form.values.landing_page_id;
+  if (chosen && !pageOptions.some((o) => o.value === chosen)) {
+    pageOptions.push({ value: chosen, label: 'An archived landing page' });
+  }
+  return (
+    <Stack gap="md">
+      <Section title="Ad">
+        <TextInput
+          label="Name"
+          description="For you and your team; prospects never see it"
+          disabled={disabled}
+          {...form.getInputProps('name')}
+        />
+        <TemplatePicker
+          value={form.values.template_id}
+          onChange={(v: TemplateId) => form.setFieldValue('template_id', v)}
+          disabled={disabled}
+          error={form.errors.template_id as string | undefined}
+        />
+        <TextInput
+          label="Title"
+          description="A short line above the image text"
+          disabled={disabled}
+          rightSection={<TagMenu onInsert={append('title')} disabled={disabled} />}
+          {...form.getInputProps('title')}
+        />
+        <Textarea
+          label="Image text"
+          description="The headline printed on the ad"
+          autosize
+          minRows={2}
+          maxRows={4}
+          disabled={disabled}
+          rightSection={<TagMenu onInsert={append('image_text')} disabled={disabled} />}
+          {...form.getInputProps('image_text')}
+        />
+        <Textarea
+          label="Primary text"
+          description="The post text shown with the ad on social networks"
+          autosize
+          minRows={2}
+          maxRows={6}
+          disabled={disabled}
+          rightSection={<TagMenu onInsert={append('primary_text')} disabled={disabled} />}
+          {...form.getInputProps('primary_text')}
+        />
+      </Section>
+      <Section
+        title="Colours"
+        description="Text is drawn black or white by the brightness of what is behind it, so it stays readable."
+      >
+        <ColorFields inputProps={(k) => form.getInputProps(`colors.${k}`)} disabled={disabled} />
+      </Section>
+      <Section
+        title="Sales rep"
+        description="Who the ad speaks for. When a prospect sees it, their own rep's details are used."
+      >
+        <ImageUpload
+          clientId={clientId}
+          kind="photo"
+          label="Rep photo"
+          shape="circle"
+          value={form.values.sdr_img_url}
+          onChange={(url) => form.setFieldValue('sdr_img_url', url)}
+          disabled={disabled}
+          error={form.errors.sdr_img_url as string | undefined}
+        />
+        <AssigneeFields
+          clientId={clientId}
+          disabled={disabled}
+          inputProps={(k) => form.getInputProps(`assignee.${k}`)}
+          onPickRep={(rep) => {
+            form.setFieldValue('assignee', assigneeOfRep(rep, form.values.assignee.website));
+            if (rep.photo_url) form.setFieldValue('sdr_img_url', rep.photo_url);
+          }}
+        />
+      </Section>
+      <Section title="Landing page" description="Where a click on the ad goes.">
+        <SegmentedControl
+          value={form.values.landing_kind}
+          onChange={(v) => form.setFieldValue('landing_kind', v as AdFormValues['landing_kind'])}
+          data={[
+            { value: 'page', label: 'One of your landing pages' },
+            { value: 'url', label: 'A web address' },
+          ]}
+          disabled={disabled}
+          fullWidth
+        />
+        {form.values.landing_kind === 'page' ? (
+          <Select
+            label="Landing page"
+            placeholder={
+              pages.isPending
+                ? 'Loading landing pages…'
+                : pageOptions.length
+                  ? 'Choose a page'
+                  : 'No landing pages yet'
+            }
+            data={pageOptions}
+            clearable
+            disabled={disabled}
+            description={
+              <>
+                Pages are made in{' '}
+                <Anchor component={Link} to={`/landing-pages?client_id=${clientId}`} size="xs">
+                  Landing pages
+                </Anchor>
+                .
+              </>
+            }
+            {...form.getInputProps('landing_page_id')}
+          />
+        ) : (
+          <TextInput
+            label="Landing page URL"
+            placeholder="https://example.com/offer"
+            disabled={disabled}
+            {...form.getInputProps('landing_page_url')}
+          />
+        )}
+      </Section>
+    </Stack>
+  );
+}

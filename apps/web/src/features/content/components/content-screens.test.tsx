@@ -1,0 +1,309 @@
+import { notifications } from '@mantine/notifications';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BUILT_IN_ROLES } from '@rally/shared';
+import type { ContentItem } from '@rally/shared/schemas/content';
+import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
+import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { AdEditorScreen, adFormValues, validateAdForm } from './ad-editor-screen.tsx';
+import { ContentListScreen } from './content-list-screen.tsx';
+import { uploadErrorMessage } from './image-upload.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+
+// Mantine's autosizing Textarea listens for font loading, which jsdom does not have.
+Object.defineProperty(document, 'fonts', {
+  configurable: true,
+  value: { addEventListener: () => {}, removeEventListener: () => {} },
+});
+
+const ACME = CLIENT_IDS.acme;
+const AD_ID = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a69';
+const PAGE_ID = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a70';
+
+const item: ContentItem = {
+  id: AD_ID,
+  client_id: ACME,
+  name: 'Spring launch',
+  status: 'draft',
+  is_archived: false,
+  template_id: 2,
+  title: 'Robots that ship',
+  image_text: 'Pick twice as fast',
+  primary_text: 'The A-200 doubles picks per hour.',
+  sdr_img_url: '',
+  colors: { background: '#ffffff', text: '#000000', accent: '#000000', primary: null },
+  assignee: null,
+  landing_page_payload: { content_html: '', footer_html: '', hero_html: '', hero_img: '' },
+  landing_page_url: '',
+  landing_page_id: PAGE_ID,
+  preview_paths: { '1200x628': '/content/preview/abc/1200x628' },
+  created_at: '2026-11-01T09:00:00.000Z',
+  updated_at: '2026-11-02T09:00:00.000Z',
+};
+
+const page = {
+  id: PAGE_ID,
+  client_id: ACME,
+  name: 'Growth audit',
+  landing_page_payload: { content_html: '', footer_html: '', hero_html: '<h1>Hi</h1>', hero_img: '' },
+  sdr_img_url: '',
+  logo_url: '',
+  favicon_url: '',
+  colors: { background: '#ffffff', text: '#000000', accent: '#000000' },
+  assignee: null,
+  is_archived: false,
+  public_path: '/lp/abc',
+  created_at: '2026-11-01T09:00:00.000Z',
+  updated_at: '2026-11-01T09:00:00.000Z',
+};
+
+type Routes = Parameters<typeof fakeServer>[0];
+
+/** The fake server, with POST /sc/content/render answering a PNG (binary, which fakeServer cannot). */
+async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Routes = {}) {
+  const server = fakeServer({
+    'GET /v1/api/user/self': {
+      body: selfFixture([
+        {
+          client_id: ACME,
+          client_name: 'Acme',
+          is_default: true,
+          role,
+          permissions: [...BUILT_IN_ROLES[role]],
+        },
+      ]),
+    },
+    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
+    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    'GET /sc/content': { body: { items: [item], total: 1 } },
+    [`GET /sc/content/${AD_ID}`]: { body: item },
+    [`GET /v1/rest/client/${ACME}/landing_page`]: { body: { items: [page] } },
+    'GET /sc/sdr': { body: [] },
+    [`PATCH /v1/rest/content/${AD_ID}`]: (init) => ({
+      body: { ...item, ...JSON.parse(String(init?.body)), updated_at: '2026-11-03T09:00:00.000Z' },
+    }),
+    ...routes,
+  });
+  const renders: { size: string; body: Record<string, unknown> }[] = [];
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const fetchFn = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), window.location.origin);
+    if (url.pathname === '/sc/content/render') {
+      renders.push({ size: url.searchParams.get('size') ?? '', body: JSON.parse(String(init?.body)) });
+      return new Response(png, { status: 200, headers: { 'content-type': 'image/png' } });
+    }
+    return server.fetchFn(input, init);
+  };
+  vi.stubGlobal('fetch', fetchFn);
+  await loadSession();
+  return { ...server, renders };
+}
+
+const render = (path: string) =>
+  renderRoutes(
+    [
+      { path: '/content', element: <ContentListScreen /> },
+      { path: '/content/:id', element: <AdEditorScreen /> },
+    ],
+    path,
+  );
+
+const patches = (calls: { url: string; init?: RequestInit }[]) =>
+  calls
+    .filter((c) => c.init?.method === 'PATCH')
+    .map((c) => JSON.parse(String(c.init?.body)) as Record<string, unknown>);
+
+afterEach(() => {
+  notifications.clean();
+  resetAuth();
+  vi.unstubAllGlobals();
+});
+
+describe('ad form validation (the shared request schema, SPEC.md §5)', () => {
+  const values = adFormValues(item);
+  it.each(['fff', '#GGGGGG', '#12345', 'red'])("colour %s: 'is not a valid hex color'", (bad) => {
+    expect(validateAdForm({ ...values, colors: { ...values.colors, background: bad } })).toEqual({
+      'colors.background': 'This is not a valid hex color',
+    });
+  });
+  it("'#A1b2C3', 'A1b2C3' and an empty primary are valid", () => {
+    expect(
+      validateAdForm({ ...values, colors: { ...values.colors, accent: '#A1b2C3', text: 'A1b2C3' } }),
+    ).toEqual({});
+  });
+  it.each([0, 5, 2.5])('template_id %s: must be a whole number from 1 to 4', (bad) => {
+    expect(validateAdForm({ ...values, template_id: bad })).toEqual({
+      template_id: 'This must be a whole number from 1 to 4',
+    });
+  });
+  it('a landing URL must be http(s), and its error shows on the URL field', () => {
+    expect(
+      validateAdForm({ ...values, landing_kind: 'url', landing_page_url: 'javascript:alert(1)' }),
+    ).toEqual({ landing_page_url: 'This must be an http(s) URL' });
+  });
+});
+
+describe('ContentListScreen', () => {
+  it('lists an ad with its status, template, landing page and a link to its editor', async () => {
+    await signIn('purple_owner');
+    render(`/content?client_id=${ACME}`);
+    const table = await screen.findByRole('table', { name: 'Ad creatives' });
+    const row = within(table).getByRole('row', { name: 'Spring launch' });
+    expect(within(row).getByRole('link', { name: 'Spring launch' })).toHaveAttribute(
+      'href',
+      `/content/${AD_ID}?client_id=${ACME}`,
+    );
+    expect(within(row).getByLabelText('Status: Draft')).toBeInTheDocument();
+    expect(within(row).getByText('Portrait')).toBeInTheDocument();
+    expect(within(row).getByText('Landing page')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'New ad' })).toBeInTheDocument();
+  });
+
+  it('archived filter asks for archived=only; empty says so', async () => {
+    const server = await signIn('purple_owner', {
+      'GET /sc/content': { body: { items: [], total: 0 } },
+    });
+    const user = userEvent.setup();
+    render(`/content?client_id=${ACME}`);
+    expect(await screen.findByText('No ads yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Archived' }));
+    expect(await screen.findByText('No archived ads')).toBeInTheDocument();
+    expect(server.calls.map((c) => c.url)).toContain('/sc/content?archived=only');
+  });
+
+  it('error: explains and offers to try again', async () => {
+    await signIn('purple_owner', { 'GET /sc/content': { status: 403, body: { message: 'Nope' } } });
+    render(`/content?client_id=${ACME}`);
+    expect(await screen.findByText('Could not load content')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('a viewer sees the list without a New ad button, and why', async () => {
+    await signIn('grey_viewer');
+    render(`/content?client_id=${ACME}`);
+    expect(await screen.findByRole('table', { name: 'Ad creatives' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New ad' })).toBeNull();
+    expect(screen.getByRole('note')).toHaveTextContent('content.write');
+  });
+});
+
+describe('AdEditorScreen', () => {
+  it('renders the live preview at the four sizes from the unsaved fields', async () => {
+    const server = await signIn('purple_owner');
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    const preview = await screen.findByRole('group', { name: 'Ad preview at four sizes' });
+    await waitFor(() => expect(within(preview).getAllByRole('img')).toHaveLength(4));
+    expect(
+      within(preview)
+        .getAllByRole('img')
+        .map((i) => i.getAttribute('alt')),
+    ).toEqual(['Ad preview 1080x1080', 'Ad preview 1200x628', 'Ad preview 728x90', 'Ad preview 300x250']);
+    expect(server.renders.map((r) => r.size).sort()).toEqual(['1080x1080', '1200x628', '300x250', '728x90']);
+    expect(server.renders[0]?.body).toMatchObject({ template_id: 2, image_text: 'Pick twice as fast' });
+  });
+
+  it('template picker: choosing Bold re-renders the preview with template 3 and saves it', async () => {
+    const server = await signIn('purple_owner');
+    const user = userEvent.setup();
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    const bold = await screen.findByRole('radio', { name: 'Template 3: Bold' });
+    expect(screen.getByRole('radio', { name: 'Template 2: Portrait' })).toBeChecked();
+    await user.click(bold);
+    expect(bold).toBeChecked();
+    await waitFor(() => expect(server.renders.some((r) => r.body.template_id === 3)).toBe(true), {
+      timeout: 3000,
+    });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(patches(server.calls)).toHaveLength(1));
+    expect(patches(server.calls)[0]).toMatchObject({
+      template_id: 3,
+      updated_at: item.updated_at,
+      landing_page_id: PAGE_ID,
+      landing_page_url: '',
+    });
+  });
+
+  it("a wrong colour says 'is not a valid hex color' as it is typed, and is not saved", async () => {
+    const server = await signIn('purple_owner');
+    const user = userEvent.setup();
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    const background = await screen.findByRole('textbox', { name: 'Background' });
+    await user.clear(background);
+    await user.type(background, 'fff');
+    expect(await screen.findByText('This is not a valid hex color')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(patches(server.calls)).toHaveLength(0);
+    fireEvent.change(background, { target: { value: '#A1b2C3' } });
+    await waitFor(() => expect(screen.queryByText('This is not a valid hex color')).toBeNull());
+  });
+
+  it('Publish: the 422 field errors show on their fields with a note', async () => {
+    const server = await signIn('purple_owner', {
+      [`PATCH /v1/rest/content/${AD_ID}`]: {
+        status: 422,
+        body: {
+          message: 'body.title: is required to publish',
+          errors: [
+            { field: 'body.title', message: 'is required to publish' },
+            { field: 'body.image_text', message: 'is required to publish' },
+          ],
+        },
+      },
+    });
+    const user = userEvent.setup();
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    await user.click(await screen.findByRole('button', { name: 'Publish' }));
+    expect(await screen.findByText('Not published yet')).toBeInTheDocument();
+    expect(screen.getAllByText('This is required to publish')).toHaveLength(2);
+    expect(patches(server.calls)[0]).toMatchObject({ status: 'published' });
+  });
+
+  it('Delete while a cadence day uses the ad shows the 409 message', async () => {
+    const message =
+      'This content is used by Q3 Outbound (day 2). Remove it from there, or archive it instead.';
+    await signIn('purple_owner', {
+      [`DELETE /v1/rest/content/${AD_ID}`]: { status: 409, body: { message } },
+    });
+    const user = userEvent.setup();
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    await user.click(await screen.findByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this ad?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByText(message)).toBeInTheDocument();
+  });
+
+  it('a viewer sees the ad read-only: fields disabled, no Save or Publish, and why', async () => {
+    await signIn('grey_viewer');
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    expect(await screen.findByRole('textbox', { name: 'Image text' })).toBeDisabled();
+    expect(screen.getByRole('radio', { name: 'Template 1: Spotlight' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Publish' })).toBeNull();
+    expect(screen.getByRole('note')).toHaveTextContent('content.write');
+  });
+
+  it('an unknown ad reads as not found', async () => {
+    await signIn('purple_owner', {
+      [`GET /sc/content/${AD_ID}`]: { status: 404, body: { message: 'Content not found' } },
+    });
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    expect(await screen.findByText('Ad not found')).toBeInTheDocument();
+  });
+});
+
+describe('upload refusals', () => {
+  it('a 422 on the file reads as a sentence naming the file', () => {
+    const error = new ApiError(422, 'body.file: is not a PNG, JPEG, GIF or WebP image', {
+      errors: [{ field: 'body.file', message: 'is not a PNG, JPEG, GIF or WebP image' }],
+    });
+    expect(uploadErrorMessage(error, 'logo.png')).toBe(
+      '“logo.png” was not uploaded: it is not a PNG, JPEG, GIF or WebP image.',
+    );
+    expect(uploadErrorMessage(new ApiError(500, 'x', null), 'a.png')).toBe(
+      '“a.png” was not uploaded: something went wrong. Please try again.',
+    );
+  });
+});

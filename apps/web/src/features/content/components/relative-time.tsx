@@ -1,0 +1,20 @@
+import { Text, Tooltip } from '@mantine/core';
+import { formatDate, relativeTime } from '@rally/shared';
+
+/** '5 minutes ago', with the exact time on hover. */
+export function RelativeTime({ value, prefix = '' }: { value: string | null; prefix?: string }) {
+  if (!value)
+    return (
+      <Text size="sm" c="dimmed" span>
+        —
+      </Text>
+    );
+  return (
+    <Tooltip label={formatDate(value, 'd MMM yyyy, HH:mm')} openDelay={200}>
+      <Text size="sm" c="dimmed" span>
+        {prefix}
+        {relativeTime(value)}
+      </Text>
+    </Tooltip>
+  );
+}

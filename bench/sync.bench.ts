@@ -8,7 +8,7 @@ import { loadConfig } from '../apps/server/src/config/env.ts';
 import { clients, integrations, targets } from '../apps/server/src/db/schema/index.ts';
 import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import { oauthCredentialsFrom } from '../apps/server/src/modules/integrations/vendor-http.ts';
-import { startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
+import { pageCost, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
 import type {
   FakeSalesloft,
   FakeSalesloftSeed,
@@ -99,20 +99,22 @@ async function scratchDatabase(url: string | undefined) {
   return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-type Counted = { total: number; byResource: string };
+type Counted = { total: number; byResource: string; cost: number };
 
 /** Requests the fake received since the last clear, by resource (`/v2/people.json` → people). */
 function requestsOf(fake: FakeSalesloft): Counted {
   const by = new Map<string, number>();
+  let cost = 0;
   for (const r of fake.requests) {
     const name = r.path.replace(/^\/v2\//, '').replace(/\.json$/, '');
     by.set(name, (by.get(name) ?? 0) + 1);
+    cost += pageCost(Number(r.query.get('page') ?? 1));
   }
   const byResource = [...by]
     .sort((a, b) => b[1] - a[1])
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  return { total: fake.requests.length, byResource };
+  return { total: fake.requests.length, byResource, cost };
 }
 
 /**
@@ -238,6 +240,10 @@ export async function run() {
       full.requests.total / floor.requests,
     );
     console.log(`    ${full.requests.byResource}`);
+    // Against the real Salesloft the team's budget (600 cost a minute) bounds a sync from below.
+    console.log(
+      `    cost ${full.requests.cost}: at least ${(full.requests.cost / 600).toFixed(1)} min within Salesloft's 600 a minute`,
+    );
     report(
       '  of which adapter alone',
       `${walk.seconds.toFixed(1)} s, ${walk.requests.total} req`,

@@ -1,5 +1,13 @@
 export { publicPageRoutes } from './routes.ts';
-export { adImageFor, adInputFor, creativeOf, landingPage, personalisationValues } from './service.ts';
+export {
+  adImageFor,
+  adInputFor,
+  creativeOf,
+  forgetLandingPage,
+  landingPage,
+  PAGE_CACHE_MS,
+  personalisationValues,
+} from './service.ts';
 export type { AdImageRequest, AdTarget, Creative, RenderedPage } from './service.ts';
 export { createAdRenderer, adCacheKey, adCacheDir } from './ad-renderer.ts';
 export type { AdRenderer, RenderedAd } from './ad-renderer.ts';

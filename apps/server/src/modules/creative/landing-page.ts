@@ -85,9 +85,10 @@ ${o.body}
 `;
 }
 
+/** The rep's initials, else the company's first letter (as on the ads). */
 function initialsOf(a: Assignee | null): string {
   const letters = [a?.first_name ?? '', a?.last_name ?? ''].map((n) => [...n.trim()][0] ?? '').join('');
-  return letters.toUpperCase();
+  return (letters || ([...(a?.company_name ?? '').trim()][0] ?? '')).toUpperCase();
 }
 
 function arrowSvg(): string {

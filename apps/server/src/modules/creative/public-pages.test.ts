@@ -13,7 +13,7 @@ import type { Browser } from '../../../test/http.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
 import { XSS_CORPUS } from '../../../test/xss-corpus.ts';
 import { PUBLIC_PAGE_CSP } from './landing-page.ts';
-import { adImageFor, adInputFor, creativeOf } from './service.ts';
+import { PAGE_CACHE_MS, adImageFor, adInputFor, creativeOf, forgetLandingPage } from './service.ts';
 
 /**
  * The server-rendered pages of issue 8 over real HTTP on loopback: /lp/{base58} (personalised by a
@@ -174,7 +174,7 @@ describe('GET /lp/{base58} (SPEC.md §2 "Landing page by base58 id, empty layout
     expect(row!.views).toBe(0);
   });
 
-  it('answers a repeated request with 304 by ETag, and a changed page with a new ETag', async () => {
+  it('answers a repeated request with 304 by ETag; an edit shows within PAGE_CACHE_MS with a new ETag', async () => {
     const page = await createPage(PAGE);
     const first = await get(page.public_path);
     const etag = first.headers.etag ?? '';
@@ -183,13 +183,22 @@ describe('GET /lp/{base58} (SPEC.md §2 "Landing page by base58 id, empty layout
     const again = await get(page.public_path, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
-    await owner.patch(`/v1/rest/client/${acme}/landing_page/${page.id}`, {
-      name: 'Renamed',
+    const edited = await owner.patch(`/v1/rest/client/${acme}/landing_page/${page.id}`, {
       colors: { accent: '#ff0000' },
     });
-    const changed = await get(page.public_path, { 'if-none-match': etag });
-    expect(changed.status).toBe(200);
+    expect(edited.statusCode, edited.body).toBe(200);
+    const started = Date.now();
+    const changed = await waitFor(async () => {
+      const res = await get(page.public_path, { 'if-none-match': etag });
+      return res.status === 200 ? res : null;
+    }, 5_000);
+    expect(Date.now() - started).toBeLessThan(PAGE_CACHE_MS + 1_000);
     expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.body).toContain('border-top:4px solid #ff0000');
+    // forgetLandingPage makes an edit show at once on this instance.
+    await owner.patch(`/v1/rest/client/${acme}/landing_page/${page.id}`, { colors: { accent: '#00ff00' } });
+    forgetLandingPage(app, page.id);
+    expect((await get(page.public_path)).body).toContain('border-top:4px solid #00ff00');
   });
 
   it('unknown, malformed or archived ids are a plain 404 page (also under the CSP)', async () => {

@@ -7,7 +7,7 @@ import type { AdSize } from '@rally/shared/schemas/content';
 import { hashToken } from '../../lib/crypto.ts';
 import { isAutomated } from '../tracking/traffic.ts';
 import { PUBLIC_PAGE_CSP, contentPreviewHtml, notFoundHtml } from './landing-page.ts';
-import { contentWithBrand, sessionUserId } from './repository.ts';
+import { contentWithBrand } from './repository.ts';
 import type { RenderedPage } from './service.ts';
 import { adInputFor, creativeOf, landingPage, previewLandingPage } from './service.ts';
 
@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const idParams = z.object({ base58: z.string() });
 const previewParams = z.object({ base58: z.string(), resolution: z.string() });
 
-function sendHtml(reply: FastifyReply, status: number, html: string, cacheControl: string) {
+function sendHtml(reply: FastifyReply, status: number, html: string | Buffer, cacheControl: string) {
   return reply
     .code(status)
     .header('content-security-policy', PUBLIC_PAGE_CSP)
@@ -34,7 +34,7 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPa
   if (request.headers['if-none-match'] === page.etag) {
     return reply.code(304).header('cache-control', cacheControl).send();
   }
-  return sendHtml(reply, 200, page.html, cacheControl);
+  return sendHtml(reply, 200, page.bytes, cacheControl);
 }
 
 /**
@@ -44,7 +44,7 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPa
 async function memberClients(app: FastifyInstance, request: FastifyRequest): Promise<Set<string> | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return null;
-  const userId = await sessionUserId(app.db, hashToken(token));
+  const userId = await creativeOf(app).sessionUser(hashToken(token));
   if (!userId) return null;
   const self = await app.identity.self(userId);
   return self ? new Set(self.clients.map((c) => c.client_id)) : null;

@@ -17,8 +17,10 @@ import {
   clientOfLandingDomain,
   contentWithBrand,
   landingPageWithBrand,
+  sessionUserId,
   targetPeopleByToken,
 } from './repository.ts';
+import { IDENTITY_CACHE_TTL_MS } from '../../plugins/auth.ts';
 
 /** Per app: the ad renderer and its caches, and small caches that keep public pages to one read. */
 export type Creative = {
@@ -30,7 +32,22 @@ export type Creative = {
   /** The client whose verified landing domain this host is, or null; cached briefly, misses too. */
   landingDomainClient(host: string): Promise<string | null>;
   forgetLandingDomain(host: string): void;
+  /** A landing page with its client's brand, cached for PAGE_CACHE_MS (misses too). */
+  landingPageData(id: string): Promise<LandingPageData | null>;
+  /** Drop a page from the cache at once (after an edit), instead of within PAGE_CACHE_MS. */
+  forgetLandingPage(id: string): void;
+  /** The user of a session token's hash, cached like the auth plugin's sessions (read only). */
+  sessionUser(tokenHash: string): Promise<string | null>;
 };
+
+type LandingPageData = NonNullable<Awaited<ReturnType<typeof landingPageWithBrand>>>;
+
+/**
+ * How long a landing page is served from memory: a public page is read far more often than it is
+ * edited, and on the embedded database each read costs milliseconds. An edit shows within this
+ * time on every instance (at once on this one with forgetLandingPage).
+ */
+export const PAGE_CACHE_MS = 2_000;
 
 // Keyed by the app's database handle, which every plugin context shares: keyed by the instance, a
 // route plugin (its own encapsulated instance) would get a cache of its own.
@@ -51,6 +68,11 @@ export function creativeOf(app: FastifyInstance): Creative {
   });
   const brands = new LRUCache<string, Brand>({ max: 10_000, ttl: 30_000 });
   const domains = new LRUCache<string, { clientId: string | null }>({ max: 10_000, ttl: 15_000 });
+  const pages = new LRUCache<string, { data: LandingPageData | null }>({ max: 5_000, ttl: PAGE_CACHE_MS });
+  const sessionUsers = new LRUCache<string, { userId: string | null }>({
+    max: 10_000,
+    ttl: IDENTITY_CACHE_TTL_MS,
+  });
   creative = {
     renderer,
     sanitize(html) {
@@ -79,6 +101,23 @@ export function creativeOf(app: FastifyInstance): Creative {
     },
     forgetLandingDomain(host) {
       domains.delete(host);
+    },
+    async landingPageData(id) {
+      const hit = pages.get(id);
+      if (hit) return hit.data;
+      const data = await landingPageWithBrand(app.db, id);
+      pages.set(id, { data });
+      return data;
+    },
+    forgetLandingPage(id) {
+      pages.delete(id);
+    },
+    async sessionUser(tokenHash) {
+      const hit = sessionUsers.get(tokenHash);
+      if (hit) return hit.userId;
+      const userId = await sessionUserId(app.db, tokenHash);
+      sessionUsers.set(tokenHash, { userId });
+      return userId;
     },
   };
   creatives.set(app.db, creative);
@@ -208,6 +247,8 @@ export async function adImageFor(app: FastifyInstance, req: AdImageRequest): Pro
 
 export type RenderedPage = {
   html: string;
+  /** The HTML encoded once, so a cached page is not re-encoded for every visitor. */
+  bytes: Buffer;
   etag: string;
   clientId: string;
   /** The target whose token personalised the page (its view is counted), or null. */
@@ -228,14 +269,18 @@ export async function landingPage(
   id: string,
   opts: { token?: string | null; clientId?: string } = {},
 ): Promise<RenderedPage | null> {
+  const creative = creativeOf(app);
   const [found, people] = await Promise.all([
-    landingPageWithBrand(app.db, id),
+    creative.landingPageData(id),
     opts.token ? targetPeopleByToken(app.db, opts.token) : Promise.resolve(null),
   ]);
   if (!found || found.page.isArchived) return null;
   const { page, brand } = found;
   if (opts.clientId && page.clientId !== opts.clientId) return null;
   const target = people && people.clientId === page.clientId ? people : null;
+  // The page without a target is the same for every visitor while its data is cached.
+  const anonymous = target ? undefined : anonymousPages.get(found);
+  if (anonymous) return anonymous;
   const assignee = assigneeFor(page.assignee, target, brand);
   const payload = page.landingPagePayload;
   const values = personalisationValues(assignee, target?.prospect);
@@ -250,17 +295,28 @@ export async function landingPage(
     buttonName: personaliseText(storedButton, values) || brand.landingButtonName || DEFAULT_BUTTON_NAME,
     fallbackLink: assignee?.website || brand.websiteUrl,
     values,
-    sanitize: creativeOf(app).sanitize,
+    sanitize: creative.sanitize,
     noindex: target !== null,
   };
   const html = renderLandingPageHtml(view);
-  return {
+  const rendered = {
     html,
+    bytes: Buffer.from(html),
     etag: etagOf(html),
     clientId: page.clientId,
     targetToken: target ? (opts.token ?? null) : null,
   };
+  if (!target) anonymousPages.set(found, rendered);
+  return rendered;
 }
+
+/** Call after changing or deleting a landing page, so this instance serves the change at once. */
+export function forgetLandingPage(app: FastifyInstance, id: string): void {
+  creativeOf(app).forgetLandingPage(id);
+}
+
+// Keyed by the cached data object: when that expires, the next visitor gets a fresh render.
+const anonymousPages = new WeakMap<LandingPageData, RenderedPage>();
 
 /** /lp/preview: the layout with placeholder content, in the client's brand when one is given. */
 export async function previewLandingPage(
@@ -288,5 +344,5 @@ export async function previewLandingPage(
     noindex: true,
     title: pageTitle('Landing page preview'),
   });
-  return { html, etag: etagOf(html), clientId: clientId ?? '', targetToken: null };
+  return { html, bytes: Buffer.from(html), etag: etagOf(html), clientId: clientId ?? '', targetToken: null };
 }

@@ -7,6 +7,7 @@ import {
   DEMO_EMAIL,
   DEMO_PASSWORD,
   seedDemo,
+  seedDemoBillingData,
   seedDemoContentData,
   seedDemoData,
   seedDemoEngagementData,
@@ -30,6 +31,8 @@ if (config.seedDemo && config.services.includes('main')) {
   await seedDemoContentData(app.db);
   // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
   await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
+  // After the engagement seed: the demo invoices bill its superprospects.
+  await seedDemoBillingData({ db: app.db, billing: app.billing });
 }
 await app.listen({ host: config.host, port: config.port });
 

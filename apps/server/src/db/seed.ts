@@ -10,6 +10,8 @@ import { seedDemoContent } from '../modules/content/index.ts';
 import type { FileforceDeps } from '../modules/fileforce/index.ts';
 import { seedDemoEngagement } from '../modules/tracking/index.ts';
 import type { TrackingService } from '../modules/tracking/index.ts';
+import { seedDemoBilling } from '../modules/billing/index.ts';
+import type { BillingService, Charging, PaymentProvider } from '../modules/billing/index.ts';
 import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
 export const DEMO_EMAIL = 'demo@rally.test';
@@ -157,5 +159,27 @@ export async function seedDemoEngagementData(deps: {
   return seedDemoEngagement(
     deps,
     DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
+  );
+}
+
+/**
+ * Issue 9: per demo data client, a local test card (4242…), an address and invoice details, one paid
+ * and one open invoice over its oldest superprospects (the rest stay uncharged, so the balance shows
+ * both), once per client. Run after the engagement seed, which makes the superprospects.
+ */
+export async function seedDemoBillingData(deps: {
+  db: Db;
+  billing: { service: BillingService; charging: Charging; provider: PaymentProvider; now: () => Date };
+}): Promise<{ invoices: number }> {
+  const { billing } = deps;
+  return seedDemoBilling(
+    {
+      db: deps.db,
+      service: billing.service,
+      charging: billing.charging,
+      now: billing.now,
+      providerName: billing.provider.name,
+    },
+    DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key]),
   );
 }

@@ -60,11 +60,18 @@ export async function seedDemoBilling(
     const at = now();
     const supers = await unchargedSupers(db, client.id, at);
     if (supers.length < 2) continue;
-    const paidCount = Math.max(1, Math.floor(supers.length / 2));
-    const openCount = Math.max(1, Math.floor((supers.length - paidCount) / 2));
-    const paidLines = supers.slice(0, paidCount);
-    const openLines = supers.slice(paidCount, paidCount + openCount);
     const account = await ensureAccount(db, client.id);
+    // Superprospects of past months all go on the two invoices (a billing run would otherwise charge
+    // them at once as a missed month end); this month's stay uncharged.
+    const thisMonth = monthOf(at, account.timeZone);
+    const prior = supers.filter((x) => monthOf(x.superDate, account.timeZone) < thisMonth);
+    const pool = prior.length >= 2 ? prior : supers;
+    const paidCount = Math.max(1, Math.floor(pool.length / 2));
+    const paidLines = pool.slice(0, paidCount);
+    const openLines =
+      prior.length >= 2
+        ? prior.slice(paidCount)
+        : pool.slice(paidCount, paidCount + Math.max(1, Math.floor((pool.length - paidCount) / 2)));
     const lastDay = startOfLocalDate(monthBounds(monthOf(at, account.timeZone)).end, account.timeZone);
 
     const paidId = await db.transaction((tx) =>

@@ -34,7 +34,11 @@ export function setupBilling(app: FastifyInstance, opts: { now?: () => Date; wor
   const now = opts.now ?? (() => new Date());
   const provider = createPaymentProvider(app.config, app.db, now);
   const charging = createCharging({ db: app.db, provider, now, log: app.log });
+  // Before the queue starts (e.g. the demo seed adding a card) there is nothing to ask: the first
+  // run at start covers it.
+  let started = false;
   const requestRun = () => {
+    if (!started) return;
     app.queue.send(BILLING_JOB, {}).catch((err: unknown) => app.log.warn({ err }, 'could not queue billing'));
   };
   const service = createBillingService({ db: app.db, provider, charging, now, requestRun });
@@ -52,6 +56,7 @@ export function setupBilling(app: FastifyInstance, opts: { now?: () => Date; wor
   // Asked for at start and every few minutes where job workers run; runs one at a time.
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
+    started = true;
     if (opts.workers === false) return;
     requestRun();
     timer = setInterval(requestRun, BILLING_EVERY_MS);

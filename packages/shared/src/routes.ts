@@ -67,6 +67,14 @@ export const APP_ROUTES = [
     layout: 'default',
     permission: 'billing_details.read',
   },
+  // One invoice, printable: no app chrome around it.
+  {
+    id: 'settings-billing-invoice',
+    path: '/settings/billing/invoices/:id',
+    title: 'Invoice',
+    layout: 'empty',
+    permission: 'billing_details.read',
+  },
   { id: 'settings-profile', path: '/settings/profile', title: 'Profile', layout: 'default' },
   { id: 'settings-connections', path: '/settings/connections', title: 'Connections', layout: 'default' },
   { id: 'settings-users', path: '/settings/users', title: 'Users', layout: 'default' },

@@ -1,0 +1,3 @@
+import { InvoicePage } from '../../features/billing/index.ts';
+
+export default InvoicePage;

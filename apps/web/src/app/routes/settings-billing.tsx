@@ -1,0 +1,3 @@
+import { BillingScreen } from '../../features/billing/index.ts';
+
+export default BillingScreen;

@@ -84,8 +84,9 @@ async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
       yield current.value;
     }
   } finally {
-    // After a failure while storing, the read under way ends before the job does.
-    await it.return?.().catch(() => {});
+    // After a failure while storing, the read under way stops at its next page. Not awaited: it may
+    // be sleeping out a rate limit, and the job's failure should not wait for that.
+    void it.return?.().catch(() => {});
   }
 }
 

@@ -19,7 +19,7 @@ declare module 'fastify' {
  * kept for a day; a retry with the same key and body gets that reply again (`Idempotent-Replayed:
  * true`) instead of applying the write twice; a retry while the first is still running gets 409 (the
  * app retries it); the same key with a different request gets 422. Keys are per user (or per
- * anonymous browser). A 5xx reply is not kept, so the write may be retried.
+ * anonymous browser). A 5xx reply is not kept, so the write may be retried; nor is a binary one.
  */
 export function idempotency(app: FastifyInstance): void {
   app.decorateRequest('idempotency', null);
@@ -86,7 +86,12 @@ export function idempotency(app: FastifyInstance): void {
     if (!idem) return payload;
     request.idempotency = null;
     const where = and(eq(idempotencyKeys.scope, idem.scope), eq(idempotencyKeys.key, idem.key));
-    if (reply.statusCode >= 500) {
+    // A binary reply (a rendered image) cannot be kept as text: the key is let go like a 5xx's,
+    // so a retry runs again rather than failing on bytes PostgreSQL text cannot hold.
+    const binary =
+      Buffer.isBuffer(payload) &&
+      !/^(text\/|application\/json)/.test(String(reply.getHeader('content-type')));
+    if (reply.statusCode >= 500 || binary) {
       await app.db.delete(idempotencyKeys).where(where);
       return payload;
     }

@@ -83,6 +83,18 @@ describe('POST /sc/content/render (the ad editor live preview)', () => {
     expect(tagged.rawPayload.equals(plain.rawPayload)).toBe(true);
   });
 
+  it('with an Idempotency-Key (the app sends one on every POST) the PNG comes back, and again on a retry', async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await owner.post('/sc/content/render?size=300x250', AD, {
+        headers: { 'idempotency-key': 'render-preview-key-1' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(res.rawPayload.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    }
+  });
+
   it('any member may preview (a viewer too); signed out is 401', async () => {
     expect((await render(viewer, '728x90', AD)).statusCode).toBe(200);
     const res = await app.inject({

@@ -79,7 +79,7 @@ export async function seedDemoBilling(
         clientId: client.id,
         currency: account.currency,
         at: paidLines.at(-1)?.superDate ?? at,
-        reason: 'threshold',
+        reason: 'month_end',
         period: monthOf(paidLines.at(-1)?.superDate ?? at, account.timeZone),
         key: `demo:${client.id}:paid`,
         lines: paidLines,

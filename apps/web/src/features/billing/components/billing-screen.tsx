@@ -1,4 +1,5 @@
-import { Alert, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { Alert, Skeleton, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -7,7 +8,9 @@ import { CardPanel } from './card-panel.tsx';
 import { BillingAddressPanel, BillingInfoPanel } from './details-forms.tsx';
 import { InvoicesPanel } from './invoices-panel.tsx';
 import { SubscriptionPanel } from './subscription-panel.tsx';
-import { UsagePanel } from './usage-panel.tsx';
+
+// The chart library is most of the screen's weight: it loads beside the rest, not before it.
+const UsagePanel = lazy(() => import('./usage-panel.tsx').then((m) => ({ default: m.UsagePanel })));
 
 /**
  * /settings/billing (SPEC.md §2, needs billing_details.read — the route gate shows the error page
@@ -36,7 +39,9 @@ export function BillingScreen() {
         <BalancePanel clientId={clientId} />
         <CardPanel clientId={clientId} canWrite={canWrite} />
       </SimpleGrid>
-      <UsagePanel clientId={clientId} />
+      <Suspense fallback={<Skeleton height={360} radius="md" aria-label="Loading the usage report" />}>
+        <UsagePanel clientId={clientId} />
+      </Suspense>
       <InvoicesPanel clientId={clientId} canWrite={canWrite} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <SubscriptionPanel clientId={clientId} canWrite={canWrite} />

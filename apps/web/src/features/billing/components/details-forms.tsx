@@ -183,6 +183,7 @@ function InfoForm({
           searchable
           data={zones}
           allowDeselect={false}
+          limit={60}
           readOnly={!canWrite}
           {...form.getInputProps('time_zone')}
         />

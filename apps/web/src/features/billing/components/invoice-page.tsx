@@ -119,15 +119,17 @@ function InvoiceSheet({ detail }: { detail: NonNullable<ReturnType<typeof useInv
               Payment
             </Text>
             {invoice.status === 'paid' && invoice.paid_at ? (
-              <Text size="sm">
-                Paid {shortDate(invoice.paid_at)}
-                {card ? ` with ${brandName(card.brand)} ending in ${card.last4}` : ''}
-              </Text>
+              <Text size="sm">Paid {shortDate(invoice.paid_at)}</Text>
             ) : (
-              <Text size="sm">{invoice.failure_reason ?? 'Due; charged to the card on file.'}</Text>
+              <Text size="sm">
+                {invoice.failure_reason ??
+                  `Due; charged to ${card ? `${brandName(card.brand)} ending in ${card.last4}` : 'the card on file'}.`}
+              </Text>
             )}
             <Text size="sm" c="dimmed">
-              {invoice.reason === 'threshold' ? '40 superprospects reached' : 'Month-end charge'}
+              {invoice.reason === 'threshold'
+                ? 'Charged when 40 superprospects added up'
+                : 'Month-end charge'}
             </Text>
           </div>
         </Group>

@@ -1,0 +1,279 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FileImport } from '@rally/shared/schemas/fileforce';
+import { FIXTURE_WEB_DIST, freshDatabaseUrl, here } from './helpers.ts';
+
+const MAIN = path.join(here, '../src/main.ts');
+const ROWS = 100_000;
+const COMPANIES = 1000;
+const CADENCES = ['Spring Outbound', 'Summer Outbound', 'Autumn Outbound', 'Winter Outbound'];
+const DAYS = 7;
+const REPS = 12;
+/** Killed once this many rows are committed: well into the file, far from its end. */
+const KILL_AFTER = 10_000;
+
+type Server = { child: ChildProcess; url: string; output: () => string };
+
+/** Starts the real server process (`node src/main.ts`) and waits for its ready line. */
+function startServer(env: Record<string, string>): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        WEB_DIST: FIXTURE_WEB_DIST,
+        SEED_DEMO: 'false',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    // Generous: on a machine busy with other test files, starting alone can take half a minute.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = out.match(/ready at (http:\/\/\S+)/);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1], output: () => out });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}
+
+async function exitOf(s: Server, signal: NodeJS.Signals): Promise<void> {
+  s.child.removeAllListeners('exit');
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+  const exited = once(s.child, 'exit');
+  s.child.kill(signal);
+  await exited;
+}
+
+/** A browser's part of the API conversation: cookies, the CSRF token, the chosen client. */
+class Caller {
+  base = '';
+  clientId = '';
+  private readonly cookies = new Map<string, string>();
+  private csrf = '';
+
+  async send(method: string, url: string, body?: unknown): Promise<Response> {
+    if (method !== 'GET' && !this.csrf) await this.send('GET', '/v1/api/auth/csrf');
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (method !== 'GET') headers['x-xsrf-token'] = this.csrf;
+    if (this.clientId) headers['x-client-id'] = this.clientId;
+    let payload: FormData | string | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(`${this.base}${url}`, { method, headers, body: payload });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';');
+      const eq = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    this.csrf = res.headers.get('x-xsrf-token') ?? this.csrf;
+    return res;
+  }
+
+  async json<T>(method: string, url: string, body?: unknown, status = 200): Promise<T> {
+    const res = await this.send(method, url, body);
+    const text = await res.text();
+    if (res.status !== status) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+}
+
+/** Row i: a prospect of its own, one of a few cadences, days, companies and reps. */
+async function writeTargetsCsv(filePath: string): Promise<void> {
+  const out = createWriteStream(filePath);
+  out.write('Email,First Name,Last Name,Title,Company,Website,Cadence,Day,Rep Email,Rep First Name\n');
+  for (let i = 0; i < ROWS; i += 1000) {
+    const lines: string[] = [];
+    for (let j = i; j < i + 1000; j++) {
+      const c = j % COMPANIES;
+      lines.push(
+        `person${j}@company${c}.example,First${j},Last${j},Buyer,Company ${c},company${c}.example,` +
+          `${CADENCES[j % CADENCES.length]},${1 + (j % DAYS)},rep${j % REPS}@seller.example,Rep${j % REPS}`,
+      );
+    }
+    if (!out.write(`${lines.join('\n')}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/** Asks every half second (each answer costs the server a request) until `check` gives a value. */
+async function poll<T>(check: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`poll: nothing within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
+
+/** Runs `work` on the server's database while no server holds it (PGlite: the data folder). */
+async function withDatabase<T>(env: Record<string, string>, work: (q: Query) => Promise<T>): Promise<T> {
+  if (env.DATABASE_URL) {
+    const c = new pg.Client({ connectionString: env.DATABASE_URL });
+    await c.connect();
+    try {
+      return await work(async (text, values) => (await c.query(text, values)).rows);
+    } finally {
+      await c.end();
+    }
+  }
+  const db = await PGlite.create(path.join(env.DATA_DIR!, 'db'));
+  try {
+    return await work(async <R>(text: string, values?: unknown[]) => (await db.query<R>(text, values)).rows);
+  } finally {
+    await db.close();
+  }
+}
+
+type Counts = {
+  prospects: number;
+  distinct_prospects: number;
+  targets: number;
+  distinct_target_prospects: number;
+  companies: number;
+  cadences: number;
+  cadence_days: number;
+  sales_reps: number;
+};
+
+async function countsOf(q: Query, clientId: string): Promise<Counts> {
+  const [row] = await q<Counts>(
+    `select
+       (select count(*)::int from prospects where client_id = $1) as prospects,
+       (select count(distinct lower(email))::int from prospects where client_id = $1) as distinct_prospects,
+       (select count(*)::int from targets where client_id = $1) as targets,
+       (select count(distinct prospect_id)::int from targets where client_id = $1) as distinct_target_prospects,
+       (select count(*)::int from companies where client_id = $1) as companies,
+       (select count(*)::int from cadences where client_id = $1) as cadences,
+       (select count(*)::int from cadence_days where client_id = $1) as cadence_days,
+       (select count(*)::int from sales_reps where client_id = $1) as sales_reps`,
+    [clientId],
+  );
+  return row!;
+}
+
+describe('issue 6 "Crash safety"', () => {
+  it('"kill the server with SIGKILL in the middle of a 100,000-row import; after restart the import finishes with every row exactly once"', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rally-import-crash-'));
+    const running: Server[] = [];
+    afterAll(async () => {
+      for (const s of running) await exitOf(s, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const databaseUrl = await freshDatabaseUrl();
+    const env: Record<string, string> = {
+      DATA_DIR: path.join(dir, 'data'),
+      DATABASE_URL: databaseUrl ?? '',
+      // The shortest heartbeat pg-boss allows: the killed worker's job is taken up again in seconds.
+      JOB_HEARTBEAT_SECONDS: '10',
+    };
+    const csv = path.join(dir, 'targets.csv');
+    await writeTargetsCsv(csv);
+
+    const first = await startServer(env);
+    running.push(first);
+    const api = new Caller();
+    api.base = first.url;
+    const self = await api.json<{ clients: { client_id: string }[] }>(
+      'POST',
+      '/v1/api/register',
+      {
+        first_name: 'Crash',
+        last_name: 'Test',
+        email: 'crash@import.example',
+        password: 'correct horse battery staple',
+        company_name: 'Crash Test Co',
+      },
+      201,
+    );
+    api.clientId = self.clients[0]!.client_id;
+    const imports = `/v1/integration/crm/fileforce/client/${api.clientId}/imports`;
+    const form = new FormData();
+    form.append('kind', 'targets');
+    form.append('file', await openAsBlob(csv, { type: 'text/csv' }), 'targets.csv');
+    const uploaded = await api.json<FileImport>('POST', imports, form, 201);
+    expect(uploaded.mapping).toMatchObject({ email: 'Email', cadence: 'Cadence', day: 'Day' });
+    await api.json<FileImport>('POST', `${imports}/${uploaded.id}/start`, undefined, 202);
+
+    const midway = await poll(async () => {
+      const r = await api.json<FileImport>('GET', `${imports}/${uploaded.id}`);
+      if (r.status === 'failed' || r.status === 'done')
+        throw new Error(`import ended before the kill: ${r.status}`);
+      return r.processed_rows >= KILL_AFTER ? r : null;
+    }, 180_000);
+    await exitOf(first, 'SIGKILL');
+    expect(first.child.signalCode).toBe('SIGKILL');
+
+    // What the killed process left: whole batches, each with its progress, nothing half-written.
+    const left = await withDatabase(env, async (q) => {
+      const [row] = await q<{ status: string; processed_rows: number; imported_rows: number }>(
+        'select status, processed_rows, imported_rows from file_imports where id = $1',
+        [uploaded.id],
+      );
+      return { ...row!, counts: await countsOf(q, api.clientId) };
+    });
+    expect(left.status).toBe('running');
+    expect(left.processed_rows).toBeGreaterThanOrEqual(midway.processed_rows);
+    expect(left.processed_rows).toBeLessThan(ROWS);
+    expect(left.processed_rows % 1000).toBe(0);
+    expect(left.imported_rows).toBe(left.processed_rows);
+    expect(left.counts.prospects).toBe(left.processed_rows);
+    expect(left.counts.targets).toBe(left.processed_rows);
+
+    const second = await startServer(env);
+    running.push(second);
+    api.base = second.url;
+    const done = await poll(async () => {
+      const r = await api.json<FileImport>('GET', `${imports}/${uploaded.id}`);
+      if (r.status === 'failed') throw new Error(`import failed after the restart: ${r.failure_reason}`);
+      return r.status === 'done' ? r : null;
+    }, 300_000);
+    expect(done).toMatchObject({
+      status: 'done',
+      total_rows: ROWS,
+      processed_rows: ROWS,
+      imported_rows: ROWS,
+      error_rows: 0,
+      errors: [],
+    });
+    await exitOf(second, 'SIGTERM');
+    expect(second.child.exitCode).toBe(0);
+
+    const counts = await withDatabase(env, (q) => countsOf(q, api.clientId));
+    expect(counts).toEqual({
+      prospects: ROWS,
+      distinct_prospects: ROWS,
+      targets: ROWS,
+      distinct_target_prospects: ROWS,
+      companies: COMPANIES,
+      cadences: CADENCES.length,
+      // Row j is on cadence j mod 4, day 1 + j mod 7: 28 (cadence, day) pairs.
+      cadence_days: CADENCES.length * DAYS,
+      sales_reps: REPS,
+    });
+  }, 600_000);
+});

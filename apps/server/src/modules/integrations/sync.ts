@@ -248,11 +248,11 @@ export function createSyncService(deps: Deps) {
     } catch (err) {
       if (err instanceof VendorAuthError) {
         log.warn({ integrationId: ref.id, source: integration.source }, 'vendor refused our credentials');
-        await db
-          .update(integrations)
-          .set({ isActive: false, lastError: err.message, updatedAt: new Date() })
-          .where(eq(integrations.id, ref.id));
-        await finish(job, { failed: true });
+        // In the same write as the end of the sync: no reader sees it inactive yet still syncing.
+        await finish(job, {
+          failed: true,
+          also: { isActive: false, lastError: err.message, updatedAt: new Date() },
+        });
         return; // retrying cannot help until the user reconnects
       }
       await db
@@ -264,7 +264,10 @@ export function createSyncService(deps: Deps) {
     }
   }
 
-  async function finish(job: SyncJob, { failed }: { failed: boolean }) {
+  async function finish(
+    job: SyncJob,
+    { failed, also = {} }: { failed: boolean; also?: Partial<typeof integrations.$inferInsert> },
+  ) {
     const now = new Date();
     await db.transaction(async (tx) => {
       await tx
@@ -273,6 +276,7 @@ export function createSyncService(deps: Deps) {
           isSyncing: false,
           syncProgress: failed ? null : { phase: 'done', done: 1, total: 1 },
           ...(failed ? {} : { lastSyncedAt: now, lastError: null }),
+          ...also,
         })
         .where(eq(integrations.id, job.integrationId));
       const where = job.cadenceId

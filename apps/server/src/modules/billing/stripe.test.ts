@@ -5,6 +5,7 @@ import { createTestApp } from '../../../test/helpers.ts';
 import { makeSupers, testClock } from '../../../test/billing.ts';
 import { startFakeStripe } from '../../../test/fakes/stripe.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
+import { loadConfig } from '../../config/env.ts';
 import { createCharging } from './charging.ts';
 
 describe('stripe provider (ARCHITECTURE.md §6), against a fake of the Stripe API on loopback', async () => {
@@ -141,5 +142,23 @@ describe('stripe provider (ARCHITECTURE.md §6), against a fake of the Stripe AP
     res = await browser.post(`${url}/payment_intent`, { invoice_id: invoice!.id, confirm: true });
     expect(res.json()).toMatchObject({ status: 'succeeded', invoice: { status: 'paid' } });
     expect(intentsOf(stripe.intents.get(invoice!.providerChargeId!)!.customer)).toHaveLength(1);
+  });
+});
+
+describe('stripe configuration', () => {
+  it('STRIPE_SECRET_KEY needs STRIPE_PUBLISHABLE_KEY (the browser collects cards with Stripe.js), and must look like a key', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', DATA_DIR: 'memory://' })).toThrow(
+      /STRIPE_PUBLISHABLE_KEY: is required when STRIPE_SECRET_KEY is set/,
+    );
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_oops', DATA_DIR: 'memory://' })).toThrow(
+      /STRIPE_SECRET_KEY: must start with sk_/,
+    );
+    const config = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+      DATA_DIR: 'memory://',
+    });
+    expect(config.stripe).toEqual({ secretKey: 'sk_test_x', apiUrl: null });
+    expect(loadConfig({ DATA_DIR: 'memory://' }).stripe).toBeNull();
   });
 });

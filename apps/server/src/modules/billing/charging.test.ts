@@ -102,6 +102,30 @@ describe('billing run (ARCHITECTURE.md §6: 500 cents per superprospect, at 40 o
     ]);
   });
 
+  it("a plan set to cancel at the period end ends on the month's last day, still billing its superprospects", async () => {
+    const clientId = await makeBillingClient(app.db);
+    await service.setCard(clientId, card('4242424242424242'));
+    await service.updateSubscription(clientId, true);
+    await makeSupers(app.db, clientId, 2, new Date('2026-08-20T10:00:00Z'));
+    clock.set('2026-08-30T12:00:00Z');
+    await charging.run();
+    expect(await service.subscription(clientId)).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: true,
+    });
+    clock.set('2026-08-31T12:00:00Z');
+    await charging.run();
+    expect(await service.subscription(clientId)).toMatchObject({
+      status: 'canceled',
+      cancel_at_period_end: false,
+    });
+    expect(await invoicesOf(app, clientId)).toMatchObject([
+      { reason: 'month_end', amountCents: 1000, status: 'paid' },
+    ]);
+    // Restarting it makes it active again.
+    expect(await service.updateSubscription(clientId, false)).toMatchObject({ status: 'active' });
+  });
+
   it('a month with no superprospects charges nothing', async () => {
     const clientId = await makeBillingClient(app.db);
     await service.setCard(clientId, card('4242424242424242'));

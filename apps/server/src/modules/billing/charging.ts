@@ -7,7 +7,7 @@ import { billingAccounts, clients, invoiceLines, invoices } from '../../db/schem
 import type { InvoiceReason } from '../../db/schema/index.ts';
 import { isLastDayOfMonth, monthOf } from './calendar.ts';
 import type { PaymentProvider, ChargeOutcome } from './providers/port.ts';
-import { clientsWithUncharged, ensureAccount, lockAccount, unchargedSupers } from './repository.ts';
+import { ensureAccount, lockAccount, unchargedByClient, unchargedSupers } from './repository.ts';
 import type { InvoiceRow, Tx, UnchargedSuper } from './repository.ts';
 
 /** Waits before retrying a declined charge, by attempt (1st retry after 1 hour … then every 3 days). */
@@ -143,12 +143,6 @@ export function createCharging(deps: ChargingDeps) {
         const made1 = await insertInvoice(tx, { clientId, currency: account.currency, at, ...batch });
         if (!made1) continue; // made by an earlier run: its superprospects wait for the next one
         made += 1;
-      }
-      if (account.cancelAtPeriodEnd && isLastDayOfMonth(at, account.timeZone)) {
-        await tx
-          .update(billingAccounts)
-          .set({ subscriptionStatus: 'canceled', cancelAtPeriodEnd: false, updatedAt: at })
-          .where(eq(billingAccounts.clientId, clientId));
       }
       return made;
     });
@@ -316,11 +310,21 @@ export function createCharging(deps: ChargingDeps) {
   async function run(opts: { clientId?: string } = {}): Promise<RunResult> {
     const result: RunResult = { invoiced: 0, paid: 0, failed: 0, actionRequired: 0 };
     const at = now();
-    const candidates = opts.clientId ? [opts.clientId] : await clientsWithUncharged(db, at);
+    const candidates = opts.clientId
+      ? [opts.clientId]
+      : (await unchargedByClient(db, at))
+          .filter(
+            (c) =>
+              c.count >= CHARGE_THRESHOLD ||
+              isLastDayOfMonth(at, c.timeZone) ||
+              monthOf(c.oldest, c.timeZone) < monthOf(at, c.timeZone),
+          )
+          .map((c) => c.clientId);
     for (const clientId of candidates) {
       const [exists] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId));
       if (exists) result.invoiced += await invoiceClient(clientId);
     }
+    await endCanceledPlans(at);
     for (const id of await dueInvoices(opts.clientId)) {
       try {
         const outcome = await chargeInvoice(id);
@@ -332,6 +336,22 @@ export function createCharging(deps: ChargingDeps) {
       }
     }
     return result;
+  }
+
+  /** Plans set to cancel at the period end end on the month's last day (client time zone). */
+  async function endCanceledPlans(at: Date): Promise<void> {
+    const pending = await db
+      .select({ clientId: billingAccounts.clientId, timeZone: billingAccounts.timeZone })
+      .from(billingAccounts)
+      .where(eq(billingAccounts.cancelAtPeriodEnd, true));
+    for (const account of pending.filter((p) => isLastDayOfMonth(at, p.timeZone))) {
+      await db
+        .update(billingAccounts)
+        .set({ subscriptionStatus: 'canceled', cancelAtPeriodEnd: false, updatedAt: at })
+        .where(
+          and(eq(billingAccounts.clientId, account.clientId), eq(billingAccounts.cancelAtPeriodEnd, true)),
+        );
+    }
   }
 
   /** After a new card: failed invoices are due again now. */

@@ -85,13 +85,31 @@ export async function countUncharged(db: Executor, clientId: string, at: Date): 
   return row?.n ?? 0;
 }
 
-/** Clients with at least one superprospect not yet on an invoice. */
-export async function clientsWithUncharged(db: Executor, at: Date): Promise<string[]> {
+/**
+ * Clients with superprospects not yet on an invoice: how many, the oldest, and the billing time
+ * zone, so the run opens a transaction only for clients with something due.
+ */
+export async function unchargedByClient(
+  db: Executor,
+  at: Date,
+): Promise<{ clientId: string; count: number; oldest: Date; timeZone: string }[]> {
   const rows = await db
-    .selectDistinct({ clientId: targets.clientId })
+    .select({
+      clientId: targets.clientId,
+      count: sql<number>`count(*)::int`,
+      oldestMs: sql<number>`(extract(epoch from min(${targets.superDate})) * 1000)::float8`,
+      timeZone: sql<string>`coalesce(max(${billingAccounts.timeZone}), 'UTC')`,
+    })
     .from(targets)
-    .where(and(superBy(at), notInvoiced));
-  return rows.map((r) => r.clientId);
+    .leftJoin(billingAccounts, eq(billingAccounts.clientId, targets.clientId))
+    .where(and(superBy(at), notInvoiced))
+    .groupBy(targets.clientId);
+  return rows.map((r) => ({
+    clientId: r.clientId,
+    count: Number(r.count),
+    oldest: new Date(Number(r.oldestMs)),
+    timeZone: r.timeZone,
+  }));
 }
 
 export async function unpaidCents(db: Executor, clientId: string): Promise<number> {

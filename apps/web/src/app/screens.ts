@@ -9,7 +9,7 @@ type ScreenModule = { default: ComponentType };
  */
 export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   root: () => import('./routes/app-screen.tsx'),
-  feed: () => import('./routes/app-screen.tsx'),
+  feed: () => import('./routes/feed.tsx'),
   login: () => import('./routes/login.tsx'),
   signup: () => import('./routes/signup.tsx'),
   register: () => import('./routes/register.tsx'),
@@ -18,7 +18,7 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   'auth-callback': () => import('./routes/auth-callback.tsx'),
   clients: () => import('./routes/clients.tsx'),
   revenue: () => import('./routes/app-screen.tsx'),
-  prospects: () => import('./routes/app-screen.tsx'),
+  prospects: () => import('./routes/prospects.tsx'),
   onboarding: () => import('./routes/onboarding.tsx'),
   cadences: () => import('./routes/cadences.tsx'),
   cadence: () => import('./routes/cadence.tsx'),

@@ -1,0 +1,5 @@
+import { FeedScreen } from '../../features/feed/index.ts';
+
+export default function FeedRoute() {
+  return <FeedScreen />;
+}

@@ -1,0 +1,5 @@
+import { ProspectsScreen } from '../../features/prospects/index.ts';
+
+export default function ProspectsRoute() {
+  return <ProspectsScreen />;
+}

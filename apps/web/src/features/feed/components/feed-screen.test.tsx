@@ -1,0 +1,281 @@
+import { notifications } from '@mantine/notifications';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BUILT_IN_ROLES } from '@rally/shared';
+import type { FeedItem } from '@rally/shared/schemas/feed';
+import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
+import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { FeedScreen } from './feed-screen.tsx';
+
+const ACME = CLIENT_IDS.acme;
+type Routes = Parameters<typeof fakeServer>[0];
+
+/** Stands in for the browser's EventSource (jsdom has none): the test plays the server's part. */
+class FakeEventSource {
+  static CLOSED = 2;
+  static last: FakeEventSource | null = null;
+  readonly url: string;
+  readyState = 0;
+  onerror: (() => void) | null = null;
+  private listeners = new Map<string, ((e: MessageEvent<string>) => void)[]>();
+  constructor(url: string) {
+    this.url = url;
+    FakeEventSource.last = this;
+  }
+  addEventListener(type: string, fn: (e: MessageEvent<string>) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  emit(type: string, data: unknown) {
+    for (const fn of this.listeners.get(type) ?? [])
+      fn(new MessageEvent(type, { data: JSON.stringify(data) }));
+  }
+  close() {
+    this.readyState = 2;
+  }
+}
+
+const item = (id: number, patch: Partial<FeedItem> = {}): FeedItem => ({
+  id,
+  type: 'click',
+  created_at: new Date(Date.now() - id * 60_000).toISOString(),
+  target_id: null,
+  prospect_id: null,
+  prospect_name: `Person ${id}`,
+  company_name: 'Acme Robotics',
+  cadence_name: 'Q3 Outbound',
+  cadence_id: 1,
+  sales_rep_id: null,
+  sales_rep_name: 'Maya Lindgren',
+  detail: {},
+  ...patch,
+});
+
+async function signIn(routes: Routes = {}) {
+  const server = fakeServer({
+    'GET /v1/api/user/self': {
+      body: selfFixture([
+        {
+          client_id: ACME,
+          client_name: 'Acme',
+          is_default: true,
+          role: 'grey_viewer',
+          permissions: [...BUILT_IN_ROLES.grey_viewer],
+        },
+      ]),
+    },
+    '/v1/rest/client': {
+      body: [{ id: ACME, name: 'Acme', parent_id: null, role: 'grey_viewer', is_default: true }],
+    },
+    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    'GET /sc/dashboard/feed': {
+      body: {
+        latest_id: 1,
+        latest_at: new Date().toISOString(),
+        last_7_days: { super: 2, click: 5, view: 0, sync: 0, import: 0 },
+        stream_url: '/sc/dashboard/feed/stream',
+        heartbeat_seconds: 25,
+      },
+    },
+    'GET /sc/dashboard/super/today': {
+      body: { date: '2026-11-22', time_zone: 'UTC', count: 4, yesterday: 1 },
+    },
+    'GET /sc/dashboard/engagement/last': {
+      body: {
+        impressions: 120,
+        clicks: 7,
+        views: 2,
+        previous: { impressions: 100, clicks: 9, views: 2 },
+        last_event: {
+          type: 'click',
+          at: new Date().toISOString(),
+          prospect_name: 'Kendall Ellery',
+          cadence_name: 'Q3',
+        },
+      },
+    },
+    'GET /sc/dashboard/feed/data': {
+      body: {
+        items: [item(1), item(2)],
+        page: 1,
+        page_size: 20,
+        total: 2,
+        total_capped: false,
+        has_more: false,
+      },
+    },
+    ...routes,
+  });
+  vi.stubGlobal('fetch', server.fetchFn);
+  vi.stubGlobal('EventSource', FakeEventSource);
+  await loadSession();
+  return server;
+}
+
+const render = () => renderRoutes([{ path: '/feed', element: <FeedScreen /> }], `/feed?client_id=${ACME}`);
+
+afterEach(() => {
+  notifications.clean();
+  resetAuth();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  FakeEventSource.last = null;
+});
+
+describe('FeedScreen', () => {
+  it('shows the headline cards and the activity, newest first, with relative times', async () => {
+    await signIn();
+    render();
+    expect(await screen.findByLabelText('New superprospects today')).toHaveTextContent('4');
+    expect(screen.getByText('+3 vs yesterday')).toBeInTheDocument();
+    expect(screen.getByText('120')).toBeInTheDocument();
+    expect(screen.getByText(/Ad clicked by Kendall Ellery/)).toBeInTheDocument();
+    const list = await screen.findByRole('list', { name: 'Activity' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('Person 1 clicked an ad'),
+      expect.stringContaining('Person 2 clicked an ad'),
+    ]);
+    expect(rows[0]).toHaveTextContent('1 minute ago');
+    expect(rows[0]).toHaveTextContent('Acme Robotics · Q3 Outbound · rep Maya Lindgren');
+  });
+
+  it('follows the stream of the current client and puts a new item on top without a reload', async () => {
+    const server = await signIn();
+    render();
+    await screen.findByRole('list', { name: 'Activity' });
+    const source = FakeEventSource.last!;
+    expect(source.url).toBe(`/sc/dashboard/feed/stream?client_id=${ACME}`);
+    act(() => source.emit('ready', {}));
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+    const before = server.calls.length;
+    act(() =>
+      source.emit(
+        'feed',
+        item(9, {
+          type: 'super',
+          prospect_name: 'Grace Hopper',
+          created_at: new Date().toISOString(),
+          detail: { reason: 'click' },
+        }),
+      ),
+    );
+    const rowsNow = () => within(screen.getByRole('list', { name: 'Activity' })).getAllByRole('listitem');
+    await waitFor(() => expect(rowsNow()).toHaveLength(3));
+    const rows = rowsNow();
+    expect(rows[0]).toHaveTextContent('Grace Hopper became a superprospect after an ad click');
+    expect(rows[0]).toHaveTextContent('just now');
+    // The same item again (a replay after a reconnect) is not shown twice.
+    act(() => source.emit('feed', item(9, { type: 'super', prospect_name: 'Grace Hopper' })));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rowsNow()).toHaveLength(3);
+    // The list itself was not fetched again; the cards were.
+    await waitFor(() =>
+      expect(server.calls.slice(before).map((c) => c.url)).toContain('/sc/dashboard/super/today'),
+    );
+    expect(server.calls.slice(before).some((c) => c.url.startsWith('/sc/dashboard/feed/data'))).toBe(false);
+  });
+
+  it('relative times move on every 30 s (SPEC.md §9)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setInterval', 'Date'] });
+    await signIn({
+      'GET /sc/dashboard/feed/data': {
+        body: {
+          items: [item(1, { created_at: new Date().toISOString() })],
+          page: 1,
+          page_size: 20,
+          total: 1,
+          total_capped: false,
+          has_more: false,
+        },
+      },
+    });
+    render();
+    const list = await screen.findByRole('list', { name: 'Activity' });
+    expect(within(list).getByRole('listitem')).toHaveTextContent('just now');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(90_000);
+    });
+    expect(within(list).getByRole('listitem')).toHaveTextContent('1 minute ago');
+  }, 20_000);
+
+  it('"Load more" asks the next page as the list stood (until_id), and appends it', async () => {
+    const server = await signIn({
+      'GET /sc/dashboard/feed/data': (init) => {
+        void init;
+        const last = server.calls.at(-1)!.url;
+        const page = Number(new URLSearchParams(last.split('?')[1]).get('page'));
+        return page === 1
+          ? {
+              body: {
+                items: [item(1), item(2)],
+                page: 1,
+                page_size: 20,
+                total: 3,
+                total_capped: false,
+                has_more: true,
+              },
+            }
+          : {
+              body: {
+                items: [item(3)],
+                page: 2,
+                page_size: 20,
+                total: 3,
+                total_capped: false,
+                has_more: false,
+              },
+            };
+      },
+    });
+    render();
+    await screen.findByRole('list', { name: 'Activity' });
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Activity' })).getAllByRole('listitem')).toHaveLength(3),
+    );
+    expect(server.calls.map((c) => c.url)).toContain(
+      '/sc/dashboard/feed/data?page=2&page_size=20&until_id=1',
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('empty and error states', async () => {
+    await signIn({
+      'GET /sc/dashboard/feed/data': {
+        body: { items: [], page: 1, page_size: 20, total: 0, total_capped: false, has_more: false },
+      },
+      'GET /sc/dashboard/super/today': { status: 404, body: { message: 'Not found' } },
+    });
+    render();
+    expect(await screen.findByText('No activity yet')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Could not load superprospects.', {}, { timeout: 8000 }),
+    ).toBeInTheDocument();
+  });
+
+  it('a failed list says so and can be tried again', async () => {
+    let fail = true;
+    await signIn({
+      'GET /sc/dashboard/feed/data': () =>
+        fail
+          ? { status: 404, body: { message: 'Not found' } }
+          : {
+              body: {
+                items: [item(1)],
+                page: 1,
+                page_size: 20,
+                total: 1,
+                total_capped: false,
+                has_more: false,
+              },
+            },
+    });
+    render();
+    expect(await screen.findByText('Could not load the feed')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Person 1 clicked an ad')).toBeInTheDocument();
+  });
+});

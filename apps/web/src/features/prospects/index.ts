@@ -1,0 +1,1 @@
+export { ProspectsScreen } from './components/prospects-screen.tsx';

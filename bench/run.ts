@@ -7,6 +7,7 @@ import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as fileImport from './import.bench.ts';
+import * as ingest from './ingest.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
 import * as startup from './startup.bench.ts';
 import * as sync from './sync.bench.ts';
@@ -30,6 +31,7 @@ const all: Record<string, () => unknown> = {
   healthz: () => healthz.run(seconds),
   auth: () => auth.run(seconds),
   import: () => fileImport.run({ rows }),
+  ingest: () => ingest.run(seconds),
   sync: () => sync.run(),
   pages: () => publicPages.run(seconds),
 };

@@ -4,7 +4,7 @@ import { GroupCommit } from './group-commit.ts';
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('GroupCommit', () => {
-  it('writes the first item at once and what arrives during a flush in the next one', async () => {
+  it('batches what arrives in the same turn, and what arrives during a flush goes in the next one', async () => {
     const batches: number[][] = [];
     const gc = new GroupCommit<number, number>(
       async (items) => {
@@ -14,11 +14,16 @@ describe('GroupCommit', () => {
       },
       { maxBatch: 100, concurrency: 1 },
     );
-    const first = gc.submit(1);
-    const rest = [2, 3, 4, 5].map((i) => gc.submit(i));
-    expect(await first).toBe(10);
-    expect(await Promise.all(rest)).toEqual([20, 30, 40, 50]);
-    expect(batches).toEqual([[1], [2, 3, 4, 5]]);
+    const first = [1, 2].map((i) => gc.submit(i));
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([[1, 2]]);
+    const rest = [3, 4, 5].map((i) => gc.submit(i));
+    expect(await Promise.all(first)).toEqual([10, 20]);
+    expect(await Promise.all(rest)).toEqual([30, 40, 50]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
   });
 
   it('caps batches and runs up to `concurrency` flushes at once', async () => {

@@ -40,10 +40,9 @@ export class GroupCommit<I, O> {
   }
 
   private pump(): void {
-    while (this.running < this.opts.concurrency && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.opts.maxBatch);
+    while (this.running < this.opts.concurrency && this.running < this.queue.length) {
       this.running++;
-      void this.write(batch).finally(() => {
+      void this.next().finally(() => {
         this.running--;
         this.pump();
         if (this.running === 0 && this.queue.length === 0) {
@@ -53,6 +52,16 @@ export class GroupCommit<I, O> {
         }
       });
     }
+  }
+
+  /**
+   * One turn of the event loop first: requests already received get to queue their items (an
+   * embedded database answers without yielding to I/O, so without it every batch would be one).
+   */
+  private async next(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    const batch = this.queue.splice(0, this.opts.maxBatch);
+    if (batch.length > 0) await this.write(batch);
   }
 
   private async write(batch: Pending<I, O>[]): Promise<void> {

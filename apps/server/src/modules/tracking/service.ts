@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.ts';
 import { content } from '../../db/schema/index.ts';
 import type { EventType } from '../../db/schema/index.ts';
 import { GroupCommit } from './group-commit.ts';
-import { ensurePartitions, lockTargets, peekTarget, writeEngagement } from './repository.ts';
+import { ensurePartitions, lockTargets, peekTarget, prospectInfo, writeEngagement } from './repository.ts';
 import type { CounterDelta, EventRow, FeedRow, StoredFeedItem, TargetState } from './repository.ts';
 
 /** ARCHITECTURE.md §5: a target is super at ≥ 1 click or ≥ 15 impressions within its cadence. */
@@ -121,10 +121,11 @@ export function createTrackingService(deps: Deps) {
           size: item.type === 'impression' ? (item.size ?? null) : null,
           occurred_at: at.toISOString(),
         });
+        // Names are filled in below, in one read for the batch's feed items.
         const data = {
-          first_name: t.prospect.firstName,
-          last_name: t.prospect.lastName,
-          company_name: t.prospect.companyName,
+          first_name: '',
+          last_name: '',
+          company_name: null as string | null,
           cadence_name: t.cadenceName,
           sales_rep_name: t.rep ? fullName(t.rep.firstName, t.rep.lastName) : null,
           day_number: t.dayNumber,
@@ -152,6 +153,15 @@ export function createTrackingService(deps: Deps) {
         }
         return { status: 'recorded', target: t, becameSuper };
       });
+      if (feedRows.length > 0) {
+        const names = await prospectInfo(tx, [...new Set(feedRows.map((f) => f.prospect_id))]);
+        for (const f of feedRows) {
+          const p = names.get(f.prospect_id);
+          f.data.first_name = p?.firstName ?? '';
+          f.data.last_name = p?.lastName ?? '';
+          f.data.company_name = p?.companyName ?? null;
+        }
+      }
       const feed = events.length
         ? await writeEngagement(
             tx,

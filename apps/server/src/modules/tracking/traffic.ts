@@ -3,6 +3,18 @@ import { isbot } from 'isbot';
 
 const PREFETCH = /prefetch|prerender|preview/i;
 
+// The crawler list is one large pattern; the same few user agents come back again and again.
+const verdicts = new Map<string, boolean>();
+function isBotAgent(ua: string): boolean {
+  let bot = verdicts.get(ua);
+  if (bot === undefined) {
+    bot = isbot(ua);
+    if (verdicts.size >= 5_000) verdicts.clear();
+    verdicts.set(ua, bot);
+  }
+  return bot;
+}
+
 /**
  * Requests that must not count as engagement (issue 7: "bot and prefetch traffic is not counted"):
  * HEAD probes, speculative loads the browser or a link scanner announces (Purpose / Sec-Purpose /
@@ -17,5 +29,5 @@ export function isAutomated(request: FastifyRequest): boolean {
     if (typeof v === 'string' && PREFETCH.test(v)) return true;
   }
   const ua = h['user-agent'];
-  return !ua || isbot(ua);
+  return !ua || isBotAgent(ua);
 }

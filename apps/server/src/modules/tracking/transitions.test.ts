@@ -25,7 +25,8 @@ let day1: string;
 let day2: string;
 
 beforeAll(async () => {
-  app = await createTestApp();
+  // No job workers here: the tests below run the transitions themselves and must not race the job.
+  app = await createTestApp({ workers: false });
   clientId = await makeClient(app, 'Acme');
   repId = await makeRep(app, clientId);
   day1 = await makeContent(app, clientId, { title: 'Day one' });
@@ -157,15 +158,21 @@ describe('transition actions', () => {
     expect(await row(p.id)).toMatchObject({ dayNumber: 1, isActive: true });
   });
 
-  it('runs as the queue job', async () => {
-    const cadenceId = await makeCadence(app, clientId, {
+  it('runs as the queue job, asked for at start-up and every minute', async () => {
+    const withJobs = await createTestApp();
+    const client = await makeClient(withJobs, 'Jobs');
+    const rep = await makeRep(withJobs, client);
+    const ad = await makeContent(withJobs, client);
+    const cadenceId = await makeCadence(withJobs, client, {
       days: {
-        1: showing(day1, [{ action_type: 'finish', action_rule: 'impressions_gte', action_rule_value: 1 }]),
+        1: showing(ad, [{ action_type: 'finish', action_rule: 'impressions_gte', action_rule_value: 1 }]),
       },
     });
-    const t = await makeTarget(app, clientId, cadenceId, { repId });
-    await impress(t.token, 1);
-    await app.queue.send(TRANSITIONS_JOB, {});
-    await waitFor(async () => !(await row(t.id)).isActive);
+    const t = await makeTarget(withJobs, client, cadenceId, { repId: rep });
+    await withJobs.inject({ url: `/t/${t.token}/ad/300x250.png`, headers: { 'user-agent': BROWSER_UA } });
+    await withJobs.queue.send(TRANSITIONS_JOB, {});
+    await waitFor(
+      async () => !(await withJobs.db.select().from(targets).where(eq(targets.id, t.id)))[0]!.isActive,
+    );
   });
 });

@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { count, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import type { Database } from '../apps/server/src/db/client.ts';
+import {
+  cadenceDays,
+  cadences,
+  clients,
+  content,
+  engagementEvents,
+  integrations,
+  prospects,
+  salesReps,
+  targets,
+} from '../apps/server/src/db/schema/index.ts';
+import { report, root, startProcess } from './lib.ts';
+import type { Server } from './lib.ts';
+
+/**
+ * Impression ingest (issue 7 "Figures"): `GET /t/{token}/ad/300x250.png` on the real server process
+ * across many targets' tokens (cached ad images, every request counted: an event, the target's
+ * counters and the superprospect rule in the same transaction), as a ratio of the bare Fastify
+ * hello-world in the same run (aim ≥ 0.4); p99 latency; and the check that the events stored equal
+ * the requests answered 2xx. Real PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (a
+ * scratch database, dropped after), else embedded PGlite in a temporary data folder.
+ */
+
+const TARGETS = 2_000;
+const REPS = 8;
+const CONNECTIONS = 50;
+const UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+
+/** A client with ads on for one cadence, published content on day 1, selected reps and targets. */
+async function seed(database: Database): Promise<string[]> {
+  const { db } = database;
+  const [client] = await db.insert(clients).values({ name: 'Bench Co' }).returning();
+  const clientId = client!.id;
+  const [integration] = await db.insert(integrations).values({ clientId, source: 'fileforce' }).returning();
+  const integrationId = integration!.id;
+  const reps = await db
+    .insert(salesReps)
+    .values(
+      Array.from({ length: REPS }, (_, i) => ({
+        clientId,
+        integrationId,
+        externalId: `rep${i}`,
+        firstName: `Rep${i}`,
+        lastName: 'Bench',
+        title: 'SDR',
+        companyName: 'Bench Co',
+        calendarUrl: 'https://cal.example/bench',
+        selected: true,
+      })),
+    )
+    .returning({ id: salesReps.id });
+  const [ad] = await db
+    .insert(content)
+    .values({
+      clientId,
+      name: 'Bench ad',
+      status: 'published',
+      templateId: 1,
+      title: 'Ship faster with Bench Co',
+      imageText: 'Robots that pick and pack',
+      colors: { background: '#ffffff', text: '#000000', accent: '#1c7ed6' },
+      landingPagePayload: { content_html: '', footer_html: '', hero_html: '', hero_img: '' },
+    })
+    .returning({ id: content.id });
+  const [cadence] = await db
+    .insert(cadences)
+    .values({ clientId, integrationId, externalId: 'bench', name: 'Bench cadence', isSuper: true })
+    .returning({ id: cadences.id });
+  await db.insert(cadenceDays).values({
+    clientId,
+    cadenceId: cadence!.id,
+    dayNumber: 1,
+    contentDays: [{ content_id: ad!.id, day_transition_actions: [] }],
+  });
+  const tokens: string[] = [];
+  for (let start = 0; start < TARGETS; start += 500) {
+    const n = Math.min(500, TARGETS - start);
+    const people = await db
+      .insert(prospects)
+      .values(
+        Array.from({ length: n }, (_, i) => ({
+          clientId,
+          integrationId,
+          externalId: `p${start + i}`,
+          firstName: `First${start + i}`,
+          lastName: 'Bench',
+        })),
+      )
+      .returning({ id: prospects.id });
+    const rows = await db
+      .insert(targets)
+      .values(
+        people.map((p, i) => ({
+          clientId,
+          cadenceId: cadence!.id,
+          prospectId: p.id,
+          salesRepId: reps[(start + i) % REPS]!.id,
+        })),
+      )
+      .returning({ token: targets.token });
+    tokens.push(...rows.map((r) => r.token));
+  }
+  return tokens;
+}
+
+type Load = { rps: number; p99: number; ok: number; bad: number };
+
+/** Impressions round-robin over the tokens; `amount` requests, so every answer is in the figures. */
+async function impressions(url: string, tokens: string[], amount: number): Promise<Load> {
+  let next = Math.floor(Math.random() * tokens.length);
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    amount,
+    headers: { 'user-agent': UA },
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, path: `/t/${tokens[next++ % tokens.length]}/ad/300x250.png` }),
+      },
+    ],
+  });
+  return { rps: r['2xx'] / r.duration, p99: r.latency.p99, ok: r['2xx'], bad: r.non2xx + r.errors };
+}
+
+async function hello(url: string, seconds: number): Promise<Load> {
+  const r = await autocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: seconds });
+  return { rps: r['2xx'] / r.duration, p99: r.latency.p99, ok: r['2xx'], bad: r.non2xx + r.errors };
+}
+
+async function storedEvents(database: Database): Promise<{ events: number; counted: number }> {
+  const [e] = await database.db.select({ n: count() }).from(engagementEvents);
+  const [t] = await database.db
+    .select({ n: sql<number>`coalesce(sum(${targets.impressions}), 0)::int` })
+    .from(targets);
+  return { events: e!.n, counted: t!.n };
+}
+
+export async function run(seconds: number) {
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-bench-ingest-'));
+  let databaseUrl: string | undefined;
+  let scratch: string | undefined;
+  if (adminUrl) {
+    scratch = `rally_bench_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${scratch}`);
+    await admin.end();
+    const u = new URL(adminUrl);
+    u.pathname = `/${scratch}`;
+    databaseUrl = u.toString();
+  }
+  const open = () => openDatabase({ databaseUrl, dataDir });
+  let bare: Server | undefined;
+  let real: Server | undefined;
+  try {
+    const setup = await open();
+    const tokens = await seed(setup);
+    await setup.close();
+
+    bare = await startProcess(path.join(root, 'bench/hello-server.ts'));
+    real = await startProcess(path.join(root, 'apps/server/src/main.ts'), {
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    });
+    // The server prints localhost; the load generator goes straight to the IPv4 loopback it listens on.
+    const realUrl = real.url.replace('//localhost:', '//127.0.0.1:');
+
+    // Warm up both (the ad images get rendered and cached here); size the measured runs from it.
+    let answered = 0;
+    const warm = await impressions(realUrl, tokens, 3_000);
+    answered += warm.ok;
+    await hello(bare.url, 2);
+    const amount = Math.max(5_000, Math.round(warm.rps * seconds));
+
+    const runs: Load[] = [];
+    const bases: Load[] = [];
+    for (let i = 0; i < 2; i++) {
+      bases.push(await hello(bare.url, seconds));
+      const r = await impressions(realUrl, tokens, amount);
+      answered += r.ok;
+      runs.push(r);
+    }
+    const bad = [warm, ...runs].reduce((n, r) => n + r.bad, 0);
+    const rps = (runs[0]!.rps + runs[1]!.rps) / 2;
+    const base = (bases[0]!.rps + bases[1]!.rps) / 2;
+    const p99 = Math.max(runs[0]!.p99, runs[1]!.p99);
+    const basep99 = Math.max(bases[0]!.p99, bases[1]!.p99);
+    const driver = databaseUrl ? 'PostgreSQL' : 'PGlite';
+
+    await real.stop();
+    real = undefined;
+    const after = await open();
+    const stored = await storedEvents(after);
+    await after.close();
+
+    report(
+      `ad impression ingest (${driver})`,
+      `${Math.round(rps)} req/s`,
+      `${Math.round(base)} req/s (bare)`,
+      rps / base,
+    );
+    report(
+      `  p99 latency (${driver})`,
+      `${p99.toFixed(0)} ms`,
+      `${basep99.toFixed(0)} ms (bare)`,
+      p99 / basep99,
+    );
+    const ok = stored.events === answered && stored.counted === answered && bad === 0;
+    console.log(
+      `  events stored ${stored.events}, target impressions ${stored.counted}, answered 2xx ${answered}, ` +
+        `other ${bad}: ${ok ? 'equal' : 'MISMATCH'}`,
+    );
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await bare?.stop();
+    await real?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (adminUrl && scratch) {
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists ${scratch} with (force)`);
+      await admin.end();
+    }
+  }
+}

@@ -1,15 +1,27 @@
+import type { FastifyInstance } from 'fastify';
 import type { AdSize } from '@rally/shared/schemas/content';
+import { adImageFor } from '../creative/index.ts';
 import { neutralAd } from './neutral-png.ts';
 import type { TargetState } from './repository.ts';
-import type { TrackingService } from './service.ts';
+
+/** A content text that names prospect fields (data-id="prospect_…" tags) needs the prospect. */
+const PROSPECT_TAG = /prospect_/;
 
 /**
- * The PNG of the target's content at this size, personalised with its sales rep. Until the ad
- * renderer (modules/creative) is wired in, the neutral image stands in.
+ * The PNG of the target's content at this size, personalised with its sales rep (and its prospect
+ * when the text has prospect tags), from the ad renderer's shared cache. The neutral image when
+ * the content is gone.
  */
-export async function adImage(tracking: TrackingService, target: TargetState, size: AdSize): Promise<Buffer> {
+export async function adImage(app: FastifyInstance, target: TargetState, size: AdSize): Promise<Buffer> {
   if (!target.content) return neutralAd(size);
-  const row = await tracking.contentRow(target.content);
+  const row = await app.tracking.contentRow(target.content);
   if (!row) return neutralAd(size);
-  return neutralAd(size);
+  const texts = `${row.title} ${row.imageText} ${row.landingPagePayload?.landing_button_name ?? ''}`;
+  // Most ads speak for the rep only: the prospect read is skipped and the image is shared by all of
+  // the rep's prospects in the cache.
+  const prospect = PROSPECT_TAG.test(texts)
+    ? ((await app.tracking.prospect(target.prospectId)) ?? { firstName: '', lastName: '', companyName: null })
+    : { firstName: '', lastName: '', companyName: null };
+  const ad = await adImageFor(app, { content: row, size, target: { rep: target.rep, prospect } });
+  return ad?.png ?? neutralAd(size);
 }

@@ -54,7 +54,7 @@ export type ContentRef = {
   landingPageId: string | null;
   landingPageUrl: string;
 };
-export type ProspectInfo = { firstName: string; lastName: string; companyName: string | null };
+export type ProspectInfo = { firstName: string; lastName: string; title: string; companyName: string | null };
 
 type TargetRow = {
   id: string;
@@ -225,16 +225,24 @@ export async function peekTarget(db: Tx, token: string): Promise<TargetState | n
   return state ?? null;
 }
 
-/** Names for feed items (only fetched when a batch makes some). */
+/** Names (and title) of prospects, for feed items and prospect tags in ads. */
 export async function prospectInfo(tx: Tx, ids: string[]): Promise<Map<string, ProspectInfo>> {
   const result = await tx.execute(sql`
-select p.id::text as id, p.first_name, p.last_name,
+select p.id::text as id, p.first_name, p.last_name, p.title,
   (select co.name from companies co where co.id = p.company_id) as company_name
 from prospects p where p.id = any(array(select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::uuid))`);
+  type Row = {
+    id: string;
+    first_name: string;
+    last_name: string;
+    title: string;
+    company_name: string | null;
+  };
   return new Map(
-    rowsOf<{ id: string; first_name: string; last_name: string; company_name: string | null }>(result).map(
-      (r) => [r.id, { firstName: r.first_name, lastName: r.last_name, companyName: r.company_name }],
-    ),
+    rowsOf<Row>(result).map((r) => [
+      r.id,
+      { firstName: r.first_name, lastName: r.last_name, title: r.title, companyName: r.company_name },
+    ]),
   );
 }
 

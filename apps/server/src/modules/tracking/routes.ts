@@ -48,7 +48,7 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
       let png = neutralAd(size);
       if (adsRunFor(target) && target.content) {
         try {
-          png = await adImage(tracking, target, size);
+          png = await adImage(app, target, size);
         } catch (err) {
           // The impression is already counted; a blank beats a broken image on someone's page.
           request.log.error(

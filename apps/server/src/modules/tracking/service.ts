@@ -9,7 +9,14 @@ import { content } from '../../db/schema/index.ts';
 import type { EventType } from '../../db/schema/index.ts';
 import { GroupCommit } from './group-commit.ts';
 import { ensurePartitions, lockTargets, peekTarget, prospectInfo, writeEngagement } from './repository.ts';
-import type { CounterDelta, EventRow, FeedRow, StoredFeedItem, TargetState } from './repository.ts';
+import type {
+  CounterDelta,
+  EventRow,
+  FeedRow,
+  ProspectInfo,
+  StoredFeedItem,
+  TargetState,
+} from './repository.ts';
 
 /** ARCHITECTURE.md §5: a target is super at ≥ 1 click or ≥ 15 impressions within its cadence. */
 export const SUPER_CLICKS = SUPER_RULE.clicks;
@@ -221,6 +228,11 @@ export function createTrackingService(deps: Deps) {
       const [row] = await db.select().from(content).where(eq(content.id, ref.id));
       if (row) contentCache.set(ref.id, { version: ref.version, row });
       return row ?? null;
+    },
+
+    /** A prospect's names, title and company (ads with prospect tags). */
+    async prospect(id: string): Promise<ProspectInfo | null> {
+      return (await prospectInfo(db, [id])).get(id) ?? null;
     },
 
     ensurePartitions: () => ensurePartitions(db),

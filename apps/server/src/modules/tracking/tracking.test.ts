@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { uuidToBase58 } from '@rally/shared';
 import { AD_SIZES } from '@rally/shared/schemas/content';
-import { cadences, engagementEvents, feedItems, salesReps, targets } from '../../db/schema/index.ts';
+import {
+  cadences,
+  content,
+  engagementEvents,
+  feedItems,
+  prospects,
+  salesReps,
+  targets,
+} from '../../db/schema/index.ts';
+import { adImageFor } from '../creative/index.ts';
 import { createTestApp, EXPECTED_DRIVER } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
 import {
@@ -102,6 +111,57 @@ describe('GET /t/{token}/ad/{size}.png', () => {
       events.every((e) => e.type === 'impression' && e.contentId === contentId && e.dayNumber === 1),
     ).toBe(true);
     expect(app.database.driver).toBe(EXPECTED_DRIVER);
+  });
+
+  it("the image is the day's content rendered by the ad renderer for the target's rep (shared cache), not the neutral one", async () => {
+    const t = await servingTarget();
+    const res = await ad(t.token, '1200x628');
+    const png = await bytesOf(res);
+    expect(png.equals(neutralAd('1200x628'))).toBe(false);
+    const [row] = await app.db.select().from(content).where(eq(content.id, contentId));
+    const [rep] = await app.db.select().from(salesReps).where(eq(salesReps.id, repId));
+    const expected = await adImageFor(app, {
+      content: row!,
+      size: '1200x628',
+      target: { rep: rep!, prospect: { firstName: '', lastName: '', companyName: null } },
+    });
+    expect(png.equals(expected!.png)).toBe(true);
+
+    // Another rep, another picture.
+    const theo = await makeRep(app, clientId, { firstName: 'Theo' });
+    const u = await makeTarget(app, clientId, t.cadenceId, { repId: theo });
+    expect((await bytesOf(await ad(u.token, '1200x628'))).equals(png)).toBe(false);
+  });
+
+  it('prospect tags in the ad text are filled with the target’s prospect', async () => {
+    const tagged = await makeContent(app, clientId);
+    await app.db
+      .update(content)
+      .set({ imageText: 'Hi &lt;span data-id="prospect_first_name"&gt;x&lt;/span&gt;, meet Maya' })
+      .where(eq(content.id, tagged));
+    const cadenceId = await makeCadence(app, clientId, { days: { 1: showing(tagged) } });
+    const a = await makeTarget(app, clientId, cadenceId, { repId });
+    const b = await makeTarget(app, clientId, cadenceId, { repId });
+    await app.db.update(prospects).set({ firstName: 'Robin' }).where(eq(prospects.id, b.prospectId));
+    const [row] = await app.db.select().from(content).where(eq(content.id, tagged));
+    const [rep] = await app.db.select().from(salesReps).where(eq(salesReps.id, repId));
+    const forKendall = await adImageFor(app, {
+      content: row!,
+      size: '300x250',
+      target: {
+        rep: rep!,
+        prospect: {
+          firstName: 'Kendall',
+          lastName: 'Ellery',
+          title: 'Procurement Lead',
+          companyName: 'Brightline Freight',
+        },
+      },
+    });
+    const pa = await bytesOf(await ad(a.token));
+    const pb = await bytesOf(await ad(b.token));
+    expect(pa.equals(forKendall!.png)).toBe(true);
+    expect(pb.equals(pa)).toBe(false);
   });
 
   it('422 naming params.size for a size that is not one of the four (SPEC.md §5 "Ad size: one of the four sizes"), nothing counted', async () => {

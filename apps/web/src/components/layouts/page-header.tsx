@@ -152,10 +152,18 @@ export function PageHeader() {
             <Group gap="xs" wrap="nowrap">
               {auth.clients.length > 1 && (
                 <>
-                  <Box visibleFrom="sm">
+                  {/* The name beside the burger (sm-md) and from lg; an icon where the inline
+                      links need the room (md-lg) and on phones. */}
+                  <Box visibleFrom="sm" hiddenFrom="md">
+                    <ClientSwitcher clients={auth.clients} current={client} compact={false} />
+                  </Box>
+                  <Box visibleFrom="lg">
                     <ClientSwitcher clients={auth.clients} current={client} compact={false} />
                   </Box>
                   <Box hiddenFrom="sm">
+                    <ClientSwitcher clients={auth.clients} current={client} compact />
+                  </Box>
+                  <Box visibleFrom="md" hiddenFrom="lg">
                     <ClientSwitcher clients={auth.clients} current={client} compact />
                   </Box>
                 </>

@@ -33,6 +33,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { findDataIds } from '@rally/shared';
 import {
   EMPTY_ASSIGNEE,
   PERSONALISATION_TAGS,
@@ -64,6 +65,7 @@ import { contentLabel } from './content-list-screen.tsx';
 import { schemaErrors } from './form-validation.ts';
 import { ImageUpload } from './image-upload.tsx';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
+import { personaliseText, previewValues } from './personalise.ts';
 import { RelativeTime } from './relative-time.tsx';
 import { Section } from './section.tsx';
 import { TemplatePicker } from './template-picker.tsx';
@@ -140,17 +142,12 @@ export const validateAdForm = (v: AdFormValues) => {
 const tagHtml = (id: string, label: string) => `<span data-id="${id}">${label}</span>`;
 
 /** Appends a personalisation tag (SPEC.md §5 data-id) to a text field. */
-function TagMenu({ onInsert, disabled }: { onInsert: (html: string) => void; disabled?: boolean }) {
+function TagMenu({ onInsert }: { onInsert: (html: string) => void }) {
   return (
     <Menu position="bottom-end" withinPortal width={220}>
       <Menu.Target>
         <Tooltip label="Insert a personalisation tag" openDelay={200}>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-label="Insert a personalisation tag"
-            disabled={disabled}
-          >
+          <ActionIcon variant="subtle" color="gray" aria-label="Insert a personalisation tag">
             <IconBraces size={16} />
           </ActionIcon>
         </Tooltip>
@@ -164,6 +161,16 @@ function TagMenu({ onInsert, disabled }: { onInsert: (html: string) => void; dis
         ))}
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/** A field's description, plus how its personalisation tags read for the sample prospect. */
+function TagHint({ text, assignee, base }: { text: string; assignee: Assignee; base: string }) {
+  if (findDataIds(text).length === 0) return <>{base}</>;
+  return (
+    <>
+      {base}. Reads: “{personaliseText(text, previewValues(assigneeBody(assignee)))}”
+    </>
   );
 }
 
@@ -459,7 +466,7 @@ export function AdFields({
         <TextInput
           label="Name"
           description="For you and your team; prospects never see it"
-          disabled={disabled}
+          readOnly={disabled}
           {...form.getInputProps('name')}
         />
         <TemplatePicker
@@ -470,29 +477,47 @@ export function AdFields({
         />
         <TextInput
           label="Title"
-          description="A short line above the image text"
-          disabled={disabled}
-          rightSection={<TagMenu onInsert={append('title')} disabled={disabled} />}
+          description={
+            <TagHint
+              text={form.values.title}
+              assignee={form.values.assignee}
+              base="A short line above the image text"
+            />
+          }
+          readOnly={disabled}
+          rightSection={disabled ? undefined : <TagMenu onInsert={append('title')} />}
           {...form.getInputProps('title')}
         />
         <Textarea
           label="Image text"
-          description="The headline printed on the ad"
+          description={
+            <TagHint
+              text={form.values.image_text}
+              assignee={form.values.assignee}
+              base="The headline printed on the ad"
+            />
+          }
           autosize
           minRows={2}
           maxRows={4}
-          disabled={disabled}
-          rightSection={<TagMenu onInsert={append('image_text')} disabled={disabled} />}
+          readOnly={disabled}
+          rightSection={disabled ? undefined : <TagMenu onInsert={append('image_text')} />}
           {...form.getInputProps('image_text')}
         />
         <Textarea
           label="Primary text"
-          description="The post text shown with the ad on social networks"
+          description={
+            <TagHint
+              text={form.values.primary_text}
+              assignee={form.values.assignee}
+              base="The post text shown with the ad on social networks"
+            />
+          }
           autosize
           minRows={2}
           maxRows={6}
-          disabled={disabled}
-          rightSection={<TagMenu onInsert={append('primary_text')} disabled={disabled} />}
+          readOnly={disabled}
+          rightSection={disabled ? undefined : <TagMenu onInsert={append('primary_text')} />}
           {...form.getInputProps('primary_text')}
         />
       </Section>
@@ -534,7 +559,7 @@ export function AdFields({
             { value: 'page', label: 'One of your landing pages' },
             { value: 'url', label: 'A web address' },
           ]}
-          disabled={disabled}
+          readOnly={disabled}
           fullWidth
         />
         {form.values.landing_kind === 'page' ? (
@@ -549,7 +574,7 @@ export function AdFields({
             }
             data={pageOptions}
             clearable
-            disabled={disabled}
+            readOnly={disabled}
             description={
               <>
                 Pages are made in{' '}
@@ -565,7 +590,7 @@ export function AdFields({
           <TextInput
             label="Landing page URL"
             placeholder="https://example.com/offer"
-            disabled={disabled}
+            readOnly={disabled}
             {...form.getInputProps('landing_page_url')}
           />
         )}

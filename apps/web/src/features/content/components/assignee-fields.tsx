@@ -43,44 +43,46 @@ export function AssigneeFields({
   const list = sortSalesReps(reps.data ?? []);
   return (
     <Stack gap="sm">
-      <Select
-        label="Fill from a sales rep"
-        placeholder={reps.isPending ? 'Loading reps…' : list.length ? 'Choose a rep' : 'No sales reps yet'}
-        data={list.map((r) => ({ value: r.id, label: repName(r) }))}
-        value={null}
-        onChange={(id) => {
-          const rep = list.find((r) => r.id === id);
-          if (rep) onPickRep(rep);
-        }}
-        searchable
-        nothingFoundMessage="No elements found. Consider changing the search query."
-        disabled={disabled || list.length === 0}
-        comboboxProps={{ withinPortal: true }}
-      />
+      {!disabled && (
+        <Select
+          label="Fill from a sales rep"
+          placeholder={reps.isPending ? 'Loading reps…' : list.length ? 'Choose a rep' : 'No sales reps yet'}
+          data={list.map((r) => ({ value: r.id, label: repName(r) }))}
+          value={null}
+          onChange={(id) => {
+            const rep = list.find((r) => r.id === id);
+            if (rep) onPickRep(rep);
+          }}
+          searchable
+          nothingFoundMessage="No elements found. Consider changing the search query."
+          disabled={list.length === 0}
+          comboboxProps={{ withinPortal: true }}
+        />
+      )}
       <SimpleGrid cols={2} spacing="sm">
-        <TextInput label="First name" disabled={disabled} {...inputProps('first_name')} />
-        <TextInput label="Last name" disabled={disabled} {...inputProps('last_name')} />
+        <TextInput label="First name" readOnly={disabled} {...inputProps('first_name')} />
+        <TextInput label="Last name" readOnly={disabled} {...inputProps('last_name')} />
       </SimpleGrid>
       <SimpleGrid cols={2} spacing="sm">
         <TextInput
-          label="Title"
+          label="Job title"
           placeholder="Account executive"
-          disabled={disabled}
+          readOnly={disabled}
           {...inputProps('title')}
         />
-        <TextInput label="Company" disabled={disabled} {...inputProps('company_name')} />
+        <TextInput label="Company" readOnly={disabled} {...inputProps('company_name')} />
       </SimpleGrid>
       <TextInput
         label="Website"
         placeholder="https://example.com"
-        disabled={disabled}
+        readOnly={disabled}
         {...inputProps('website')}
       />
       <TextInput
         label="Calendar URL"
         description="Where the landing page's button books a meeting"
         placeholder="https://cal.example.com/you"
-        disabled={disabled}
+        readOnly={disabled}
         {...inputProps('calendar_url')}
       />
     </Stack>

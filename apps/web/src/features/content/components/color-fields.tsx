@@ -78,7 +78,7 @@ export function ColorFields({
           swatchesPerRow={10}
           fixOnBlur={false}
           withEyeDropper={false}
-          disabled={disabled}
+          readOnly={disabled}
           {...inputProps(f.key)}
         />
       ))}

@@ -124,14 +124,14 @@ function FacebookForm({
               <TextInput
                 label="Page name"
                 placeholder="Acme Robotics"
-                disabled={disabled}
+                readOnly={disabled}
                 {...form.getInputProps('facebook_name')}
               />
               <TextInput
                 label="Page URL"
                 placeholder="https://www.facebook.com/yourpage"
                 leftSection={<IconBrandFacebook size={16} />}
-                disabled={disabled}
+                readOnly={disabled}
                 {...form.getInputProps('facebook_page_url')}
               />
             </Section>

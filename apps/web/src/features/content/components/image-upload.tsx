@@ -111,39 +111,41 @@ export function ImageUpload({
           )}
         </Box>
         <Stack gap={6}>
-          <Group gap="xs">
-            <FileButton accept={UPLOAD_CONTENT_TYPES.join(',')} onChange={pick} disabled={disabled}>
-              {(props) => (
+          {!disabled && (
+            <Group gap="xs">
+              <FileButton accept={UPLOAD_CONTENT_TYPES.join(',')} onChange={pick} disabled={disabled}>
+                {(props) => (
+                  <Button
+                    {...props}
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconUpload size={14} />}
+                    loading={upload.isPending}
+                    disabled={disabled}
+                    aria-label={`Upload ${label.toLowerCase()}`}
+                  >
+                    {value ? 'Replace' : 'Upload'}
+                  </Button>
+                )}
+              </FileButton>
+              {value && (
                 <Button
-                  {...props}
                   size="xs"
-                  variant="light"
-                  leftSection={<IconUpload size={14} />}
-                  loading={upload.isPending}
-                  disabled={disabled}
-                  aria-label={`Upload ${label.toLowerCase()}`}
+                  variant="subtle"
+                  color="gray"
+                  leftSection={<IconTrash size={14} />}
+                  onClick={() => {
+                    setRefusal(null);
+                    onChange('');
+                  }}
+                  disabled={disabled || upload.isPending}
+                  aria-label={`Remove ${label.toLowerCase()}`}
                 >
-                  {value ? 'Replace' : 'Upload'}
+                  Remove
                 </Button>
               )}
-            </FileButton>
-            {value && (
-              <Button
-                size="xs"
-                variant="subtle"
-                color="gray"
-                leftSection={<IconTrash size={14} />}
-                onClick={() => {
-                  setRefusal(null);
-                  onChange('');
-                }}
-                disabled={disabled || upload.isPending}
-                aria-label={`Remove ${label.toLowerCase()}`}
-              >
-                Remove
-              </Button>
-            )}
-          </Group>
+            </Group>
+          )}
           {!value && (
             <Text size="xs" c="dimmed">
               No image yet

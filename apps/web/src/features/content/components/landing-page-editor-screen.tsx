@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
+import type { ComponentProps } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -12,6 +13,7 @@ import {
   Menu,
   Modal,
   Paper,
+  Skeleton,
   SegmentedControl,
   SimpleGrid,
   Stack,
@@ -53,8 +55,20 @@ import { schemaErrors } from './form-validation.ts';
 import { ImageUpload } from './image-upload.tsx';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
 import { RelativeTime } from './relative-time.tsx';
-import { RichTextField } from './rich-text-field.tsx';
 import { Section } from './section.tsx';
+
+// TipTap and ProseMirror load with this screen only, not with every content screen.
+const LazyRichTextField = lazy(() =>
+  import('./rich-text-field.tsx').then((m) => ({ default: m.RichTextField })),
+);
+
+function RichTextField(props: ComponentProps<typeof LazyRichTextField>) {
+  return (
+    <Suspense fallback={<Skeleton h={(props.minHeight ?? 120) + 70} radius="md" aria-label={props.label} />}>
+      <LazyRichTextField {...props} />
+    </Suspense>
+  );
+}
 
 export type LandingPageFormValues = {
   name: string;
@@ -333,7 +347,7 @@ function LandingPageEditor({
               <TextInput
                 label="Name"
                 description="For you and your team"
-                disabled={disabled}
+                readOnly={disabled}
                 {...form.getInputProps('name')}
               />
             </Section>
@@ -383,7 +397,7 @@ function LandingPageEditor({
               <TextInput
                 label="Button name"
                 placeholder="Book a meeting"
-                disabled={disabled}
+                readOnly={disabled}
                 {...payload('landing_button_name')}
               />
               <SimpleGrid cols={2} spacing="sm">
@@ -392,7 +406,7 @@ function LandingPageEditor({
                   description="Where the button links to"
                   placeholder="calendar_url"
                   data={TRIGGER_FIELDS}
-                  disabled={disabled}
+                  readOnly={disabled}
                   {...payload('landing_trigger_field')}
                 />
                 <Autocomplete
@@ -400,7 +414,7 @@ function LandingPageEditor({
                   description="How it shows"
                   placeholder="button"
                   data={TRIGGER_TYPES}
-                  disabled={disabled}
+                  readOnly={disabled}
                   {...payload('landing_trigger_type')}
                 />
               </SimpleGrid>
@@ -564,8 +578,10 @@ function PagePreview({ page, dirty }: { page: LandingPage; dirty: boolean }) {
             key={`${page.updated_at}:${device}`}
             title="Landing page preview"
             src={page.public_path}
-            // The page is ours but shown as a visitor would: no scripts, no same-origin access.
-            sandbox="allow-popups allow-popups-to-escape-sandbox"
+            // Shown as a visitor sees it, in an opaque origin (no allow-same-origin): even a script
+            // that got past the page's CSP (no script source at all) could not reach the app.
+            // allow-scripts only spares tools that inspect frames (traces) a console error.
+            sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
             style={{
               width: frameWidth,
               height: device === 'desktop' ? PREVIEW_HEIGHT : PREVIEW_HEIGHT - 32,

@@ -4,10 +4,10 @@ import type { TemplateId } from '@rally/shared/schemas/content';
 
 /** The renderer's four templates (SPEC.md §9 "Template ids 1 to 4"), named as the server names them. */
 export const TEMPLATES: Record<TemplateId, { name: string; description: string }> = {
-  1: { name: 'Spotlight', description: 'Clean card, accent rule, big headline and the rep’s signature' },
-  2: { name: 'Portrait', description: 'The rep’s photo edge to edge beside an accent panel' },
-  3: { name: 'Bold', description: 'Accent fills the ad, oversized headline, rep on a white card' },
-  4: { name: 'Note', description: 'A personal message from the rep in a speech bubble' },
+  1: { name: 'Spotlight', description: 'Big headline and the rep’s signature' },
+  2: { name: 'Portrait', description: 'The rep’s photo beside an accent panel' },
+  3: { name: 'Bold', description: 'Accent fills the ad, oversized headline' },
+  4: { name: 'Note', description: 'A personal message from the rep' },
 };
 
 /** Sketches of each layout, so the choice is visual before the preview renders. */

@@ -135,7 +135,7 @@ function WebsiteForm({
                 description="Where your logo links, and the rep's website when none is set"
                 placeholder="https://example.com"
                 leftSection={<IconWorld size={16} />}
-                disabled={disabled}
+                readOnly={disabled}
                 {...form.getInputProps('website_url')}
               />
               <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
@@ -170,7 +170,7 @@ function WebsiteForm({
               <TextInput
                 label="Button name"
                 placeholder="Book a meeting"
-                disabled={disabled}
+                readOnly={disabled}
                 {...form.getInputProps('landing_button_name')}
               />
               <SimpleGrid cols={2} spacing="sm">
@@ -179,7 +179,7 @@ function WebsiteForm({
                   description="Where the button links to"
                   placeholder="calendar_url"
                   data={['calendar_url', 'website']}
-                  disabled={disabled}
+                  readOnly={disabled}
                   {...form.getInputProps('landing_trigger_field')}
                 />
                 <Autocomplete
@@ -187,7 +187,7 @@ function WebsiteForm({
                   description="How it shows"
                   placeholder="button"
                   data={['button', 'link']}
-                  disabled={disabled}
+                  readOnly={disabled}
                   {...form.getInputProps('landing_trigger_type')}
                 />
               </SimpleGrid>

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+// The feed module's declaration of app.feedBus.
+import type {} from '../feed/index.ts';
 import { createTrackingService } from './service.ts';
 import type { IngestOutcome, TrackingService } from './service.ts';
 import { registerTransitions, scheduleTransitions } from './transitions.ts';
@@ -25,8 +27,6 @@ declare module 'fastify' {
   }
 }
 
-type FeedBus = { publish(clientId: string, item: unknown): void };
-
 /**
  * Creates the tracking service on the root instance (so the landing pages can count views through
  * `app.tracking.recordView`) and registers the transition job; call before the queue starts. New
@@ -36,9 +36,9 @@ export function setupTracking(app: FastifyInstance): void {
   const tracking = createTrackingService({
     database: app.database,
     log: app.log,
+    // Looked up at publish time: the feed module may decorate the app after this runs.
     publish: (clientId, item) => {
-      if (app.hasDecorator('feedBus'))
-        (app as unknown as { feedBus: FeedBus }).feedBus.publish(clientId, item);
+      if (app.hasDecorator('feedBus')) app.feedBus.publish(clientId, item);
     },
   });
   app.decorate('tracking', tracking);

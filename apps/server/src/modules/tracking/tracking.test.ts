@@ -14,7 +14,7 @@ import {
   targets,
 } from '../../db/schema/index.ts';
 import { adImageFor } from '../creative/index.ts';
-import { createTestApp, EXPECTED_DRIVER } from '../../../test/helpers.ts';
+import { createTestApp, EXPECTED_DRIVER, waitFor } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
 import {
   BROWSER_UA,
@@ -322,6 +322,22 @@ describe('superprospects: ≥ 1 click or ≥ 15 impressions per target per caden
     expect((await feedOf(t.id))[1]!.data).toMatchObject({ reason: 'click', clicks: 1 });
     await click(t.token);
     expect((await feedOf(t.id)).map((f) => f.type)).toEqual(['click', 'super', 'click']);
+  });
+
+  it('new feed items are published to open feed pages after commit (app.feedBus)', async () => {
+    const t = await servingTarget();
+    const heard: { type: string; target_id: string | null; prospect_name: string | null }[] = [];
+    const stop = await app.feedBus.subscribe(clientId, (item) => heard.push(item));
+    try {
+      await click(t.token);
+      await waitFor(() => heard.filter((h) => h.target_id === t.id).length >= 2);
+    } finally {
+      stop();
+    }
+    expect(heard.filter((h) => h.target_id === t.id)).toMatchObject([
+      { type: 'click', prospect_name: 'Kendall Ellery' },
+      { type: 'super', prospect_name: 'Kendall Ellery' },
+    ]);
   });
 
   it('the same person in two cadences: two targets, two supers', async () => {

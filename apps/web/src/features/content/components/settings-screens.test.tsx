@@ -1,0 +1,269 @@
+import { notifications } from '@mantine/notifications';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BUILT_IN_ROLES } from '@rally/shared';
+import type { ClientSettings, LandingPage } from '@rally/shared/schemas/content';
+import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
+import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { DomainSettingsScreen } from './domain-settings-screen.tsx';
+import { landingPageFormValues, validateLandingPageForm } from './landing-page-editor-screen.tsx';
+import { LandingPagesScreen } from './landing-pages-screen.tsx';
+import { WebsiteSettingsScreen } from './website-settings-screen.tsx';
+
+const ACME = CLIENT_IDS.acme;
+const PAGE_ID = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a70';
+
+const settings: ClientSettings = {
+  client_id: ACME,
+  colors: { background: '#111827', text: '#ffffff', accent: '#f97316', primary: null },
+  facebook_cover_photo: '',
+  facebook_name: 'Acme Robotics',
+  facebook_page_url: '',
+  facebook_profile_photo: '',
+  favicon_url: '',
+  website_url: 'https://acme.example',
+  logo_url: '',
+  revenue_report_enabled: false,
+  landing_button_name: 'Book a meeting',
+  landing_page_domain: null,
+  landing_trigger_field: 'calendar_url',
+  landing_trigger_type: 'button',
+  updated_at: null,
+};
+
+const page: LandingPage = {
+  id: PAGE_ID,
+  client_id: ACME,
+  name: 'Growth audit',
+  landing_page_payload: { content_html: '', footer_html: '', hero_html: '<h1>Hi</h1>', hero_img: '' },
+  sdr_img_url: '',
+  logo_url: '',
+  favicon_url: '',
+  colors: { background: '#ffffff', text: '#000000', accent: '#000000' },
+  assignee: null,
+  is_archived: false,
+  public_path: '/lp/3mJr7AoUXx2Wqd',
+  created_at: '2026-11-01T09:00:00.000Z',
+  updated_at: '2026-11-01T09:00:00.000Z',
+};
+
+type Routes = Parameters<typeof fakeServer>[0];
+
+async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Routes = {}) {
+  const server = fakeServer({
+    'GET /v1/api/user/self': {
+      body: selfFixture([
+        {
+          client_id: ACME,
+          client_name: 'Acme',
+          is_default: true,
+          role,
+          permissions: [...BUILT_IN_ROLES[role]],
+        },
+      ]),
+    },
+    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
+    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    [`GET /v1/rest/client/${ACME}/settings`]: { body: settings },
+    [`PUT /v1/rest/client/${ACME}/settings`]: (init) => ({
+      body: { ...settings, ...JSON.parse(String(init?.body)) },
+    }),
+    [`GET /v1/rest/client/${ACME}/landing_page`]: { body: { items: [page] } },
+    ...routes,
+  });
+  vi.stubGlobal('fetch', server.fetchFn);
+  await loadSession();
+  return server;
+}
+
+const render = (path: string) =>
+  renderRoutes(
+    [
+      { path: '/client-settings/website', element: <WebsiteSettingsScreen /> },
+      { path: '/settings/domain', element: <DomainSettingsScreen /> },
+      { path: '/landing-pages', element: <LandingPagesScreen /> },
+    ],
+    path,
+  );
+
+afterEach(() => {
+  notifications.clean();
+  resetAuth();
+  vi.unstubAllGlobals();
+});
+
+describe('landing page form validation (shared schema)', () => {
+  const values = landingPageFormValues(page);
+  it("a colour that is not 6 hex digits: 'is not a valid hex color'", () => {
+    expect(validateLandingPageForm({ ...values, colors: { ...values.colors, accent: 'fff' } })).toEqual({
+      'colors.accent': 'This is not a valid hex color',
+    });
+  });
+  it('a hero image must be http(s) or one of our uploads; the name is required', () => {
+    expect(
+      validateLandingPageForm({
+        ...values,
+        name: ' ',
+        landing_page_payload: { ...values.landing_page_payload, hero_img: 'javascript:alert(1)' },
+      }),
+    ).toEqual({
+      name: 'This is required',
+      'landing_page_payload.hero_img': 'This must be an http(s) URL or an uploaded file (/files/{id})',
+    });
+  });
+});
+
+describe('LandingPagesScreen', () => {
+  it('lists a page with its public link', async () => {
+    await signIn('green_manager');
+    render(`/landing-pages?client_id=${ACME}`);
+    const row = await screen.findByRole('row', { name: 'Growth audit' });
+    expect(within(row).getByRole('link', { name: 'Growth audit' })).toHaveAttribute(
+      'href',
+      `/landing-pages/${PAGE_ID}?client_id=${ACME}`,
+    );
+    expect(within(row).getByRole('link', { name: 'Open Growth audit' })).toHaveAttribute(
+      'href',
+      '/lp/3mJr7AoUXx2Wqd',
+    );
+  });
+
+  it('empty: says what a landing page is and offers to make one', async () => {
+    await signIn('green_manager', {
+      [`GET /v1/rest/client/${ACME}/landing_page`]: { body: { items: [] } },
+    });
+    render(`/landing-pages?client_id=${ACME}`);
+    expect(await screen.findByText('No landing pages yet')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'New landing page' })).toHaveLength(2);
+  });
+});
+
+describe('WebsiteSettingsScreen', () => {
+  it('a file the server refuses is named with the reason; a saved logo is sent with the colours', async () => {
+    let uploads = 0;
+    const server = await signIn('purple_owner', {
+      [`POST /v1/rest/client/${ACME}/uploads`]: () =>
+        ++uploads === 1
+          ? {
+              status: 422,
+              body: {
+                message: 'body.file: is not a PNG, JPEG, GIF or WebP image',
+                errors: [{ field: 'body.file', message: 'is not a PNG, JPEG, GIF or WebP image' }],
+              },
+            }
+          : {
+              status: 201,
+              body: {
+                id: '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a71',
+                kind: 'logo',
+                url: '/files/0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a71',
+                width: 160,
+                height: 48,
+                content_type: 'image/png',
+                byte_size: 100,
+              },
+            },
+    });
+    const user = userEvent.setup({ applyAccept: false });
+    const { container } = render(`/client-settings/website?client_id=${ACME}`);
+    await screen.findByRole('button', { name: 'Upload logo' });
+    const input = () => container.ownerDocument.querySelectorAll<HTMLInputElement>('input[type="file"]')[0]!;
+    await user.upload(input(), new File(['not an image'], 'fake.png', { type: 'image/png' }));
+    expect(
+      await screen.findByText('“fake.png” was not uploaded: it is not a PNG, JPEG, GIF or WebP image.'),
+    ).toBeInTheDocument();
+    await user.upload(input(), new File([new Uint8Array([0x89, 0x50])], 'logo.png', { type: 'image/png' }));
+    // The upload's own picture and the brand preview beside the form.
+    const logos = await screen.findAllByRole('img', { name: 'Logo' });
+    expect(logos.map((l) => l.getAttribute('src'))).toEqual([
+      '/files/0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a71',
+      '/files/0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a71',
+    ]);
+    expect(screen.queryByText(/was not uploaded/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.calls.some((c) => c.init?.method === 'PUT')).toBe(true));
+    const put = server.calls.find((c) => c.init?.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toMatchObject({
+      logo_url: '/files/0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a71',
+      colors: { background: '#111827', text: '#ffffff', accent: '#f97316', primary: null },
+      landing_button_name: 'Book a meeting',
+    });
+  });
+
+  it('without settings.write: read-only with the reason, no upload or save', async () => {
+    await signIn('green_manager');
+    render(`/client-settings/website?client_id=${ACME}`);
+    expect(await screen.findByRole('textbox', { name: 'Website URL' })).toHaveAttribute('readonly');
+    expect(screen.getByRole('note')).toHaveTextContent('settings.write');
+    expect(screen.queryByRole('button', { name: 'Upload logo' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+
+  it('error: explains and offers to try again', async () => {
+    await signIn('purple_owner', {
+      [`GET /v1/rest/client/${ACME}/settings`]: { status: 403, body: { message: 'Nope' } },
+    });
+    render(`/client-settings/website?client_id=${ACME}`);
+    expect(await screen.findByText('Could not load brand settings')).toBeInTheDocument();
+  });
+});
+
+describe('DomainSettingsScreen', () => {
+  const domainPath = `/sc/client/${ACME}/landing_domain`;
+  const set = {
+    domain: 'go.acme.example',
+    dns_record: { type: 'CNAME', name: 'go.acme.example', value: 'app.rally.example' },
+    verified: false,
+    verified_at: null,
+  };
+
+  it('no domain: the form refuses a URL with the host-name rule, before any call', async () => {
+    const server = await signIn('purple_owner', {
+      [`GET ${domainPath}`]: { body: { domain: null, dns_record: null, verified: false, verified_at: null } },
+    });
+    const user = userEvent.setup();
+    render(`/settings/domain?client_id=${ACME}`);
+    await user.type(await screen.findByRole('textbox', { name: 'Domain' }), 'https://go.acme.example/x');
+    await user.click(screen.getByRole('button', { name: 'Add domain' }));
+    expect(
+      await screen.findByText('This must be a host name such as go.example.com (no scheme, path or port)'),
+    ).toBeInTheDocument();
+    expect(server.calls.some((c) => c.init?.method === 'PUT')).toBe(false);
+  });
+
+  it('a domain: the DNS record to create with copy buttons; Check shows what it found', async () => {
+    await signIn('purple_owner', {
+      [`GET ${domainPath}`]: { body: set },
+      [`POST ${domainPath}/check`]: {
+        body: {
+          ...set,
+          resolved: ['elsewhere.example'],
+          message: 'go.acme.example points at elsewhere.example, not app.rally.example.',
+        },
+      },
+    });
+    const user = userEvent.setup();
+    render(`/settings/domain?client_id=${ACME}`);
+    const record = await screen.findByRole('table', { name: 'DNS record to create' });
+    expect(within(record).getByText('CNAME')).toBeInTheDocument();
+    expect(within(record).getByText('app.rally.example')).toBeInTheDocument();
+    expect(within(record).getByRole('button', { name: 'Copy the record value' })).toBeInTheDocument();
+    expect(screen.getByText('Not verified')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    expect(
+      await screen.findByText('go.acme.example points at elsewhere.example, not app.rally.example.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Not verified yet')).toBeInTheDocument();
+  });
+
+  it('without settings.write: no Check or Remove', async () => {
+    await signIn('green_manager', { [`GET ${domainPath}`]: { body: set } });
+    render(`/settings/domain?client_id=${ACME}`);
+    expect(await screen.findByRole('table', { name: 'DNS record to create' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Check' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove' })).toBeNull();
+    expect(screen.getByRole('note')).toHaveTextContent('settings.write');
+  });
+});

@@ -41,6 +41,8 @@ async function startFake(size: number) {
     cwd: root,
     env: { ...process.env, BENCH_SYNC_MEMBERSHIPS: String(size) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Not this process's flags (e.g. --input-type when the bench was started with --eval).
+    execArgv: [],
   });
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   child.on('message', (m: { id: number; result?: unknown; error?: string }) => {

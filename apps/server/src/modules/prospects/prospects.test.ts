@@ -5,6 +5,7 @@ import { PROSPECT_SORTS } from '@rally/shared/schemas/prospects';
 import type { Prospect, ProspectListReply, ProspectSort } from '@rally/shared/schemas/prospects';
 import { cadences, companies, integrations, prospects, salesReps, targets } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
+import { listPage } from './repository.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
 
 /**
@@ -406,6 +407,40 @@ describe('GET /sc/prospects', () => {
       });
     }
   }
+
+  it('a search matching more than can be listed filters the ordered scan instead: the same pages', async () => {
+    // searchListed 0: every search takes the path of a search matching thousands.
+    for (const sort of PROSPECT_SORTS) {
+      for (const f of [
+        { search: 'smith' },
+        { search: 'GLOBEX', cadence: cads[2]!.id },
+        { search: 'an', super: false },
+      ]) {
+        for (const order of ['asc', 'desc'] as const) {
+          const got: string[] = [];
+          let after: { phase: number; keys: string[] } | null = null;
+          for (let pages = 0; pages < 50; pages++) {
+            const rows = await listPage(
+              app.db,
+              { clientId, search: f.search, cadenceId: f.cadence, isSuper: f.super },
+              sort,
+              order,
+              after,
+              6,
+              { searchListed: 0 },
+            );
+            got.push(...rows.slice(0, 5).map((r) => r.prospectId));
+            if (rows.length <= 5) break;
+            const last = rows[4]!;
+            after = { phase: last.phase, keys: last.keys };
+          }
+          expect(got, `${sort} ${order} ${JSON.stringify(f)}`).toEqual(
+            expected(f, sort, order).map((x) => x.id),
+          );
+        }
+      }
+    }
+  });
 
   it('search is case-insensitive over name, e-mail, title and company, and matches % and _ literally', async () => {
     const names = async (search: string) =>

@@ -55,6 +55,8 @@ export type PageRow = { prospectId: string; targetId: string | null; phase: numb
 
 /** How many matching companies are looked up by id; more than that and the search is broad anyway. */
 const COMPANY_IDS_MAX = 500;
+/** How many prospects a search may match and still be listed and sorted rather than scanned for. */
+const SEARCH_LISTED = 5000;
 
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
@@ -89,6 +91,8 @@ type Context = {
   pattern: string | null;
   /** null: too many companies match to list them. */
   companyIds: string[] | null;
+  /** The prospects the search matches, when few enough to list (then sorted, not scanned for). */
+  matchIds?: string[];
 };
 
 /** Prospect-level conditions: tenant, active, search. */
@@ -96,7 +100,9 @@ function prospectConditions(ctx: Context, p: string, companyName?: string): SQL[
   const { f } = ctx;
   const out: SQL[] = [sql`${sql.raw(p)}.client_id = ${f.clientId}`];
   if (f.isActive !== undefined) out.push(sql`${sql.raw(p)}.is_active = ${f.isActive}`);
-  if (ctx.pattern !== null) {
+  if (ctx.matchIds) {
+    out.push(sql`${sql.raw(p)}.id = any(${`{${ctx.matchIds.join(',')}}`}::uuid[])`);
+  } else if (ctx.pattern !== null) {
     const text = sql`${searchText(p)} ilike ${ctx.pattern}`;
     let company: SQL | null;
     if (companyName) company = sql`${sql.raw(companyName)} ilike ${ctx.pattern}`;
@@ -242,8 +248,9 @@ function phasesOf(ctx: Context, sort: ProspectSort, dir: SortOrder): Phase[] {
           dir,
           prospectId: sql`t.prospect_id`,
           targetId: sql`t.id`,
-          // targets_impressions_nonsuper_idx and targets_impressions_super_idx.
-          ...(f.isSuper === undefined
+          // targets_impressions_nonsuper_idx and targets_impressions_super_idx. Not with a search:
+          // a part with none of its matches would scan its index to the end looking for a first one.
+          ...(f.isSuper === undefined && ctx.pattern === null
             ? { parts: [sql`t.super_date is null`, sql`t.super_date is not null`] }
             : {}),
         },
@@ -376,11 +383,27 @@ export async function listPage(
   dir: SortOrder,
   after: { phase: number; keys: string[] } | null,
   limit: number,
+  opts: { searchListed?: number } = {},
 ): Promise<PageRow[]> {
+  const listed = opts.searchListed ?? SEARCH_LISTED;
   const search = f.search?.trim() ? f.search.trim() : undefined;
   const pattern = search ? containsPattern(search) : null;
-  const companyIds = pattern && sort !== 'company' ? await matchingCompanies(db, f.clientId, pattern) : [];
-  const phases = phasesOf({ f, pattern, companyIds }, sort, dir);
+  const companyIds = pattern ? await matchingCompanies(db, f.clientId, pattern) : [];
+  const ctx: Context = { f, pattern, companyIds };
+  if (pattern) {
+    // A search matching up to SEARCH_LISTED prospects is looked up first and its matches sorted:
+    // an ordered index scan filtered by a search (and other filters) that few rows pass could run
+    // through the whole index before it fills a page. More matches than that are dense enough for
+    // the ordered scan.
+    const found = rowsOf<{ id: string }>(
+      await db.execute(sql`
+        select p.id::text as id from prospects p where ${and(prospectConditions(ctx, 'p'))}
+        limit ${listed + 1}`),
+    );
+    if (found.length === 0) return [];
+    if (found.length <= listed) ctx.matchIds = found.map((r) => r.id);
+  }
+  const phases = phasesOf(ctx, sort, dir);
   const out: PageRow[] = [];
   for (const [i, phase] of phases.entries()) {
     if (i < (after?.phase ?? 0) || out.length >= limit) continue;

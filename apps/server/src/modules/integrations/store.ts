@@ -231,6 +231,10 @@ export async function upsertTargets(tx: Tx, integration: IntegrationRef, rows: T
           salesRepId: sql`coalesce(${excluded(targets.salesRepId)}, ${targets.salesRepId})`,
           externalId: sql`coalesce(${excluded(targets.externalId)}, ${targets.externalId})`,
           dayNumber: excluded(targets.dayNumber),
+          // A target the platform moved to another day starts that day afresh (transition rules).
+          dayEnteredAt: sql`case when ${targets.dayNumber} is distinct from ${excluded(targets.dayNumber)} then now() else ${targets.dayEnteredAt} end`,
+          dayImpressions: sql`case when ${targets.dayNumber} is distinct from ${excluded(targets.dayNumber)} then 0 else ${targets.dayImpressions} end`,
+          dayClicks: sql`case when ${targets.dayNumber} is distinct from ${excluded(targets.dayNumber)} then 0 else ${targets.dayClicks} end`,
           isActive: excluded(targets.isActive),
           contacted: sql`${targets.contacted} or ${excluded(targets.contacted)}`,
           updatedAt: sql`now()`,

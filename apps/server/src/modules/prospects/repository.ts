@@ -56,7 +56,7 @@ export type PageRow = { prospectId: string; targetId: string | null; phase: numb
 /** How many matching companies are looked up by id; more than that and the search is broad anyway. */
 const COMPANY_IDS_MAX = 500;
 /** How many prospects a search may match and still be listed and sorted rather than scanned for. */
-const SEARCH_LISTED = 5000;
+const SEARCH_LISTED = 1000;
 
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
@@ -390,11 +390,14 @@ export async function listPage(
   const pattern = search ? containsPattern(search) : null;
   const companyIds = pattern ? await matchingCompanies(db, f.clientId, pattern) : [];
   const ctx: Context = { f, pattern, companyIds };
-  if (pattern) {
-    // A search matching up to SEARCH_LISTED prospects is looked up first and its matches sorted:
-    // an ordered index scan filtered by a search (and other filters) that few rows pass could run
-    // through the whole index before it fills a page. More matches than that are dense enough for
-    // the ordered scan.
+  const combined =
+    sort === 'impressions' || sort === 'super_date' || hasEntryFilter(f) || f.isSuper !== undefined;
+  if (pattern && combined) {
+    // A search combined with cadence-entry filters or sorts, matching up to SEARCH_LISTED
+    // prospects, is looked up first and its matches sorted: an ordered index scan filtered by a
+    // rare search and a filter could run through the whole index before it fills a page (11 s on
+    // 1M targets). More matches than that are dense enough for the ordered scan. A search alone is
+    // left to the planner (a trigram bitmap when rare, the ordered scan when common).
     const found = rowsOf<{ id: string }>(
       await db.execute(sql`
         select p.id::text as id from prospects p where ${and(prospectConditions(ctx, 'p'))}

@@ -8,6 +8,7 @@ import * as bundle from './bundle.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as fileImport from './import.bench.ts';
 import * as ingest from './ingest.bench.ts';
+import * as prospects from './prospects.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
 import * as startup from './startup.bench.ts';
 import * as sync from './sync.bench.ts';
@@ -34,6 +35,7 @@ const all: Record<string, () => unknown> = {
   ingest: () => ingest.run(seconds),
   sync: () => sync.run(),
   pages: () => publicPages.run(seconds),
+  prospects: () => prospects.run(),
 };
 const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {

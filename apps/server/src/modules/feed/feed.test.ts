@@ -504,28 +504,32 @@ describe('GET /sc/dashboard/feed/stream (server-sent events)', () => {
 
   it('a finished file import publishes an import item with the file name and rows imported', async () => {
     const s = await openStream(owner);
-    afterAll(() => s.close());
     await s.ready();
-    const csv = [
-      'email,first_name,last_name,title,company,website,cadence,day,rep_email',
-      'ivy@import.example,Ivy,Import,CTO,Import Co,,Imported cadence,1,rep@import.example',
-      'max@import.example,Max,Import,CEO,Import Co,,Imported cadence,2,rep@import.example',
-    ].join('\n');
-    const form = new FormData();
-    form.append('kind', 'targets');
-    form.append('file', new Blob([csv], { type: 'text/csv' }), 'people.csv');
-    const request = new Request('http://localhost/', { method: 'POST', body: form });
-    const files = `/v1/integration/crm/fileforce/client/${clientId}/imports`;
-    const up = await owner.post(files, Buffer.from(await request.arrayBuffer()), {
-      headers: { 'content-type': request.headers.get('content-type')! },
-    });
-    expect(up.statusCode, up.body).toBe(201);
-    expect((await owner.post(`${files}/${up.json().id}/start`)).statusCode).toBe(202);
-    await s.until((e) => e.some((x) => x.event === 'feed' && JSON.parse(x.data).type === 'import'), 30_000);
-    expect(s.items().find((i) => i.type === 'import')).toMatchObject({
-      type: 'import',
-      detail: { file_name: 'people.csv', kind: 'targets', imported_rows: 2, error_rows: 0 },
-    });
+    try {
+      const csv = [
+        'email,first_name,last_name,title,company,website,cadence,day,rep_email',
+        'ivy@import.example,Ivy,Import,CTO,Import Co,,Imported cadence,1,rep@import.example',
+        'max@import.example,Max,Import,CEO,Import Co,,Imported cadence,2,rep@import.example',
+      ].join('\n');
+      const form = new FormData();
+      form.append('kind', 'targets');
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'people.csv');
+      const request = new Request('http://localhost/', { method: 'POST', body: form });
+      const files = `/v1/integration/crm/fileforce/client/${clientId}/imports`;
+      const up = await owner.post(files, Buffer.from(await request.arrayBuffer()), {
+        headers: { 'content-type': request.headers.get('content-type')! },
+      });
+      expect(up.statusCode, up.body).toBe(201);
+      expect((await owner.post(`${files}/${up.json().id}/start`)).statusCode).toBe(202);
+      await s.until((e) => e.some((x) => x.event === 'feed' && JSON.parse(x.data).type === 'import'), 30_000);
+      expect(s.items().find((i) => i.type === 'import')).toMatchObject({
+        type: 'import',
+        detail: { file_name: 'people.csv', kind: 'targets', imported_rows: 2, error_rows: 0 },
+      });
+    } finally {
+      // Closed here, not after the file: later tests count this client's open streams.
+      await s.close();
+    }
   });
 
   it('refuses: 401 signed out, 422 for a bad client_id, 403 for a client the user is not in', async () => {
@@ -538,7 +542,8 @@ describe('GET /sc/dashboard/feed/stream (server-sent events)', () => {
     );
     const foreign = await openStream(outsider);
     expect(foreign.res.status).toBe(403);
-    expect(app.feedBus.followers(clientId)).toBe(0);
+    // Refused streams never follow; the previous test's stream may still be closing, so wait for it.
+    await waitFor(() => app.feedBus.followers(clientId) === 0, 5000);
   });
 
   it('closing the server ends open streams instead of waiting for them', async () => {

@@ -34,7 +34,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
 
   // Paging: 50 a page; the demo CSV has 60 people.
   await expect(rows(page)).toHaveCount(50);
-  const firstOnPage1 = await rows(page).first().innerText();
+  const firstOnPage1 = (await rows(page).first().textContent()) ?? '';
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByText('Page 2')).toBeVisible();
   await expect(rows(page).first()).not.toHaveText(firstOnPage1);

@@ -176,21 +176,23 @@ async function countsOf(q: Query, clientId: string): Promise<Counts> {
   return row!;
 }
 
-describe('issue 6 "Crash safety"', () => {
+describe('issue 6 "Crash safety"', async () => {
+  // Set up here, not in the test: Vitest ignores afterAll hooks registered while a test runs.
+  const dir = mkdtempSync(path.join(tmpdir(), 'rally-import-crash-'));
+  const running: Server[] = [];
+  afterAll(async () => {
+    for (const s of running) await exitOf(s, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const databaseUrl = await freshDatabaseUrl();
+  const env: Record<string, string> = {
+    DATA_DIR: path.join(dir, 'data'),
+    DATABASE_URL: databaseUrl ?? '',
+    // The shortest heartbeat pg-boss allows: the killed worker's job is taken up again in seconds.
+    JOB_HEARTBEAT_SECONDS: '10',
+  };
+
   it('"kill the server with SIGKILL in the middle of a 100,000-row import; after restart the import finishes with every row exactly once"', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rally-import-crash-'));
-    const running: Server[] = [];
-    afterAll(async () => {
-      for (const s of running) await exitOf(s, 'SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const databaseUrl = await freshDatabaseUrl();
-    const env: Record<string, string> = {
-      DATA_DIR: path.join(dir, 'data'),
-      DATABASE_URL: databaseUrl ?? '',
-      // The shortest heartbeat pg-boss allows: the killed worker's job is taken up again in seconds.
-      JOB_HEARTBEAT_SECONDS: '10',
-    };
     const csv = path.join(dir, 'targets.csv');
     await writeTargetsCsv(csv);
 

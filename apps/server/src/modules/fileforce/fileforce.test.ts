@@ -360,6 +360,53 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
     expect(race.filter((t) => t.updatedAt.getTime() !== t.createdAt.getTime())).toEqual([]);
   });
 
+  it('a file that moves a target to another day starts it there afresh; the same day again changes nothing (as a sync)', async () => {
+    const importDay = async (day: number) => {
+      const up = await upload(owner, `email,cadence,day\nmover@day.example,Day Cadence,${day}\n`);
+      expect((await owner.post(`${base()}/imports/${up.body.id}/start`)).statusCode).toBe(202);
+      expect(await finished(up.body.id)).toMatchObject({ status: 'done', imported_rows: 1 });
+    };
+    const target = async () => {
+      const [t] = await app.db
+        .select({
+          id: targets.id,
+          dayNumber: targets.dayNumber,
+          dayEnteredAt: targets.dayEnteredAt,
+          dayImpressions: targets.dayImpressions,
+          dayClicks: targets.dayClicks,
+          token: targets.token,
+        })
+        .from(targets)
+        .innerJoin(cadences, eq(cadences.id, targets.cadenceId))
+        .where(eq(cadences.name, 'Day Cadence'));
+      return t!;
+    };
+    await importDay(2);
+    const past = new Date('2026-01-01T00:00:00Z');
+    await app.db
+      .update(targets)
+      .set({ dayEnteredAt: past, dayImpressions: 5, dayClicks: 2 })
+      .where(eq(targets.id, (await target()).id));
+    await importDay(2);
+    expect(await target()).toMatchObject({
+      dayNumber: 2,
+      dayEnteredAt: past,
+      dayImpressions: 5,
+      dayClicks: 2,
+    });
+    const before = await target();
+    await importDay(3);
+    const moved = await target();
+    expect(moved).toMatchObject({
+      id: before.id,
+      token: before.token,
+      dayNumber: 3,
+      dayImpressions: 0,
+      dayClicks: 0,
+    });
+    expect(moved.dayEnteredAt.getTime()).toBeGreaterThan(past.getTime());
+  });
+
   it('a report lists the first 1000 bad rows and counts them all', async () => {
     const bad = Array.from({ length: 1100 }, (_, i) => `not-an-email-${i}`);
     const good = Array.from({ length: 5 }, (_, i) => `ok${i}@cap.example`);

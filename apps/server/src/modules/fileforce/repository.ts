@@ -278,6 +278,10 @@ select ${client}, t.c, pr.id, t.r, t.d, t.a, t.tk from tg_in t join pr on pr.ext
 on conflict (cadence_id, prospect_id) do update set
   sales_rep_id = coalesce(excluded.sales_rep_id, targets.sales_rep_id),
   day_number = excluded.day_number,
+  -- Moved to another day: it starts that day afresh, as in a sync (store.upsertTargets).
+  day_entered_at = case when targets.day_number <> excluded.day_number then now() else targets.day_entered_at end,
+  day_impressions = case when targets.day_number <> excluded.day_number then 0 else targets.day_impressions end,
+  day_clicks = case when targets.day_number <> excluded.day_number then 0 else targets.day_clicks end,
   is_active = excluded.is_active,
   updated_at = now()
 where targets.day_number <> excluded.day_number

@@ -36,6 +36,10 @@ test.describe('app behaviour (SPEC.md §4, §7, §8)', () => {
   test('a 401 in the middle of a session shows "Not Authenticated" and logs out', async ({ page }) => {
     await signInUI(page, DEMO.email, DEMO.password);
     await expectSignedIn(page, DEMO.name);
+    // A screen that makes no calls of its own while idle (the feed listens live), so the user's next
+    // action is what meets the 401.
+    await page.goto('/settings/profile');
+    await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
     // The session ends behind the app's back (signed out elsewhere, or expired).
     expect((await api(page.request, 'POST', '/v1/api/logout')).status()).toBe(204);
     await page.getByRole('button', { name: 'Switch client' }).click();

@@ -96,7 +96,14 @@ export function createOutbox(deps: {
         .select({ id: emailOutbox.id })
         .from(emailOutbox)
         .where(
-          and(eq(emailOutbox.status, 'pending'), lt(emailOutbox.createdAt, new Date(Date.now() - minAgeMs))),
+          // No age limit at start-up: a row stored within the same millisecond must count too (the
+          // database's microseconds would put it after a millisecond-resolution cut-off).
+          minAgeMs > 0
+            ? and(
+                eq(emailOutbox.status, 'pending'),
+                lt(emailOutbox.createdAt, new Date(Date.now() - minAgeMs)),
+              )
+            : eq(emailOutbox.status, 'pending'),
         );
       for (const r of rows) await send(r.id);
       return rows.length;

@@ -68,6 +68,16 @@ export const prospectCadenceSchema = z.object({
   super_date: z.iso.datetime({ offset: true }).nullable(),
   is_active: z.boolean(),
   day_number: z.number().int(),
+  /**
+   * The entry's ad tag (ARCHITECTURE.md §5 `GET /t/{token}/ad/{size}.png`, the 300x250 ad): each
+   * load shows the ad of the target's current day and counts an impression. Secret-bearing: anyone
+   * with it can count engagement for this target.
+   */
+  ad_tag_url: z.string().describe('The 300x250 ad tag of this cadence entry; each load counts an impression'),
+  /** The entry's click tag (`GET /t/{token}/c`): counts a click and redirects to the landing page. */
+  click_url: z
+    .string()
+    .describe('The click tag of this cadence entry; counts a click and redirects to the landing page'),
 });
 export type ProspectCadence = z.infer<typeof prospectCadenceSchema>;
 

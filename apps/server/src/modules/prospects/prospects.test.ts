@@ -7,6 +7,7 @@ import { cadences, companies, integrations, prospects, salesReps, targets } from
 import { createTestApp } from '../../../test/helpers.ts';
 import { listPage } from './repository.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
+import { BROWSER_UA, setWebsite } from '../../../test/engagement.ts';
 
 /**
  * `GET /sc/prospects` and `GET /sc/prospects/{id}` (issue 7 "Prospects: a paged, sortable,
@@ -27,6 +28,7 @@ type Cad = { id: number; name: string };
 type Co = { id: string; name: string; website: string };
 type Entry = {
   id: string;
+  token: string;
   cadenceId: number;
   repId: string | null;
   impressions: number;
@@ -167,8 +169,8 @@ async function seed(): Promise<void> {
           superDate: superAt === null ? null : new Date(superAt),
           isActive: entry.active,
         })
-        .returning({ id: targets.id });
-      person.entries.push({ id: t!.id, ...entry });
+        .returning({ id: targets.id, token: targets.token });
+      person.entries.push({ id: t!.id, token: t!.token, ...entry });
     }
     people.push(person);
   }
@@ -209,8 +211,11 @@ async function seed(): Promise<void> {
   });
 }
 
+/** Config `publicUrl`, given with a trailing slash as an operator might write it. */
+const PUBLIC_URL = 'https://ads.rally.test';
+
 beforeAll(async () => {
-  app = await createTestApp();
+  app = await createTestApp({ env: { PUBLIC_URL: `${PUBLIC_URL}/` } });
   clientId = await makeClient(app, 'Prospects Inc');
   foreignId = await makeClient(app, 'Foreign Ltd');
   owner = (await signedIn(app, { [clientId]: 'purple_owner' })).browser;
@@ -369,6 +374,8 @@ describe('GET /sc/prospects', () => {
         super_date: e.superAt === null ? null : new Date(e.superAt).toISOString(),
         is_active: e.active,
         day_number: 1,
+        ad_tag_url: `${PUBLIC_URL}/t/${e.token}/ad/300x250.png`,
+        click_url: `${PUBLIC_URL}/t/${e.token}/c`,
       });
     }
     // target_id: the first entry, the latest super first.
@@ -530,6 +537,46 @@ describe('GET /sc/prospects/{id}', () => {
     );
     expect(body.cadences[0]!.target_id).toBe(order[0]!.id);
     expect(body.target_id).toBe(order[0]!.id);
+  });
+
+  it("each entry carries its target's ad tag (300x250) and click tag on the public URL, which the tag routes serve", async () => {
+    const p = people.find((x) => x.entries.length >= 2)!;
+    const body = (await owner.get(`/sc/prospects/${p.id}`)).json<Prospect>();
+    for (const c of body.cadences) {
+      const e = p.entries.find((x) => x.id === c.target_id)!;
+      expect(c.ad_tag_url).toBe(`${PUBLIC_URL}/t/${e.token}/ad/300x250.png`);
+      expect(c.click_url).toBe(`${PUBLIC_URL}/t/${e.token}/c`);
+    }
+    // One token per cadence entry: the tags of two cadences never count for each other.
+    expect(new Set(body.cadences.map((c) => c.click_url)).size).toBe(body.cadences.length);
+    // A read-only member sees the same tags (anyone with access to the client may place them).
+    const seen = (await viewer.get(`/sc/prospects/${p.id}`)).json<Prospect>();
+    expect(seen.cadences.map((c) => c.ad_tag_url).sort()).toEqual(
+      body.cadences.map((c) => c.ad_tag_url).sort(),
+    );
+
+    // The paths are the real tags. Ads are off for these cadences, so nothing is counted and the
+    // seeded counters the list tests compare with stay as they are.
+    await setWebsite(app, clientId, 'https://prospects-inc.example/');
+    const entry = body.cadences[0]!;
+    const ad = await app.inject({
+      url: new URL(entry.ad_tag_url).pathname,
+      headers: { 'user-agent': BROWSER_UA },
+    });
+    expect(ad.statusCode).toBe(200);
+    expect(ad.headers['content-type']).toBe('image/png');
+    expect(ad.rawPayload.subarray(1, 4).toString('ascii')).toBe('PNG');
+    const click = await app.inject({
+      url: new URL(entry.click_url).pathname,
+      headers: { 'user-agent': BROWSER_UA },
+    });
+    expect(click.statusCode).toBe(302);
+    expect(click.headers.location).toBe('https://prospects-inc.example/');
+    const again = (await owner.get(`/sc/prospects/${p.id}`)).json<Prospect>();
+    expect(again.cadences.find((c) => c.target_id === entry.target_id)).toMatchObject({
+      impressions: entry.impressions,
+      engagements: entry.engagements,
+    });
   });
 
   it('a prospect with no cadence left has an empty list and no target_id', async () => {

@@ -442,19 +442,31 @@ type EntryRow = {
   is_active: boolean;
   day_number: number;
   sales_rep_id: string | null;
+  token: string;
 };
 
 const fullName = (first: string | null, last: string | null) =>
   [first, last].filter((s) => s && s.trim()).join(' ') || null;
 
 /**
+ * A target's public tags (ARCHITECTURE.md §5) under the app's public URL: the 300x250 ad
+ * (`GET /t/{token}/ad/300x250.png`) and the click tag (`GET /t/{token}/c`).
+ */
+export function targetTagUrls(publicUrl: string, token: string): { ad_tag_url: string; click_url: string } {
+  const base = `${publicUrl.replace(/\/+$/, '')}/t/${encodeURIComponent(token)}`;
+  return { ad_tag_url: `${base}/ad/300x250.png`, click_url: `${base}/c` };
+}
+
+/**
  * The prospects with these ids (of the client) and all their cadence entries, in the order given.
- * Entries matching the filters come first, then the latest super, then most impressions.
+ * Entries matching the filters come first, then the latest super, then most impressions. Each
+ * entry's ad and click tags are built on `publicUrl` (config `publicUrl`).
  */
 export async function prospectsByIds(
   db: Db,
   f: ProspectFilters,
   rows: { prospectId: string; targetId: string | null }[],
+  publicUrl: string,
 ): Promise<Prospect[]> {
   if (!rows.length) return [];
   const ids = `{${rows.map((r) => r.prospectId).join(',')}}`;
@@ -469,7 +481,7 @@ export async function prospectsByIds(
         cd.name as cadence_name, t.sales_rep_id::text as assignee_id, r.first_name as rep_first,
         r.last_name as rep_last, (t.clicks + t.views)::int as engagements, t.impressions,
         (extract(epoch from t.super_date) * 1000)::float8 as super_at, t.is_active, t.day_number,
-        t.sales_rep_id::text as sales_rep_id
+        t.sales_rep_id::text as sales_rep_id, t.token
       from targets t
       join cadences cd on cd.id = t.cadence_id
       left join sales_reps r on r.id = t.sales_rep_id
@@ -508,6 +520,7 @@ export async function prospectsByIds(
       super_date: e.super_at === null ? null : new Date(e.super_at).toISOString(),
       is_active: e.is_active,
       day_number: e.day_number,
+      ...targetTagUrls(publicUrl, e.token),
     }));
     return [
       {

@@ -12,6 +12,7 @@ import { getProspect, listProspects } from './service.ts';
 /** The prospects list and one prospect, under /sc (issue 7 "Prospects"; SPEC.md §3 "Prospect"). */
 export const prospectRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
+  const { publicUrl } = app.config;
 
   app.get(
     '/prospects',
@@ -28,12 +29,15 @@ export const prospectRoutes: FastifyPluginAsyncZod = async (app) => {
           "the prospect's matching entries; prospects never super follow, by name) or impressions " +
           '(its matching entry with the most impressions); blanks sort last. Keyset paging: pass ' +
           '`next_cursor` as `cursor` for the next page (the same sort, order, search and filters); it ' +
-          'is null on the last page. Every page costs the same however deep.',
+          'is null on the last page. Every page costs the same however deep. Each cadence entry carries ' +
+          'its ad tag (`ad_tag_url`, the 300x250 ad; each load counts an impression) and click tag ' +
+          "(`click_url`; counts a click and redirects to the landing page): they hold the target's " +
+          'secret token, so anyone with them can count engagement.',
         querystring: prospectListQuery,
         response: { 200: prospectListReply },
       },
     },
-    async (request) => listProspects(db, tenantOf(request).clientId, request.query),
+    async (request) => listProspects(db, tenantOf(request).clientId, request.query, publicUrl),
   );
 
   app.get(
@@ -43,12 +47,18 @@ export const prospectRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['prospects'],
         summary: 'One prospect with each cadence entry (assignee, engagements, impressions, super_date)',
+        description:
+          'SPEC.md §3 "Prospect". Each cadence entry carries its ad tag (`ad_tag_url`: ' +
+          "`{PUBLIC_URL}/t/{token}/ad/300x250.png`, the ad of the target's current day; each load " +
+          'counts an impression) and click tag (`click_url`: `{PUBLIC_URL}/t/{token}/c`; counts a ' +
+          'click and redirects to the landing page), to paste into an e-mail, a signature or an ad ' +
+          "network. They hold the target's secret token: anyone with them can count engagement.",
         params: prospectIdParams,
         response: { 200: prospectSchema },
       },
     },
     async (request) => {
-      const found = await getProspect(db, tenantOf(request).clientId, request.params.id);
+      const found = await getProspect(db, tenantOf(request).clientId, request.params.id, publicUrl);
       if (!found) throw httpError(404, 'Prospect not found.');
       return found;
     },

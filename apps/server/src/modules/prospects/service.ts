@@ -24,8 +24,16 @@ export function listFingerprint(
   });
 }
 
-/** `GET /sc/prospects`: one page, and the cursor of the next. */
-export async function listProspects(db: Db, clientId: string, q: ListQuery): Promise<ProspectListReply> {
+/**
+ * `GET /sc/prospects`: one page, and the cursor of the next. `publicUrl` (config `publicUrl`) is the
+ * base of each cadence entry's ad and click tags.
+ */
+export async function listProspects(
+  db: Db,
+  clientId: string,
+  q: ListQuery,
+  publicUrl: string,
+): Promise<ProspectListReply> {
   const order = q.order ?? DEFAULT_PROSPECT_ORDER[q.sort];
   const search = q.search ? q.search : undefined;
   const filters: ProspectFilters = {
@@ -48,7 +56,7 @@ export async function listProspects(db: Db, clientId: string, q: ListQuery): Pro
   const page = rows.slice(0, q.page_size);
   const last = page.at(-1);
   return {
-    items: await prospectsByIds(db, filters, page),
+    items: await prospectsByIds(db, filters, page, publicUrl),
     next_cursor:
       rows.length > q.page_size && last
         ? encodeCursor({ sort: q.sort, order, filters: fingerprint, phase: last.phase, keys: last.keys })
@@ -60,7 +68,17 @@ export async function listProspects(db: Db, clientId: string, q: ListQuery): Pro
 }
 
 /** `GET /sc/prospects/{id}`: the prospect with every cadence entry, or null when not the client's. */
-export async function getProspect(db: Db, clientId: string, id: string): Promise<Prospect | null> {
-  const [found] = await prospectsByIds(db, { clientId }, [{ prospectId: id.toLowerCase(), targetId: null }]);
+export async function getProspect(
+  db: Db,
+  clientId: string,
+  id: string,
+  publicUrl: string,
+): Promise<Prospect | null> {
+  const [found] = await prospectsByIds(
+    db,
+    { clientId },
+    [{ prospectId: id.toLowerCase(), targetId: null }],
+    publicUrl,
+  );
   return found ?? null;
 }

@@ -36,6 +36,8 @@ const person = (n: number, patch: Partial<Prospect> = {}): Prospect => ({
       super_date: n === 1 ? '2026-11-20T10:00:00.000Z' : null,
       is_active: true,
       day_number: 2,
+      ad_tag_url: `https://app.rally.test/t/tok${n}/ad/300x250.png`,
+      click_url: `https://app.rally.test/t/tok${n}/c`,
     },
   ],
   ...patch,

@@ -18,7 +18,8 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
-import { clients } from '../apps/server/src/db/schema/index.ts';
+import { count, eq, sql } from 'drizzle-orm';
+import { clients, integrations, targets } from '../apps/server/src/db/schema/index.ts';
 import { importCsvFile } from '../apps/server/src/modules/fileforce/index.ts';
 import { report, root } from './lib.ts';
 
@@ -121,6 +122,53 @@ async function copyPglite(db: PGlite, filePath: string): Promise<number> {
   return r.affectedRows ?? 0;
 }
 
+/**
+ * The floor of any import into these tables: the rows the COPY staged, written by plain set-based SQL
+ * (INSERT … SELECT, no per-row work, no validation, no batches) into the product's own companies,
+ * prospects, cadence days and targets, with their indexes and foreign keys, under a fresh client.
+ * It shows how much of COPY's rate the tables themselves allow, whatever the import's code does.
+ */
+const FLOOR_SQL = (client: string, integration: number) => {
+  const c = `'${client}'::uuid`;
+  return [
+    `insert into sales_reps (client_id, integration_id, external_id, email, first_name, last_name)
+     select distinct on (lower(rep_email)) ${c}, ${integration}, lower(rep_email), lower(rep_email), rep_first_name, rep_last_name
+     from bench_copy_staging order by lower(rep_email)`,
+    `insert into cadences (client_id, integration_id, external_id, name)
+     select distinct on (lower(cadence)) ${c}, ${integration}, lower(cadence), cadence
+     from bench_copy_staging order by lower(cadence)`,
+    `insert into companies (client_id, integration_id, external_id, name, website)
+     select distinct on (lower(company)) ${c}, ${integration}, lower(company), company, website
+     from bench_copy_staging order by lower(company)`,
+    `insert into prospects (client_id, integration_id, external_id, email, first_name, last_name, title, company_id)
+     select ${c}, ${integration}, lower(s.email), lower(s.email), s.first_name, s.last_name, coalesce(s.title, ''), co.id
+     from bench_copy_staging s
+     left join companies co on co.integration_id = ${integration} and co.external_id = lower(s.company)`,
+    `insert into cadence_days (client_id, cadence_id, day_number)
+     select distinct ${c}, ca.id, s.day::int from bench_copy_staging s
+     join cadences ca on ca.integration_id = ${integration} and ca.external_id = lower(s.cadence)`,
+    `insert into targets (client_id, cadence_id, prospect_id, sales_rep_id, day_number, token)
+     select ${c}, ca.id, p.id, r.id, s.day::int, md5(random()::text || s.email)
+     from bench_copy_staging s
+     join cadences ca on ca.integration_id = ${integration} and ca.external_id = lower(s.cadence)
+     join prospects p on p.integration_id = ${integration} and p.external_id = lower(s.email)
+     left join sales_reps r on r.integration_id = ${integration} and r.external_id = lower(s.rep_email)`,
+  ];
+};
+
+async function floorRun(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
+  const [client] = await app.db.insert(clients).values({ name: 'Bench floor' }).returning({ id: clients.id });
+  const [integration] = await app.db
+    .insert(integrations)
+    .values({ clientId: client!.id, source: 'fileforce' })
+    .returning({ id: integrations.id });
+  await app.db.transaction(async (tx) => {
+    for (const statement of FLOOR_SQL(client!.id, integration!.id)) await tx.execute(sql.raw(statement));
+  });
+  const [row] = await app.db.select({ n: count() }).from(targets).where(eq(targets.clientId, client!.id));
+  return row!.n;
+}
+
 async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `rally_bench_${randomBytes(5).toString('hex')}`;
   const admin = async (sql: string) => {
@@ -138,7 +186,7 @@ async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop():
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-export async function run(opts: { rows?: number } = {}) {
+export async function run(opts: { rows?: number; floor?: boolean } = {}) {
   const rows = opts.rows ?? 1_000_000;
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'rally-bench-import-'));
@@ -195,6 +243,19 @@ export async function run(opts: { rows?: number } = {}) {
         `${Math.round(copyRate)} rows/s COPY (${copySeconds.toFixed(1)} s)`,
         importRate / copyRate,
       );
+      if (opts.floor !== false) {
+        t = performance.now();
+        const written = await floorRun(app);
+        const floorSeconds = (performance.now() - t) / 1000;
+        if (written !== rows)
+          throw new Error(`the set-based floor wrote ${written} targets, expected ${rows}`);
+        report(
+          `  set-based SQL floor`,
+          `${Math.round(rows / floorSeconds)} rows/s (${floorSeconds.toFixed(1)} s)`,
+          `${Math.round(copyRate)} rows/s COPY`,
+          copySeconds / floorSeconds,
+        );
+      }
       console.log(
         `import peak RSS              ${peakMiB.toFixed(0)} MB (sampled every 100 ms)${hwmMiB === null ? '' : `, ${hwmMiB.toFixed(0)} MB (kernel high-water mark)`}; ${rssBefore.toFixed(0)} MB just before; aim < 400 MB`,
       );

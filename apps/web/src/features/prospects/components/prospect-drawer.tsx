@@ -1,7 +1,21 @@
-import { Anchor, Avatar, Badge, Drawer, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconMail, IconWorld } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Anchor,
+  Avatar,
+  Badge,
+  CopyButton,
+  Drawer,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconCheck, IconCopy, IconExternalLink, IconMail, IconWorld } from '@tabler/icons-react';
 import { formatDate, relativeTime } from '@rally/shared';
-import type { Prospect } from '@rally/shared/schemas/prospects';
+import type { Prospect, ProspectCadence } from '@rally/shared/schemas/prospects';
 import { PanelError } from '../../../components/panel-states.tsx';
 import { useProspect } from '../api/get-prospect.ts';
 
@@ -139,6 +153,83 @@ function Details({ clientId, initial }: { clientId: string; initial: Prospect })
           </Paper>
         )}
       </Stack>
+
+      {p.cadences.length > 0 && (
+        <Stack gap="xs">
+          <Stack gap={2}>
+            <Text fw={600}>Ad and click tags</Text>
+            <Text size="xs" c="dimmed">
+              For an e-mail, a signature or an ad network. Each load of the ad counts an impression, each
+              visit of the click tag a click.
+            </Text>
+          </Stack>
+          {p.cadences.map((c) => (
+            <EntryTags key={c.target_id} entry={c} />
+          ))}
+        </Stack>
+      )}
     </Stack>
+  );
+}
+
+/** One cadence entry's ad tag (the 300x250 ad) and click tag, each with a copy button. */
+function EntryTags({ entry }: { entry: ProspectCadence }) {
+  return (
+    <Paper withBorder radius="md" p="sm" aria-label={`Tags for ${entry.cadence_name}`} component="section">
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Text size="sm" fw={500} truncate>
+            {entry.cadence_name}
+          </Text>
+          <Tooltip label="Opens the 300x250 ad in a new tab (counts an impression)" openDelay={200}>
+            <Anchor
+              href={entry.ad_tag_url}
+              target="_blank"
+              rel="noreferrer"
+              size="xs"
+              style={{ flexShrink: 0 }}
+            >
+              Open ad <IconExternalLink size={12} style={{ verticalAlign: 'middle' }} />
+            </Anchor>
+          </Tooltip>
+        </Group>
+        <TagRow label="Ad tag" cadence={entry.cadence_name} value={entry.ad_tag_url} />
+        <TagRow label="Click tag" cadence={entry.cadence_name} value={entry.click_url} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function TagRow({ label, cadence, value }: { label: string; cadence: string; value: string }) {
+  const name = `${label}, ${cadence}`;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="xs" c="dimmed" w={58} style={{ flexShrink: 0 }}>
+        {label}
+      </Text>
+      <TextInput
+        readOnly
+        size="xs"
+        value={value}
+        aria-label={name}
+        onFocus={(e) => e.currentTarget.select()}
+        style={{ flex: 1, minWidth: 0 }}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+      />
+      <CopyButton value={value}>
+        {({ copied, copy }) => (
+          <Tooltip label={copied ? 'Copied' : `Copy the ${label.toLowerCase()}`} openDelay={200}>
+            <ActionIcon
+              variant="subtle"
+              color={copied ? 'teal' : 'gray'}
+              onClick={copy}
+              aria-label={`Copy ${name}`}
+            >
+              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </CopyButton>
+    </Group>
   );
 }

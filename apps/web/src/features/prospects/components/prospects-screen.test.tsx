@@ -155,6 +155,28 @@ describe('ProspectsScreen', () => {
     expect(entries).toHaveTextContent('Maya Lindgren');
     expect(entries).toHaveTextContent('Day 2');
     expect(entries).toHaveTextContent('20 Nov 2026');
+
+    // Each entry's ad tag and click tag, to copy or open.
+    const tags = within(drawer).getByRole('region', { name: 'Tags for Q3 Outbound' });
+    expect(within(tags).getByRole('textbox', { name: 'Ad tag, Q3 Outbound' })).toHaveValue(
+      'https://app.rally.test/t/tok1/ad/300x250.png',
+    );
+    expect(within(tags).getByRole('textbox', { name: 'Click tag, Q3 Outbound' })).toHaveValue(
+      'https://app.rally.test/t/tok1/c',
+    );
+    const open = within(tags).getByRole('link', { name: /Open ad/ });
+    expect(open).toHaveAttribute('href', 'https://app.rally.test/t/tok1/ad/300x250.png');
+    expect(open).toHaveAttribute('target', '_blank');
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    try {
+      await userEvent.click(within(tags).getByRole('button', { name: 'Copy Click tag, Q3 Outbound' }));
+      expect(writeText).toHaveBeenCalledWith('https://app.rally.test/t/tok1/c');
+      await userEvent.click(within(tags).getByRole('button', { name: 'Copy Ad tag, Q3 Outbound' }));
+      expect(writeText).toHaveBeenLastCalledWith('https://app.rally.test/t/tok1/ad/300x250.png');
+    } finally {
+      Reflect.deleteProperty(navigator, 'clipboard');
+    }
   });
 
   it('empty: none yet, or none matching with a way to clear; an error can be retried', async () => {

@@ -1,0 +1,202 @@
+import { expect, test } from './fixtures.ts';
+import { CLIENTS, DEMO, api, expectSignedIn, signInUI } from './support.ts';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+
+/**
+ * Issue 7 end to end: "an owner switches ads on for a cadence, assigns content to day 2, opens a
+ * target's ad tag and clicks it, and sees the click and the new superprospect in the feed without
+ * reloading". ARCHITECTURE.md §5: `GET /t/{token}/ad/{size}.png` "renders the content for the
+ * target's current day ... and logs an impression; `GET /t/{token}/c` logs a click and redirects to
+ * the landing page"; "a target becomes super when it has at least 1 click, or at least 15
+ * impressions". The cadence and its prospects are this test's own (a file imported through the
+ * app), so other suites sharing the demo server cannot change what it sees and its prospect is known
+ * not to be super before the click. It runs in Acme Robotics, whose feed and imports no other suite
+ * counts (the prospects and feed suite expects Northwind to have no import but its own), and shows
+ * Acme's seeded ad "Picks per hour", which no suite edits (apps/server/src/modules/content/demo.ts).
+ */
+
+const SHOTS = 'test-results';
+const ACME = CLIENTS.acme;
+/** One of Acme's two seeded published ads; its clicks land on Acme's seeded landing page. */
+const CONTENT = 'Picks per hour';
+/** The prospect's own browser: an ordinary desktop Chrome (a headless user agent counts as a bot). */
+const PROSPECT_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+
+test.describe.configure({ timeout: 150_000 });
+
+/** Imports a small file through the app: one prospect on day 1 and ours on day 2 of a new cadence. */
+async function importCadence(
+  request: APIRequestContext,
+  cadence: string,
+  who: { first: string; last: string },
+) {
+  const email = `${who.first}.${who.last}@tagwalk.example`.toLowerCase();
+  const csv = [
+    'Email,First Name,Last Name,Title,Company,Website,Cadence,Day,Rep Email,Rep First Name,Rep Last Name,Rep Title',
+    `day1.${email},Dayone,${who.last},Buyer,Tagwalk Freight,https://tagwalk.example,${cadence},1,maya.lindgren@acme-robotics.example,Maya,Lindgren,Senior SDR`,
+    `${email},${who.first},${who.last},VP Operations,Tagwalk Freight,https://tagwalk.example,${cadence},2,maya.lindgren@acme-robotics.example,Maya,Lindgren,Senior SDR`,
+  ].join('\n');
+  const csrf = (await request.get('/v1/api/auth/csrf')).headers()['x-xsrf-token'] ?? '';
+  const headers = { 'x-xsrf-token': csrf, 'x-client-id': ACME };
+  const imports = `/v1/integration/crm/fileforce/client/${ACME}/imports`;
+  const up = await request.post(imports, {
+    headers,
+    multipart: {
+      kind: 'targets',
+      file: { name: `${cadence}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) },
+    },
+  });
+  expect(up.status(), await up.text()).toBe(201);
+  const { id } = (await up.json()) as { id: string };
+  const start = await request.post(`${imports}/${id}/start`, { headers });
+  expect(start.status(), await start.text()).toBe(202);
+  await expect
+    .poll(
+      async () => {
+        const res = await api(request, 'GET', `${imports}/${id}`, undefined, ACME);
+        return ((await res.json()) as { status: string }).status;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('done');
+}
+
+/** A fresh browser for the prospect: no session, an ordinary user agent, nothing off our origin. */
+async function prospectBrowser(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ userAgent: PROSPECT_UA, baseURL });
+  const origin = new URL(baseURL).origin;
+  await context.route(
+    (url) => url.origin !== origin,
+    (route) => route.fulfill({ status: 204, body: '' }),
+  );
+  return context;
+}
+
+async function openDrawer(page: Page, name: string) {
+  await page.goto(`/prospects?client_id=${ACME}`);
+  await page.getByRole('textbox', { name: 'Search prospects' }).fill(name);
+  const rows = page.getByRole('table', { name: 'Prospects' }).locator('tbody tr');
+  await expect(rows).toHaveCount(1, { timeout: 15_000 });
+  await page.getByRole('button', { name }).click();
+  const drawer = page.getByRole('dialog', { name });
+  await expect(drawer).toBeVisible();
+  return drawer;
+}
+
+test('an owner switches ads on, puts content on day 2, a target opens the ad tag and clicks; the feed shows the click and the new superprospect live', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36);
+  const cadence = `E2E tag walk ${stamp}`;
+  // Letters only: the import takes names as they are, and the search finds them.
+  const last = `Walker${stamp.replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)}`;
+  const who = { first: 'Tess', last };
+  const name = `${who.first} ${who.last}`;
+
+  await signInUI(page, DEMO.email, DEMO.password);
+  await expectSignedIn(page, DEMO.name);
+  await importCadence(page.request, cadence, who);
+
+  // The cadence screen: ads are off for a newly imported cadence; switch them on.
+  await page.goto(`/cadence?client_id=${ACME}`);
+  await page.getByRole('table', { name: 'Cadences' }).getByRole('link', { name: cadence }).click();
+  await expect(page.getByRole('heading', { level: 1, name: cadence })).toBeVisible();
+  await expect(page.getByLabel('Status: Active')).toBeVisible();
+  const ads = page.getByRole('switch', { name: 'Ads on' });
+  await expect(ads).not.toBeChecked();
+  await ads.check();
+  await expect(ads).toBeChecked();
+  await expect(ads).toBeEnabled();
+
+  // Day 2: the ad, chosen in the content picker, saved.
+  const day2 = page.getByRole('region', { name: 'Day 2' });
+  await expect(day2.getByLabel('Day 2 counts')).toContainText('1Total');
+  await day2.getByRole('button', { name: 'Add content to Day 2' }).click();
+  await day2.getByLabel('Day 2, content 1: content').click();
+  await page.getByRole('option', { name: CONTENT }).click();
+  await expect(day2.getByLabel('Day 2, content 1: content')).toHaveValue(CONTENT);
+  const bar = page.getByRole('region', { name: 'Unsaved changes' });
+  await bar.getByRole('button', { name: 'Save changes' }).click();
+  await expect(bar).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/walk-cadence.png`, fullPage: true });
+
+  // The feed, open in its own tab; the page must not reload.
+  const feed = await page.context().newPage();
+  const feedErrors: string[] = [];
+  feed.on('pageerror', (err) => feedErrors.push(err.message));
+  await feed.goto(`/feed?client_id=${ACME}`);
+  await expect(feed.getByRole('heading', { name: 'Feed', level: 1 })).toBeVisible();
+  await expect(feed.getByText('Live', { exact: true })).toBeVisible();
+  const activity = feed.getByRole('list', { name: 'Activity' });
+  await expect(activity.locator('li').first()).toBeVisible();
+  await feed.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await expect(activity.locator('li', { hasText: name })).toHaveCount(0);
+
+  // The prospect's drawer: on day 2 of the cadence, not super yet, with the entry's tags.
+  const drawer = await openDrawer(page, name);
+  const entries = drawer.getByRole('table', { name: 'Cadence entries' });
+  const row = entries.getByRole('row').filter({ hasText: cadence });
+  await expect(row).toContainText('Day 2');
+  await expect(row).toContainText('Not yet');
+  await expect(drawer.getByText('Superprospect', { exact: true })).toHaveCount(0);
+  const tags = drawer.getByRole('region', { name: `Tags for ${cadence}` });
+  const adTag = await tags.getByRole('textbox', { name: `Ad tag, ${cadence}` }).inputValue();
+  const clickTag = await tags.getByRole('textbox', { name: `Click tag, ${cadence}` }).inputValue();
+  expect(adTag).toMatch(new RegExp(`^${baseURL}/t/[A-Za-z0-9_-]+/ad/300x250\\.png$`));
+  const token = adTag.split('/t/')[1]!.split('/')[0]!;
+  expect(clickTag).toBe(`${baseURL}/t/${token}/c`);
+  await expect(tags.getByRole('link', { name: /Open ad/ })).toHaveAttribute('href', adTag);
+  await expect(tags.getByRole('button', { name: `Copy Ad tag, ${cadence}` })).toBeVisible();
+  await expect(tags.getByRole('button', { name: `Copy Click tag, ${cadence}` })).toBeVisible();
+  await drawer.screenshot({ path: `${SHOTS}/walk-drawer-tags.png` });
+  await page.screenshot({ path: `${SHOTS}/walk-drawer.png` });
+
+  // The prospect sees the ad (a 200 PNG: day 2's content) and clicks it (302 to the landing page).
+  const visitor = await prospectBrowser(browser, baseURL!);
+  try {
+    const seen = await visitor.newPage();
+    const ad = await seen.goto(adTag);
+    expect(ad?.status()).toBe(200);
+    expect(ad?.headers()['content-type']).toBe('image/png');
+    expect((await ad!.body()).subarray(1, 4).toString('ascii')).toBe('PNG');
+    await seen.screenshot({ path: `${SHOTS}/walk-ad.png` });
+
+    const clicked = await seen.goto(clickTag);
+    const redirect = clicked?.request().redirectedFrom();
+    expect(redirect?.url()).toBe(clickTag);
+    expect((await redirect!.response())?.status()).toBe(302);
+    expect(seen.url()).toMatch(new RegExp(`/lp/[1-9A-HJ-NP-Za-km-z]+\\?t=${token}$`));
+    expect(clicked?.status()).toBe(200);
+    await seen.screenshot({ path: `${SHOTS}/walk-landing.png` });
+  } finally {
+    await visitor.close();
+  }
+
+  // Back on the feed tab, no reload: the click and the new superprospect, pushed live.
+  const clickItem = activity.locator('li', { hasText: `${name} clicked an ad` });
+  const superItem = activity.locator('li', { hasText: `${name} became a superprospect after an ad click` });
+  await expect(clickItem).toBeVisible({ timeout: 20_000 });
+  await expect(superItem).toBeVisible({ timeout: 20_000 });
+  await expect(clickItem).toContainText(cadence);
+  await expect(clickItem).toContainText('rep Maya Lindgren');
+  await expect(superItem).toContainText('just now');
+  expect(await feed.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  await feed.screenshot({ path: `${SHOTS}/walk-feed.png`, fullPage: true });
+  expect(feedErrors).toEqual([]);
+
+  // And the prospect is super in that cadence now, with the impression and the click counted.
+  const after = await openDrawer(page, name);
+  await expect(after.getByText('Superprospect', { exact: true })).toBeVisible();
+  const rowAfter = after
+    .getByRole('table', { name: 'Cadence entries' })
+    .getByRole('row')
+    .filter({ hasText: cadence });
+  await expect(rowAfter).not.toContainText('Not yet');
+  const cells = rowAfter.getByRole('cell');
+  // Engagements: the click (and the landing page's view, once it reports); impressions: the ad.
+  await expect(cells.nth(2)).toHaveText(/^[12]$/);
+  await expect(cells.nth(3)).toHaveText('1');
+});

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,9 +6,10 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
-import { FIXTURE_WEB_DIST, freshDatabaseUrl, here } from './helpers.ts';
+import { freshDatabaseUrl } from './helpers.ts';
+import { startServer, stopServer } from './server-process.ts';
+import type { ServerProcess } from './server-process.ts';
 
-const MAIN = path.join(here, '../src/main.ts');
 const ROWS = 100_000;
 const COMPANIES = 1000;
 const CADENCES = ['Spring Outbound', 'Summer Outbound', 'Autumn Outbound', 'Winter Outbound'];
@@ -18,48 +17,6 @@ const DAYS = 7;
 const REPS = 12;
 /** Killed once this many rows are committed: well into the file, far from its end. */
 const KILL_AFTER = 10_000;
-
-type Server = { child: ChildProcess; url: string; output: () => string };
-
-/** Starts the real server process (`node src/main.ts`) and waits for its ready line. */
-function startServer(env: Record<string, string>): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        WEB_DIST: FIXTURE_WEB_DIST,
-        SEED_DEMO: 'false',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    // Generous: on a machine busy with other test files, starting alone can take half a minute.
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = out.match(/ready at (http:\/\/\S+)/);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1], output: () => out });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-}
-
-async function exitOf(s: Server, signal: NodeJS.Signals): Promise<void> {
-  s.child.removeAllListeners('exit');
-  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
-  const exited = once(s.child, 'exit');
-  s.child.kill(signal);
-  await exited;
-}
 
 /** A browser's part of the API conversation: cookies, the CSRF token, the chosen client. */
 class Caller {
@@ -179,13 +136,14 @@ async function countsOf(q: Query, clientId: string): Promise<Counts> {
 describe('issue 6 "Crash safety"', async () => {
   // Set up here, not in the test: Vitest ignores afterAll hooks registered while a test runs.
   const dir = mkdtempSync(path.join(tmpdir(), 'rally-import-crash-'));
-  const running: Server[] = [];
+  const running: ServerProcess[] = [];
   afterAll(async () => {
-    for (const s of running) await exitOf(s, 'SIGKILL');
+    for (const s of running) await stopServer(s, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
   const databaseUrl = await freshDatabaseUrl();
   const env: Record<string, string> = {
+    SEED_DEMO: 'false',
     DATA_DIR: path.join(dir, 'data'),
     DATABASE_URL: databaseUrl ?? '',
     // The shortest heartbeat pg-boss allows: the killed worker's job is taken up again in seconds.
@@ -227,7 +185,7 @@ describe('issue 6 "Crash safety"', async () => {
         throw new Error(`import ended before the kill: ${r.status}`);
       return r.processed_rows >= KILL_AFTER ? r : null;
     }, 180_000);
-    await exitOf(first, 'SIGKILL');
+    await stopServer(first, 'SIGKILL');
     expect(first.child.signalCode).toBe('SIGKILL');
 
     // What the killed process left: whole batches, each with its progress, nothing half-written.
@@ -262,7 +220,7 @@ describe('issue 6 "Crash safety"', async () => {
       error_rows: 0,
       errors: [],
     });
-    await exitOf(second, 'SIGTERM');
+    await stopServer(second, 'SIGTERM');
     expect(second.child.exitCode).toBe(0);
 
     const counts = await withDatabase(env, (q) => countsOf(q, api.clientId));

@@ -1,54 +1,12 @@
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURE_WEB_DIST, freshDatabaseUrl, here } from './helpers.ts';
-
-const MAIN = path.join(here, '../src/main.ts');
-
-type Started = { child: ChildProcess; url: string; output: () => string };
-
-/** Starts the real server process (`node src/main.ts`) and waits for its ready line. */
-function startServer(env: Record<string, string>): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        WEB_DIST: FIXTURE_WEB_DIST,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = out.match(/ready at (http:\/\/\S+)/);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1], output: () => out });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-}
-
-function stop(s: Started): Promise<number | null> {
-  return new Promise((resolve) => {
-    s.child.removeAllListeners('exit');
-    s.child.on('exit', (code) => resolve(code));
-    s.child.kill('SIGTERM');
-  });
-}
+import { freshDatabaseUrl } from './helpers.ts';
+import { MAIN, startServer, stopServer } from './server-process.ts';
 
 async function countUsers(env: Record<string, string>): Promise<number> {
   if (env.DATABASE_URL) {
@@ -65,27 +23,32 @@ async function countUsers(env: Record<string, string>): Promise<number> {
 }
 
 describe('the server process', () => {
+  // Set up here, not in the test: Vitest ignores afterAll hooks registered while a test runs.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-restart-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
   it('prints the demo sign-in, shuts down gracefully on SIGTERM, and keeps its data without duplicating the seed', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-restart-'));
-    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
     const databaseUrl = await freshDatabaseUrl();
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
+      // The demo seed and the shutdown line are what this test reads.
+      LOG_LEVEL: 'info',
+      SEED_DEMO: 'true',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
 
-    const first = await startServer(env);
+    const first = await startServer(env, { timeoutMs: 60_000 });
     expect(first.output()).toContain('Demo sign-in: demo@rally.test / rally-demo-2026');
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
-    expect(await stop(first)).toBe(0);
+    expect(await stopServer(first)).toBe(0);
     expect(first.output()).toMatch(/"signal":"SIGTERM".*shutting down/);
 
     const usersAfterFirst = await countUsers(env);
     expect(usersAfterFirst).toBeGreaterThan(0);
 
-    const second = await startServer(env);
+    const second = await startServer(env, { timeoutMs: 60_000 });
     expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
-    expect(await stop(second)).toBe(0);
+    expect(await stopServer(second)).toBe(0);
     expect(await countUsers(env)).toBe(usersAfterFirst);
   }, 120_000);
 

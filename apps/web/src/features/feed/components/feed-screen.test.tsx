@@ -177,6 +177,29 @@ describe('FeedScreen', () => {
     expect(server.calls.slice(before).some((c) => c.url.startsWith('/sc/dashboard/feed/data'))).toBe(false);
   });
 
+  it('a burst of items refreshes the cards at once and once more at the end of the 5 s window, for the last item', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const server = await signIn();
+    render();
+    await screen.findByRole('list', { name: 'Activity' });
+    const source = FakeEventSource.last!;
+    act(() => source.emit('ready', {}));
+    const cardFetches = () => server.calls.filter((c) => c.url === '/sc/dashboard/super/today').length;
+    await waitFor(() => expect(cardFetches()).toBe(1)); // the first load
+    act(() => source.emit('feed', item(7, { created_at: new Date().toISOString() })));
+    await waitFor(() => expect(cardFetches()).toBe(2));
+    // A click and then a landing page view, a moment later: the view must reach the cards too.
+    act(() => source.emit('feed', item(8, { type: 'view', created_at: new Date().toISOString() })));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1_000);
+    });
+    expect(cardFetches()).toBe(2);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_500);
+    });
+    await waitFor(() => expect(cardFetches()).toBe(3));
+  }, 20_000);
+
   it('relative times move on every 30 s (SPEC.md §9)', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setInterval', 'Date'] });
     await signIn({

@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { useThrottledCallback } from '@mantine/hooks';
 import {
   Badge,
   Button,
@@ -71,13 +72,15 @@ function Feed({ clientId }: { clientId: string }) {
   const queryClient = useQueryClient();
   const now = useNow();
   const [type, setType] = useState<FeedItemType | null>(null);
-  const lastRefresh = useRef(0);
-  const stream = useFeedStream(clientId, (item) => {
-    prependFeedItem(queryClient, clientId, item);
-    if (Date.now() - lastRefresh.current < HEADLINE_THROTTLE_MS) return;
-    lastRefresh.current = Date.now();
+  // At most one refresh of the headline cards per window, and one more at its end for what arrived
+  // meanwhile, so the last item of a burst is always in them.
+  const refreshHeadlines = useThrottledCallback(() => {
     for (const q of [getSuperTodayQueryOptions, getEngagementLastQueryOptions, getFeedSummaryQueryOptions])
       void queryClient.invalidateQueries({ queryKey: q(clientId).queryKey });
+  }, HEADLINE_THROTTLE_MS);
+  const stream = useFeedStream(clientId, (item) => {
+    prependFeedItem(queryClient, clientId, item);
+    refreshHeadlines();
   });
   const summary = useFeedSummary(clientId);
   const counts = summary.data?.last_7_days;

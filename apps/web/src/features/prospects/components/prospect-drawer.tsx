@@ -211,6 +211,8 @@ function TagRow({ label, cadence, value }: { label: string; cadence: string; val
         readOnly
         size="xs"
         value={value}
+        // A long host can hide the end of the URL: hovering shows it whole.
+        title={value}
         aria-label={name}
         onFocus={(e) => e.currentTarget.select()}
         style={{ flex: 1, minWidth: 0 }}

@@ -1,6 +1,15 @@
-import { deflateSync } from 'node:zlib';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, SAM, api, expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
+import {
+  CLIENTS,
+  SAM,
+  api,
+  expectSignedIn,
+  pngOf,
+  registerViaApi,
+  signInAs,
+  signInUI,
+  unique,
+} from './support.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 /**
@@ -12,46 +21,6 @@ import type { APIRequestContext, Page } from '@playwright/test';
 
 const CADENCE = 'Webinar Follow-up';
 const SHOTS = 'test-results';
-
-/** A real PNG (a flat colour, size×size) for the photo upload, which checks an image by its bytes. */
-function pngOf(size: number, rgb: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3).map((_, i) => rgb[i % 3]!)]);
-  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-async function signIn(page: Page, user: { email: string; password: string; name: string }) {
-  await signInUI(page, user.email, user.password);
-  await expectSignedIn(page, user.name);
-}
 
 /** A published content item of Northwind to put on a day (the content studio's own API). */
 async function publishedContent(request: APIRequestContext, name: string) {
@@ -185,7 +154,7 @@ test.describe('cadences (issue 7)', () => {
   }) => {
     // A long walk through one screen; on a loaded machine each step can take a second or two.
     test.setTimeout(120_000);
-    await signIn(page, DEMO);
+    await signInAs(page);
     const contentName = `Webinar ad ${Date.now()}`;
     await publishedContent(page.request, contentName);
     // Other suites serve this cadence's ads: its reps and day content are put back afterwards.
@@ -210,7 +179,7 @@ test.describe('cadences (issue 7)', () => {
   test('an SDR (Sam at Acme) sees cadences read-only: no toggles, no status moves, no editors', async ({
     page,
   }) => {
-    await signIn(page, SAM);
+    await signInAs(page, SAM);
     await page.goto(`/cadence?client_id=${CLIENTS.acme}`);
     const table = page.getByRole('table', { name: 'Cadences' });
     await expect(table.getByRole('link', { name: CADENCE })).toBeVisible();
@@ -235,7 +204,7 @@ test.describe('sales reps (issue 7)', () => {
   test("an owner edits a rep's title and calendar URL; the table and a reload show them", async ({
     page,
   }) => {
-    await signIn(page, DEMO);
+    await signInAs(page);
     await page.goto(`/client-settings/sales-reps?client_id=${CLIENTS.agency}`);
     const table = page.getByRole('table', { name: 'Sales reps' });
     const row = table.getByRole('row', { name: 'Owen Castillo' });
@@ -269,7 +238,7 @@ test.describe('sales reps (issue 7)', () => {
   test('a photo uploaded for a rep shows in the table, which lists reps with photos first (SPEC.md §5)', async ({
     page,
   }) => {
-    await signIn(page, DEMO);
+    await signInAs(page);
     // Acme: the other test edits Northwind's reps.
     await page.goto(`/client-settings/sales-reps?client_id=${CLIENTS.acme}`);
     const table = page.getByRole('table', { name: 'Sales reps' });
@@ -279,7 +248,7 @@ test.describe('sales reps (issue 7)', () => {
     await drawer.getByRole('button', { name: 'Upload photo' }).click();
     await (
       await chooser
-    ).setFiles({ name: 'theo.png', mimeType: 'image/png', buffer: pngOf(96, [40, 120, 200]) });
+    ).setFiles({ name: 'theo.png', mimeType: 'image/png', buffer: pngOf(96, 96, [40, 120, 200]) });
     await expect(drawer.getByRole('img', { name: 'Photo of Theo Baptiste' })).toHaveAttribute(
       'src',
       /^\/files\//,

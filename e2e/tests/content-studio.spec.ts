@@ -1,7 +1,6 @@
-import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, SAM, expectSignedIn, signInUI } from './support.ts';
+import { CLIENTS, SAM, pngOf, signInAs } from './support.ts';
 
 /**
  * Issue 8, the content studio in the browser: the ad creative editor with its live preview at the
@@ -13,46 +12,6 @@ import { CLIENTS, DEMO, SAM, expectSignedIn, signInUI } from './support.ts';
 
 const SHOTS = 'test-results/content-studio';
 const AGENCY = CLIENTS.agency;
-
-/** A real PNG of one colour, width×height, for uploads (the server reads the bytes, not the name). */
-function pngOf(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => rgb[i % 3]!)]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-async function signIn(page: Page, user: { email: string; password: string; name: string }) {
-  await signInUI(page, user.email, user.password);
-  await expectSignedIn(page, user.name);
-}
 
 /** Waits until every image in `scope` has loaded real pixels. */
 async function expectImagesLoaded(images: Locator, count: number) {
@@ -78,7 +37,7 @@ test.describe('content studio (issue 8)', () => {
   test('create an ad, see all four sizes in the live preview, publish it', async ({ page }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, DEMO);
+    await signInAs(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Content' }).click();
     await expect(page).toHaveURL(new RegExp(`/content\\?client_id=${AGENCY}$`));
     const list = page.getByRole('table', { name: 'Ad creatives' });
@@ -188,7 +147,7 @@ test.describe('content studio (issue 8)', () => {
   }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, DEMO);
+    await signInAs(page);
     await page.goto(`/landing-pages?client_id=${AGENCY}`);
     await expect(
       page.getByRole('table', { name: 'Landing pages' }).getByRole('row', { name: 'Growth audit' }),
@@ -244,7 +203,7 @@ test.describe('content studio (issue 8)', () => {
     page,
   }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, DEMO);
+    await signInAs(page);
     // Acme, so the Northwind brand the other tests render with stays as seeded.
     await page.goto(`/client-settings/website?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('tab', { name: 'Website', selected: true })).toBeVisible();
@@ -278,7 +237,7 @@ test.describe('content studio (issue 8)', () => {
 
   test('/client-settings/facebook shows a Facebook-style post of a published ad', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, DEMO);
+    await signInAs(page);
     await page.goto(`/client-settings/facebook?client_id=${AGENCY}`);
     const post = page.getByLabel('Facebook post preview');
     await expect(post.getByText('Sponsored ·')).toBeVisible();
@@ -298,7 +257,7 @@ test.describe('content studio (issue 8)', () => {
       page,
     }) => {
       await page.setViewportSize({ width: 1280, height: 900 });
-      await signIn(page, DEMO);
+      await signInAs(page);
       await page.goto(`/settings/domain?client_id=${CLIENTS.acme}`);
       await expect(page.getByText('No domain yet')).toBeVisible();
       await page.getByRole('textbox', { name: 'Domain' }).fill('https://nope');
@@ -335,7 +294,7 @@ test.describe('content studio (issue 8)', () => {
     page,
   }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, SAM);
+    await signInAs(page, SAM);
     await page.goto(`/content?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('note')).toContainText('content.write');
     await expect(page.getByRole('button', { name: 'New ad' })).toHaveCount(0);

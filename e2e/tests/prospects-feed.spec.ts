@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, expectSignedIn, signInUI } from './support.ts';
+import { CLIENTS, signInAs } from './support.ts';
 import type { Page } from '@playwright/test';
 
 /**
@@ -13,11 +13,6 @@ import type { Page } from '@playwright/test';
 const SHOTS = 'test-results';
 const NORTHWIND = CLIENTS.agency;
 
-async function signIn(page: Page) {
-  await signInUI(page, DEMO.email, DEMO.password);
-  await expectSignedIn(page, DEMO.name);
-}
-
 test.describe.configure({ timeout: 90_000 });
 
 const rows = (page: Page) => page.getByRole('table', { name: 'Prospects' }).locator('tbody tr');
@@ -25,7 +20,7 @@ const rows = (page: Page) => page.getByRole('table', { name: 'Prospects' }).loca
 test('prospects: search a name from the demo CSV, filter by cadence, sort, open the drawer', async ({
   page,
 }) => {
-  await signIn(page);
+  await signInAs(page);
   await page.goto(`/prospects?client_id=${NORTHWIND}`);
   await expect(page.getByRole('heading', { name: 'Prospects', level: 1 })).toBeVisible();
   await expect(rows(page).first()).toBeVisible({ timeout: 20_000 });
@@ -109,7 +104,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
 test('feed: headline cards, the activity list, and a new item pushed live without a reload', async ({
   page,
 }) => {
-  await signIn(page);
+  await signInAs(page);
   await page.goto(`/feed?client_id=${NORTHWIND}`);
   await expect(page.getByRole('heading', { name: 'Feed', level: 1 })).toBeVisible();
   await expect(page.getByText('New superprospects today')).toBeVisible();

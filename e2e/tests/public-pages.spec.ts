@@ -4,7 +4,7 @@ import { XSS_CORPUS } from '../../apps/server/test/xss-corpus.ts';
 import { sampleLogoPng, samplePortraitPng } from '../../apps/server/src/modules/creative/sample-images.ts';
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, api, expectSignedIn, signInUI } from './support.ts';
+import { CLIENTS, api, signInAs } from './support.ts';
 
 /**
  * Issue 8, the server-rendered pages in Chromium: "/lp/{base58} | Landing page by base58 id, empty
@@ -32,11 +32,6 @@ const FLAG_PAYLOADS = [
 ];
 const CORPUS = [...XSS_CORPUS, ...FLAG_PAYLOADS].join('\n');
 const TEXT_PAYLOAD = '<img src=x onerror=alert(1)><script>window.__xss=1</script>';
-
-async function signIn(page: Page) {
-  await signInUI(page, DEMO.email, DEMO.password);
-  await expectSignedIn(page, DEMO.name);
-}
 
 /** Uploads a PNG for Northwind with the page's session (multipart, as the editor does). */
 async function upload(request: APIRequestContext, kind: string, bytes: Buffer): Promise<string> {
@@ -110,7 +105,7 @@ test.describe('public pages (issue 8)', () => {
     browser,
     baseURL,
   }) => {
-    await signIn(page);
+    await signInAs(page);
     const res = await api(
       page.request,
       'POST',
@@ -157,7 +152,7 @@ test.describe('public pages (issue 8)', () => {
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await signIn(page);
+    await signInAs(page);
     const res = await api(
       page.request,
       'POST',
@@ -190,7 +185,7 @@ test.describe('public pages (issue 8)', () => {
     baseURL,
   }) => {
     test.setTimeout(120_000);
-    await signIn(page);
+    await signInAs(page);
     const photo = await upload(page.request, 'photo', samplePortraitPng(512, 200));
     const logo = await upload(page.request, 'logo', sampleLogoPng(400, '#0b3d91'));
     const palettes = [

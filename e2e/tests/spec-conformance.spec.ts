@@ -8,6 +8,7 @@ import {
   expectSignedIn,
   linkFromMail,
   registerViaApi,
+  signInAs,
   signInUI,
   unique,
 } from './support.ts';
@@ -46,11 +47,6 @@ const pathOf = (page: Page) => {
   const u = new URL(page.url());
   return `${u.pathname}${u.search}`;
 };
-
-async function signInAs(page: Page, who: { email: string; password: string; name: string }) {
-  await signInUI(page, who.email, who.password);
-  await expectSignedIn(page, who.name);
-}
 
 /** Mantine toasts (role alert inside the notifications container). */
 const toasts = (page: Page) => page.locator('.mantine-Notifications-root [role="alert"]');

@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
 
@@ -23,6 +24,47 @@ export async function signInUI(page: Page, email: string, password: string) {
 /** Waits until the header shows the signed-in user's name. */
 export async function expectSignedIn(page: Page, name: string) {
   await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(name, { timeout: 15_000 });
+}
+
+/** Signs in through the login screen and waits for the header to greet the user (the demo owner by default). */
+export async function signInAs(page: Page, user: { email: string; password: string; name: string } = DEMO) {
+  await signInUI(page, user.email, user.password);
+  await expectSignedIn(page, user.name);
+}
+
+/** A real PNG of one flat colour, for uploads that check an image by its bytes. */
+export function pngOf(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => rgb[i % 3]!)]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 type Mail = { to: string[]; subject: string; raw: string };

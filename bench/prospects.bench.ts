@@ -177,6 +177,14 @@ export async function run() {
           label: 'search + cadence, by impr.',
           query: { search: 'smith', cadence_id: String(ids.mid_cadence), sort: 'impressions' },
         },
+        {
+          label: 'search + cadence, by name',
+          query: { search: 'smith', cadence_id: String(ids.mid_cadence) },
+        },
+        {
+          label: 'search 2 letters + super, by date',
+          query: { search: 'an', super: 'true', sort: 'super_date' },
+        },
       ];
 
       const theApp = app;

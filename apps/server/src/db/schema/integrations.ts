@@ -269,6 +269,10 @@ export const targets = pgTable(
     index('targets_impressions_super_idx')
       .on(t.clientId, t.impressions, t.id)
       .where(sql`${t.superDate} is not null`),
+    // A cadence's entries by impressions (the prospects list filtered by cadence and sorted by
+    // impressions, with or without a search). Migration 0007 adds INCLUDE (prospect_id, client_id)
+    // so the walk is index-only; drizzle-kit cannot express INCLUDE.
+    index('targets_cadence_impressions_idx').on(t.cadenceId, t.impressions, t.id),
     index('targets_client_super_idx')
       .on(t.clientId, t.superDate, t.id)
       .where(sql`${t.superDate} is not null`),

@@ -1,31 +1,15 @@
-import { useState } from 'react';
-import {
-  Anchor,
-  Button,
-  Group,
-  Image,
-  Modal,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { IconPhoto, IconPlus, IconWorld } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router';
+import { Anchor, Group, Image, Paper, Table, Text } from '@mantine/core';
+import { IconPhoto, IconWorld } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { ContentItem } from '@rally/shared/schemas/content';
-import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
-import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
-import { useAuth } from '../../../lib/auth/store.ts';
 import { useCreateContentItem } from '../api/create-content-item.ts';
 import { useContentItems } from '../api/get-content-items.ts';
-import type { ArchivedFilter } from '../api/get-content-items.ts';
+import { ArchivableListScreen } from './archivable-list-screen.tsx';
+import type { ListTableProps } from './archivable-list-screen.tsx';
 import { ArchivedBadge, ContentStatusBadge } from './content-badges.tsx';
-import { PermissionNote, hasPermission } from './permission-note.tsx';
+import { ListEmptyState } from './list-empty-state.tsx';
+import { NewNamedItemForm } from './new-named-item-form.tsx';
 import { RelativeTime } from './relative-time.tsx';
 import { TEMPLATES } from './template-picker.tsx';
 
@@ -35,94 +19,42 @@ export const contentLabel = (c: Pick<ContentItem, 'name' | 'title'>) =>
 
 /** /content: the client's ad creatives, their status and template, and a way to make one. */
 export function ContentListScreen() {
-  const auth = useAuth();
-  const clientId = auth.currentClient;
-  const [archived, setArchived] = useState<ArchivedFilter>('false');
-  const [creating, setCreating] = useState(false);
-  if (!clientId || !auth.currentRole) return <ScreenLoader />;
-  const canWrite = hasPermission(auth.currentRole.permissions, 'content.write');
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <div>
-          <Title order={1}>Content</Title>
-          <Text c="dimmed">
-            Ad creatives your prospects see day by day, each with a landing page to click through to.
-          </Text>
-        </div>
-        <Group gap="xs">
-          <Button
-            component={Link}
-            to={`/landing-pages?client_id=${clientId}`}
-            variant="default"
-            leftSection={<IconWorld size={16} />}
-          >
-            Landing pages
-          </Button>
-          {canWrite && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-              New ad
-            </Button>
-          )}
-        </Group>
-      </Group>
-      {!canWrite && <PermissionNote permission="content.write" what="the content" />}
-      <SegmentedControl
-        w="fit-content"
-        value={archived}
-        onChange={(v) => setArchived(v as ArchivedFilter)}
-        data={[
-          { value: 'false', label: 'Active' },
-          { value: 'only', label: 'Archived' },
-        ]}
-        aria-label="Show"
-      />
-      <ContentTable
-        clientId={clientId}
-        archived={archived}
-        canWrite={canWrite}
-        onCreate={() => setCreating(true)}
-      />
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New ad creative">
-        {creating && <NewAdForm clientId={clientId} onCancel={() => setCreating(false)} />}
-      </Modal>
-    </Stack>
+    <ArchivableListScreen
+      title="Content"
+      description="Ad creatives your prospects see day by day, each with a landing page to click through to."
+      sibling={{ path: '/landing-pages', label: 'Landing pages', icon: <IconWorld size={16} /> }}
+      newLabel="New ad"
+      newTitle="New ad creative"
+      what="the content"
+      table={ContentTable}
+      newForm={NewAdForm}
+    />
   );
 }
 
-function ContentTable({
-  clientId,
-  archived,
-  canWrite,
-  onCreate,
-}: {
-  clientId: string;
-  archived: ArchivedFilter;
-  canWrite: boolean;
-  onCreate: () => void;
-}) {
+function ContentTable({ clientId, archived, canWrite, onCreate }: ListTableProps) {
   const list = useContentItems(clientId, archived);
   if (list.isPending) return <PanelLoading label="Loading content" />;
   if (list.isError)
     return <PanelError error={list.error} what="content" onRetry={() => void list.refetch()} />;
   if (list.data.items.length === 0)
     return (
-      <Paper withBorder radius="md" p="xl">
-        <Stack align="center" gap="xs">
-          <IconPhoto size={32} stroke={1.5} />
-          <Text fw={600}>{archived === 'only' ? 'No archived ads' : 'No ads yet'}</Text>
-          <Text size="sm" c="dimmed" ta="center" maw={420}>
-            {archived === 'only'
-              ? 'Ads you archive move here. Archived ads stay on the cadence days that use them.'
-              : 'Make an ad: pick a template, write the headline, choose your colours and a landing page, and see it at all four sizes as you type.'}
-          </Text>
-          {archived !== 'only' && canWrite && (
-            <Button mt="xs" leftSection={<IconPlus size={16} />} onClick={onCreate}>
-              New ad
-            </Button>
-          )}
-        </Stack>
-      </Paper>
+      <ListEmptyState
+        archived={archived}
+        canWrite={canWrite}
+        onCreate={onCreate}
+        icon={<IconPhoto size={32} stroke={1.5} />}
+        newLabel="New ad"
+        active={{
+          title: 'No ads yet',
+          text: 'Make an ad: pick a template, write the headline, choose your colours and a landing page, and see it at all four sizes as you type.',
+        }}
+        archivedCopy={{
+          title: 'No archived ads',
+          text: 'Ads you archive move here. Archived ads stay on the cadence days that use them.',
+        }}
+      />
     );
   return (
     <Paper withBorder radius="md">
@@ -196,42 +128,14 @@ function ContentTable({
 
 function NewAdForm({ clientId, onCancel }: { clientId: string; onCancel: () => void }) {
   const create = useCreateContentItem(clientId);
-  const navigate = useNavigate();
-  const form = useForm({
-    initialValues: { name: '' },
-    validate: { name: (v) => (v.trim() ? null : 'Name the ad, for example “Spring launch”') },
-  });
   return (
-    <form
-      noValidate
-      onSubmit={form.onSubmit(({ name }) =>
-        create.mutate(
-          { name: name.trim() },
-          {
-            onSuccess: (item) => navigate(contentHref(clientId, item.id)),
-            onError: (err) => form.setErrors(fieldErrorsOf(err)),
-          },
-        ),
-      )}
-    >
-      <Stack gap="md">
-        <TextInput
-          label="Name"
-          description="For you and your team; prospects never see it"
-          placeholder="Spring launch"
-          data-autofocus
-          {...form.getInputProps('name')}
-        />
-        {Object.keys(fieldErrorsOf(create.error)).length === 0 && <FormError error={create.error} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create and edit
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <NewNamedItemForm
+      create={create}
+      editorHref={(id) => contentHref(clientId, id)}
+      nameRequired="Name the ad, for example “Spring launch”"
+      description="For you and your team; prospects never see it"
+      placeholder="Spring launch"
+      onCancel={onCancel}
+    />
   );
 }

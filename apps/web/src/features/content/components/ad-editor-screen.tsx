@@ -8,7 +8,6 @@ import {
   Grid,
   Group,
   Menu,
-  Modal,
   SegmentedControl,
   Select,
   Stack,
@@ -21,18 +20,8 @@ import {
 import { useForm } from '@mantine/form';
 import type { UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import {
-  IconArchive,
-  IconArchiveOff,
-  IconArrowLeft,
-  IconBraces,
-  IconDeviceFloppy,
-  IconDots,
-  IconRocket,
-  IconTrash,
-} from '@tabler/icons-react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { IconBraces, IconDeviceFloppy, IconRocket } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
 import { findDataIds } from '@rally/shared';
 import {
   EMPTY_ASSIGNEE,
@@ -47,26 +36,30 @@ import type {
   ContentUpdateBody,
   TemplateId,
 } from '@rally/shared/schemas/content';
-import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
+import { fieldErrorsOf } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
-import { PanelError } from '../../../components/panel-states.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useDeleteContentItem } from '../api/delete-content-item.ts';
 import { useContentItem } from '../api/get-content-item.ts';
 import { useLandingPages } from '../api/get-landing-pages.ts';
 import { useUpdateContentItem } from '../api/update-content-item.ts';
 import { AdPreview } from './ad-preview.tsx';
-import { AssigneeFields, assigneeBody, assigneeOfRep } from './assignee-fields.tsx';
-import { ColorFields, colorValuesOf, colorsBody } from './color-fields.tsx';
+import { assigneeBody } from './assignee-fields.tsx';
+import { BackLink } from './back-link.tsx';
+import { COLOR_PATHS, ColorFields, colorValuesOf, colorsBody } from './color-fields.tsx';
 import type { ColorValues } from './color-fields.tsx';
 import { ArchivedBadge, ContentStatusBadge } from './content-badges.tsx';
 import { contentLabel } from './content-list-screen.tsx';
+import { DeleteRecordModal } from './delete-record-modal.tsx';
+import { editSender } from './edit-sender.ts';
+import { EditorActionsMenu, EditorHeader } from './editor-header.tsx';
+import { EditorLoader } from './editor-loader.tsx';
+import { EditorSaveError } from './editor-save-error.tsx';
 import { schemaErrors } from './form-validation.ts';
-import { ImageUpload } from './image-upload.tsx';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
 import { personaliseText, previewValues } from './personalise.ts';
 import { RelativeTime } from './relative-time.tsx';
+import { SalesRepFields } from './sales-rep-fields.tsx';
 import { Section } from './section.tsx';
 import { TemplatePicker } from './template-picker.tsx';
 
@@ -184,50 +177,21 @@ export function AdEditorScreen() {
   return <AdEditorLoader key={`${clientId}:${id}`} clientId={clientId} id={id} canWrite={canWrite} />;
 }
 
+const listPath = (clientId: string) => `/content?client_id=${clientId}`;
+
 function AdEditorLoader({ clientId, id, canWrite }: { clientId: string; id: string; canWrite: boolean }) {
   const item = useContentItem(clientId, id);
-  // Bumped to start the form again from the stored ad (after "Reload" on a conflict).
-  const [version, setVersion] = useState(0);
-  if (item.isPending) return <ScreenLoader />;
-  if (item.isError) {
-    const notFound =
-      item.error instanceof ApiError && (item.error.status === 404 || item.error.status === 422);
-    return (
-      <Stack gap="md">
-        <BackLink clientId={clientId} />
-        {notFound ? (
-          <Alert color="gray" title="Ad not found">
-            This ad does not exist in this client, or it was deleted.
-          </Alert>
-        ) : (
-          <PanelError error={item.error} what="the ad" onRetry={() => void item.refetch()} />
-        )}
-      </Stack>
-    );
-  }
-  // A save updates `item` without remounting, so what is being typed is kept.
   return (
-    <AdEditor
-      key={version}
-      clientId={clientId}
-      item={item.data}
-      canWrite={canWrite}
-      onReload={async () => {
-        await item.refetch();
-        setVersion((v) => v + 1);
-      }}
-    />
-  );
-}
-
-function BackLink({ clientId }: { clientId: string }) {
-  return (
-    <Anchor component={Link} to={`/content?client_id=${clientId}`} size="sm" w="fit-content">
-      <Group gap={4}>
-        <IconArrowLeft size={14} />
-        Content
-      </Group>
-    </Anchor>
+    <EditorLoader
+      query={item}
+      back={<BackLink to={listPath(clientId)} label="Content" />}
+      notFound={{ title: 'Ad not found', text: 'This ad does not exist in this client, or it was deleted.' }}
+      what="the ad"
+    >
+      {(data, onReload) => (
+        <AdEditor clientId={clientId} item={data} canWrite={canWrite} onReload={onReload} />
+      )}
+    </EditorLoader>
   );
 }
 
@@ -242,7 +206,6 @@ function AdEditor({
   canWrite: boolean;
   onReload: () => Promise<void>;
 }) {
-  const navigate = useNavigate();
   const update = useUpdateContentItem(clientId);
   const remove = useDeleteContentItem(clientId);
   const pages = useLandingPages(clientId);
@@ -252,7 +215,7 @@ function AdEditor({
     mode: 'controlled',
     initialValues: adFormValues(item),
     validate: validateAdForm,
-    validateInputOnChange: ['colors.background', 'colors.text', 'colors.accent', 'colors.primary'],
+    validateInputOnChange: COLOR_PATHS,
     validateInputOnBlur: true,
   });
   const [debounced] = useDebouncedValue(form.values, 400);
@@ -261,28 +224,23 @@ function AdEditor({
   const previewBody = adRenderBody.safeParse(renderBody).success ? renderBody : null;
   const disabled = !canWrite;
 
+  const sendEdits = editSender({
+    update,
+    record: item,
+    form,
+    formValues: adFormValues,
+    onError: (err, body) => {
+      const fields = fieldErrorsOf(err);
+      if (form.values.landing_kind === 'url' && fields.landing_page_id) {
+        fields.landing_page_url = fields.landing_page_id;
+      }
+      form.setErrors(fields);
+      if (body.status === 'published' && Object.keys(fields).length) setPublishProblems(true);
+    },
+  });
   const send = (body: ContentUpdateBody, done: string, opts: { keepForm?: boolean } = {}) => {
     setPublishProblems(false);
-    update.mutate(
-      { id: item.id, body: { ...body, updated_at: item.updated_at } },
-      {
-        onSuccess: (saved) => {
-          notifications.show({ color: 'green', message: done });
-          if (!opts.keepForm) {
-            form.setValues(adFormValues(saved));
-            form.resetDirty(adFormValues(saved));
-          }
-        },
-        onError: (err) => {
-          const fields = fieldErrorsOf(err);
-          if (form.values.landing_kind === 'url' && fields.landing_page_id) {
-            fields.landing_page_url = fields.landing_page_id;
-          }
-          form.setErrors(fields);
-          if (body.status === 'published' && Object.keys(fields).length) setPublishProblems(true);
-        },
-      },
-    );
+    sendEdits(body, done, opts);
   };
   const save = (status?: 'published' | 'draft') => {
     const checked = form.validate();
@@ -298,80 +256,63 @@ function AdEditor({
     );
   };
   const label = contentLabel({ name: form.values.name || item.name, title: item.title });
-  const conflict = update.error instanceof ApiError && update.error.status === 409;
-  const hasFieldErrors = Object.keys(fieldErrorsOf(update.error)).length > 0;
 
   return (
     <Stack gap="lg">
-      <BackLink clientId={clientId} />
-      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-        <div style={{ minWidth: 0 }}>
-          <Group gap="sm" wrap="nowrap">
-            <Title order={1} lineClamp={1}>
-              {label}
-            </Title>
+      <BackLink to={listPath(clientId)} label="Content" />
+      <EditorHeader
+        title={label}
+        badges={
+          <>
             <ContentStatusBadge status={item.status} />
             {item.is_archived && <ArchivedBadge />}
-          </Group>
-          <Text size="sm" c="dimmed">
+          </>
+        }
+        subtitle={
+          <>
             Ad creative · <RelativeTime value={item.updated_at ?? item.created_at} prefix="updated " />
-          </Text>
-        </div>
-        {canWrite && (
-          <Group gap="xs" wrap="nowrap">
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <ActionIcon variant="default" size="lg" aria-label="More actions">
-                  <IconDots size={18} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
+          </>
+        }
+        actions={
+          canWrite && (
+            <>
+              <EditorActionsMenu
+                archived={item.is_archived}
+                onToggleArchive={() =>
+                  send(
+                    { is_archived: !item.is_archived },
+                    item.is_archived ? 'The ad is back in the list.' : 'The ad has been archived.',
+                    { keepForm: true },
+                  )
+                }
+                onDelete={() => setDeleting(true)}
+              >
                 {item.status === 'published' && (
                   <Menu.Item onClick={() => save('draft')}>Move back to draft</Menu.Item>
                 )}
-                <Menu.Item
-                  leftSection={item.is_archived ? <IconArchiveOff size={16} /> : <IconArchive size={16} />}
-                  onClick={() =>
-                    send(
-                      { is_archived: !item.is_archived },
-                      item.is_archived ? 'The ad is back in the list.' : 'The ad has been archived.',
-                      { keepForm: true },
-                    )
-                  }
-                >
-                  {item.is_archived ? 'Unarchive' : 'Archive'}
-                </Menu.Item>
-                <Menu.Divider />
-                <Menu.Item
-                  color="red"
-                  leftSection={<IconTrash size={16} />}
-                  onClick={() => setDeleting(true)}
-                >
-                  Delete
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-            <Button
-              variant="default"
-              leftSection={<IconDeviceFloppy size={16} />}
-              onClick={() => save()}
-              loading={update.isPending && update.variables?.body.status === undefined}
-              disabled={!form.isDirty()}
-            >
-              Save
-            </Button>
-            {item.status === 'draft' && (
+              </EditorActionsMenu>
               <Button
-                leftSection={<IconRocket size={16} />}
-                onClick={() => save('published')}
-                loading={update.isPending && update.variables?.body.status === 'published'}
+                variant="default"
+                leftSection={<IconDeviceFloppy size={16} />}
+                onClick={() => save()}
+                loading={update.isPending && update.variables?.body.status === undefined}
+                disabled={!form.isDirty()}
               >
-                Publish
+                Save
               </Button>
-            )}
-          </Group>
-        )}
-      </Group>
+              {item.status === 'draft' && (
+                <Button
+                  leftSection={<IconRocket size={16} />}
+                  onClick={() => save('published')}
+                  loading={update.isPending && update.variables?.body.status === 'published'}
+                >
+                  Publish
+                </Button>
+              )}
+            </>
+          )
+        }
+      />
       {!canWrite && <PermissionNote permission="content.write" what="this ad" />}
       {publishProblems && (
         <Alert color="red" variant="light" title="Not published yet" role="alert">
@@ -379,17 +320,7 @@ function AdEditor({
           red, then publish again.
         </Alert>
       )}
-      {conflict && (
-        <Alert color="orange" variant="light" title="Changed elsewhere" role="alert">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{update.error?.message}</Text>
-            <Button size="xs" variant="white" color="orange" onClick={() => void onReload()}>
-              Reload
-            </Button>
-          </Stack>
-        </Alert>
-      )}
-      {!conflict && !hasFieldErrors && <FormError error={update.error} />}
+      <EditorSaveError error={update.error} onReload={onReload} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 5 }}>
           <AdFields clientId={clientId} form={form} disabled={disabled} pages={pages} />
@@ -410,34 +341,18 @@ function AdEditor({
           </Box>
         </Grid.Col>
       </Grid>
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title="Delete this ad?">
-        <Stack gap="md">
-          <Text size="sm">
-            “{label}” will be deleted for good. An ad that a cadence day shows cannot be deleted: archive it
-            instead.
-          </Text>
-          <FormError error={remove.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                remove.mutate(item.id, {
-                  onSuccess: () => {
-                    notifications.show({ color: 'green', message: `“${label}” has been deleted.` });
-                    navigate(`/content?client_id=${clientId}`);
-                  },
-                })
-              }
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <DeleteRecordModal
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        title="Delete this ad?"
+        id={item.id}
+        name={label}
+        remove={remove}
+        listPath={listPath(clientId)}
+      >
+        “{label}” will be deleted for good. An ad that a cadence day shows cannot be deleted: archive it
+        instead.
+      </DeleteRecordModal>
     </Stack>
   );
 }
@@ -453,8 +368,19 @@ export function AdFields({
   disabled: boolean;
   pages: ReturnType<typeof useLandingPages>;
 }) {
-  const append = (field: 'title' | 'image_text' | 'primary_text') => (html: string) =>
-    form.setFieldValue(field, `${form.values[field]}${form.values[field] ? ' ' : ''}${html}`);
+  // Title, image text and primary text take personalisation tags, and say how they read.
+  const tagged = (field: 'title' | 'image_text' | 'primary_text', description: string) => ({
+    description: <TagHint text={form.values[field]} assignee={form.values.assignee} base={description} />,
+    readOnly: disabled,
+    rightSection: disabled ? undefined : (
+      <TagMenu
+        onInsert={(html) =>
+          form.setFieldValue(field, `${form.values[field]}${form.values[field] ? ' ' : ''}${html}`)
+        }
+      />
+    ),
+    ...form.getInputProps(field),
+  });
   const pageOptions = (pages.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }));
   const chosen = form.values.landing_page_id;
   if (chosen && !pageOptions.some((o) => o.value === chosen)) {
@@ -475,50 +401,20 @@ export function AdFields({
           disabled={disabled}
           error={form.errors.template_id as string | undefined}
         />
-        <TextInput
-          label="Title"
-          description={
-            <TagHint
-              text={form.values.title}
-              assignee={form.values.assignee}
-              base="A short line above the image text"
-            />
-          }
-          readOnly={disabled}
-          rightSection={disabled ? undefined : <TagMenu onInsert={append('title')} />}
-          {...form.getInputProps('title')}
-        />
+        <TextInput label="Title" {...tagged('title', 'A short line above the image text')} />
         <Textarea
           label="Image text"
-          description={
-            <TagHint
-              text={form.values.image_text}
-              assignee={form.values.assignee}
-              base="The headline printed on the ad"
-            />
-          }
           autosize
           minRows={2}
           maxRows={4}
-          readOnly={disabled}
-          rightSection={disabled ? undefined : <TagMenu onInsert={append('image_text')} />}
-          {...form.getInputProps('image_text')}
+          {...tagged('image_text', 'The headline printed on the ad')}
         />
         <Textarea
           label="Primary text"
-          description={
-            <TagHint
-              text={form.values.primary_text}
-              assignee={form.values.assignee}
-              base="The post text shown with the ad on social networks"
-            />
-          }
           autosize
           minRows={2}
           maxRows={6}
-          readOnly={disabled}
-          rightSection={disabled ? undefined : <TagMenu onInsert={append('primary_text')} />}
-          {...form.getInputProps('primary_text')}
+          {...tagged('primary_text', 'The post text shown with the ad on social networks')}
         />
       </Section>
       <Section
@@ -531,25 +427,7 @@ export function AdFields({
         title="Sales rep"
         description="Who the ad speaks for. When a prospect sees it, their own rep's details are used."
       >
-        <ImageUpload
-          clientId={clientId}
-          kind="photo"
-          label="Rep photo"
-          shape="circle"
-          value={form.values.sdr_img_url}
-          onChange={(url) => form.setFieldValue('sdr_img_url', url)}
-          disabled={disabled}
-          error={form.errors.sdr_img_url as string | undefined}
-        />
-        <AssigneeFields
-          clientId={clientId}
-          disabled={disabled}
-          inputProps={(k) => form.getInputProps(`assignee.${k}`)}
-          onPickRep={(rep) => {
-            form.setFieldValue('assignee', assigneeOfRep(rep, form.values.assignee.website));
-            if (rep.photo_url) form.setFieldValue('sdr_img_url', rep.photo_url);
-          }}
-        />
+        <SalesRepFields clientId={clientId} form={form} disabled={disabled} />
       </Section>
       <Section title="Landing page" description="Where a click on the ad goes.">
         <SegmentedControl

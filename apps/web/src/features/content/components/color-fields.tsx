@@ -40,6 +40,9 @@ const FIELDS: { key: ColorKey; label: string; description: string }[] = [
   { key: 'primary', label: 'Primary', description: 'Optional brand colour' },
 ];
 
+/** The colours' form paths: forms check these as they are typed, so a bad hex says so at once. */
+export const COLOR_PATHS = FIELDS.map((f) => `colors.${f.key}`);
+
 const SWATCHES = [
   '#ffffff',
   '#000000',

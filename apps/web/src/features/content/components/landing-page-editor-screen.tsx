@@ -3,19 +3,14 @@ import type { ComponentProps } from 'react';
 import {
   ActionIcon,
   Alert,
-  Anchor,
-  Autocomplete,
   Box,
   Button,
   CopyButton,
   Grid,
   Group,
-  Menu,
-  Modal,
   Paper,
   Skeleton,
   SegmentedControl,
-  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -24,37 +19,33 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useElementSize } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import {
-  IconArchive,
-  IconArchiveOff,
-  IconArrowLeft,
-  IconCheck,
-  IconCopy,
-  IconDeviceFloppy,
-  IconDots,
-  IconExternalLink,
-  IconTrash,
-} from '@tabler/icons-react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { IconCheck, IconCopy, IconDeviceFloppy, IconExternalLink } from '@tabler/icons-react';
+import { useParams } from 'react-router';
 import { EMPTY_ASSIGNEE, landingPageUpdateBody } from '@rally/shared/schemas/content';
 import type { Assignee, LandingPage, LandingPageUpdateBody } from '@rally/shared/schemas/content';
-import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
+import { fieldErrorsOf } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
-import { PanelError } from '../../../components/panel-states.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useDeleteLandingPage } from '../api/delete-landing-page.ts';
 import { useLandingPage } from '../api/get-landing-page.ts';
 import { useUpdateLandingPage } from '../api/update-landing-page.ts';
-import { AssigneeFields, assigneeBody, assigneeOfRep } from './assignee-fields.tsx';
-import { ColorFields, colorValuesOf, colorsBody } from './color-fields.tsx';
+import { assigneeBody } from './assignee-fields.tsx';
+import { BackLink } from './back-link.tsx';
+import { COLOR_PATHS, ColorFields, colorValuesOf, colorsBody } from './color-fields.tsx';
 import type { ColorValues } from './color-fields.tsx';
 import { ArchivedBadge } from './content-badges.tsx';
+import { DeleteRecordModal } from './delete-record-modal.tsx';
+import { editSender } from './edit-sender.ts';
+import { EditorActionsMenu, EditorHeader } from './editor-header.tsx';
+import { EditorLoader } from './editor-loader.tsx';
+import { EditorSaveError } from './editor-save-error.tsx';
 import { schemaErrors } from './form-validation.ts';
 import { ImageUpload } from './image-upload.tsx';
+import { LandingButtonFields } from './landing-button-fields.tsx';
+import { LogoFaviconFields } from './logo-favicon-fields.tsx';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
 import { RelativeTime } from './relative-time.tsx';
+import { SalesRepFields } from './sales-rep-fields.tsx';
 import { Section } from './section.tsx';
 
 // TipTap and ProseMirror load with this screen only, not with every content screen.
@@ -135,10 +126,6 @@ export function landingPageBody(v: LandingPageFormValues): LandingPageUpdateBody
 export const validateLandingPageForm = (v: LandingPageFormValues) =>
   schemaErrors(landingPageUpdateBody, landingPageBody(v));
 
-/** The field the button takes its link from, and what kind of control it is. */
-const TRIGGER_FIELDS = ['calendar_url', 'website'];
-const TRIGGER_TYPES = ['button', 'link'];
-
 /** /landing-pages/{id}: the landing page editor with a preview of the public page. */
 export function LandingPageEditorScreen() {
   const auth = useAuth();
@@ -157,16 +144,7 @@ export function LandingPageEditorScreen() {
   );
 }
 
-function BackLink({ clientId }: { clientId: string }) {
-  return (
-    <Anchor component={Link} to={`/landing-pages?client_id=${clientId}`} size="sm" w="fit-content">
-      <Group gap={4}>
-        <IconArrowLeft size={14} />
-        Landing pages
-      </Group>
-    </Anchor>
-  );
-}
+const listPath = (clientId: string) => `/landing-pages?client_id=${clientId}`;
 
 function LandingPageLoader({
   clientId,
@@ -180,36 +158,26 @@ function LandingPageLoader({
   canBrand: boolean;
 }) {
   const page = useLandingPage(clientId, id);
-  const [version, setVersion] = useState(0);
-  if (page.isPending) return <ScreenLoader />;
-  if (page.isError) {
-    const notFound =
-      page.error instanceof ApiError && (page.error.status === 404 || page.error.status === 422);
-    return (
-      <Stack gap="md">
-        <BackLink clientId={clientId} />
-        {notFound ? (
-          <Alert color="gray" title="Landing page not found">
-            This landing page does not exist in this client, or it was deleted.
-          </Alert>
-        ) : (
-          <PanelError error={page.error} what="the landing page" onRetry={() => void page.refetch()} />
-        )}
-      </Stack>
-    );
-  }
   return (
-    <LandingPageEditor
-      key={version}
-      clientId={clientId}
-      page={page.data}
-      canWrite={canWrite}
-      canBrand={canBrand}
-      onReload={async () => {
-        await page.refetch();
-        setVersion((v) => v + 1);
+    <EditorLoader
+      query={page}
+      back={<BackLink to={listPath(clientId)} label="Landing pages" />}
+      notFound={{
+        title: 'Landing page not found',
+        text: 'This landing page does not exist in this client, or it was deleted.',
       }}
-    />
+      what="the landing page"
+    >
+      {(data, onReload) => (
+        <LandingPageEditor
+          clientId={clientId}
+          page={data}
+          canWrite={canWrite}
+          canBrand={canBrand}
+          onReload={onReload}
+        />
+      )}
+    </EditorLoader>
   );
 }
 
@@ -226,7 +194,6 @@ function LandingPageEditor({
   canBrand: boolean;
   onReload: () => Promise<void>;
 }) {
-  const navigate = useNavigate();
   const update = useUpdateLandingPage(clientId);
   const remove = useDeleteLandingPage(clientId);
   const [deleting, setDeleting] = useState(false);
@@ -234,107 +201,68 @@ function LandingPageEditor({
     mode: 'controlled',
     initialValues: landingPageFormValues(page),
     validate: validateLandingPageForm,
-    validateInputOnChange: ['colors.background', 'colors.text', 'colors.accent', 'colors.primary'],
+    validateInputOnChange: COLOR_PATHS,
     validateInputOnBlur: true,
   });
   const disabled = !canWrite;
 
-  const send = (body: LandingPageUpdateBody, done: string, opts: { keepForm?: boolean } = {}) =>
-    update.mutate(
-      { id: page.id, body: { ...body, updated_at: page.updated_at } },
-      {
-        onSuccess: (saved) => {
-          notifications.show({ color: 'green', message: done });
-          if (!opts.keepForm) {
-            form.setValues(landingPageFormValues(saved));
-            form.resetDirty(landingPageFormValues(saved));
-          }
-        },
-        onError: (err) => form.setErrors(fieldErrorsOf(err)),
-      },
-    );
+  const send = editSender({ update, record: page, form, formValues: landingPageFormValues });
   const save = () => {
     if (form.validate().hasErrors) return;
     send(landingPageBody(form.values), 'The landing page has been saved.');
   };
-  const conflict = update.error instanceof ApiError && update.error.status === 409;
   const hasFieldErrors = Object.keys(fieldErrorsOf(update.error)).length > 0;
   const payload = (k: keyof LandingPageFormValues['landing_page_payload']) =>
     form.getInputProps(`landing_page_payload.${k}`);
-  // Brand images go through the logo and favicon checks for those who may set brand settings.
-  const brandKind = (kind: 'logo' | 'favicon') => (canBrand ? kind : 'image');
+  // The hero, content and footer are rich text of the page's payload.
+  const richText = (k: 'hero_html' | 'content_html' | 'footer_html') => ({
+    value: form.values.landing_page_payload[k],
+    onChange: (html: string) => form.setFieldValue(`landing_page_payload.${k}`, html),
+    disabled,
+    error: form.errors[`landing_page_payload.${k}`] as string | undefined,
+  });
 
   return (
     <Stack gap="lg">
-      <BackLink clientId={clientId} />
-      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-        <div style={{ minWidth: 0 }}>
-          <Group gap="sm" wrap="nowrap">
-            <Title order={1} lineClamp={1}>
-              {form.values.name.trim() || page.name}
-            </Title>
-            {page.is_archived && <ArchivedBadge />}
-          </Group>
-          <Text size="sm" c="dimmed">
+      <BackLink to={listPath(clientId)} label="Landing pages" />
+      <EditorHeader
+        title={form.values.name.trim() || page.name}
+        badges={page.is_archived && <ArchivedBadge />}
+        subtitle={
+          <>
             Landing page · <RelativeTime value={page.updated_at} prefix="updated " />
-          </Text>
-        </div>
-        {canWrite && (
-          <Group gap="xs" wrap="nowrap">
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <ActionIcon variant="default" size="lg" aria-label="More actions">
-                  <IconDots size={18} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item
-                  leftSection={page.is_archived ? <IconArchiveOff size={16} /> : <IconArchive size={16} />}
-                  onClick={() =>
-                    send(
-                      { is_archived: !page.is_archived },
-                      page.is_archived
-                        ? 'The landing page is back in the list.'
-                        : 'The landing page has been archived.',
-                      { keepForm: true },
-                    )
-                  }
-                >
-                  {page.is_archived ? 'Unarchive' : 'Archive'}
-                </Menu.Item>
-                <Menu.Divider />
-                <Menu.Item
-                  color="red"
-                  leftSection={<IconTrash size={16} />}
-                  onClick={() => setDeleting(true)}
-                >
-                  Delete
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-            <Button
-              leftSection={<IconDeviceFloppy size={16} />}
-              onClick={save}
-              loading={update.isPending}
-              disabled={!form.isDirty()}
-            >
-              Save
-            </Button>
-          </Group>
-        )}
-      </Group>
+          </>
+        }
+        actions={
+          canWrite && (
+            <>
+              <EditorActionsMenu
+                archived={page.is_archived}
+                onToggleArchive={() =>
+                  send(
+                    { is_archived: !page.is_archived },
+                    page.is_archived
+                      ? 'The landing page is back in the list.'
+                      : 'The landing page has been archived.',
+                    { keepForm: true },
+                  )
+                }
+                onDelete={() => setDeleting(true)}
+              />
+              <Button
+                leftSection={<IconDeviceFloppy size={16} />}
+                onClick={save}
+                loading={update.isPending}
+                disabled={!form.isDirty()}
+              >
+                Save
+              </Button>
+            </>
+          )
+        }
+      />
       {!canWrite && <PermissionNote permission="content.write" what="this landing page" />}
-      {conflict && (
-        <Alert color="orange" variant="light" title="Changed elsewhere" role="alert">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{update.error?.message}</Text>
-            <Button size="xs" variant="white" color="orange" onClick={() => void onReload()}>
-              Reload
-            </Button>
-          </Stack>
-        </Alert>
-      )}
-      {!conflict && !hasFieldErrors && <FormError error={update.error} />}
+      <EditorSaveError error={update.error} onReload={onReload} />
       {hasFieldErrors && (
         <Alert color="red" variant="light" role="alert">
           Some fields need fixing: they are marked in red.
@@ -352,13 +280,7 @@ function LandingPageEditor({
               />
             </Section>
             <Section title="Hero" description="The top of the page: your headline and a picture.">
-              <RichTextField
-                label="Hero text"
-                value={form.values.landing_page_payload.hero_html}
-                onChange={(html) => form.setFieldValue('landing_page_payload.hero_html', html)}
-                disabled={disabled}
-                error={form.errors['landing_page_payload.hero_html'] as string | undefined}
-              />
+              <RichTextField label="Hero text" {...richText('hero_html')} />
               <ImageUpload
                 clientId={clientId}
                 kind="hero"
@@ -371,104 +293,29 @@ function LandingPageEditor({
               />
             </Section>
             <Section title="Content">
-              <RichTextField
-                label="Content"
-                value={form.values.landing_page_payload.content_html}
-                onChange={(html) => form.setFieldValue('landing_page_payload.content_html', html)}
-                disabled={disabled}
-                minHeight={180}
-                error={form.errors['landing_page_payload.content_html'] as string | undefined}
-              />
+              <RichTextField label="Content" minHeight={180} {...richText('content_html')} />
             </Section>
             <Section title="Footer">
-              <RichTextField
-                label="Footer"
-                value={form.values.landing_page_payload.footer_html}
-                onChange={(html) => form.setFieldValue('landing_page_payload.footer_html', html)}
-                disabled={disabled}
-                minHeight={60}
-                error={form.errors['landing_page_payload.footer_html'] as string | undefined}
-              />
+              <RichTextField label="Footer" minHeight={60} {...richText('footer_html')} />
             </Section>
             <Section
               title="Button"
               description="The call to action beside the rep. Left empty, the brand settings apply."
             >
-              <TextInput
-                label="Button name"
-                placeholder="Book a meeting"
-                readOnly={disabled}
-                {...payload('landing_button_name')}
-              />
-              <SimpleGrid cols={2} spacing="sm">
-                <Autocomplete
-                  label="Trigger field"
-                  description="Where the button links to"
-                  placeholder="calendar_url"
-                  data={TRIGGER_FIELDS}
-                  readOnly={disabled}
-                  {...payload('landing_trigger_field')}
-                />
-                <Autocomplete
-                  label="Trigger type"
-                  description="How it shows"
-                  placeholder="button"
-                  data={TRIGGER_TYPES}
-                  readOnly={disabled}
-                  {...payload('landing_trigger_type')}
-                />
-              </SimpleGrid>
+              <LandingButtonFields inputProps={payload} disabled={disabled} />
             </Section>
             <Section
               title="Brand"
               description="Left empty, the logo and favicon of the brand settings apply."
             >
-              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-                <ImageUpload
-                  clientId={clientId}
-                  kind={brandKind('logo')}
-                  label="Logo"
-                  shape="wide"
-                  value={form.values.logo_url}
-                  onChange={(url) => form.setFieldValue('logo_url', url)}
-                  disabled={disabled}
-                  error={form.errors.logo_url as string | undefined}
-                />
-                <ImageUpload
-                  clientId={clientId}
-                  kind={brandKind('favicon')}
-                  label="Favicon"
-                  value={form.values.favicon_url}
-                  onChange={(url) => form.setFieldValue('favicon_url', url)}
-                  disabled={disabled}
-                  error={form.errors.favicon_url as string | undefined}
-                />
-              </SimpleGrid>
+              <LogoFaviconFields clientId={clientId} form={form} disabled={disabled} brandChecks={canBrand} />
               <ColorFields inputProps={(k) => form.getInputProps(`colors.${k}`)} disabled={disabled} />
             </Section>
             <Section
               title="Sales rep"
               description="Shown with a button to their calendar. A prospect’s own rep replaces them."
             >
-              <ImageUpload
-                clientId={clientId}
-                kind="photo"
-                label="Rep photo"
-                shape="circle"
-                value={form.values.sdr_img_url}
-                onChange={(url) => form.setFieldValue('sdr_img_url', url)}
-                disabled={disabled}
-                error={form.errors.sdr_img_url as string | undefined}
-              />
-              <AssigneeFields
-                clientId={clientId}
-                disabled={disabled}
-                inputProps={(k) => form.getInputProps(`assignee.${k}`)}
-                onPickRep={(rep) => {
-                  form.setFieldValue('assignee', assigneeOfRep(rep, form.values.assignee.website));
-                  if (rep.photo_url) form.setFieldValue('sdr_img_url', rep.photo_url);
-                }}
-              />
+              <SalesRepFields clientId={clientId} form={form} disabled={disabled} />
             </Section>
           </Stack>
         </Grid.Col>
@@ -478,34 +325,18 @@ function LandingPageEditor({
           </Box>
         </Grid.Col>
       </Grid>
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title="Delete this landing page?">
-        <Stack gap="md">
-          <Text size="sm">
-            “{page.name}” and its public link will be gone for good. A page that ads link to cannot be
-            deleted: archive it instead.
-          </Text>
-          <FormError error={remove.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                remove.mutate(page.id, {
-                  onSuccess: () => {
-                    notifications.show({ color: 'green', message: `“${page.name}” has been deleted.` });
-                    navigate(`/landing-pages?client_id=${clientId}`);
-                  },
-                })
-              }
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <DeleteRecordModal
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        title="Delete this landing page?"
+        id={page.id}
+        name={page.name}
+        remove={remove}
+        listPath={listPath(clientId)}
+      >
+        “{page.name}” and its public link will be gone for good. A page that ads link to cannot be deleted:
+        archive it instead.
+      </DeleteRecordModal>
     </Stack>
   );
 }

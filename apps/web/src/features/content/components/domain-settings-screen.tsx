@@ -7,7 +7,6 @@ import {
   Code,
   CopyButton,
   Group,
-  Modal,
   Paper,
   Stack,
   Table,
@@ -31,6 +30,7 @@ import {
   useRemoveLandingDomain,
   useSetLandingDomain,
 } from '../api/landing-domain.ts';
+import { ConfirmModal } from './confirm-modal.tsx';
 import { schemaErrors } from './form-validation.ts';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
 import { RelativeTime } from './relative-time.tsx';
@@ -237,34 +237,25 @@ function DomainStatus({
         </Alert>
       )}
       <FormError error={check.error} />
-      <Modal opened={removing} onClose={() => setRemoving(false)} title="Remove the domain?">
-        <Stack gap="md">
-          <Text size="sm">
-            Landing pages stop being served at {domain.domain}. Links to this app’s own /lp/… addresses keep
-            working.
-          </Text>
-          <FormError error={remove.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRemoving(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                remove.mutate(undefined, {
-                  onSuccess: () => {
-                    notifications.show({ color: 'green', message: `${domain.domain} has been removed.` });
-                    setRemoving(false);
-                  },
-                })
-              }
-            >
-              Remove
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={removing}
+        onClose={() => setRemoving(false)}
+        title="Remove the domain?"
+        error={remove.error}
+        loading={remove.isPending}
+        confirmLabel="Remove"
+        onConfirm={() =>
+          remove.mutate(undefined, {
+            onSuccess: () => {
+              notifications.show({ color: 'green', message: `${domain.domain} has been removed.` });
+              setRemoving(false);
+            },
+          })
+        }
+      >
+        Landing pages stop being served at {domain.domain}. Links to this app’s own /lp/… addresses keep
+        working.
+      </ConfirmModal>
     </Stack>
   );
 }

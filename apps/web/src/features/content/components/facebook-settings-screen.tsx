@@ -14,26 +14,19 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
-import { IconBrandFacebook, IconDeviceFloppy, IconDots, IconWorld } from '@tabler/icons-react';
+import { IconBrandFacebook, IconDots, IconWorld } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { clientSettingsUpdateBody } from '@rally/shared/schemas/content';
 import type { ClientSettings, ClientSettingsUpdateBody, ContentItem } from '@rally/shared/schemas/content';
-import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
-import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
-import { useAuth } from '../../../lib/auth/store.ts';
-import { useClientSettings } from '../api/get-client-settings.ts';
 import { useContentItems } from '../api/get-content-items.ts';
-import { useUpdateClientSettings } from '../api/update-client-settings.ts';
-import { BrandSettingsNav } from './brand-settings-nav.tsx';
+import { useClientSettingsForm } from '../hooks/use-client-settings-form.ts';
+import { BrandSettingsScreen } from './brand-settings-screen.tsx';
+import type { SettingsFormProps } from './brand-settings-screen.tsx';
 import { contentLabel } from './content-list-screen.tsx';
-import { schemaErrors } from './form-validation.ts';
 import { ImageUpload } from './image-upload.tsx';
-import { PermissionNote, hasPermission } from './permission-note.tsx';
 import { personaliseText, previewValues } from './personalise.ts';
 import { Section } from './section.tsx';
+import { SettingsSaveFooter } from './settings-save-footer.tsx';
 
 export type FacebookFormValues = {
   facebook_name: string;
@@ -58,65 +51,28 @@ const facebookBody = (v: FacebookFormValues): ClientSettingsUpdateBody => ({
 
 /** /client-settings/facebook: the page your ads run as, and how a post of yours looks there. */
 export function FacebookSettingsScreen() {
-  const auth = useAuth();
-  const clientId = auth.currentClient;
-  if (!clientId || !auth.currentRole) return <ScreenLoader />;
-  const canWrite = hasPermission(auth.currentRole.permissions, 'settings.write');
   return (
-    <Stack gap="lg">
-      <div>
-        <Title order={1}>Facebook</Title>
-        <Text c="dimmed">The Facebook page your ads run as: its name, link, cover and profile photos.</Text>
-      </div>
-      <BrandSettingsNav clientId={clientId} current="facebook" />
-      {!canWrite && <PermissionNote permission="settings.write" what="the Facebook settings" />}
-      <SettingsLoader clientId={clientId} canWrite={canWrite} />
-    </Stack>
+    <BrandSettingsScreen
+      current="facebook"
+      title="Facebook"
+      description="The Facebook page your ads run as: its name, link, cover and profile photos."
+      what="Facebook settings"
+      form={FacebookForm}
+    />
   );
 }
 
-function SettingsLoader({ clientId, canWrite }: { clientId: string; canWrite: boolean }) {
-  const settings = useClientSettings(clientId);
-  if (settings.isPending) return <PanelLoading label="Loading Facebook settings" />;
-  if (settings.isError)
-    return (
-      <PanelError error={settings.error} what="Facebook settings" onRetry={() => void settings.refetch()} />
-    );
-  return <FacebookForm key={clientId} clientId={clientId} settings={settings.data} canWrite={canWrite} />;
-}
-
-function FacebookForm({
-  clientId,
-  settings,
-  canWrite,
-}: {
-  clientId: string;
-  settings: ClientSettings;
-  canWrite: boolean;
-}) {
-  const update = useUpdateClientSettings(clientId);
-  const form = useForm<FacebookFormValues>({
-    mode: 'controlled',
-    initialValues: facebookFormValues(settings),
-    validate: (v) => schemaErrors(clientSettingsUpdateBody, facebookBody(v)),
-    validateInputOnBlur: true,
+function FacebookForm({ clientId, settings, canWrite }: SettingsFormProps) {
+  const { form, update, onSubmit } = useClientSettingsForm({
+    clientId,
+    settings,
+    formValues: facebookFormValues,
+    body: facebookBody,
+    saved: 'The Facebook settings have been saved.',
   });
   const disabled = !canWrite;
-  const hasFieldErrors = Object.keys(fieldErrorsOf(update.error)).length > 0;
   return (
-    <form
-      noValidate
-      onSubmit={form.onSubmit((v) =>
-        update.mutate(facebookBody(v), {
-          onSuccess: (saved) => {
-            notifications.show({ color: 'green', message: 'The Facebook settings have been saved.' });
-            form.setValues(facebookFormValues(saved));
-            form.resetDirty(facebookFormValues(saved));
-          },
-          onError: (err) => form.setErrors(fieldErrorsOf(err)),
-        }),
-      )}
-    >
+    <form noValidate onSubmit={onSubmit}>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Stack gap="md">
@@ -159,19 +115,12 @@ function FacebookForm({
                 />
               </SimpleGrid>
             </Section>
-            {!hasFieldErrors && <FormError error={update.error} />}
-            {canWrite && (
-              <Group justify="flex-end">
-                <Button
-                  type="submit"
-                  leftSection={<IconDeviceFloppy size={16} />}
-                  loading={update.isPending}
-                  disabled={!form.isDirty()}
-                >
-                  Save
-                </Button>
-              </Group>
-            )}
+            <SettingsSaveFooter
+              error={update.error}
+              saving={update.isPending}
+              dirty={form.isDirty()}
+              canWrite={canWrite}
+            />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>

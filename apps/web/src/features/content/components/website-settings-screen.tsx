@@ -1,36 +1,16 @@
-import {
-  Autocomplete,
-  Box,
-  Button,
-  Grid,
-  Group,
-  Image,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
-import { IconDeviceFloppy, IconWorld } from '@tabler/icons-react';
+import { Box, Grid, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconWorld } from '@tabler/icons-react';
 import { isHexColor, textColorOn } from '@rally/shared';
-import { clientSettingsUpdateBody } from '@rally/shared/schemas/content';
 import type { ClientSettings, ClientSettingsUpdateBody } from '@rally/shared/schemas/content';
-import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
-import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
-import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
-import { useAuth } from '../../../lib/auth/store.ts';
-import { useClientSettings } from '../api/get-client-settings.ts';
-import { useUpdateClientSettings } from '../api/update-client-settings.ts';
-import { BrandSettingsNav } from './brand-settings-nav.tsx';
-import { ColorFields, colorValuesOf, colorsBody } from './color-fields.tsx';
+import { useClientSettingsForm } from '../hooks/use-client-settings-form.ts';
+import { BrandSettingsScreen } from './brand-settings-screen.tsx';
+import type { SettingsFormProps } from './brand-settings-screen.tsx';
+import { COLOR_PATHS, ColorFields, colorValuesOf, colorsBody } from './color-fields.tsx';
 import type { ColorValues } from './color-fields.tsx';
-import { schemaErrors } from './form-validation.ts';
-import { ImageUpload } from './image-upload.tsx';
-import { PermissionNote, hasPermission } from './permission-note.tsx';
+import { LandingButtonFields } from './landing-button-fields.tsx';
+import { LogoFaviconFields } from './logo-favicon-fields.tsx';
 import { Section } from './section.tsx';
+import { SettingsSaveFooter } from './settings-save-footer.tsx';
 
 export type WebsiteFormValues = {
   website_url: string;
@@ -64,68 +44,29 @@ export const websiteBody = (v: WebsiteFormValues): ClientSettingsUpdateBody => (
 
 /** /client-settings/website: the brand every landing page and ad starts from. */
 export function WebsiteSettingsScreen() {
-  const auth = useAuth();
-  const clientId = auth.currentClient;
-  if (!clientId || !auth.currentRole) return <ScreenLoader />;
-  const canWrite = hasPermission(auth.currentRole.permissions, 'settings.write');
   return (
-    <Stack gap="lg">
-      <div>
-        <Title order={1}>Website</Title>
-        <Text c="dimmed">
-          Your brand on landing pages and ads: website, logo, favicon, colours and the button prospects press.
-        </Text>
-      </div>
-      <BrandSettingsNav clientId={clientId} current="website" />
-      {!canWrite && <PermissionNote permission="settings.write" what="the brand settings" />}
-      <SettingsLoader clientId={clientId} canWrite={canWrite} />
-    </Stack>
+    <BrandSettingsScreen
+      current="website"
+      title="Website"
+      description="Your brand on landing pages and ads: website, logo, favicon, colours and the button prospects press."
+      what="brand settings"
+      form={WebsiteForm}
+    />
   );
 }
 
-function SettingsLoader({ clientId, canWrite }: { clientId: string; canWrite: boolean }) {
-  const settings = useClientSettings(clientId);
-  if (settings.isPending) return <PanelLoading label="Loading brand settings" />;
-  if (settings.isError)
-    return (
-      <PanelError error={settings.error} what="brand settings" onRetry={() => void settings.refetch()} />
-    );
-  return <WebsiteForm key={clientId} clientId={clientId} settings={settings.data} canWrite={canWrite} />;
-}
-
-function WebsiteForm({
-  clientId,
-  settings,
-  canWrite,
-}: {
-  clientId: string;
-  settings: ClientSettings;
-  canWrite: boolean;
-}) {
-  const update = useUpdateClientSettings(clientId);
-  const form = useForm<WebsiteFormValues>({
-    mode: 'controlled',
-    initialValues: websiteFormValues(settings),
-    validate: (v) => schemaErrors(clientSettingsUpdateBody, websiteBody(v)),
-    validateInputOnChange: ['colors.background', 'colors.text', 'colors.accent', 'colors.primary'],
-    validateInputOnBlur: true,
+function WebsiteForm({ clientId, settings, canWrite }: SettingsFormProps) {
+  const { form, update, onSubmit } = useClientSettingsForm({
+    clientId,
+    settings,
+    formValues: websiteFormValues,
+    body: websiteBody,
+    saved: 'The brand settings have been saved.',
+    validateInputOnChange: COLOR_PATHS,
   });
   const disabled = !canWrite;
-  const hasFieldErrors = Object.keys(fieldErrorsOf(update.error)).length > 0;
   return (
-    <form
-      noValidate
-      onSubmit={form.onSubmit((v) =>
-        update.mutate(websiteBody(v), {
-          onSuccess: (saved) => {
-            notifications.show({ color: 'green', message: 'The brand settings have been saved.' });
-            form.setValues(websiteFormValues(saved));
-            form.resetDirty(websiteFormValues(saved));
-          },
-          onError: (err) => form.setErrors(fieldErrorsOf(err)),
-        }),
-      )}
-    >
+    <form noValidate onSubmit={onSubmit}>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="md">
@@ -138,27 +79,7 @@ function WebsiteForm({
                 readOnly={disabled}
                 {...form.getInputProps('website_url')}
               />
-              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-                <ImageUpload
-                  clientId={clientId}
-                  kind="logo"
-                  label="Logo"
-                  shape="wide"
-                  value={form.values.logo_url}
-                  onChange={(url) => form.setFieldValue('logo_url', url)}
-                  disabled={disabled}
-                  error={form.errors.logo_url as string | undefined}
-                />
-                <ImageUpload
-                  clientId={clientId}
-                  kind="favicon"
-                  label="Favicon"
-                  value={form.values.favicon_url}
-                  onChange={(url) => form.setFieldValue('favicon_url', url)}
-                  disabled={disabled}
-                  error={form.errors.favicon_url as string | undefined}
-                />
-              </SimpleGrid>
+              <LogoFaviconFields clientId={clientId} form={form} disabled={disabled} />
             </Section>
             <Section title="Colours" description="New ads and landing pages start with these colours.">
               <ColorFields inputProps={(k) => form.getInputProps(`colors.${k}`)} disabled={disabled} />
@@ -167,44 +88,14 @@ function WebsiteForm({
               title="Landing page button"
               description="Used on landing pages and ads that do not name their own."
             >
-              <TextInput
-                label="Button name"
-                placeholder="Book a meeting"
-                readOnly={disabled}
-                {...form.getInputProps('landing_button_name')}
-              />
-              <SimpleGrid cols={2} spacing="sm">
-                <Autocomplete
-                  label="Trigger field"
-                  description="Where the button links to"
-                  placeholder="calendar_url"
-                  data={['calendar_url', 'website']}
-                  readOnly={disabled}
-                  {...form.getInputProps('landing_trigger_field')}
-                />
-                <Autocomplete
-                  label="Trigger type"
-                  description="How it shows"
-                  placeholder="button"
-                  data={['button', 'link']}
-                  readOnly={disabled}
-                  {...form.getInputProps('landing_trigger_type')}
-                />
-              </SimpleGrid>
+              <LandingButtonFields inputProps={(k) => form.getInputProps(k)} disabled={disabled} />
             </Section>
-            {!hasFieldErrors && <FormError error={update.error} />}
-            {canWrite && (
-              <Group justify="flex-end">
-                <Button
-                  type="submit"
-                  leftSection={<IconDeviceFloppy size={16} />}
-                  loading={update.isPending}
-                  disabled={!form.isDirty()}
-                >
-                  Save
-                </Button>
-              </Group>
-            )}
+            <SettingsSaveFooter
+              error={update.error}
+              saving={update.isPending}
+              dirty={form.isDirty()}
+              canWrite={canWrite}
+            />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>

@@ -1,15 +1,14 @@
-import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_ROLES } from '@rally/shared';
 import type { ContentItem } from '@rally/shared/schemas/content';
-import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import { loadSession } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
-import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
 import { AdEditorScreen, adFormValues, validateAdForm } from './ad-editor-screen.tsx';
 import { ContentListScreen } from './content-list-screen.tsx';
 import { uploadErrorMessage } from './image-upload.tsx';
+import { ACME, PAGE_ID, acmeSession, cleanUpSession, landingPage } from './test-fixtures.ts';
+import type { Role, Routes } from './test-fixtures.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 
 // Mantine's autosizing Textarea listens for font loading, which jsdom does not have.
@@ -18,9 +17,7 @@ Object.defineProperty(document, 'fonts', {
   value: { addEventListener: () => {}, removeEventListener: () => {} },
 });
 
-const ACME = CLIENT_IDS.acme;
 const AD_ID = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a69';
-const PAGE_ID = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a70';
 
 const item: ContentItem = {
   id: AD_ID,
@@ -43,43 +40,13 @@ const item: ContentItem = {
   updated_at: '2026-11-02T09:00:00.000Z',
 };
 
-const page = {
-  id: PAGE_ID,
-  client_id: ACME,
-  name: 'Growth audit',
-  landing_page_payload: { content_html: '', footer_html: '', hero_html: '<h1>Hi</h1>', hero_img: '' },
-  sdr_img_url: '',
-  logo_url: '',
-  favicon_url: '',
-  colors: { background: '#ffffff', text: '#000000', accent: '#000000' },
-  assignee: null,
-  is_archived: false,
-  public_path: '/lp/abc',
-  created_at: '2026-11-01T09:00:00.000Z',
-  updated_at: '2026-11-01T09:00:00.000Z',
-};
-
-type Routes = Parameters<typeof fakeServer>[0];
-
 /** The fake server, with POST /sc/content/render answering a PNG (binary, which fakeServer cannot). */
-async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Routes = {}) {
+async function signIn(role: Role, routes: Routes = {}) {
   const server = fakeServer({
-    'GET /v1/api/user/self': {
-      body: selfFixture([
-        {
-          client_id: ACME,
-          client_name: 'Acme',
-          is_default: true,
-          role,
-          permissions: [...BUILT_IN_ROLES[role]],
-        },
-      ]),
-    },
-    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
-    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    ...acmeSession(role),
     'GET /sc/content': { body: { items: [item], total: 1 } },
     [`GET /sc/content/${AD_ID}`]: { body: item },
-    [`GET /v1/rest/client/${ACME}/landing_page`]: { body: { items: [page] } },
+    [`GET /v1/rest/client/${ACME}/landing_page`]: { body: { items: [landingPage] } },
     'GET /sc/sdr': { body: [] },
     [`PATCH /v1/rest/content/${AD_ID}`]: (init) => ({
       body: { ...item, ...JSON.parse(String(init?.body)), updated_at: '2026-11-03T09:00:00.000Z' },
@@ -115,11 +82,7 @@ const patches = (calls: { url: string; init?: RequestInit }[]) =>
     .filter((c) => c.init?.method === 'PATCH')
     .map((c) => JSON.parse(String(c.init?.body)) as Record<string, unknown>);
 
-afterEach(() => {
-  notifications.clean();
-  resetAuth();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanUpSession);
 
 describe('ad form validation (the shared request schema, SPEC.md §5)', () => {
   const values = adFormValues(item);

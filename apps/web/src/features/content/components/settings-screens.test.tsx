@@ -1,19 +1,15 @@
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_ROLES } from '@rally/shared';
-import type { ClientSettings, LandingPage } from '@rally/shared/schemas/content';
-import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import type { ClientSettings } from '@rally/shared/schemas/content';
+import { loadSession } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
-import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
 import { DomainSettingsScreen } from './domain-settings-screen.tsx';
 import { landingPageFormValues, validateLandingPageForm } from './landing-page-editor-screen.tsx';
 import { LandingPagesScreen } from './landing-pages-screen.tsx';
+import { ACME, PAGE_ID, acmeSession, cleanUpSession, landingPage } from './test-fixtures.ts';
+import type { Role, Routes } from './test-fixtures.ts';
 import { WebsiteSettingsScreen } from './website-settings-screen.tsx';
-
-const ACME = CLIENT_IDS.acme;
-const PAGE_ID = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a70';
 
 const settings: ClientSettings = {
   client_id: ACME,
@@ -33,44 +29,14 @@ const settings: ClientSettings = {
   updated_at: null,
 };
 
-const page: LandingPage = {
-  id: PAGE_ID,
-  client_id: ACME,
-  name: 'Growth audit',
-  landing_page_payload: { content_html: '', footer_html: '', hero_html: '<h1>Hi</h1>', hero_img: '' },
-  sdr_img_url: '',
-  logo_url: '',
-  favicon_url: '',
-  colors: { background: '#ffffff', text: '#000000', accent: '#000000' },
-  assignee: null,
-  is_archived: false,
-  public_path: '/lp/3mJr7AoUXx2Wqd',
-  created_at: '2026-11-01T09:00:00.000Z',
-  updated_at: '2026-11-01T09:00:00.000Z',
-};
-
-type Routes = Parameters<typeof fakeServer>[0];
-
-async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Routes = {}) {
+async function signIn(role: Role, routes: Routes = {}) {
   const server = fakeServer({
-    'GET /v1/api/user/self': {
-      body: selfFixture([
-        {
-          client_id: ACME,
-          client_name: 'Acme',
-          is_default: true,
-          role,
-          permissions: [...BUILT_IN_ROLES[role]],
-        },
-      ]),
-    },
-    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
-    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    ...acmeSession(role),
     [`GET /v1/rest/client/${ACME}/settings`]: { body: settings },
     [`PUT /v1/rest/client/${ACME}/settings`]: (init) => ({
       body: { ...settings, ...JSON.parse(String(init?.body)) },
     }),
-    [`GET /v1/rest/client/${ACME}/landing_page`]: { body: { items: [page] } },
+    [`GET /v1/rest/client/${ACME}/landing_page`]: { body: { items: [landingPage] } },
     ...routes,
   });
   vi.stubGlobal('fetch', server.fetchFn);
@@ -88,14 +54,10 @@ const render = (path: string) =>
     path,
   );
 
-afterEach(() => {
-  notifications.clean();
-  resetAuth();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanUpSession);
 
 describe('landing page form validation (shared schema)', () => {
-  const values = landingPageFormValues(page);
+  const values = landingPageFormValues(landingPage);
   it("a colour that is not 6 hex digits: 'is not a valid hex color'", () => {
     expect(validateLandingPageForm({ ...values, colors: { ...values.colors, accent: 'fff' } })).toEqual({
       'colors.accent': 'This is not a valid hex color',

@@ -34,7 +34,7 @@ export async function sniff(filePath: string): Promise<{ start: number; delimite
   try {
     const buf = Buffer.alloc(CHUNK_BYTES);
     const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, 0);
-    // Skipped here rather than by csv-parse, whose BOM handling switches it to decoding strings.
+    // Skipped here, before any decoding (the byte scanner works on bytes).
     const start = bytesRead >= 3 && buf.subarray(0, 3).equals(UTF8_BOM) ? 3 : 0;
     const counts = new Map<number, number>();
     let quoted = false;

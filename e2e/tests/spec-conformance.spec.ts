@@ -166,6 +166,8 @@ test.describe('SPEC.md §2 Screens and routes', () => {
   test('"/settings | Children: domain, billing (needs billing_details.read), profile, connections, users (child index and child pending)"; "/client-settings | Children: website, facebook, sales-reps"; title \'Rally - {page}\'', async ({
     page,
   }) => {
+    // Twelve full page loads: near the default 30 s on a busy CI machine.
+    test.slow();
     await signInAs(page, DEMO);
     for (const [path, title] of [
       ['/settings', 'Profile'],

@@ -1,4 +1,6 @@
+import { BUILT_IN_ROLES } from '@rally/shared';
 import type { Membership, Self } from '@rally/shared/schemas/auth';
+import type { fakeServer } from './render.tsx';
 
 /** Ids of the demo clients and user, as the tests' fake servers use them. */
 export const CLIENT_IDS = {
@@ -19,5 +21,28 @@ export function selfFixture(clients: Membership[], patch: Partial<Self> = {}): S
     has_password: true,
     clients,
     ...patch,
+  };
+}
+
+export type Routes = Parameters<typeof fakeServer>[0];
+export type Role = keyof typeof BUILT_IN_ROLES;
+
+/** The replies that sign Dana in to Acme, her default and only client, with `role` (no integrations). */
+export function acmeSession(role: Role): Routes {
+  const acme = CLIENT_IDS.acme;
+  return {
+    'GET /v1/api/user/self': {
+      body: selfFixture([
+        {
+          client_id: acme,
+          client_name: 'Acme',
+          is_default: true,
+          role,
+          permissions: [...BUILT_IN_ROLES[role]],
+        },
+      ]),
+    },
+    '/v1/rest/client': { body: [{ id: acme, name: 'Acme', parent_id: null, role, is_default: true }] },
+    [`/v1/rest/client/${acme}/integrations`]: { body: [] },
   };
 }

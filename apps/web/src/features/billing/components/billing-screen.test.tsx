@@ -2,11 +2,11 @@ import { notifications } from '@mantine/notifications';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_ROLES } from '@rally/shared';
+import type { BUILT_IN_ROLES } from '@rally/shared';
 import type { Invoice } from '@rally/shared/schemas/billing';
 import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
-import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { CLIENT_IDS, acmeSession } from '../../../testing/fixtures.ts';
 import { balanceQueryOptions } from '../api/billing.ts';
 import { BillingScreen } from './billing-screen.tsx';
 
@@ -39,19 +39,7 @@ const usage = {
 
 async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Parameters<typeof fakeServer>[0] = {}) {
   const server = fakeServer({
-    'GET /v1/api/user/self': {
-      body: selfFixture([
-        {
-          client_id: ACME,
-          client_name: 'Acme',
-          is_default: true,
-          role,
-          permissions: [...BUILT_IN_ROLES[role]],
-        },
-      ]),
-    },
-    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
-    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    ...acmeSession(role),
     [`${B}/balance`]: {
       body: {
         amount: 21_500,

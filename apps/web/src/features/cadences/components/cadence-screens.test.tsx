@@ -2,11 +2,11 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_ROLES } from '@rally/shared';
+import type { BUILT_IN_ROLES } from '@rally/shared';
 import type { Cadence, CadenceListItem } from '@rally/shared/schemas/cadences';
 import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
-import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { CLIENT_IDS, acmeSession } from '../../../testing/fixtures.ts';
 import { CadenceScreen } from './cadence-screen.tsx';
 import { CadencesScreen } from './cadences-screen.tsx';
 import { NO_CONTENT_TEXT } from './cadence-day-card.tsx';
@@ -46,19 +46,7 @@ type Routes = Parameters<typeof fakeServer>[0];
 
 async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Routes = {}) {
   const server = fakeServer({
-    'GET /v1/api/user/self': {
-      body: selfFixture([
-        {
-          client_id: ACME,
-          client_name: 'Acme',
-          is_default: true,
-          role,
-          permissions: [...BUILT_IN_ROLES[role]],
-        },
-      ]),
-    },
-    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
-    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    ...acmeSession(role),
     'GET /sc/cadence': { body: [listItem] },
     'GET /sc/cadence/7': { body: cadence },
     'GET /sc/sdr': { body: [] },

@@ -1,10 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { vi } from 'vitest';
-import { BUILT_IN_ROLES } from '@rally/shared';
 import type { LandingPage } from '@rally/shared/schemas/content';
 import { resetAuth } from '../../../lib/auth/store.ts';
-import type { fakeServer } from '../../../testing/render.tsx';
-import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { CLIENT_IDS } from '../../../testing/fixtures.ts';
 
 /** What the content screens' tests share: the client, a landing page, and a session in it. */
 
@@ -27,25 +25,8 @@ export const landingPage: LandingPage = {
   updated_at: '2026-11-01T09:00:00.000Z',
 };
 
-export type Routes = Parameters<typeof fakeServer>[0];
-export type Role = keyof typeof BUILT_IN_ROLES;
-
-/** The replies that sign a user in to Acme, its default and only client, with `role`. */
-export const acmeSession = (role: Role): Routes => ({
-  'GET /v1/api/user/self': {
-    body: selfFixture([
-      {
-        client_id: ACME,
-        client_name: 'Acme',
-        is_default: true,
-        role,
-        permissions: [...BUILT_IN_ROLES[role]],
-      },
-    ]),
-  },
-  '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
-  [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
-});
+export { acmeSession } from '../../../testing/fixtures.ts';
+export type { Role, Routes } from '../../../testing/fixtures.ts';
 
 /** After each test: no toasts left, signed out, the real fetch back. */
 export function cleanUpSession() {

@@ -2,11 +2,11 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_ROLES } from '@rally/shared';
+import type { BUILT_IN_ROLES } from '@rally/shared';
 import type { SalesRep } from '@rally/shared/schemas/integrations';
 import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
-import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
+import { CLIENT_IDS, acmeSession } from '../../../testing/fixtures.ts';
 import { SalesRepsScreen } from './sales-reps-screen.tsx';
 
 const ACME = CLIENT_IDS.acme;
@@ -30,19 +30,7 @@ const ZOE = '00000000-0000-4000-8000-00000000000b';
 
 async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Parameters<typeof fakeServer>[0] = {}) {
   const server = fakeServer({
-    'GET /v1/api/user/self': {
-      body: selfFixture([
-        {
-          client_id: ACME,
-          client_name: 'Acme',
-          is_default: true,
-          role,
-          permissions: [...BUILT_IN_ROLES[role]],
-        },
-      ]),
-    },
-    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
-    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    ...acmeSession(role),
     'GET /sc/sdr': { body: [rep(ADA, 'Ada', null), rep(ZOE, 'Zoe', 'https://img.example/zoe.png')] },
     [`POST /sc/sdr/${ADA}`]: (init) => ({
       body: { ...rep(ADA, 'Ada', null), ...(JSON.parse(String(init?.body)) as object) },

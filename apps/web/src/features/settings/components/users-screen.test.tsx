@@ -6,7 +6,7 @@ import { BUILT_IN_ROLES } from '@rally/shared';
 import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
 import { UsersScreen } from './users-screen.tsx';
-import { selfFixture } from '../../../testing/fixtures.ts';
+import { acmeSession } from '../../../testing/fixtures.ts';
 
 const ACME = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c000002';
 const DANA = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa';
@@ -31,19 +31,7 @@ const invitation = {
 
 async function signIn(role: keyof typeof BUILT_IN_ROLES, routes: Parameters<typeof fakeServer>[0] = {}) {
   const server = fakeServer({
-    'GET /v1/api/user/self': {
-      body: selfFixture([
-        {
-          client_id: ACME,
-          client_name: 'Acme',
-          is_default: true,
-          role,
-          permissions: [...BUILT_IN_ROLES[role]],
-        },
-      ]),
-    },
-    '/v1/rest/client': { body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }] },
-    [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
+    ...acmeSession(role),
     [`GET /v1/rest/client/${ACME}/users`]: {
       body: [member(DANA, 'Dana', 'Reyes', role), member(SAM, 'Sam', 'Lee', 'yellow_sdr')],
     },

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, api, expectSignedIn, signInUI } from './support.ts';
+import { CLIENTS, api, signInAs } from './support.ts';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 
 /**
@@ -96,8 +96,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   const who = { first: 'Tess', last };
   const name = `${who.first} ${who.last}`;
 
-  await signInUI(page, DEMO.email, DEMO.password);
-  await expectSignedIn(page, DEMO.name);
+  await signInAs(page);
   await importCadence(page.request, cadence, who);
 
   // The cadence screen: ads are off for a newly imported cadence; switch them on.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { executeNamed } from '../../db/prepared.ts';
 
 /**
  * The SQL of the ingest path. Raw statements with one JSON parameter each, so that a whole batch is
@@ -8,7 +9,7 @@ import type { Db } from '../../db/client.ts';
  * boolean or float8 (epoch ms) only: the two drivers parse uuids, bigints and timestamps
  * differently.
  */
-export type Tx = Pick<Db, 'execute'>;
+export type Tx = Pick<Db, 'execute' | '_'>;
 
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
@@ -151,8 +152,8 @@ function contentIdsOf(contentDays: unknown): string[] {
   });
 }
 
-async function readStates(tx: Tx, query: SQL): Promise<TargetState[]> {
-  const [row] = rowsOf<{ state: StateDoc | string }>(await tx.execute(query));
+async function readStates(tx: Tx, name: string, query: SQL): Promise<TargetState[]> {
+  const [row] = (await executeNamed<{ state: StateDoc | string }>(tx, name, query)).rows;
   if (!row) return [];
   const doc = typeof row.state === 'string' ? (JSON.parse(row.state) as StateDoc) : row.state;
   const cadences = new Map(doc.cadences.map((c) => [c.id, c]));
@@ -215,13 +216,13 @@ async function readStates(tx: Tx, query: SQL): Promise<TargetState[]> {
 /** The targets of these tokens, row-locked for the rest of the transaction, in id order (no deadlocks). */
 export async function lockTargets(tx: Tx, tokens: string[]): Promise<Map<string, TargetState>> {
   const where = sql`t.token = any(array(select jsonb_array_elements_text(${JSON.stringify(tokens)}::jsonb)))`;
-  const states = await readStates(tx, stateQuery(where, true));
+  const states = await readStates(tx, 'tracking_lock_targets', stateQuery(where, true));
   return new Map(states.map((s) => [s.token, s]));
 }
 
 /** One target by token, read without locking (uncounted traffic). */
 export async function peekTarget(db: Tx, token: string): Promise<TargetState | null> {
-  const [state] = await readStates(db, stateQuery(sql`t.token = ${token}`, false));
+  const [state] = await readStates(db, 'tracking_peek_target', stateQuery(sql`t.token = ${token}`, false));
   return state ?? null;
 }
 
@@ -282,7 +283,10 @@ export async function writeEngagement(
   deltas: CounterDelta[],
   feed: FeedRow[],
 ): Promise<StoredFeedItem[]> {
-  const result = await tx.execute(sql`
+  const result = await executeNamed<StoredFeedRow>(
+    tx,
+    'tracking_write_engagement',
+    sql`
 with ev as (
   insert into engagement_events (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
   select client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at
@@ -308,8 +312,9 @@ from jsonb_to_recordset(${JSON.stringify(feed)}::jsonb) as f(client_id uuid, typ
   cadence_id int, prospect_id uuid, sales_rep_id uuid, data jsonb, created_at timestamptz)
 returning id::text as id, client_id::text as client_id, type, target_id::text as target_id, cadence_id,
   prospect_id::text as prospect_id, sales_rep_id::text as sales_rep_id, data,
-  (extract(epoch from created_at) * 1000)::float8 as created_at`);
-  return rowsOf<StoredFeedRow>(result).map((r) => ({
+  (extract(epoch from created_at) * 1000)::float8 as created_at`,
+  );
+  return result.rows.map((r) => ({
     ...r,
     id: Number(r.id),
     created_at: new Date(r.created_at).toISOString(),

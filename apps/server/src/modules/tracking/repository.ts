@@ -4,8 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { executeNamed } from '../../db/prepared.ts';
 
 /**
- * The SQL of the ingest path. Raw statements with one JSON parameter each, so that a whole batch is
- * one round trip per statement on PGlite and PostgreSQL alike. Values come back as text, int,
+ * The SQL of the ingest path. Raw statements with JSON parameters, so that a whole batch is one
+ * round trip on PGlite and PostgreSQL alike. Values come back as text, int,
  * boolean or float8 (epoch ms) only: the two drivers parse uuids, bigints and timestamps
  * differently.
  */
@@ -30,6 +30,8 @@ export type TargetState = {
   views: number;
   superAt: number | null;
   cadenceName: string;
+  /** Whether ads run for the target now (the `runs` rule of the state query). */
+  adsRun: boolean;
   cadenceStatus: string;
   cadenceIsSuper: boolean;
   selectedSdrs: string[];
@@ -70,11 +72,15 @@ type TargetRow = {
   clicks: number;
   views: number;
   super_at: number | null;
+  cadence_name: string;
+  cadence_status: string;
+  cadence_is_super: boolean;
+  selected_sdrs: unknown;
+  runs: boolean;
+  content_id: string | null;
 };
 type StateDoc = {
   targets: TargetRow[];
-  cadences: { id: number; name: string; status: string; is_super: boolean; selected_sdrs: unknown }[];
-  days: { cadence_id: number; day_number: number; content_days: unknown }[];
   reps: {
     id: string;
     selected: boolean;
@@ -86,144 +92,127 @@ type StateDoc = {
     photo_url: string | null;
   }[];
   settings: { client_id: string; website_url: string }[];
-  /** Published, non-archived content named by those days. */
-  contents: {
-    id: string;
-    client_id: string;
-    version: number;
-    landing_page_id: string | null;
-    landing_page_url: string;
-  }[];
+  contents: { id: string; version: number; landing_page_id: string | null; landing_page_url: string }[];
 };
 
+const UUID_TEXT = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 /**
- * Everything about some targets in one statement and one JSON value: the targets (locked when
- * asked), their cadences, current days, reps, client settings and the days' usable content. One
- * round trip per batch, no many-way join to plan, and one native JSON.parse instead of per-row
- * decoding (which dominates on the embedded database).
+ * The CTEs `t` (the targets picked by `where`, row-locked in id order when asked, so concurrent
+ * writers cannot deadlock) and `s` (each with its cadence, whether ads run for it now, and its
+ * day's content: the first `content_days` entry naming published, non-archived content of the same
+ * client). Ads run when the cadence is active with ads on (`is_super`), the target is still in it,
+ * and its rep is selected (onboarding) and, when the cadence names reps (`selected_sdrs`), one of
+ * them. CASE guards the casts and array calls: SQL does not promise to evaluate AND/OR in order.
  */
-function stateQuery(where: SQL, lock: boolean): SQL {
+function stateCtes(where: SQL, lock: boolean): SQL {
   return sql`
-with t as (
+t as (
   select t.id, t.token, t.client_id, t.cadence_id, t.prospect_id, t.sales_rep_id, t.day_number,
-    t.is_active, t.impressions, t.clicks, t.views,
-    (extract(epoch from t.super_date) * 1000)::float8 as super_at
+    t.is_active, t.impressions, t.clicks, t.views, t.super_date
   from targets t where ${where}
   order by t.id ${lock ? sql.raw('for update') : sql.raw('')}
-), d as (
-  select cd.cadence_id, cd.day_number, cd.content_days from cadence_days cd
-  where (cd.cadence_id, cd.day_number) in (select cadence_id, day_number from t)
-)
-select json_build_object(
-  'targets', (select coalesce(json_agg(t order by t.id), '[]') from t),
-  'cadences', (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name,
-      'status', c.status, 'is_super', c.is_super, 'selected_sdrs', c.selected_sdrs)), '[]')
-    from cadences c where c.id in (select cadence_id from t)),
-  'days', (select coalesce(json_agg(d), '[]') from d),
+), s as (
+  select t.*, c.name as cadence_name, c.status as cadence_status, c.is_super as cadence_is_super,
+    c.selected_sdrs,
+    coalesce(c.status = 'active' and c.is_super and t.is_active and r.selected
+      and case when jsonb_typeof(c.selected_sdrs) <> 'array' then true
+        when jsonb_array_length(c.selected_sdrs) = 0 then true
+        else c.selected_sdrs ? r.id::text end, false) as runs,
+    (select x.id from jsonb_array_elements(
+        case when jsonb_typeof(cd.content_days) = 'array' then cd.content_days else '[]'::jsonb end
+      ) with ordinality as e(item, n)
+      join content x on x.id = case when e.item->>'content_id' ~ ${sql.raw(`'${UUID_TEXT}'`)}
+        then (e.item->>'content_id')::uuid end
+      where x.client_id = t.client_id and x.status = 'published' and not x.is_archived
+      order by e.n limit 1) as content_id
+  from t join cadences c on c.id = t.cadence_id
+  left join sales_reps r on r.id = t.sales_rep_id
+  left join cadence_days cd on cd.cadence_id = t.cadence_id and cd.day_number = t.day_number
+)`;
+}
+
+/** The state document's fields, from `s`: everything the rules, the ad and the click need. */
+const STATE_FIELDS = sql.raw(`
+  'targets', (select coalesce(json_agg(json_build_object('id', s.id, 'token', s.token,
+      'client_id', s.client_id, 'cadence_id', s.cadence_id, 'prospect_id', s.prospect_id,
+      'sales_rep_id', s.sales_rep_id, 'day_number', s.day_number, 'is_active', s.is_active,
+      'impressions', s.impressions, 'clicks', s.clicks, 'views', s.views,
+      'super_at', (extract(epoch from s.super_date) * 1000)::float8, 'cadence_name', s.cadence_name,
+      'cadence_status', s.cadence_status, 'cadence_is_super', s.cadence_is_super,
+      'selected_sdrs', s.selected_sdrs, 'runs', s.runs, 'content_id', s.content_id) order by s.id), '[]') from s),
   'reps', (select coalesce(json_agg(json_build_object('id', r.id, 'selected', r.selected,
       'first_name', r.first_name, 'last_name', r.last_name, 'title', r.title,
       'company_name', r.company_name, 'calendar_url', r.calendar_url, 'photo_url', r.photo_url)), '[]')
-    from sales_reps r where r.id in (select sales_rep_id from t)),
+    from sales_reps r where r.id in (select sales_rep_id from s)),
   'settings', (select coalesce(json_agg(json_build_object('client_id', cs.client_id,
       'website_url', cs.website_url)), '[]')
-    from client_settings cs where cs.client_id in (select client_id from t)),
-  'contents', (select coalesce(json_agg(json_build_object('id', x.id, 'client_id', x.client_id,
+    from client_settings cs where cs.client_id in (select client_id from s)),
+  'contents', (select coalesce(json_agg(json_build_object('id', x.id,
       'version', (extract(epoch from coalesce(x.updated_at, x.created_at)) * 1000)::float8,
       'landing_page_id', x.landing_page_id, 'landing_page_url', x.landing_page_url)), '[]')
-    from content x
-    where x.status = 'published' and not x.is_archived and x.id = any(array(
-      select (e.item->>'content_id')::uuid from d
-      cross join lateral jsonb_array_elements(
-        case when jsonb_typeof(d.content_days) = 'array' then d.content_days else '[]'::jsonb end
-      ) as e(item)
-      where e.item->>'content_id' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
-    )))
-) as state`;
-}
+    from content x where x.id in (select content_id from s))`);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The content ids a day lists, in order; malformed entries are skipped. */
-function contentIdsOf(contentDays: unknown): string[] {
-  if (!Array.isArray(contentDays)) return [];
-  return contentDays.flatMap((d: unknown) => {
-    const id = (d as { content_id?: unknown } | null)?.content_id;
-    return typeof id === 'string' && UUID.test(id) ? [id.toLowerCase()] : [];
-  });
-}
-
-async function readStates(tx: Tx, name: string, query: SQL): Promise<TargetState[]> {
-  const [row] = (await executeNamed<{ state: StateDoc | string }>(tx, name, query)).rows;
-  if (!row) return [];
-  const doc = typeof row.state === 'string' ? (JSON.parse(row.state) as StateDoc) : row.state;
-  const cadences = new Map(doc.cadences.map((c) => [c.id, c]));
-  const days = new Map(doc.days.map((d) => [`${d.cadence_id}:${d.day_number}`, d.content_days]));
+function statesOf(doc: StateDoc): TargetState[] {
   const reps = new Map(doc.reps.map((r) => [r.id, r]));
   const websites = new Map(doc.settings.map((s) => [s.client_id, s.website_url]));
   const contents = new Map(doc.contents.map((c) => [c.id, c]));
-  return doc.targets.flatMap((t): TargetState[] => {
-    const c = cadences.get(t.cadence_id);
-    if (!c) return [];
+  return doc.targets.map((t): TargetState => {
     const r = t.sales_rep_id ? reps.get(t.sales_rep_id) : undefined;
-    // The first entry of the day naming usable content of the same client.
-    const content = contentIdsOf(days.get(`${t.cadence_id}:${t.day_number}`))
-      .map((id) => contents.get(id))
-      .find((x) => x !== undefined && x.client_id === t.client_id);
-    return [
-      {
-        id: t.id,
-        token: t.token,
-        clientId: t.client_id,
-        cadenceId: t.cadence_id,
-        prospectId: t.prospect_id,
-        salesRepId: t.sales_rep_id,
-        dayNumber: t.day_number,
-        isActive: t.is_active,
-        impressions: t.impressions,
-        clicks: t.clicks,
-        views: t.views,
-        superAt: t.super_at,
-        cadenceName: c.name,
-        cadenceStatus: c.status,
-        cadenceIsSuper: c.is_super,
-        selectedSdrs: Array.isArray(c.selected_sdrs) ? c.selected_sdrs.map(String) : [],
-        rep: r
-          ? {
-              id: r.id,
-              selected: r.selected,
-              firstName: r.first_name,
-              lastName: r.last_name,
-              title: r.title,
-              companyName: r.company_name,
-              calendarUrl: r.calendar_url,
-              photoUrl: r.photo_url,
-            }
-          : null,
-        websiteUrl: websites.get(t.client_id) ?? '',
-        content: content
-          ? {
-              id: content.id,
-              version: content.version,
-              landingPageId: content.landing_page_id,
-              landingPageUrl: content.landing_page_url,
-            }
-          : null,
-      },
-    ];
+    const content = t.content_id ? contents.get(t.content_id) : undefined;
+    return {
+      id: t.id,
+      token: t.token,
+      clientId: t.client_id,
+      cadenceId: t.cadence_id,
+      prospectId: t.prospect_id,
+      salesRepId: t.sales_rep_id,
+      dayNumber: t.day_number,
+      isActive: t.is_active,
+      impressions: t.impressions,
+      clicks: t.clicks,
+      views: t.views,
+      superAt: t.super_at,
+      cadenceName: t.cadence_name,
+      adsRun: t.runs,
+      cadenceStatus: t.cadence_status,
+      cadenceIsSuper: t.cadence_is_super,
+      selectedSdrs: Array.isArray(t.selected_sdrs) ? t.selected_sdrs.map(String) : [],
+      rep: r
+        ? {
+            id: r.id,
+            selected: r.selected,
+            firstName: r.first_name,
+            lastName: r.last_name,
+            title: r.title,
+            companyName: r.company_name,
+            calendarUrl: r.calendar_url,
+            photoUrl: r.photo_url,
+          }
+        : null,
+      websiteUrl: websites.get(t.client_id) ?? '',
+      content: content
+        ? {
+            id: content.id,
+            version: content.version,
+            landingPageId: content.landing_page_id,
+            landingPageUrl: content.landing_page_url,
+          }
+        : null,
+    };
   });
 }
 
-/** The targets of these tokens, row-locked for the rest of the transaction, in id order (no deadlocks). */
-export async function lockTargets(tx: Tx, tokens: string[]): Promise<Map<string, TargetState>> {
-  const where = sql`t.token = any(array(select jsonb_array_elements_text(${JSON.stringify(tokens)}::jsonb)))`;
-  const states = await readStates(tx, 'tracking_lock_targets', stateQuery(where, true));
-  return new Map(states.map((s) => [s.token, s]));
+function docOf<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
 /** One target by token, read without locking (uncounted traffic). */
 export async function peekTarget(db: Tx, token: string): Promise<TargetState | null> {
-  const [state] = await readStates(db, 'tracking_peek_target', stateQuery(sql`t.token = ${token}`, false));
-  return state ?? null;
+  const query = sql`with ${stateCtes(sql`t.token = ${token}`, false)}
+select json_build_object(${STATE_FIELDS}) as state`;
+  const [row] = (await executeNamed<{ state: StateDoc | string }>(db, 'tracking_peek_target', query)).rows;
+  return row ? (statesOf(docOf(row.state))[0] ?? null) : null;
 }
 
 /** Names (and title) of prospects, for feed items and prospect tags in ads. */
@@ -247,18 +236,18 @@ from prospects p where p.id = any(array(select (jsonb_array_elements_text(${JSON
   );
 }
 
-export type EventRow = {
-  client_id: string;
-  target_id: string;
-  cadence_id: number;
+/** One event to record; `ord` is its place in the batch (the order the counters see events in). */
+export type BatchItem = {
+  ord: number;
+  token: string;
   type: 'impression' | 'click' | 'view';
-  day_number: number;
-  content_id: string | null;
   size: string | null;
-  occurred_at: string;
+  at: string;
+  /** Record an impression even when the day has no content (demo data). */
+  allow: boolean;
 };
-export type CounterDelta = { id: string; imp: number; clk: number; vw: number; super_at: string | null };
-export type FeedRow = {
+export type StoredFeedItem = {
+  id: number;
   client_id: string;
   type: 'super' | 'click' | 'view';
   target_id: string;
@@ -268,30 +257,68 @@ export type FeedRow = {
   data: Record<string, unknown>;
   created_at: string;
 };
-export type StoredFeedItem = FeedRow & { id: number };
+export type BatchResult = {
+  /** The targets as they stood before the batch (locked), by token. */
+  states: Map<string, TargetState>;
+  /** `ord`s of the items recorded (ads run for the target, and content when it is an impression). */
+  recorded: Set<number>;
+  /** `ord`s of the items that made their target super. */
+  supers: Set<number>;
+  feed: StoredFeedItem[];
+};
 
-type StoredFeedRow = Omit<FeedRow, 'created_at'> & { id: string; created_at: number };
+type BatchDoc = StateDoc & {
+  recorded: number[];
+  supers: number[];
+  feed: (Omit<StoredFeedItem, 'created_at'> & { created_at: number })[];
+};
 
 /**
- * Appends the events, adds them to their targets' counters (super_date set only if still unset) and
- * appends the feed items: one statement, so one round trip for the whole batch. The caller holds
- * the targets' row locks.
+ * A whole batch of events in one statement, so one round trip and one implicit transaction: lock
+ * the targets (id order), decide which events count, append them, add them to the counters with
+ * the superprospect rule (ARCHITECTURE.md §5: ≥ `clicks` clicks or ≥ `impressions` impressions,
+ * super_date set once, at the event that crossed), append the feed items (clicks, views, new
+ * supers, with the names at the time) and return it all. A flush used to be five round trips
+ * (begin, lock-and-read, names, write, commit); on a loopback socket each one costs a write and a
+ * wake-up on both sides, which was the largest cost of the ingest path.
  */
-export async function writeEngagement(
-  tx: Tx,
-  events: EventRow[],
-  deltas: CounterDelta[],
-  feed: FeedRow[],
-): Promise<StoredFeedItem[]> {
-  const result = await executeNamed<StoredFeedRow>(
-    tx,
-    'tracking_write_engagement',
-    sql`
-with ev as (
+export async function ingestBatch(
+  db: Tx,
+  items: BatchItem[],
+  rule: { clicks: number; impressions: number },
+): Promise<BatchResult> {
+  const query = sql`
+with items as (
+  select x.ord, x.token, x.type, x.size, x.at, x.allow
+  from jsonb_to_recordset(${JSON.stringify(items)}::jsonb)
+    as x(ord int, token text, type text, size text, at timestamptz, allow boolean)
+), ${stateCtes(sql`t.token = any(array(select token from items))`, true)},
+e as (
+  select i.ord, i.type, i.size, i.at, s.id as target_id, s.client_id, s.cadence_id, s.prospect_id,
+    s.sales_rep_id, s.day_number, s.content_id, s.super_date, s.cadence_name,
+    s.impressions + count(*) filter (where i.type = 'impression') over w as imp,
+    s.clicks + count(*) filter (where i.type = 'click') over w as clk,
+    s.views + count(*) filter (where i.type = 'view') over w as vw
+  from items i join s on s.token = i.token
+  where s.runs and (i.type <> 'impression' or s.content_id is not null or i.allow)
+  window w as (partition by s.id order by i.ord rows unbounded preceding)
+), sup as (
+  select distinct on (e.target_id) e.target_id, e.ord, e.at, e.clk >= ${rule.clicks} as by_click
+  from e
+  where e.super_date is null and (e.clk >= ${rule.clicks} or e.imp >= ${rule.impressions})
+  order by e.target_id, e.ord
+), ev as (
   insert into engagement_events (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
-  select client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at
-  from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as x(client_id uuid, target_id uuid,
-    cadence_id int, type text, day_number int, content_id uuid, size text, occurred_at timestamptz)
+  select client_id, target_id, cadence_id, type, day_number, content_id,
+    case when type = 'impression' then size end, at
+  from e order by ord
+), d as (
+  select e.target_id as id,
+    (count(*) filter (where e.type = 'impression'))::int as imp,
+    (count(*) filter (where e.type = 'click'))::int as clk,
+    (count(*) filter (where e.type = 'view'))::int as vw,
+    (select sup.at from sup where sup.target_id = e.target_id) as super_at
+  from e group by e.target_id
 ), up as (
   update targets t set
     impressions = t.impressions + d.imp,
@@ -300,25 +327,47 @@ with ev as (
     day_impressions = t.day_impressions + d.imp,
     day_clicks = t.day_clicks + d.clk,
     super_date = coalesce(t.super_date, d.super_at)
-  from jsonb_to_recordset(${JSON.stringify(deltas)}::jsonb) as d(id uuid, imp int, clk int, vw int,
-    super_at timestamptz)
+  from d
   -- The id list lets the planner reach the rows by primary key instead of hashing the table.
-  where t.id = d.id
-    and t.id = any(array(select (jsonb_array_elements(${JSON.stringify(deltas)}::jsonb)->>'id')::uuid))
+  where t.id = d.id and t.id = any(array(select target_id from e))
+), fi as (
+  select e.*, 0 as k, e.type as feed_type, null::text as reason from e where e.type <> 'impression'
+  union all
+  select e.*, 1, 'super', case when sup.by_click then 'click' else 'impressions' end
+  from e join sup on sup.target_id = e.target_id and sup.ord = e.ord
+), fd as (
+  insert into feed_items (client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at)
+  select fi.client_id, fi.feed_type, fi.target_id, fi.cadence_id, fi.prospect_id, fi.sales_rep_id,
+    jsonb_build_object('first_name', coalesce(p.first_name, ''), 'last_name', coalesce(p.last_name, ''),
+      'company_name', co.name, 'cadence_name', fi.cadence_name,
+      'sales_rep_name', case when r.id is not null then btrim(r.first_name || ' ' || r.last_name) end,
+      'day_number', fi.day_number, 'impressions', fi.imp, 'clicks', fi.clk, 'views', fi.vw)
+      || case when fi.reason is null then '{}'::jsonb else jsonb_build_object('reason', fi.reason) end,
+    fi.at
+  from fi
+  left join prospects p on p.id = fi.prospect_id
+  left join companies co on co.id = p.company_id
+  left join sales_reps r on r.id = fi.sales_rep_id
+  order by fi.ord, fi.k
+  returning id, client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at
 )
-insert into feed_items (client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at)
-select client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at
-from jsonb_to_recordset(${JSON.stringify(feed)}::jsonb) as f(client_id uuid, type text, target_id uuid,
-  cadence_id int, prospect_id uuid, sales_rep_id uuid, data jsonb, created_at timestamptz)
-returning id::text as id, client_id::text as client_id, type, target_id::text as target_id, cadence_id,
-  prospect_id::text as prospect_id, sales_rep_id::text as sales_rep_id, data,
-  (extract(epoch from created_at) * 1000)::float8 as created_at`,
-  );
-  return result.rows.map((r) => ({
-    ...r,
-    id: Number(r.id),
-    created_at: new Date(r.created_at).toISOString(),
-  }));
+select json_build_object(${STATE_FIELDS},
+  'recorded', (select coalesce(json_agg(e.ord), '[]') from e),
+  'supers', (select coalesce(json_agg(sup.ord), '[]') from sup),
+  'feed', (select coalesce(json_agg(json_build_object('id', fd.id, 'client_id', fd.client_id,
+      'type', fd.type, 'target_id', fd.target_id, 'cadence_id', fd.cadence_id,
+      'prospect_id', fd.prospect_id, 'sales_rep_id', fd.sales_rep_id, 'data', fd.data,
+      'created_at', (extract(epoch from fd.created_at) * 1000)::float8) order by fd.id), '[]') from fd)
+) as state`;
+  const [row] = (await executeNamed<{ state: BatchDoc | string }>(db, 'tracking_ingest_batch', query)).rows;
+  if (!row) throw new Error('the ingest statement returned no row');
+  const doc = docOf(row.state);
+  return {
+    states: new Map(statesOf(doc).map((s) => [s.token, s])),
+    recorded: new Set(doc.recorded),
+    supers: new Set(doc.supers),
+    feed: doc.feed.map((f) => ({ ...f, id: Number(f.id), created_at: new Date(f.created_at).toISOString() })),
+  };
 }
 
 /** Creates this month's and the next three months' event partitions if missing (migration 0003). */

@@ -8,15 +8,8 @@ import type { Database } from '../../db/client.ts';
 import { content } from '../../db/schema/index.ts';
 import type { EventType } from '../../db/schema/index.ts';
 import { GroupCommit } from './group-commit.ts';
-import { ensurePartitions, lockTargets, peekTarget, prospectInfo, writeEngagement } from './repository.ts';
-import type {
-  CounterDelta,
-  EventRow,
-  FeedRow,
-  ProspectInfo,
-  StoredFeedItem,
-  TargetState,
-} from './repository.ts';
+import { ensurePartitions, ingestBatch, peekTarget, prospectInfo } from './repository.ts';
+import type { BatchItem, ProspectInfo, StoredFeedItem, TargetState } from './repository.ts';
 
 /** ARCHITECTURE.md §5: a target is super at ≥ 1 click or ≥ 15 impressions within its cadence. */
 export const SUPER_CLICKS = SUPER_RULE.clicks;
@@ -50,15 +43,12 @@ type Deps = {
 /**
  * Whether ads run for this target now: its cadence is active with ads on (`is_super`), the target is
  * still in the cadence, and its rep is selected (onboarding) and, when the cadence names reps
- * (`selected_sdrs`), one of them.
+ * (`selected_sdrs`), one of them. Decided in SQL (`stateCtes`), where the same rule picks which
+ * events count, so the image served and the count cannot disagree.
  */
 export function adsRunFor(t: TargetState): boolean {
-  if (t.cadenceStatus !== 'active' || !t.cadenceIsSuper || !t.isActive) return false;
-  if (!t.rep?.selected) return false;
-  return t.selectedSdrs.length === 0 || t.selectedSdrs.includes(t.rep.id);
+  return t.adsRun;
 }
-
-const fullName = (first: string, last: string) => `${first} ${last}`.trim();
 
 /** Where a click goes (issue 7): our landing page with the token, else the content's, site's or rep's link. */
 export function clickDestination(t: TargetState): string | null {
@@ -71,11 +61,9 @@ export function clickDestination(t: TargetState): string | null {
   return null;
 }
 
-type Running = { imp: number; clk: number; vw: number; superAt: Date | null; delta: CounterDelta };
-
 /**
  * The engagement engine's write side (ARCHITECTURE.md §5): each event is appended and counted on
- * its target in the same transaction, with the superprospect rule applied under the target's row
+ * its target in the same statement, with the superprospect rule applied under the target's row
  * lock, so concurrent requests give counters equal to the events and one super_date. Requests are
  * group-committed and answered after the commit.
  */
@@ -84,109 +72,29 @@ export function createTrackingService(deps: Deps) {
   const db = database.db;
 
   async function write(items: IngestItem[]): Promise<IngestOutcome[]> {
-    const now = new Date();
-    const { outcomes, feed } = await db.transaction(async (tx) => {
-      const states = await lockTargets(tx, [...new Set(items.map((i) => i.token))]);
-      const running = new Map<string, Running>();
-      const events: EventRow[] = [];
-      const feedRows: FeedRow[] = [];
-      const outcomes = items.map((item): IngestOutcome => {
-        const t = states.get(item.token);
-        if (!t) return { status: 'unknown' };
-        if (!adsRunFor(t) || (item.type === 'impression' && !t.content && !item.allowNoContent)) {
-          return { status: 'ignored', target: t };
-        }
-        const at = item.at ?? now;
-        let r = running.get(t.id);
-        if (!r) {
-          r = {
-            imp: t.impressions,
-            clk: t.clicks,
-            vw: t.views,
-            superAt: t.superAt === null ? null : new Date(t.superAt),
-            delta: { id: t.id, imp: 0, clk: 0, vw: 0, super_at: null },
-          };
-          running.set(t.id, r);
-        }
-        if (item.type === 'impression') {
-          r.imp++;
-          r.delta.imp++;
-        } else if (item.type === 'click') {
-          r.clk++;
-          r.delta.clk++;
-        } else {
-          r.vw++;
-          r.delta.vw++;
-        }
-        events.push({
-          client_id: t.clientId,
-          target_id: t.id,
-          cadence_id: t.cadenceId,
-          type: item.type,
-          day_number: t.dayNumber,
-          content_id: t.content?.id ?? null,
-          size: item.type === 'impression' ? (item.size ?? null) : null,
-          occurred_at: at.toISOString(),
-        });
-        // Names are filled in below, in one read for the batch's feed items.
-        const data = {
-          first_name: '',
-          last_name: '',
-          company_name: null as string | null,
-          cadence_name: t.cadenceName,
-          sales_rep_name: t.rep ? fullName(t.rep.firstName, t.rep.lastName) : null,
-          day_number: t.dayNumber,
-          impressions: r.imp,
-          clicks: r.clk,
-          views: r.vw,
-        };
-        const feedRow = (type: FeedRow['type'], extra: Record<string, unknown> = {}): FeedRow => ({
-          client_id: t.clientId,
-          type,
-          target_id: t.id,
-          cadence_id: t.cadenceId,
-          prospect_id: t.prospectId,
-          sales_rep_id: t.salesRepId,
-          data: { ...data, ...extra },
-          created_at: at.toISOString(),
-        });
-        if (item.type !== 'impression') feedRows.push(feedRow(item.type));
-        let becameSuper = false;
-        if (r.superAt === null && (r.clk >= SUPER_CLICKS || r.imp >= SUPER_IMPRESSIONS)) {
-          r.superAt = at;
-          r.delta.super_at = at.toISOString();
-          becameSuper = true;
-          feedRows.push(feedRow('super', { reason: r.clk >= SUPER_CLICKS ? 'click' : 'impressions' }));
-        }
-        return { status: 'recorded', target: t, becameSuper };
-      });
-      if (feedRows.length > 0) {
-        const names = await prospectInfo(tx, [...new Set(feedRows.map((f) => f.prospect_id))]);
-        for (const f of feedRows) {
-          const p = names.get(f.prospect_id);
-          f.data.first_name = p?.firstName ?? '';
-          f.data.last_name = p?.lastName ?? '';
-          f.data.company_name = p?.companyName ?? null;
-        }
-      }
-      const feed = events.length
-        ? await writeEngagement(
-            tx,
-            events,
-            [...running.values()].map((r) => r.delta),
-            feedRows,
-          )
-        : [];
-      return { outcomes, feed };
-    });
-    for (const item of feed) {
+    const now = new Date().toISOString();
+    const batch: BatchItem[] = items.map((item, ord) => ({
+      ord,
+      token: item.token,
+      type: item.type,
+      size: item.size ?? null,
+      at: item.at?.toISOString() ?? now,
+      allow: item.allowNoContent === true,
+    }));
+    const result = await ingestBatch(db, batch, SUPER_RULE);
+    for (const item of result.feed) {
       try {
         deps.publish(item.client_id, item);
       } catch (err) {
         log.warn({ err }, 'feed publish failed');
       }
     }
-    return outcomes;
+    return items.map((item, ord): IngestOutcome => {
+      const target = result.states.get(item.token);
+      if (!target) return { status: 'unknown' };
+      if (!result.recorded.has(ord)) return { status: 'ignored', target };
+      return { status: 'recorded', target, becameSuper: result.supers.has(ord) };
+    });
   }
 
   // PGlite has one connection: one transaction at a time. On PostgreSQL a few run side by side; they

@@ -416,37 +416,40 @@ describe('GET /sc/prospects', () => {
   }
 
   it('a search matching more than can be listed filters the ordered scan instead: the same pages', async () => {
-    // searchListed 0: every search takes the path of a search matching thousands.
-    for (const sort of PROSPECT_SORTS) {
-      for (const f of [
-        { search: 'smith' },
-        { search: 'GLOBEX', cadence: cads[2]!.id },
-        { search: 'an', super: false },
-      ]) {
-        for (const order of ['asc', 'desc'] as const) {
-          const got: string[] = [];
-          let after: { phase: number; keys: string[] } | null = null;
-          for (let pages = 0; pages < 50; pages++) {
-            const rows = await listPage(
-              app.db,
-              { clientId, search: f.search, cadenceId: f.cadence, isSuper: f.super },
-              sort,
-              order,
-              after,
-              6,
-              { searchListed: 0 },
+    // searchListed 0: every search takes the path of a search matching thousands; companyIdsMax 0
+    // also the path of a company search matching too many companies to list (a per-row lookup).
+    for (const limits of [{ searchListed: 0 }, { searchListed: 0, companyIdsMax: 0 }])
+      for (const sort of PROSPECT_SORTS) {
+        for (const f of [
+          { search: 'smith' },
+          { search: 'GLOBEX', cadence: cads[2]!.id },
+          { search: 'an', super: false },
+          { search: 'ob', cadence: cads[0]!.id },
+        ]) {
+          for (const order of ['asc', 'desc'] as const) {
+            const got: string[] = [];
+            let after: { phase: number; keys: string[] } | null = null;
+            for (let pages = 0; pages < 50; pages++) {
+              const rows = await listPage(
+                app.db,
+                { clientId, search: f.search, cadenceId: f.cadence, isSuper: f.super },
+                sort,
+                order,
+                after,
+                6,
+                limits,
+              );
+              got.push(...rows.slice(0, 5).map((r) => r.prospectId));
+              if (rows.length <= 5) break;
+              const last = rows[4]!;
+              after = { phase: last.phase, keys: last.keys };
+            }
+            expect(got, `${sort} ${order} ${JSON.stringify(f)} ${JSON.stringify(limits)}`).toEqual(
+              expected(f, sort, order).map((x) => x.id),
             );
-            got.push(...rows.slice(0, 5).map((r) => r.prospectId));
-            if (rows.length <= 5) break;
-            const last = rows[4]!;
-            after = { phase: last.phase, keys: last.keys };
           }
-          expect(got, `${sort} ${order} ${JSON.stringify(f)}`).toEqual(
-            expected(f, sort, order).map((x) => x.id),
-          );
         }
       }
-    }
   });
 
   it('search is case-insensitive over name, e-mail, title and company, and matches % and _ literally', async () => {

@@ -53,6 +53,8 @@ type Phase = {
 
 export type PageRow = { prospectId: string; targetId: string | null; phase: number; keys: string[] };
 
+/** pg_trgm indexes three-character runs: a shorter search cannot use the trigram indexes. */
+const TRIGRAM = 3;
 /** How many matching companies are looked up by id; more than that and the search is broad anyway. */
 const COMPANY_IDS_MAX = 500;
 /**
@@ -84,14 +86,19 @@ const searchText = (p: string) =>
 const and = (parts: SQL[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
 
 /** Companies whose name matches: their ids when few, else null (use the correlated form). */
-async function matchingCompanies(db: Queries, clientId: string, pattern: string): Promise<string[] | null> {
+async function matchingCompanies(
+  db: Queries,
+  clientId: string,
+  pattern: string,
+  max: number,
+): Promise<string[] | null> {
   const rows = rowsOf<{ id: string }>(
     await db.execute(sql`
       select id::text as id from companies
       where client_id = ${clientId} and name ilike ${pattern}
-      limit ${COMPANY_IDS_MAX + 1}`),
+      limit ${max + 1}`),
   );
-  return rows.length > COMPANY_IDS_MAX ? null : rows.map((r) => r.id);
+  return rows.length > max ? null : rows.map((r) => r.id);
 }
 
 type Context = {
@@ -119,6 +126,12 @@ function prospectConditions(ctx: Context, p: string, companyName?: string, match
     const text = sql`${searchText(p)} ilike ${ctx.pattern}`;
     let company: SQL | null;
     if (companyName) company = sql`${sql.raw(companyName)} ilike ${ctx.pattern}`;
+    // Too many companies match to list them. The planner hashes the matches of an EXISTS before
+    // the first row: quick through the trigram index, but a search under three characters has no
+    // trigram and reads every company first (55 ms for "an" on bench/prospects). Then each row's
+    // company is looked up as the walk reaches it instead (a scalar subquery is not hashed).
+    else if (ctx.companyIds === null && (ctx.f.search?.trim().length ?? 0) < TRIGRAM)
+      company = sql`(select sc.name from companies sc where sc.id = ${sql.raw(p)}.company_id) ilike ${ctx.pattern}`;
     else if (ctx.companyIds === null)
       company = sql`exists (select 1 from companies sc where sc.id = ${sql.raw(p)}.company_id and sc.name ilike ${ctx.pattern})`;
     else if (ctx.companyIds.length)
@@ -402,12 +415,14 @@ export async function listPage(
   dir: SortOrder,
   after: { phase: number; keys: string[] } | null,
   limit: number,
-  opts: { searchListed?: number } = {},
+  opts: { searchListed?: number; companyIdsMax?: number } = {},
 ): Promise<PageRow[]> {
   const listed = opts.searchListed ?? SEARCH_LISTED;
   const search = f.search?.trim() ? f.search.trim() : undefined;
   const pattern = search ? containsPattern(search) : null;
-  const companyIds = pattern ? await matchingCompanies(db, f.clientId, pattern) : [];
+  const companyIds = pattern
+    ? await matchingCompanies(db, f.clientId, pattern, opts.companyIdsMax ?? COMPANY_IDS_MAX)
+    : [];
   const ctx: Context = { f, pattern, companyIds };
   const combined =
     sort === 'impressions' || sort === 'super_date' || hasEntryFilter(f) || f.isSuper !== undefined;

@@ -41,7 +41,7 @@ const UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /** A client with ads on for one cadence, published content on day 1, selected reps and targets. */
-export async function seed(database: Database): Promise<string[]> {
+async function seed(database: Database): Promise<string[]> {
   const { db } = database;
   const [client] = await db.insert(clients).values({ name: 'Bench Co' }).returning();
   const clientId = client!.id;

@@ -185,6 +185,11 @@ export async function run() {
           label: 'search 2 letters + super, by date',
           query: { search: 'an', super: 'true', sort: 'super_date' },
         },
+        // A broad search with a cadence: its rows are left to the ordered walk (see listPage).
+        {
+          label: 'search 2 letters + cadence, by name',
+          query: { search: 'an', cadence_id: String(ids.mid_cadence) },
+        },
       ];
 
       const theApp = app;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import type { BuildOptions } from '../src/app.ts';
@@ -26,6 +26,20 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const EXPECTED_DRIVER = TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
 /**
+ * Runs `fn` when the current test ends, or, outside a test (a describe body or beforeAll), after
+ * the file's tests. Vitest ignores an afterAll registered while a test runs, which left the apps
+ * and databases of tests that build their own behind.
+ */
+function cleanUp(fn: () => Promise<void>): void {
+  try {
+    onTestFinished(fn);
+  } catch {
+    // "can only be called inside a test": not in one.
+    afterAll(fn);
+  }
+}
+
+/**
  * A database of its own for one test file: in-memory PGlite, or a new database on the test
  * PostgreSQL server, dropped when the file ends.
  */
@@ -36,7 +50,7 @@ export async function freshDatabaseUrl(): Promise<string | undefined> {
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  afterAll(async () => {
+  cleanUp(async () => {
     const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await c.connect();
     await c.query(`drop database if exists ${name} with (force)`);
@@ -62,7 +76,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     ...opts.env,
   });
   const app = await buildApp(config, { jobPollingSeconds: 0.5, pgliteSnapshot: pgliteSnapshot(), ...opts });
-  afterAll(() => app.close());
+  cleanUp(async () => {
+    await app.close();
+  });
   if (opts.ready !== false) await app.ready();
   return app;
 }

@@ -114,7 +114,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       await db.execute(sql`select 1`);
     },
     async close() {
-      await pool.end();
+      // Twice is harmless, as on PGlite (pg-pool throws on a second end).
+      if (!pool.ending) await pool.end();
     },
   };
 }

@@ -32,9 +32,6 @@ export type TargetState = {
   cadenceName: string;
   /** Whether ads run for the target now (the `runs` rule of the state query). */
   adsRun: boolean;
-  cadenceStatus: string;
-  cadenceIsSuper: boolean;
-  selectedSdrs: string[];
   rep: {
     id: string;
     selected: boolean;
@@ -73,9 +70,6 @@ type TargetRow = {
   views: number;
   super_at: number | null;
   cadence_name: string;
-  cadence_status: string;
-  cadence_is_super: boolean;
-  selected_sdrs: unknown;
   runs: boolean;
   content_id: string | null;
 };
@@ -113,8 +107,7 @@ t as (
   from targets t where ${where}
   order by t.id ${lock ? sql.raw('for update') : sql.raw('')}
 ), s as (
-  select t.*, c.name as cadence_name, c.status as cadence_status, c.is_super as cadence_is_super,
-    c.selected_sdrs,
+  select t.*, c.name as cadence_name,
     coalesce(c.status = 'active' and c.is_super and t.is_active and r.selected
       and case when jsonb_typeof(c.selected_sdrs) <> 'array' then true
         when jsonb_array_length(c.selected_sdrs) = 0 then true
@@ -139,8 +132,7 @@ const STATE_FIELDS = sql.raw(`
       'sales_rep_id', s.sales_rep_id, 'day_number', s.day_number, 'is_active', s.is_active,
       'impressions', s.impressions, 'clicks', s.clicks, 'views', s.views,
       'super_at', (extract(epoch from s.super_date) * 1000)::float8, 'cadence_name', s.cadence_name,
-      'cadence_status', s.cadence_status, 'cadence_is_super', s.cadence_is_super,
-      'selected_sdrs', s.selected_sdrs, 'runs', s.runs, 'content_id', s.content_id) order by s.id), '[]') from s),
+      'runs', s.runs, 'content_id', s.content_id) order by s.id), '[]') from s),
   'reps', (select coalesce(json_agg(json_build_object('id', r.id, 'selected', r.selected,
       'first_name', r.first_name, 'last_name', r.last_name, 'title', r.title,
       'company_name', r.company_name, 'calendar_url', r.calendar_url, 'photo_url', r.photo_url)), '[]')
@@ -175,9 +167,6 @@ function statesOf(doc: StateDoc): TargetState[] {
       superAt: t.super_at,
       cadenceName: t.cadence_name,
       adsRun: t.runs,
-      cadenceStatus: t.cadence_status,
-      cadenceIsSuper: t.cadence_is_super,
-      selectedSdrs: Array.isArray(t.selected_sdrs) ? t.selected_sdrs.map(String) : [],
       rep: r
         ? {
             id: r.id,

@@ -54,7 +54,7 @@ type Phase = {
 export type PageRow = { prospectId: string; targetId: string | null; phase: number; keys: string[] };
 
 /** pg_trgm indexes three-character runs: a shorter search cannot use the trigram indexes. */
-const TRIGRAM = 3;
+const narrowsByTrigram = (search: string | undefined) => (search?.trim().length ?? 0) >= 3;
 /** How many matching companies are looked up by id; more than that and the search is broad anyway. */
 const COMPANY_IDS_MAX = 500;
 /**
@@ -130,7 +130,7 @@ function prospectConditions(ctx: Context, p: string, companyName?: string, match
     // the first row: quick through the trigram index, but a search under three characters has no
     // trigram and reads every company first (55 ms for "an" on bench/prospects). Then each row's
     // company is looked up as the walk reaches it instead (a scalar subquery is not hashed).
-    else if (ctx.companyIds === null && (ctx.f.search?.trim().length ?? 0) < TRIGRAM)
+    else if (ctx.companyIds === null && !narrowsByTrigram(ctx.f.search))
       company = sql`(select sc.name from companies sc where sc.id = ${sql.raw(p)}.company_id) ilike ${ctx.pattern}`;
     else if (ctx.companyIds === null)
       company = sql`exists (select 1 from companies sc where sc.id = ${sql.raw(p)}.company_id and sc.name ilike ${ctx.pattern})`;
@@ -439,7 +439,7 @@ export async function listPage(
     // prospects (300 ms on bench/prospects). A shorter search matches too many prospects for that:
     // its rows are found faster by the walk. The super filter is not applied: its EXISTS is
     // hashed over every super entry first (340 ms).
-    const narrowed = hasEntryFilter(f) && (search?.length ?? 0) >= TRIGRAM;
+    const narrowed = hasEntryFilter(f) && narrowsByTrigram(search);
     const found = rowsOf<{ id: string }>(
       await db.execute(sql`
         select p.id::text as id from prospects p

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { renderAsync } from '@resvg/resvg-js';
 import satori from 'satori';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AD_SIZES, TEMPLATE_IDS } from '@rally/shared/schemas/content';
@@ -14,7 +15,7 @@ import { adFonts } from './fonts.ts';
 import { createImageLoader, isPrivateAddress, sniffImageType } from './images.ts';
 import { adPalette, inkOn } from './palette.ts';
 import type { AdInput } from './render.ts';
-import { adContext, adElement, renderAdPng } from './render.ts';
+import { adContext, adElement, renderAdPng, renderAdSvg } from './render.ts';
 import { samplePortraitPng, sampleLogoPng } from './sample-images.ts';
 
 const photo = samplePortraitPng(256);
@@ -57,6 +58,25 @@ describe('ad PNGs (SPEC.md §3 "Ad sizes: 1080x1080, 1200x628, 728x90, 300x250";
     const png = await renderAdPng({ templateId, size, ...LONG });
     const [width, height] = size.split('x').map(Number);
     expect(pngSize(png)).toEqual({ width, height });
+  });
+
+  it('is an 8-bit palette PNG a third the size of the RGBA one, with the same picture', async () => {
+    const input: AdInput = { templateId: 1, size: '300x250', ...LONG };
+    const png = await renderAdPng(input);
+    // IHDR: bit depth at byte 24, colour type at 25 (3 = indexed colour).
+    expect([png[24], png[25]]).toEqual([8, 3]);
+    const rgba = await renderAsync(await renderAdSvg(input), { font: { loadSystemFonts: false } });
+    expect(png.length).toBeLessThan(rgba.asPng().length / 2);
+    // `pixels` copies the image out of resvg on every read: read it once.
+    const reference = rgba.pixels;
+    // Decoded back to RGBA by resvg, as the one image of an SVG of the same size.
+    const frame = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="250"><image width="300" height="250" href="data:image/png;base64,${png.toString('base64')}"/></svg>`;
+    const decoded = (await renderAsync(frame, { font: { loadSystemFonts: false } })).pixels;
+    expect(decoded.length).toBe(reference.length);
+    let diff = 0;
+    for (let i = 0; i < decoded.length; i++) diff += Math.abs(decoded[i]! - reference[i]!);
+    // Mean error per channel, out of 255: dithering moves pixels a little, never the picture.
+    expect(diff / decoded.length).toBeLessThan(3);
   });
 
   it('the four templates look different at one size', async () => {

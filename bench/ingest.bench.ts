@@ -20,7 +20,7 @@ import {
 } from '../apps/server/src/db/schema/index.ts';
 import { ingestBatch } from '../apps/server/src/modules/tracking/repository.ts';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
-import { report, root, startProcess } from './lib.ts';
+import { cpuSeconds, postgresCpuSeconds, report, root, startProcess } from './lib.ts';
 import type { Server } from './lib.ts';
 
 /**
@@ -117,28 +117,57 @@ async function seed(database: Database): Promise<string[]> {
   return tokens;
 }
 
-type Load = { rps: number; p99: number; ok: number; bad: number };
+type Load = { rps: number; p99: number; ok: number; bad: number; cpu: Cpu };
+/** CPU µs per 2xx answer: the server process, PostgreSQL's processes, the load generator (this process). */
+type Cpu = { server: number; database: number; load: number };
 
-/** Impressions round-robin over the tokens; `amount` requests, so every answer is in the figures. */
-async function impressions(url: string, tokens: string[], amount: number): Promise<Load> {
-  let next = Math.floor(Math.random() * tokens.length);
-  const r = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    amount,
-    headers: { 'user-agent': UA },
-    requests: [
-      {
-        setupRequest: (req) => ({ ...req, path: `/t/${tokens[next++ % tokens.length]}/ad/300x250.png` }),
-      },
-    ],
-  });
-  return { rps: r['2xx'] / r.duration, p99: r.latency.p99, ok: r['2xx'], bad: r.non2xx + r.errors };
+/** Runs a load and charges the CPU each party used during it to the requests answered 2xx. */
+async function charged(server: Server, fire: () => Promise<autocannon.Result>): Promise<Load> {
+  const s0 = cpuSeconds(server.child.pid!);
+  const d0 = postgresCpuSeconds();
+  const l0 = process.cpuUsage();
+  const r = await fire();
+  const l1 = process.cpuUsage(l0);
+  const d1 = postgresCpuSeconds();
+  const s1 = cpuSeconds(server.child.pid!);
+  const n = Math.max(1, r['2xx']);
+  const cpu = {
+    server: ((s1 - s0) * 1e6) / n,
+    // A PostgreSQL process that exits during the run takes its time out of the sum: never below 0.
+    database: Math.max(0, ((d1 - d0) * 1e6) / n),
+    load: (l1.user + l1.system) / n,
+  };
+  return { rps: r['2xx'] / r.duration, p99: r.latency.p99, ok: r['2xx'], bad: r.non2xx + r.errors, cpu };
 }
 
-async function hello(url: string, seconds: number): Promise<Load> {
-  const r = await autocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: seconds });
-  return { rps: r['2xx'] / r.duration, p99: r.latency.p99, ok: r['2xx'], bad: r.non2xx + r.errors };
+/** Impressions round-robin over the tokens; `amount` requests, so every answer is in the figures. */
+async function impressions(server: Server, url: string, tokens: string[], amount: number): Promise<Load> {
+  let next = Math.floor(Math.random() * tokens.length);
+  return charged(server, () =>
+    autocannon({
+      url,
+      connections: CONNECTIONS,
+      amount,
+      headers: { 'user-agent': UA },
+      requests: [
+        {
+          setupRequest: (req) => ({ ...req, path: `/t/${tokens[next++ % tokens.length]}/ad/300x250.png` }),
+        },
+      ],
+    }),
+  );
+}
+
+function hello(server: Server, url: string, seconds: number): Promise<Load> {
+  return charged(server, () =>
+    autocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: seconds }),
+  );
+}
+
+function cpuLine(cpu: Cpu[]): string {
+  const mean = (k: keyof Cpu) => Math.round(cpu.reduce((n, c) => n + c[k], 0) / cpu.length);
+  const total = mean('server') + mean('database') + mean('load');
+  return `server ${mean('server')}, PostgreSQL ${mean('database')}, load generator ${mean('load')}: ${total} µs`;
 }
 
 /**
@@ -213,9 +242,9 @@ export async function run(seconds: number) {
 
     // Warm up both (the ad images get rendered and cached here); size the measured runs from it.
     let answered = 0;
-    const warm = await impressions(realUrl, tokens, 3_000);
+    const warm = await impressions(real, realUrl, tokens, 3_000);
     answered += warm.ok;
-    await hello(bare.url, 2);
+    await hello(bare, bare.url, 2);
     const amount = Math.max(5_000, Math.round(warm.rps * seconds));
 
     const runs: Load[] = [];
@@ -223,11 +252,11 @@ export async function run(seconds: number) {
     // The ceiling: the same server's /healthz, which does no I/O, so what any route of it can reach.
     const ceilings: Load[] = [];
     for (let i = 0; i < 2; i++) {
-      bases.push(await hello(bare.url, seconds));
-      const r = await impressions(realUrl, tokens, amount);
+      bases.push(await hello(bare, bare.url, seconds));
+      const r = await impressions(real, realUrl, tokens, amount);
       answered += r.ok;
       runs.push(r);
-      ceilings.push(await hello(realUrl, seconds));
+      ceilings.push(await hello(real, realUrl, seconds));
     }
     const bad = [warm, ...runs, ...ceilings].reduce((n, r) => n + r.bad, 0);
     const rps = (runs[0]!.rps + runs[1]!.rps) / 2;
@@ -277,6 +306,11 @@ export async function run(seconds: number) {
       `${basep99.toFixed(0)} ms (bare)`,
       p99 / basep99,
     );
+    // Where a request's CPU goes, measured during the runs above: the ratio is, roughly, the bare
+    // request's total over the impression's, as the machine's cores are shared by all three.
+    console.log(`  CPU per request, impression: ${cpuLine(runs.map((r) => r.cpu))}`);
+    console.log(`  CPU per request, /healthz:    ${cpuLine(ceilings.map((r) => r.cpu))}`);
+    console.log(`  CPU per request, bare:        ${cpuLine(bases.map((r) => r.cpu))}`);
     const ok = stored.events === answered && stored.counted === answered && bad === 0;
     console.log(
       `  events stored ${stored.events}, target impressions ${stored.counted}, answered 2xx ${answered}, ` +

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -40,6 +40,27 @@ export function startProcess(script: string, env: Record<string, string> = {}): 
     child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${out}`)));
   });
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux, /proc/PID/stat at 100 ticks/s). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds used so far by every PostgreSQL process on the machine (0 where there is none). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += cpuSeconds(Number(entry));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /** Resident memory of a process in MiB (Linux). */

@@ -2,7 +2,7 @@
  * `npm test`: types, lint, unit, API (PGlite, then PostgreSQL when TEST_DATABASE_URL is set) and
  * end-to-end tests in Debian's Chromium. Ends with one line `N passed, N failed` summing every suite.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,12 +29,29 @@ function run(cmd: string, args: string[], env: Record<string, string | undefined
   return r.status ?? 1;
 }
 
-/** A check without test cases (types, lint): one pass or one failure. */
-function check(name: string, cmd: string, args: string[]) {
-  banner(name);
+/**
+ * A check without test cases (types, lint, format): one pass or one failure. Checks run side by
+ * side (each is one single-threaded process, and the machine has two cores); each one's output is
+ * printed whole when it ends, so the logs do not interleave.
+ */
+function check(name: string, cmd: string, args: string[]): Promise<Outcome> {
   const t = Date.now();
-  const ok = run(cmd, args) === 0;
-  outcomes.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds: (Date.now() - t) / 1000 });
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '1' } });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => out.push(c));
+    const done = (ok: boolean) => {
+      banner(name);
+      process.stdout.write(Buffer.concat(out));
+      resolve({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds: (Date.now() - t) / 1000 });
+    };
+    child.once('error', (err) => {
+      out.push(Buffer.from(`${String(err)}\n`));
+      done(false);
+    });
+    child.once('close', (code) => done(code === 0));
+  });
 }
 
 /** A Vitest run; counts come from its JSON report. A crash with no report counts as one failure. */
@@ -129,9 +146,13 @@ async function e2e() {
 }
 
 const testDb = process.env.TEST_DATABASE_URL;
-check('types', node, [path.join(root, 'scripts/typecheck.ts')]);
-check('lint', node, [bin('eslint'), '.', '--max-warnings=0']);
-check('format', node, [bin('prettier'), '--check', '.', '--log-level=warn']);
+outcomes.push(
+  ...(await Promise.all([
+    check('types', node, [path.join(root, 'scripts/typecheck.ts')]),
+    check('lint', node, [bin('eslint'), '.', '--max-warnings=0']),
+    check('format', node, [bin('prettier'), '--check', '.', '--log-level=warn']),
+  ])),
+);
 vitest('unit', ['shared', 'web'], { TEST_DATABASE_URL: undefined });
 vitest('api (PGlite)', ['server'], { TEST_DATABASE_URL: undefined, DATABASE_URL: undefined });
 if (testDb) {

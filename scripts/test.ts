@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = path.join(root, '.tmp');
@@ -17,7 +18,8 @@ const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 const node = process.execPath;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-type Outcome = { name: string; passed: number; failed: number; seconds: number };
+/** `notes`: the failed (and, for e2e, flaky) tests by name, repeated in the summary at the end. */
+type Outcome = { name: string; passed: number; failed: number; seconds: number; notes?: string[] };
 const outcomes: Outcome[] = [];
 
 function banner(text: string) {
@@ -74,13 +76,37 @@ function vitest(name: string, projects: string[], env: Record<string, string | u
   );
   let passed = 0;
   let failed = 0;
+  const notes: string[] = [];
   if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+    const r = JSON.parse(readFileSync(report, 'utf8')) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      testResults: {
+        name: string;
+        status: string;
+        message?: string;
+        assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
+      }[];
+    };
     passed = r.numPassedTests;
     failed = r.numFailedTests;
+    for (const file of r.testResults) {
+      const where = path.relative(root, file.name);
+      for (const a of file.assertionResults.filter((x) => x.status === 'failed'))
+        notes.push(`failed: ${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+      if (file.status === 'failed' && !file.assertionResults.some((x) => x.status === 'failed'))
+        notes.push(`failed: ${where}: ${firstLine(file.message)}`);
+    }
   }
   if (code !== 0 && failed === 0) failed = 1; // a failed file or an unhandled error
-  outcomes.push({ name, passed, failed, seconds: (Date.now() - t) / 1000 });
+  outcomes.push({ name, passed, failed, seconds: (Date.now() - t) / 1000, notes });
+}
+
+// eslint-disable-next-line no-control-regex -- colour codes in Playwright's error messages
+const stripAnsi = (text: string | undefined) => text?.replace(/\x1b\[[0-9;]*m/g, '');
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0]?.slice(0, 300) ?? '';
 }
 
 function freePort(): Promise<number> {
@@ -132,17 +158,26 @@ async function e2e() {
   rmSync(dataDir, { recursive: true, force: true });
   let passed = 0;
   let failed = 0;
+  const notes: string[] = [];
   if (existsSync(report)) {
-    const s = (
-      JSON.parse(readFileSync(report, 'utf8')) as {
-        stats: { expected: number; unexpected: number; flaky: number };
-      }
-    ).stats;
-    passed = s.expected + s.flaky;
-    failed = s.unexpected;
+    const r = JSON.parse(readFileSync(report, 'utf8')) as JSONReport;
+    passed = r.stats.expected + r.stats.flaky;
+    failed = r.stats.unexpected;
+    const walk = (suite: JSONReportSuite) => {
+      for (const spec of suite.specs)
+        for (const t of spec.tests)
+          if (t.status === 'unexpected' || t.status === 'flaky') {
+            const error = t.results.find((x) => x.error)?.error?.message;
+            notes.push(
+              `${t.status === 'flaky' ? 'flaky (passed on retry)' : 'failed'}: ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(stripAnsi(error))}`,
+            );
+          }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of r.suites) walk(suite);
   }
   if (code !== 0 && failed === 0) failed = 1;
-  outcomes.push({ name: 'e2e', passed, failed, seconds: (Date.now() - t) / 1000 });
+  outcomes.push({ name: 'e2e', passed, failed, seconds: (Date.now() - t) / 1000, notes });
 }
 
 const testDb = process.env.TEST_DATABASE_URL;
@@ -170,6 +205,9 @@ for (const o of outcomes) {
     `${o.failed ? '✗' : '✓'} ${o.name.padEnd(40)} ${String(o.passed).padStart(4)} passed ${String(o.failed).padStart(3)} failed  ${o.seconds.toFixed(1)}s`,
   );
 }
+// The failures again at the end, where a truncated CI log still shows them.
+for (const note of outcomes.flatMap((o) => (o.notes ?? []).map((n) => `  ${o.name}: ${n}`)))
+  console.log(note);
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

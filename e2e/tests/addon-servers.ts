@@ -14,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export type CapturedEvent = {
   event: string;
   distinct_id?: string;
+  /** When the browser made the event (ISO 8601); batches can arrive out of that order. */
+  timestamp?: string;
   properties: Record<string, unknown>;
 };
 export type PostHogHit = {
@@ -49,6 +51,7 @@ function decodeEvents(raw: Buffer, url: URL, contentType: string): CapturedEvent
       return {
         event: e.event as string,
         distinct_id: (e.distinct_id ?? properties.distinct_id) as string | undefined,
+        timestamp: typeof e.timestamp === 'string' ? e.timestamp : undefined,
         properties,
       };
     });

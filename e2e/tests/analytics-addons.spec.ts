@@ -69,10 +69,19 @@ function eventsSince(addons: Addons, from: number) {
   return addons.posthog.events().slice(from);
 }
 
+/**
+ * The pages viewed since `from`, in the order the browser viewed them: posthog-js sends its events
+ * in batches, which can reach the server in another order, so they are sorted by their timestamp.
+ */
 const pageviewPaths = (addons: Addons, from: number) =>
   eventsSince(addons, from)
     .filter((e) => e.event === '$pageview')
-    .map((e) => new URL(String(e.properties.$current_url)).pathname);
+    .map((e) => ({
+      at: Date.parse(e.timestamp ?? ''),
+      path: new URL(String(e.properties.$current_url)).pathname,
+    }))
+    .sort((a, b) => a.at - b.at)
+    .map((e) => (Number.isNaN(e.at) ? `${e.path} (no timestamp)` : e.path));
 
 async function userId(page: Page): Promise<string> {
   const res = await page.request.get('/v1/api/user/self');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
+import type { JsonTestResults } from 'vitest/reporters';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = path.join(root, '.tmp');
@@ -78,16 +79,7 @@ function vitest(name: string, projects: string[], env: Record<string, string | u
   let failed = 0;
   const notes: string[] = [];
   if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8')) as {
-      numPassedTests: number;
-      numFailedTests: number;
-      testResults: {
-        name: string;
-        status: string;
-        message?: string;
-        assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
-      }[];
-    };
+    const r = JSON.parse(readFileSync(report, 'utf8')) as JsonTestResults;
     passed = r.numPassedTests;
     failed = r.numFailedTests;
     for (const file of r.testResults) {

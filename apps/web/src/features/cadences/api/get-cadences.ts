@@ -17,8 +17,9 @@ export const getCadencesQueryOptions = (clientId: string) =>
       apiRequest('/sc/cadence', { schema: z.array(cadenceListItemSchema), signal, clientId }),
   });
 
-export const useCadences = (clientId: string) =>
+/** `poll`: ask again while something the list cannot see yet is under way (a platform's first sync). */
+export const useCadences = (clientId: string, { poll = false }: { poll?: boolean } = {}) =>
   useQuery({
     ...getCadencesQueryOptions(clientId),
-    refetchInterval: (q) => (anySyncing(q.state.data) ? CADENCE_SYNC_POLL_MS : false),
+    refetchInterval: (q) => (poll || anySyncing(q.state.data) ? CADENCE_SYNC_POLL_MS : false),
   });

@@ -17,9 +17,8 @@ export const getCadencesQueryOptions = (clientId: string) =>
       apiRequest('/sc/cadence', { schema: z.array(cadenceListItemSchema), signal, clientId }),
   });
 
-/** `poll`: ask again while something the list cannot see yet is under way (a platform's first sync). */
-export const useCadences = (clientId: string, { poll = false }: { poll?: boolean } = {}) =>
+export const useCadences = (clientId: string) =>
   useQuery({
     ...getCadencesQueryOptions(clientId),
-    refetchInterval: (q) => (poll || anySyncing(q.state.data) ? CADENCE_SYNC_POLL_MS : false),
+    refetchInterval: (q) => (anySyncing(q.state.data) ? CADENCE_SYNC_POLL_MS : false),
   });

@@ -115,46 +115,6 @@ describe('CadencesScreen', () => {
     expect(screen.getByRole('link', { name: 'Go to connections' })).toBeInTheDocument();
   });
 
-  it("during a platform's first sync: says it is syncing, then lists the cadences once they arrive", async () => {
-    const integration = {
-      client_id: ACME,
-      id: 2,
-      is_active: true,
-      source: 'salesloft',
-      created_at: '2026-11-24T09:00:00Z',
-      updated_at: '2026-11-24T09:00:00Z',
-      account_name: 'Acme on Salesloft',
-      last_error: null,
-      sync_progress: null,
-    };
-    // The sync ends at the third question about it; the cadences list stays empty until then.
-    let asked = 0;
-    let ended = false;
-    const server = await signIn('purple_owner', {
-      [`/v1/rest/client/${ACME}/integrations`]: () => {
-        ended = ++asked >= 3;
-        return {
-          body: [
-            ended
-              ? { ...integration, is_syncing: false, last_synced_at: '2026-11-24T09:01:00Z' }
-              : { ...integration, is_syncing: true, last_synced_at: null },
-          ],
-        };
-      },
-      'GET /sc/cadence': () => ({ body: ended ? [listItem] : [] }),
-    });
-    render(`/cadence?client_id=${ACME}`);
-    expect(await screen.findByText('Syncing your cadences…')).toBeInTheDocument();
-    expect(screen.getByText(/Salesloft is being read now/)).toBeInTheDocument();
-    expect(screen.queryByText('No cadences yet')).not.toBeInTheDocument();
-    const table = await screen.findByRole('table', { name: 'Cadences' }, { timeout: 8000 });
-    expect(within(table).getByRole('link', { name: 'Enterprise Outbound' })).toBeInTheDocument();
-    // Once the sync has ended, nothing is asked again.
-    const calls = server.calls.length;
-    await new Promise((r) => setTimeout(r, 2000));
-    expect(server.calls.length).toBe(calls);
-  }, 15_000);
-
   it('error: explains and offers to try again', async () => {
     const server = await signIn('purple_owner', {
       'GET /sc/cadence': { status: 403, body: { message: 'Nope' } },

@@ -1,20 +1,6 @@
-import {
-  Anchor,
-  Avatar,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Avatar, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
 import type { ComponentType } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import type { CadenceListItem } from '@rally/shared/schemas/cadences';
@@ -22,8 +8,8 @@ import type { SalesRep } from '@rally/shared/schemas/integrations';
 import { sortSalesReps } from '@rally/shared';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
-import { refreshIntegrations, useAuth } from '../../../lib/auth/store.ts';
-import { CADENCE_SYNC_POLL_MS, useCadences } from '../api/get-cadences.ts';
+import { useAuth } from '../../../lib/auth/store.ts';
+import { useCadences } from '../api/get-cadences.ts';
 import { useClientReps } from '../api/get-cadence-reps.ts';
 import { AdsBadge, CadenceStatusBadge } from './status-badge.tsx';
 import { CadenceSyncState } from './sync-state.tsx';
@@ -56,27 +42,6 @@ export function CadencesScreen({ SourceLogo }: { SourceLogo: SourceLogoComponent
   );
 }
 
-/**
- * Whether a connected platform is syncing, so an empty list is only "not yet": the cadences list
- * cannot say so itself (a cadence's own is_syncing needs the cadence), so the client's integrations
- * are asked again until it ends, and the list once more then.
- */
-function useFirstSync(clientId: string) {
-  const syncing = useAuth().integrations.filter((i) => i.client_id === clientId && i.is_syncing);
-  const waiting = syncing.length > 0;
-  const queryClient = useQueryClient();
-  const wasWaiting = useRef(waiting);
-  useEffect(() => {
-    if (wasWaiting.current && !waiting)
-      void queryClient.invalidateQueries({ queryKey: ['cadences', clientId] });
-    wasWaiting.current = waiting;
-    if (!waiting) return;
-    const timer = setInterval(() => void refreshIntegrations().catch(() => {}), CADENCE_SYNC_POLL_MS);
-    return () => clearInterval(timer);
-  }, [waiting, clientId, queryClient]);
-  return { waiting, label: syncing.map((i) => SOURCE_LABELS[i.source] ?? i.source).join(' and ') };
-}
-
 function CadenceTable({
   clientId,
   canSync,
@@ -86,24 +51,11 @@ function CadenceTable({
   canSync: boolean;
   SourceLogo: SourceLogoComponent;
 }) {
-  const firstSync = useFirstSync(clientId);
-  const cadences = useCadences(clientId, { poll: firstSync.waiting });
+  const cadences = useCadences(clientId);
   const reps = useClientReps(clientId);
   if (cadences.isPending) return <PanelLoading label="Loading cadences" />;
   if (cadences.isError)
     return <PanelError error={cadences.error} what="cadences" onRetry={() => void cadences.refetch()} />;
-  if (cadences.data.length === 0 && firstSync.waiting)
-    return (
-      <Paper withBorder radius="md" p="xl">
-        <Stack align="center" gap="xs" role="status">
-          <Loader size="sm" />
-          <Text fw={600}>Syncing your cadences…</Text>
-          <Text size="sm" c="dimmed" ta="center">
-            {firstSync.label} is being read now. Its cadences show here as they arrive.
-          </Text>
-        </Stack>
-      </Paper>
-    );
   if (cadences.data.length === 0)
     return (
       <Paper withBorder radius="md" p="xl">

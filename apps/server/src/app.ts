@@ -26,6 +26,7 @@ import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/i
 import { publicPageRoutes } from './modules/creative/index.ts';
 import { scCreativeRoutes } from './modules/creative/preview-routes.ts';
 import { fileforceRoutes } from './modules/fileforce/index.ts';
+import { crmRestRoutes } from './modules/crm/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -82,6 +83,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     clientRoutes,
     integrationRoutes,
     fileforceRoutes,
+    crmRestRoutes,
     contentRoutes,
     trackingApiRoutes,
   ],

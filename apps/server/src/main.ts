@@ -9,6 +9,7 @@ import {
   seedDemo,
   seedDemoBillingData,
   seedDemoContentData,
+  seedDemoCrmData,
   seedDemoData,
   seedDemoEngagementData,
 } from './db/seed.ts';
@@ -28,6 +29,7 @@ const app = await buildApp(config);
 if (config.seedDemo && config.services.includes('main')) {
   await seedDemo(app.db);
   await seedDemoData({ db: app.db, config, log: app.log });
+  await seedDemoCrmData(app.db);
   await seedDemoContentData(app.db);
   // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
   await seedDemoEngagementData({ db: app.db, tracking: app.tracking });

@@ -11,6 +11,7 @@ import type { FileforceDeps } from '../modules/fileforce/index.ts';
 import { seedDemoEngagement } from '../modules/tracking/index.ts';
 import type { TrackingService } from '../modules/tracking/index.ts';
 import { seedDemoBilling } from '../modules/billing/index.ts';
+import { seedDemoCrm } from '../modules/crm/index.ts';
 import type { BillingService, Charging, PaymentProvider } from '../modules/billing/index.ts';
 import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
@@ -137,6 +138,19 @@ export async function seedDemoData(deps: FileforceDeps): Promise<{ imported: num
     await deps.db.update(salesReps).set({ selected: true }).where(eq(salesReps.clientId, clientId));
   }
   return { imported };
+}
+
+/**
+ * Issue 16: per demo data client, a demo Salesforce connection with its stage catalogue, ~90
+ * opportunities over the last six months with their stage history on the demo companies, owners,
+ * accounts, contacts, campaigns and activity counts. Run after seedDemoData (it maps to its
+ * companies, prospects and sales reps); once per client.
+ */
+export async function seedDemoCrmData(db: Db): Promise<{ opportunities: number }> {
+  return seedDemoCrm(
+    db,
+    DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
+  );
 }
 
 /** Issue 8: per demo data client, brand settings, a landing page and two published ads using it. */

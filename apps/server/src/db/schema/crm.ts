@@ -1,0 +1,320 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { clients } from './identity.ts';
+// A cycle with integrations.ts (opportunities point at stages, owners and record types here): every
+// reference across it is a lazy `() => table.column`, read after both files have loaded.
+import { companies, integrations, opportunities, prospects, salesReps } from './integrations.ts';
+
+/*
+ * CRM data (issue 16, ARCHITECTURE.md §10): what the CRM adapters (salesforce, hubspot, marketo)
+ * bring in beside the opportunities. Every row carries client_id (the tenant) and, when it comes
+ * from a vendor, the integration and the vendor's id, unique together, so syncs upsert idempotently.
+ */
+
+const createdUpdated = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+const tenant = () =>
+  uuid('client_id')
+    .notNull()
+    .references(() => clients.id, { onDelete: 'cascade' });
+
+const integrationRef = () =>
+  integer('integration_id')
+    .notNull()
+    .references(() => integrations.id, { onDelete: 'cascade' });
+
+/**
+ * One stage of one pipeline of a CRM (Salesforce OpportunityStage, a HubSpot deal-pipeline stage).
+ * `key` is the vendor's value on the opportunity (Salesforce ApiName, HubSpot stage id).
+ */
+export const crmStages = pgTable(
+  'crm_stages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integrationRef(),
+    /** The pipeline's vendor id ("default" for Salesforce, which has one per record type at most). */
+    pipelineKey: text('pipeline_key').notNull().default('default'),
+    pipelineLabel: text('pipeline_label').notNull().default('Default'),
+    key: text('key').notNull(),
+    label: text('label').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    /** Default probability in percent (0–100), when the CRM gives one. */
+    probability: integer('probability'),
+    isClosed: boolean('is_closed').notNull().default(false),
+    isWon: boolean('is_won').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_stages_integration_pipeline_key_uq').on(t.integrationId, t.pipelineKey, t.key),
+    index('crm_stages_client_idx').on(t.clientId, t.pipelineKey, t.sortOrder),
+  ],
+);
+
+/** Salesforce opportunity record types (SobjectType 'Opportunity'). */
+export const crmRecordTypes = pgTable(
+  'crm_record_types',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integrationRef(),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    developerName: text('developer_name').notNull().default(''),
+    sobjectType: text('sobject_type').notNull().default('Opportunity'),
+    isActive: boolean('is_active').notNull().default(true),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_record_types_integration_external_uq').on(t.integrationId, t.externalId),
+    index('crm_record_types_client_idx').on(t.clientId),
+  ],
+);
+
+/** A user of the CRM who owns opportunities; mapped to a sales rep by e-mail (or by hand). */
+export const crmOwners = pgTable(
+  'crm_owners',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integrationRef(),
+    externalId: text('external_id').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    isActive: boolean('is_active').notNull().default(true),
+    salesRepId: uuid('sales_rep_id').references(() => salesReps.id, { onDelete: 'set null' }),
+    /** Set when someone mapped the owner by hand: a sync's e-mail match then leaves it alone. */
+    mappedByHand: boolean('mapped_by_hand').notNull().default(false),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_owners_integration_external_uq').on(t.integrationId, t.externalId),
+    index('crm_owners_client_email_idx').on(t.clientId, sql`lower(${t.email})`),
+  ],
+);
+
+/** A CRM account (Salesforce Account, HubSpot company), matched to a Rally company by website domain. */
+export const crmAccounts = pgTable(
+  'crm_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integrationRef(),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    website: text('website'),
+    /** Lower-cased host without "www.", the match key to companies.website. */
+    domain: text('domain'),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    ownerExternalId: text('owner_external_id'),
+    /** The vendor's last-modified time (the incremental sync's cursor). */
+    crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_accounts_integration_external_uq').on(t.integrationId, t.externalId),
+    index('crm_accounts_client_domain_idx').on(t.clientId, t.domain),
+    index('crm_accounts_company_idx').on(t.companyId),
+  ],
+);
+
+/** A CRM contact (or Marketo lead), matched to a prospect by e-mail. */
+export const crmContacts = pgTable(
+  'crm_contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integrationRef(),
+    externalId: text('external_id').notNull(),
+    email: text('email'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    title: text('title').notNull().default(''),
+    accountExternalId: text('account_external_id'),
+    accountId: uuid('account_id').references(() => crmAccounts.id, { onDelete: 'set null' }),
+    prospectId: uuid('prospect_id').references(() => prospects.id, { onDelete: 'set null' }),
+    ownerExternalId: text('owner_external_id'),
+    crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_contacts_integration_external_uq').on(t.integrationId, t.externalId),
+    index('crm_contacts_client_email_idx').on(t.clientId, sql`lower(${t.email})`),
+    index('crm_contacts_prospect_idx').on(t.prospectId),
+    index('crm_contacts_account_idx').on(t.accountId),
+  ],
+);
+
+/** A stage move of an opportunity (Salesforce OpportunityHistory, HubSpot dealstage history). */
+export const opportunityStageHistory = pgTable(
+  'opportunity_stage_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'cascade' }),
+    /** The vendor's id of the history row (or a key made of time and value), unique per opportunity. */
+    externalId: text('external_id').notNull(),
+    /** Null for the first entry (the opportunity was created in `to`). */
+    fromStageId: uuid('from_stage_id').references(() => crmStages.id, { onDelete: 'set null' }),
+    toStageId: uuid('to_stage_id').references(() => crmStages.id, { onDelete: 'set null' }),
+    /** The vendor's stage values as given, kept when the stage is not (or no longer) in the catalogue. */
+    fromStage: text('from_stage'),
+    toStage: text('to_stage').notNull(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('opportunity_stage_history_opp_external_uq').on(t.opportunityId, t.externalId),
+    // Reports: moves of a client in a period, and into a stage.
+    index('opportunity_stage_history_client_changed_idx').on(t.clientId, t.changedAt),
+    index('opportunity_stage_history_to_stage_idx').on(t.toStageId, t.changedAt),
+  ],
+);
+
+/** Salesforce OpportunityContactRole, HubSpot deal↔contact associations. */
+export const opportunityContacts = pgTable(
+  'opportunity_contacts',
+  {
+    clientId: tenant(),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => crmContacts.id, { onDelete: 'cascade' }),
+    role: text('role').notNull().default(''),
+    isPrimary: boolean('is_primary').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.opportunityId, t.contactId] }),
+    index('opportunity_contacts_contact_idx').on(t.contactId),
+  ],
+);
+
+export const CRM_LIST_KINDS = ['campaign', 'list', 'static_list'] as const;
+export const CRM_LIST_MEMBER_TYPES = ['contact', 'lead', 'account'] as const;
+
+/** A Salesforce campaign, HubSpot list or Marketo static list: the source of a cohort. */
+export const crmLists = pgTable(
+  'crm_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integrationRef(),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: CRM_LIST_KINDS }).notNull(),
+    /** What the members are (HubSpot objectTypeId 0-1 contacts, 0-2 companies; Marketo leads). */
+    memberType: text('member_type', { enum: CRM_LIST_MEMBER_TYPES }).notNull().default('contact'),
+    memberCount: integer('member_count').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_lists_integration_external_uq').on(t.integrationId, t.externalId),
+    index('crm_lists_client_name_idx').on(t.clientId, sql`lower(${t.name})`, t.id),
+  ],
+);
+
+/** A member of a CRM list, with the contact or account it resolved to (if synced). */
+export const crmListMembers = pgTable(
+  'crm_list_members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => crmLists.id, { onDelete: 'cascade' }),
+    memberExternalId: text('member_external_id').notNull(),
+    contactId: uuid('contact_id').references(() => crmContacts.id, { onDelete: 'set null' }),
+    accountId: uuid('account_id').references(() => crmAccounts.id, { onDelete: 'set null' }),
+    /** Salesforce CampaignMember status; empty elsewhere. */
+    status: text('status').notNull().default(''),
+    addedAt: timestamp('added_at', { withTimezone: true }),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_list_members_list_member_uq').on(t.listId, t.memberExternalId),
+    index('crm_list_members_contact_idx').on(t.contactId),
+    index('crm_list_members_client_idx').on(t.clientId),
+  ],
+);
+
+/**
+ * How many activities of each CRM type (Salesforce Task/Event subtype, HubSpot engagement type) a
+ * contact has, for the outreach and meeting-activity definitions. `activityType` is the vendor's.
+ */
+export const crmActivityCounts = pgTable(
+  'crm_activity_counts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integrationRef(),
+    contactExternalId: text('contact_external_id').notNull(),
+    contactId: uuid('contact_id').references(() => crmContacts.id, { onDelete: 'set null' }),
+    activityType: text('activity_type').notNull(),
+    count: integer('count').notNull().default(0),
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('crm_activity_counts_integration_contact_type_uq').on(
+      t.integrationId,
+      t.contactExternalId,
+      t.activityType,
+    ),
+    index('crm_activity_counts_client_type_idx').on(t.clientId, t.activityType),
+    index('crm_activity_counts_contact_idx').on(t.contactId),
+  ],
+);
+
+/** Per client: the stages reports count (selected) and those that mean value (valuable). */
+export const crmClientSettings = pgTable('crm_client_settings', {
+  clientId: uuid('client_id')
+    .primaryKey()
+    .references(() => clients.id, { onDelete: 'cascade' }),
+  /** crm_stages ids, in the order chosen. */
+  selectedStageIds: jsonb('selected_stage_ids').$type<string[]>().notNull().default([]),
+  valuableStageIds: jsonb('valuable_stage_ids').$type<string[]>().notNull().default([]),
+  ...createdUpdated,
+});
+
+/**
+ * Per CRM connection: which of its activity types count as sales outreach and which as meetings,
+ * the write-back switch (off by default) and the sync's own settings.
+ */
+export const crmIntegrationSettings = pgTable(
+  'crm_integration_settings',
+  {
+    integrationId: integer('integration_id')
+      .primaryKey()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    clientId: tenant(),
+    outreachActivityTypes: jsonb('outreach_activity_types').$type<string[]>().notNull().default([]),
+    meetingActivityTypes: jsonb('meeting_activity_types').$type<string[]>().notNull().default([]),
+    writeBack: boolean('write_back').notNull().default(false),
+    /** Salesforce: the Rally campaign written back to; HubSpot: the properties created. */
+    writeBackTarget: text('write_back_target'),
+    ...createdUpdated,
+  },
+  (t) => [index('crm_integration_settings_client_idx').on(t.clientId)],
+);

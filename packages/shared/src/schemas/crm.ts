@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/** Sources connected through the CRM port (SPEC.md §1 "CRM type", and Marketo). */
+export const CRM_SOURCES = ['salesforce', 'hubspot', 'marketo'] as const;
+export type CrmSourceName = (typeof CRM_SOURCES)[number];
+
+export const crmSourceParam = z.enum(CRM_SOURCES, { message: `must be one of ${CRM_SOURCES.join(', ')}` });
+
+const integrationIdQuery = z.coerce
+  .number()
+  .int('must be an integration id')
+  .positive('must be an integration id')
+  .max(2_147_483_647, 'must be an integration id');
+
+/** One stage of a CRM pipeline (`GET /rest/client/{id}/crm/opportunity/stage`). */
+export const crmStageSchema = z.object({
+  id: z.uuid(),
+  integration_id: z.number().int(),
+  source: z.string(),
+  pipeline_key: z.string(),
+  pipeline_label: z.string(),
+  key: z.string(),
+  label: z.string(),
+  order: z.number().int(),
+  /** Percent, 0–100; null when the CRM gives none. */
+  probability: z.number().int().nullable(),
+  is_closed: z.boolean(),
+  is_won: z.boolean(),
+  is_active: z.boolean(),
+});
+export type CrmStage = z.infer<typeof crmStageSchema>;
+
+export const crmStageQuery = z.object({
+  integration_id: integrationIdQuery.optional(),
+  pipeline: z.string().trim().min(1, 'must name a pipeline').max(200).optional(),
+});
+
+/** `GET /rest/client/{id}/crm/record_type`. */
+export const crmRecordTypeSchema = z.object({
+  id: z.uuid(),
+  integration_id: z.number().int(),
+  source: z.string(),
+  external_id: z.string(),
+  name: z.string(),
+  developer_name: z.string(),
+  is_active: z.boolean(),
+});
+export type CrmRecordType = z.infer<typeof crmRecordTypeSchema>;
+
+/** `GET`/`PUT /rest/client/{id}/opportunity/selected_stages` and `/pipeline/stages/valuable`. */
+export const stageSelectionBody = z.object({
+  stage_ids: z.array(z.uuid('must be the id (UUID) of a stage')).max(500, 'must name at most 500 stages'),
+});
+export const stageSelectionReply = z.object({
+  stage_ids: z.array(z.uuid()),
+  stages: z.array(crmStageSchema),
+});
+export type StageSelection = z.infer<typeof stageSelectionReply>;
+
+export const CRM_LIST_KIND_VALUES = ['campaign', 'list', 'static_list'] as const;
+
+/** `GET /rest/crm_list`: Salesforce campaigns, HubSpot lists, Marketo static lists of the client. */
+export const crmListSchema = z.object({
+  id: z.uuid(),
+  integration_id: z.number().int(),
+  source: z.string(),
+  external_id: z.string(),
+  name: z.string(),
+  kind: z.enum(CRM_LIST_KIND_VALUES),
+  member_type: z.enum(['contact', 'lead', 'account']),
+  member_count: z.number().int(),
+  is_active: z.boolean(),
+  updated_at: z.iso.datetime({ offset: true }),
+});
+export type CrmList = z.infer<typeof crmListSchema>;
+
+export const crmListQuery = z.object({
+  integration_id: integrationIdQuery.optional(),
+  source: crmSourceParam.optional(),
+  search: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
+  page_size: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200')
+    .default(50),
+});
+export const crmListPage = z.object({
+  items: z.array(crmListSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type CrmListPage = z.infer<typeof crmListPage>;

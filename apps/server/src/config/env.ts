@@ -110,6 +110,17 @@ const schema = z.object({
   OUTREACH_API_URL: url('the Outreach API base').default('https://api.outreach.io/api/v2'),
   OUTREACH_AUTH_URL: url('the Outreach OAuth server').default('https://api.outreach.io'),
   APOLLO_API_URL: url('the Apollo API base').default('https://api.apollo.io/api/v1'),
+  SALESFORCE_CLIENT_ID: z.string().trim().min(1).optional(),
+  SALESFORCE_CLIENT_SECRET: z.string().min(1).optional(),
+  SALESFORCE_AUTH_URL: url('the Salesforce login server').default('https://login.salesforce.com'),
+  SALESFORCE_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d$/, 'must be a REST API version like v66.0')
+    .default('v66.0'),
+  HUBSPOT_CLIENT_ID: z.string().trim().min(1).optional(),
+  HUBSPOT_CLIENT_SECRET: z.string().min(1).optional(),
+  HUBSPOT_API_URL: url('the HubSpot API base').default('https://api.hubapi.com'),
+  HUBSPOT_AUTH_URL: url('the HubSpot consent server').default('https://app.hubspot.com'),
   UPLOAD_MAX_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })
     .int('must be a whole number of megabytes')
@@ -165,10 +176,23 @@ export type OAuthVendorConfig = {
   clientSecret: string | null;
 };
 
+/**
+ * Salesforce's OAuth app: the login server (login.salesforce.com, test.salesforce.com or a My
+ * Domain) and the REST version; the API host is the org's instance_url from the token reply.
+ */
+export type SalesforceConfig = {
+  authUrl: string;
+  apiVersion: string;
+  clientId: string | null;
+  clientSecret: string | null;
+};
+
 export type VendorsConfig = {
   salesloft: OAuthVendorConfig;
   outreach: OAuthVendorConfig;
   apolloio: { apiUrl: string };
+  salesforce: SalesforceConfig;
+  hubspot: OAuthVendorConfig;
 };
 
 /** An OpenID Connect provider the app signs users in with (OAuth client registered there). */
@@ -260,7 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
     );
   }
-  for (const p of ['GOOGLE', 'MICROSOFT', 'SALESLOFT', 'OUTREACH'] as const) {
+  for (const p of ['GOOGLE', 'MICROSOFT', 'SALESLOFT', 'OUTREACH', 'SALESFORCE', 'HUBSPOT'] as const) {
     if (e[`${p}_CLIENT_ID`] && !e[`${p}_CLIENT_SECRET`]) {
       problems.push(`${p}_CLIENT_SECRET: is required when ${p}_CLIENT_ID is set`);
     }
@@ -319,6 +343,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         clientSecret: e.OUTREACH_CLIENT_SECRET ?? null,
       },
       apolloio: { apiUrl: e.APOLLO_API_URL.replace(/\/+$/, '') },
+      salesforce: {
+        authUrl: e.SALESFORCE_AUTH_URL.replace(/\/+$/, ''),
+        apiVersion: e.SALESFORCE_API_VERSION,
+        clientId: e.SALESFORCE_CLIENT_ID ?? null,
+        clientSecret: e.SALESFORCE_CLIENT_SECRET ?? null,
+      },
+      hubspot: {
+        apiUrl: e.HUBSPOT_API_URL.replace(/\/+$/, ''),
+        authUrl: e.HUBSPOT_AUTH_URL.replace(/\/+$/, ''),
+        clientId: e.HUBSPOT_CLIENT_ID ?? null,
+        clientSecret: e.HUBSPOT_CLIENT_SECRET ?? null,
+      },
     },
     uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
     jobHeartbeatSeconds: e.JOB_HEARTBEAT_SECONDS,

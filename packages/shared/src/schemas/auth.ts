@@ -154,7 +154,21 @@ export const integrationSchema = z.object({
   last_synced_at: z.iso.datetime({ offset: true }).nullable(),
   sync_progress: z
     .object({
-      phase: z.enum(['users', 'cadences', 'memberships', 'done']),
+      // Sequence syncs: users, cadences, memberships. CRM syncs (issue 16): stages … activities.
+      phase: z.enum([
+        'users',
+        'cadences',
+        'memberships',
+        'stages',
+        'owners',
+        'accounts',
+        'contacts',
+        'opportunities',
+        'history',
+        'lists',
+        'activities',
+        'done',
+      ]),
       done: z.number().int(),
       total: z.number().int().nullable(),
     })

@@ -31,11 +31,24 @@ const clientRef = () =>
     .notNull()
     .references(() => clients.id, { onDelete: 'cascade' });
 
+/** The resources of a sequence sync, then of a CRM sync (modules/crm/port.ts CRM_SYNC_PHASES). */
+type SyncResource =
+  | 'users'
+  | 'cadences'
+  | 'memberships'
+  | 'stages'
+  | 'owners'
+  | 'accounts'
+  | 'contacts'
+  | 'opportunities'
+  | 'history'
+  | 'lists'
+  | 'activities';
 /** Where a sync stopped, per resource: the newest `updated_at` already stored (ISO string). */
-export type SyncCursor = Partial<Record<'users' | 'cadences' | 'memberships', string>>;
+export type SyncCursor = Partial<Record<SyncResource, string>>;
 /** Shown as the progress bar of a running sync. */
 export type SyncProgress = {
-  phase: 'users' | 'cadences' | 'memberships' | 'done';
+  phase: SyncResource | 'done';
   done: number;
   total: number | null;
 };

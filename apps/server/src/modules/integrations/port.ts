@@ -16,9 +16,23 @@ export type OAuthCredentials = {
   refreshToken: string | null;
   /** ISO time the access token expires; null when the vendor did not say. */
   expiresAt: string | null;
+  /** Salesforce: the org's API host from the token reply (every API call goes there). */
+  instanceUrl?: string | null;
 };
 export type ApiKeyCredentials = { kind: 'api_key'; apiKey: string };
-export type Credentials = OAuthCredentials | ApiKeyCredentials;
+/**
+ * Marketo (API-NOTES.md §6): client id and secret of the instance's API user and its REST base URL;
+ * the access token is asked for again with them when it expires (there is no refresh token).
+ */
+export type ClientCredentials = {
+  kind: 'client_credentials';
+  clientId: string;
+  clientSecret: string;
+  baseUrl: string;
+  accessToken: string | null;
+  expiresAt: string | null;
+};
+export type Credentials = OAuthCredentials | ApiKeyCredentials | ClientCredentials;
 
 /** A user of the platform: becomes a sales rep (SPEC.md §3 "Sales rep"). */
 export type RemoteUser = {

@@ -71,7 +71,16 @@ export type VendorHttpOptions = {
   refresh?: (creds: OAuthCredentials) => Promise<OAuthCredentials>;
   /** Message for the user when the vendor rejects our credentials. */
   revokedMessage: string;
+  /**
+   * For vendors that say "slow down" or "bad token" otherwise than with 429 and 401 (Salesforce's 403
+   * REQUEST_LIMIT_EXCEEDED, Marketo's HTTP 200 with error 606 or 601): reads a copy of each response
+   * and tells which it is, if either. A rate limit is waited out and retried like a 429; an auth
+   * failure is handled like a 401 (one refresh, then VendorAuthError).
+   */
+  classify?: (res: Response) => Promise<ResponseVerdict | null>;
 };
+
+export type ResponseVerdict = { kind: 'rate_limit'; waitMs: number | null } | { kind: 'auth' };
 
 export function defaultRateLimitWait(res: Response, now: number): number | null {
   const after = res.headers.get('retry-after');
@@ -89,6 +98,8 @@ export function defaultRateLimitWait(res: Response, now: number): number | null 
 export function createVendorHttp(options: VendorHttpOptions) {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const rateLimitWait = options.rateLimitWait ?? defaultRateLimitWait;
+  /** Responses `classify` called an auth failure: `request` treats them as a 401. */
+  const authFailed = new WeakSet<Response>();
 
   const backoff = (attempt: number) => {
     const base = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
@@ -119,11 +130,17 @@ export function createVendorHttp(options: VendorHttpOptions) {
         await policy.sleep(backoff(attempt));
         continue;
       }
-      if (res.status === 429 && attempt < policy.retries) {
-        const hinted = rateLimitWait(res, Date.now());
+      const verdict = options.classify ? await options.classify(res.clone()) : null;
+      if (verdict?.kind === 'auth') authFailed.add(res);
+      if ((res.status === 429 || verdict?.kind === 'rate_limit') && attempt < policy.retries) {
+        const hinted = verdict?.kind === 'rate_limit' ? verdict.waitMs : rateLimitWait(res, Date.now());
         await res.body?.cancel();
         if (hinted !== null && hinted > policy.maxRateLimitWaitMs) {
-          throw new VendorError(options.vendor, 429, `rate limited for ${Math.round(hinted / 1000)} s`);
+          throw new VendorError(
+            options.vendor,
+            res.status,
+            `rate limited for ${Math.round(hinted / 1000)} s`,
+          );
         }
         await policy.sleep(hinted ?? backoff(attempt));
         continue;
@@ -154,7 +171,7 @@ export function createVendorHttp(options: VendorHttpOptions) {
       const attempt = () =>
         send({ ...req, headers: { ...req.headers, ...options.authorize(ctx.credentials()) } }, ctx.signal);
       let res = await attempt();
-      if (res.status === 401) {
+      if (res.status === 401 || authFailed.has(res)) {
         await res.body?.cancel();
         const creds = ctx.credentials();
         if (creds.kind !== 'oauth' || !creds.refreshToken || !options.refresh) {
@@ -177,7 +194,7 @@ export function createVendorHttp(options: VendorHttpOptions) {
         }
         await ctx.saveCredentials(next);
         res = await attempt();
-        if (res.status === 401) {
+        if (res.status === 401 || authFailed.has(res)) {
           await res.body?.cancel();
           throw new VendorAuthError(options.revokedMessage);
         }

@@ -1,11 +1,33 @@
 import { Group, Progress, Text } from '@mantine/core';
 import type { Integration } from '@rally/shared/schemas/auth';
 
-const PHASES = { users: [0, 10], cadences: [10, 30], memberships: [30, 100], done: [100, 100] } as const;
+const PHASES = {
+  users: [0, 10],
+  cadences: [10, 30],
+  memberships: [30, 100],
+  // A CRM sync (issue 16).
+  stages: [0, 5],
+  owners: [5, 10],
+  accounts: [10, 25],
+  contacts: [25, 50],
+  opportunities: [50, 75],
+  history: [75, 85],
+  lists: [85, 95],
+  activities: [95, 100],
+  done: [100, 100],
+} as const;
 const PHASE_LABEL = {
   users: 'Reading sales reps',
   cadences: 'Reading cadences',
   memberships: 'Reading prospects',
+  stages: 'Reading stages',
+  owners: 'Reading owners',
+  accounts: 'Reading accounts',
+  contacts: 'Reading contacts',
+  opportunities: 'Reading opportunities',
+  history: 'Reading stage history',
+  lists: 'Reading lists',
+  activities: 'Reading activities',
   done: 'Done',
 } as const;
 

@@ -153,7 +153,7 @@ export function createSalesloftAdapter(
     // Salesloft budgets cost per minute and sends no Retry-After: a whole minute surely restores it.
     rateLimitWait: (res, now) => defaultRateLimitWait(res, now) ?? 60_000,
     authorize: (creds: Credentials) => ({
-      authorization: `Bearer ${creds.kind === 'oauth' ? creds.accessToken : creds.apiKey}`,
+      authorization: `Bearer ${creds.kind === 'api_key' ? creds.apiKey : (creds.accessToken ?? '')}`,
     }),
     refresh: async (creds: OAuthCredentials) => {
       const { clientId, clientSecret } = app();

@@ -26,7 +26,13 @@ import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/i
 import { publicPageRoutes } from './modules/creative/index.ts';
 import { scCreativeRoutes } from './modules/creative/preview-routes.ts';
 import { fileforceRoutes } from './modules/fileforce/index.ts';
-import { crmRestRoutes } from './modules/crm/index.ts';
+import {
+  createCrmAdapters,
+  createCrmSyncService,
+  crmConnectionRoutes,
+  crmRestRoutes,
+} from './modules/crm/index.ts';
+import type { CrmSyncService } from './modules/crm/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -57,6 +63,7 @@ declare module 'fastify' {
     queue: JobQueue;
     outbox: Outbox;
     integrationSync: SyncService;
+    crmSync: CrmSyncService;
   }
 }
 
@@ -84,6 +91,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     integrationRoutes,
     fileforceRoutes,
     crmRestRoutes,
+    crmConnectionRoutes,
     contentRoutes,
     trackingApiRoutes,
   ],
@@ -156,6 +164,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     feed: app.feedBus,
   });
   integrationSync.register();
+  const crmSync = createCrmSyncService({
+    db: database.db,
+    queue,
+    box: createSecretBox(config.appSecret),
+    adapters: createCrmAdapters(config.vendors, opts.adapters),
+    log: app.log,
+  });
+  crmSync.register();
+  app.decorate('crmSync', crmSync);
   setupTracking(app);
   app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);

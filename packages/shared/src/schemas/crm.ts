@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integrationSchema } from './auth.ts';
 
 /** Sources connected through the CRM port (SPEC.md §1 "CRM type", and Marketo). */
 export const CRM_SOURCES = ['salesforce', 'hubspot', 'marketo'] as const;
@@ -93,3 +94,71 @@ export const crmListPage = z.object({
   page_size: z.number().int(),
 });
 export type CrmListPage = z.infer<typeof crmListPage>;
+
+/** `GET /integration/crm/{source}/client/{id}/redirect`: where the browser goes to consent. */
+export const crmRedirectQuery = z.object({
+  /** Where the browser lands after the vendor's consent screen. */
+  return_to: z
+    .enum(['integration', 'connections'], { message: 'must be integration or connections' })
+    .default('integration'),
+});
+export const crmRedirectReply = z.object({ redirect_url: z.url() });
+
+const activityTypes = z
+  .array(z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'))
+  .max(100, 'must name at most 100 activity types');
+
+/** `GET/POST /integration/crm/{source}/client/{id}/settings`. */
+export const crmSettingsSchema = z.object({
+  source: z.enum(CRM_SOURCES),
+  /** Null while the client never connected this CRM. */
+  integration: integrationSchema.nullable(),
+  write_back: z.boolean(),
+  outreach_activity_types: z.array(z.string()),
+  meeting_activity_types: z.array(z.string()),
+  counts: z.object({
+    stages: z.number().int(),
+    owners: z.number().int(),
+    accounts: z.number().int(),
+    contacts: z.number().int(),
+    opportunities: z.number().int(),
+    lists: z.number().int(),
+  }),
+});
+export type CrmSettings = z.infer<typeof crmSettingsSchema>;
+
+export const crmSettingsBody = z
+  .object({
+    write_back: z.boolean(),
+    outreach_activity_types: activityTypes,
+    meeting_activity_types: activityTypes,
+    /** Start a sync now (also what "Sync now" sends). */
+    sync_now: z.boolean(),
+  })
+  .partial();
+
+/** `GET /integration/crm/{source}/client/{id}/owners/active`. */
+export const crmOwnerSchema = z.object({
+  id: z.uuid(),
+  external_id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().nullable(),
+  sales_rep_id: z.uuid().nullable(),
+  mapped_by_hand: z.boolean(),
+});
+export type CrmOwner = z.infer<typeof crmOwnerSchema>;
+
+/** `GET /integration/crm/{source}/client/{id}/fields`. */
+export const crmFieldsQuery = z.object({
+  object: z
+    .enum(['opportunity', 'contact'], { message: 'must be opportunity or contact' })
+    .default('opportunity'),
+});
+export const crmFieldSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  type: z.string(),
+  options: z.array(z.object({ value: z.string(), label: z.string() })),
+});
+export type CrmField = z.infer<typeof crmFieldSchema>;

@@ -77,9 +77,11 @@ export type VendorHttpOptions = {
    * and tells which it is, if either. A rate limit is waited out and retried like a 429; an auth
    * failure is handled like a 401 (one refresh, then VendorAuthError).
    */
-  classify?: (res: Response) => Promise<ResponseVerdict | null>;
+  classify?: (res: ClassifiedResponse) => Promise<ResponseVerdict | null>;
 };
 
+/** What `classify` sees: the body is read (from a copy) only if it asks for it. */
+export type ClassifiedResponse = { status: number; headers: Headers; text(): Promise<string> };
 export type ResponseVerdict = { kind: 'rate_limit'; waitMs: number | null } | { kind: 'auth' };
 
 export function defaultRateLimitWait(res: Response, now: number): number | null {
@@ -130,7 +132,11 @@ export function createVendorHttp(options: VendorHttpOptions) {
         await policy.sleep(backoff(attempt));
         continue;
       }
-      const verdict = options.classify ? await options.classify(res.clone()) : null;
+      // A copy is made only when the body is read, and then read whole: a copy left unread would
+      // keep the original's cancel() waiting for ever (tee semantics).
+      const verdict = options.classify
+        ? await options.classify({ status: res.status, headers: res.headers, text: () => res.clone().text() })
+        : null;
       if (verdict?.kind === 'auth') authFailed.add(res);
       if ((res.status === 429 || verdict?.kind === 'rate_limit') && attempt < policy.retries) {
         const hinted = verdict?.kind === 'rate_limit' ? verdict.waitMs : rateLimitWait(res, Date.now());

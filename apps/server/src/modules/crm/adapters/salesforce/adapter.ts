@@ -1,0 +1,528 @@
+import type { SalesforceConfig } from '../../../../config/env.ts';
+import { createVendorHttp, VendorError } from '../../../integrations/vendor-http.ts';
+import type { RetryPolicy } from '../../../integrations/vendor-http.ts';
+import type {
+  AdapterContext,
+  CrmAdapter,
+  CrmPage,
+  OAuthCredentials,
+  RemoteAccount,
+  RemoteActivityCount,
+  RemoteContact,
+  RemoteField,
+  RemoteList,
+  RemoteListMember,
+  RemoteOpportunity,
+  RemoteOwner,
+  RemoteStageChange,
+} from '../../port.ts';
+
+/**
+ * Salesforce (REST API, SOQL) as a CRM source. Facts: API-NOTES.md §5. Every listing is one SOQL
+ * query ordered by SystemModstamp and walked with the `nextRecordsUrl` Salesforce returns until
+ * `done`. Incremental reads ask for `SystemModstamp >= since` (not `>`): a crash between two
+ * records of the same second then reads that second again, and the upserts make it harmless.
+ */
+
+export const SALESFORCE_SCOPES = ['api', 'refresh_token', 'id'];
+export const SALESFORCE_REVOKED_MESSAGE =
+  "Salesforce no longer accepts Rally's access (it was revoked, or the refresh token expired). Reconnect Salesforce in Settings › Connections.";
+
+type TokenReply = {
+  access_token: string;
+  refresh_token?: string | null;
+  instance_url?: string | null;
+  id?: string;
+  issued_at?: string;
+};
+type QueryReply<T> = { totalSize: number; done: boolean; nextRecordsUrl?: string; records: T[] };
+type SfError = { message?: string; errorCode?: string }[];
+
+type Row = Record<string, unknown> & { Id: string };
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const bool = (v: unknown): boolean => v === true;
+
+/** "2024-05-20T20:49:32.000+0000" → ISO 8601 (Date.parse does not read +0000). */
+export function sfTimeToIso(v: unknown): string | null {
+  if (typeof v !== 'string' || !v) return null;
+  const ms = Date.parse(v.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+/** An ISO time as a SOQL datetime literal (UTC, no quotes). */
+const soqlTime = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** A SOQL string literal. */
+export const soqlString = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+function errorCodes(body: string): string[] {
+  try {
+    const parsed = JSON.parse(body) as SfError;
+    return Array.isArray(parsed) ? parsed.flatMap((e) => (e.errorCode ? [e.errorCode] : [])) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function createSalesforceAdapter(
+  cfg: SalesforceConfig,
+  opts: { retry?: Partial<RetryPolicy> } = {},
+): CrmAdapter {
+  const login = cfg.authUrl.replace(/\/+$/, '');
+
+  function app() {
+    if (!cfg.clientId || !cfg.clientSecret) {
+      throw new Error(
+        'Salesforce is not set up on this server: the operator must set SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET.',
+      );
+    }
+    return { clientId: cfg.clientId, clientSecret: cfg.clientSecret };
+  }
+
+  const credentialsFrom = (reply: TokenReply, previous?: OAuthCredentials): OAuthCredentials => ({
+    kind: 'oauth',
+    accessToken: reply.access_token,
+    // A refresh returns no refresh token: the first one stays valid.
+    refreshToken: reply.refresh_token ?? previous?.refreshToken ?? null,
+    // Salesforce states no expiry (the org's session timeout applies): a 401 tells.
+    expiresAt: null,
+    instanceUrl: (reply.instance_url ?? previous?.instanceUrl ?? null)?.replace(/\/+$/, '') ?? null,
+  });
+
+  const http = createVendorHttp({
+    vendor: 'Salesforce',
+    retry: opts.retry,
+    authorize: (creds) => ({
+      authorization: `Bearer ${creds.kind === 'oauth' ? creds.accessToken : ''}`,
+    }),
+    refresh: async (creds) => {
+      const { clientId, clientSecret } = app();
+      const reply = await http.raw<TokenReply>({
+        method: 'POST',
+        url: `${login}/services/oauth2/token`,
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: creds.refreshToken ?? '',
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
+      });
+      return credentialsFrom(reply, creds);
+    },
+    // Over the org's API allocation, or too many long requests at once: 403, not 429. The daily
+    // allocation will not come back in minutes; after the retries the job fails and a later run
+    // resumes from the stored cursors.
+    classify: async (res) => {
+      if (res.status !== 403) return null;
+      return errorCodes(await res.text()).includes('REQUEST_LIMIT_EXCEEDED')
+        ? { kind: 'rate_limit', waitMs: null }
+        : null;
+    },
+    revokedMessage: SALESFORCE_REVOKED_MESSAGE,
+  });
+
+  function base(ctx: AdapterContext): string {
+    const creds = ctx.credentials();
+    const instance = creds.kind === 'oauth' ? creds.instanceUrl : null;
+    if (!instance) throw new Error('Salesforce credentials carry no instance URL: reconnect Salesforce.');
+    return instance;
+  }
+
+  /** Runs a SOQL query and yields its batches, following nextRecordsUrl until done. */
+  async function* query<T extends Row>(
+    ctx: AdapterContext,
+    soql: string,
+    opts2: { all?: boolean } = {},
+  ): AsyncGenerator<CrmPage<T>> {
+    let url: string | undefined =
+      `${base(ctx)}/services/data/${cfg.apiVersion}/${opts2.all ? 'queryAll' : 'query'}?${new URLSearchParams({ q: soql })}`;
+    while (url) {
+      const reply: QueryReply<T> = await http.request<QueryReply<T>>(ctx, { url });
+      yield { items: reply.records, total: reply.totalSize };
+      // nextRecordsUrl is relative to the instance; the instance may change after a refresh.
+      url = !reply.done && reply.nextRecordsUrl ? `${base(ctx)}${reply.nextRecordsUrl}` : undefined;
+    }
+  }
+
+  async function all<T extends Row>(ctx: AdapterContext, soql: string): Promise<T[]> {
+    const out: T[] = [];
+    for await (const page of query<T>(ctx, soql)) out.push(...page.items);
+    return out;
+  }
+
+  /** `WHERE SystemModstamp >= since` (plus `extra`) ORDER BY SystemModstamp. */
+  const incremental = (
+    select: string,
+    since: string | null,
+    extra: string[] = [],
+    field = 'SystemModstamp',
+  ) => {
+    const where = [...extra, ...(since ? [`${field} >= ${soqlTime(since)}`] : [])];
+    return `${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${field} ASC`;
+  };
+
+  async function* mapPages<T extends Row, U>(
+    pages: AsyncIterable<CrmPage<T>>,
+    map: (r: T) => U | null,
+  ): AsyncGenerator<CrmPage<U>> {
+    for await (const page of pages) {
+      yield { items: page.items.flatMap((r) => map(r) ?? []), total: page.total };
+    }
+  }
+
+  const OPPORTUNITY_FIELDS = [
+    'Id',
+    'Name',
+    'AccountId',
+    'OwnerId',
+    'StageName',
+    'Amount',
+    'CloseDate',
+    'Probability',
+    'IsClosed',
+    'IsWon',
+    'IsDeleted',
+    'CreatedDate',
+    'SystemModstamp',
+  ];
+
+  return {
+    source: 'salesforce',
+    auth: 'oauth',
+
+    authorizeUrl({ state, redirectUri }) {
+      const { clientId } = app();
+      const q = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        scope: SALESFORCE_SCOPES.join(' '),
+        state,
+        prompt: 'login consent',
+      });
+      return `${login}/services/oauth2/authorize?${q}`;
+    },
+
+    async exchangeCode({ code, redirectUri }) {
+      const { clientId, clientSecret } = app();
+      const reply = await http.raw<TokenReply>({
+        method: 'POST',
+        url: `${login}/services/oauth2/token`,
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uri: redirectUri,
+        }),
+      });
+      return credentialsFrom(reply);
+    },
+
+    async revoke(creds) {
+      if (creds.kind !== 'oauth') return;
+      // Revoking the refresh token ends its sessions too.
+      await http.raw({
+        method: 'POST',
+        url: `${login}/services/oauth2/revoke`,
+        body: new URLSearchParams({ token: creds.refreshToken ?? creds.accessToken }),
+      });
+    },
+
+    async whoami(ctx) {
+      const [org] = await all<Row>(ctx, 'SELECT Id, Name FROM Organization LIMIT 1');
+      return { accountName: str(org?.Name) ?? 'Salesforce' };
+    },
+
+    async stages(ctx) {
+      const rows = await all<Row>(
+        ctx,
+        'SELECT Id, MasterLabel, ApiName, IsActive, IsClosed, IsWon, DefaultProbability, SortOrder FROM OpportunityStage ORDER BY SortOrder ASC',
+      );
+      return rows.map((r, i) => {
+        const label = str(r.MasterLabel) ?? str(r.ApiName) ?? r.Id;
+        return {
+          pipelineKey: 'default',
+          pipelineLabel: 'Opportunities',
+          // Opportunity.StageName carries the stage's API name (its label where that is the same).
+          key: str(r.ApiName) ?? label,
+          label,
+          order: num(r.SortOrder) ?? i + 1,
+          probability: num(r.DefaultProbability) === null ? null : Math.round(num(r.DefaultProbability) ?? 0),
+          isClosed: bool(r.IsClosed),
+          isWon: bool(r.IsWon),
+          isActive: bool(r.IsActive),
+        };
+      });
+    },
+
+    async recordTypes(ctx) {
+      const rows = await all<Row>(
+        ctx,
+        "SELECT Id, Name, DeveloperName, IsActive FROM RecordType WHERE SobjectType = 'Opportunity' ORDER BY Name ASC",
+      );
+      return rows.map((r) => ({
+        externalId: r.Id,
+        name: str(r.Name) ?? r.Id,
+        developerName: str(r.DeveloperName) ?? '',
+        isActive: bool(r.IsActive),
+      }));
+    },
+
+    async fields(ctx, object) {
+      const type = object === 'opportunity' ? 'Opportunity' : 'Contact';
+      const reply = await http.request<{
+        fields: {
+          name: string;
+          label: string;
+          type: string;
+          picklistValues?: { value: string; label: string; active?: boolean }[];
+        }[];
+      }>(ctx, { url: `${base(ctx)}/services/data/${cfg.apiVersion}/sobjects/${type}/describe` });
+      return reply.fields.map((f): RemoteField => ({
+        name: f.name,
+        label: f.label,
+        type: f.type,
+        options: (f.picklistValues ?? [])
+          .filter((p) => p.active !== false)
+          .map((p) => ({ value: p.value, label: p.label })),
+      }));
+    },
+
+    owners(ctx, since) {
+      return mapPages(
+        query<Row>(
+          ctx,
+          incremental('SELECT Id, FirstName, LastName, Email, IsActive, SystemModstamp FROM User', since, [
+            "UserType = 'Standard'",
+          ]),
+        ),
+        (r): RemoteOwner => ({
+          externalId: r.Id,
+          firstName: str(r.FirstName) ?? '',
+          lastName: str(r.LastName) ?? '',
+          email: str(r.Email),
+          isActive: bool(r.IsActive),
+          updatedAt: sfTimeToIso(r.SystemModstamp),
+        }),
+      );
+    },
+
+    accounts(ctx, since) {
+      return mapPages(
+        query<Row>(ctx, incremental('SELECT Id, Name, Website, OwnerId, SystemModstamp FROM Account', since)),
+        (r): RemoteAccount | null => {
+          const updatedAt = sfTimeToIso(r.SystemModstamp);
+          if (!updatedAt) return null;
+          return {
+            externalId: r.Id,
+            name: str(r.Name) ?? r.Id,
+            website: str(r.Website),
+            ownerExternalId: str(r.OwnerId),
+            updatedAt,
+          };
+        },
+      );
+    },
+
+    contacts(ctx, since) {
+      return mapPages(
+        query<Row>(
+          ctx,
+          incremental(
+            'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, SystemModstamp FROM Contact',
+            since,
+          ),
+        ),
+        (r): RemoteContact | null => {
+          const updatedAt = sfTimeToIso(r.SystemModstamp);
+          if (!updatedAt) return null;
+          return {
+            externalId: r.Id,
+            email: str(r.Email),
+            firstName: str(r.FirstName) ?? '',
+            lastName: str(r.LastName) ?? '',
+            title: str(r.Title) ?? '',
+            accountExternalId: str(r.AccountId),
+            ownerExternalId: str(r.OwnerId),
+            updatedAt,
+          };
+        },
+      );
+    },
+
+    async *opportunities(ctx, since) {
+      // RecordTypeId exists only in orgs with opportunity record types (else INVALID_FIELD).
+      let fields = [...OPPORTUNITY_FIELDS, 'RecordTypeId'];
+      const map = (r: Row): RemoteOpportunity | null => {
+        const updatedAt = sfTimeToIso(r.SystemModstamp);
+        const createdAt = sfTimeToIso(r.CreatedDate);
+        if (!updatedAt || !createdAt) return null;
+        return {
+          externalId: r.Id,
+          name: str(r.Name) ?? r.Id,
+          accountExternalId: str(r.AccountId),
+          accountName: null,
+          amount: num(r.Amount),
+          currency: null,
+          pipelineKey: 'default',
+          stageKey: str(r.StageName) ?? '',
+          closeDate: str(r.CloseDate),
+          createdAt,
+          updatedAt,
+          ownerExternalId: str(r.OwnerId),
+          recordTypeExternalId: str(r.RecordTypeId),
+          isClosed: bool(r.IsClosed),
+          isWon: bool(r.IsWon),
+          probability: num(r.Probability) === null ? null : Math.round(num(r.Probability) ?? 0),
+          isDeleted: bool(r.IsDeleted),
+        };
+      };
+      for (;;) {
+        // queryAll: deleted opportunities come too (IsDeleted), so reports can leave them out.
+        const pages = query<Row>(ctx, incremental(`SELECT ${fields.join(', ')} FROM Opportunity`, since), {
+          all: true,
+        });
+        try {
+          yield* mapPages(pages, map);
+          return;
+        } catch (err) {
+          if (
+            fields.includes('RecordTypeId') &&
+            err instanceof VendorError &&
+            err.status === 400 &&
+            errorCodes(err.body).includes('INVALID_FIELD') &&
+            err.body.includes('RecordTypeId')
+          ) {
+            fields = OPPORTUNITY_FIELDS;
+            continue;
+          }
+          throw err;
+        }
+      }
+    },
+
+    async *stageHistory(ctx, since) {
+      // OpportunityHistory has a row per change of stage, amount or close date, each with the stage
+      // after it; a row whose stage is the one before it is no stage move.
+      const last = new Map<string, string>();
+      const pages = query<Row>(
+        ctx,
+        incremental(
+          'SELECT Id, OpportunityId, StageName, CreatedDate FROM OpportunityHistory',
+          since,
+          [],
+          'CreatedDate',
+        ),
+      );
+      for await (const page of pages) {
+        const items: RemoteStageChange[] = [];
+        for (const r of page.items) {
+          const opp = str(r.OpportunityId);
+          const stage = str(r.StageName);
+          const at = sfTimeToIso(r.CreatedDate);
+          if (!opp || !stage || !at) continue;
+          const before = last.get(opp);
+          last.set(opp, stage);
+          if (before === stage) continue;
+          items.push({
+            externalId: r.Id,
+            opportunityExternalId: opp,
+            fromStageKey: before ?? null,
+            toStageKey: stage,
+            changedAt: at,
+            updatedAt: at,
+          });
+        }
+        yield { items, total: page.total };
+      }
+    },
+
+    lists(ctx, since) {
+      return mapPages(
+        query<Row>(
+          ctx,
+          incremental(
+            'SELECT Id, Name, IsActive, NumberOfContacts, NumberOfLeads, SystemModstamp FROM Campaign',
+            since,
+          ),
+        ),
+        (r): RemoteList => ({
+          externalId: r.Id,
+          name: str(r.Name) ?? r.Id,
+          kind: 'campaign',
+          memberType: 'contact',
+          memberCount: (num(r.NumberOfContacts) ?? 0) + (num(r.NumberOfLeads) ?? 0),
+          isActive: bool(r.IsActive),
+          updatedAt: sfTimeToIso(r.SystemModstamp),
+        }),
+      );
+    },
+
+    listMembers(ctx, listExternalId) {
+      return mapPages(
+        query<Row>(
+          ctx,
+          `SELECT Id, ContactId, LeadId, Status, CreatedDate FROM CampaignMember WHERE CampaignId = ${soqlString(listExternalId)} ORDER BY CreatedDate ASC`,
+        ),
+        (r): RemoteListMember | null => {
+          const member = str(r.ContactId) ?? str(r.LeadId);
+          return member
+            ? { memberExternalId: member, status: str(r.Status) ?? '', addedAt: sfTimeToIso(r.CreatedDate) }
+            : null;
+        },
+      );
+    },
+
+    async *activityCounts(ctx, since) {
+      // Tasks changed since the cursor name the contacts whose totals moved; their totals are then
+      // counted over all their tasks (calls, e-mails, other tasks) and events (meetings).
+      const changed = query<Row>(
+        ctx,
+        incremental('SELECT Id, WhoId, SystemModstamp FROM Task', since, ['WhoId != null']),
+      );
+      for await (const page of changed) {
+        const who = [...new Set(page.items.flatMap((r) => str(r.WhoId) ?? []))];
+        const items: RemoteActivityCount[] = [];
+        for (let i = 0; i < who.length; i += 200) {
+          const ids = who
+            .slice(i, i + 200)
+            .map(soqlString)
+            .join(', ');
+          const totals = new Map<string, RemoteActivityCount>();
+          const bump = (contact: string, type: string, at: string | null) => {
+            const key = `${contact}\u0000${type}`;
+            const t = totals.get(key) ?? {
+              contactExternalId: contact,
+              activityType: type,
+              count: 0,
+              lastActivityAt: null,
+            };
+            t.count += 1;
+            if (at && (!t.lastActivityAt || at > t.lastActivityAt)) t.lastActivityAt = at;
+            totals.set(key, t);
+          };
+          for (const t of await all<Row>(
+            ctx,
+            `SELECT Id, WhoId, TaskSubtype, CreatedDate FROM Task WHERE WhoId IN (${ids})`,
+          )) {
+            const subtype = str(t.TaskSubtype);
+            bump(
+              String(t.WhoId),
+              subtype === 'Call' ? 'Call' : subtype === 'Email' ? 'Email' : 'Task',
+              sfTimeToIso(t.CreatedDate),
+            );
+          }
+          for (const e of await all<Row>(
+            ctx,
+            `SELECT Id, WhoId, CreatedDate FROM Event WHERE WhoId IN (${ids})`,
+          )) {
+            bump(String(e.WhoId), 'Meeting', sfTimeToIso(e.CreatedDate));
+          }
+          items.push(...totals.values());
+        }
+        yield { items, total: page.total };
+      }
+    },
+  };
+}

@@ -1,0 +1,484 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import {
+  companies,
+  crmAccounts,
+  crmActivityCounts,
+  crmContacts,
+  crmListMembers,
+  crmRecordTypes,
+  crmStages,
+  integrations,
+  opportunities,
+  opportunityStageHistory,
+  prospects,
+  salesReps,
+} from '../../../../db/schema/index.ts';
+import { createTestApp, waitFor } from '../../../../../test/helpers.ts';
+import { Browser, makeClient, signedIn } from '../../../../../test/http.ts';
+import { sfTime, smallOrg, startFakeSalesforce } from '../../../../../test/fakes/salesforce.ts';
+import type { FakeSalesforce } from '../../../../../test/fakes/salesforce.ts';
+import { SALESFORCE_REVOKED_MESSAGE } from './adapter.ts';
+
+/**
+ * Salesforce against the in-repo fake on loopback (API-NOTES.md §5): the OAuth connection through
+ * the real redirect and callback, then syncs through the real job queue and by hand: first sync,
+ * incremental sync, a session expiring mid-sync (refresh), REQUEST_LIMIT_EXCEEDED mid-sync, a
+ * failure mid-sync then a finish with every row once, revoked access, disconnect with revocation.
+ */
+let app: FastifyInstance;
+let fake: FakeSalesforce;
+let clientId: string;
+let other: string;
+let owner: Browser;
+let sdr: Browser;
+const PUBLIC_URL = 'http://localhost:3998';
+const ids: Record<string, string> = {};
+
+function seedOrg(sf: FakeSalesforce) {
+  const t = (daysAgo: number) => sfTime(new Date(Date.now() - daysAgo * 86_400_000));
+  const maya = sf.records('User').find((u) => u.Email === 'maya@acme.example')!;
+  const rt = sf.records('RecordType')[0]!;
+  const bright = sf.add('Account', {
+    Name: 'Brightline Freight',
+    Website: 'brightline.example',
+    OwnerId: maya.Id,
+  });
+  const cobalt = sf.add('Account', {
+    Name: 'Cobalt Harbor',
+    Website: 'https://cobalt.example',
+    OwnerId: maya.Id,
+  });
+  const kendall = sf.add('Contact', {
+    Email: 'KENDALL@brightline.example',
+    FirstName: 'Kendall',
+    LastName: 'Ellery',
+    Title: 'Procurement Lead',
+    AccountId: bright.Id,
+    OwnerId: maya.Id,
+  });
+  const umber = sf.add('Contact', {
+    Email: 'umber@cobalt.example',
+    FirstName: 'Umber',
+    LastName: 'B',
+    AccountId: cobalt.Id,
+  });
+  const opp = (name: string, account: string, stage: string, extra: Record<string, unknown> = {}) =>
+    sf.add('Opportunity', {
+      Name: name,
+      AccountId: account,
+      OwnerId: maya.Id,
+      StageName: stage,
+      Amount: 12500.5,
+      CloseDate: '2026-12-31',
+      Probability: 10,
+      IsClosed: false,
+      IsWon: false,
+      CreatedDate: t(40),
+      ...extra,
+    });
+  const o1 = opp('Brightline - Fleet pilot', bright.Id, 'Prospecting');
+  const o2 = opp('Cobalt - Renewal', cobalt.Id, 'Closed Won', {
+    IsClosed: true,
+    IsWon: true,
+    Probability: 100,
+    Amount: 80000,
+  });
+  const o3 = opp('Brightline - Expansion', bright.Id, 'Qualification', { RecordTypeId: rt.Id });
+  const history = (o: string, stage: string, daysAgo: number) =>
+    sf.add('OpportunityHistory', { OpportunityId: o, StageName: stage, CreatedDate: t(daysAgo) });
+  history(o1.Id, 'Prospecting', 40);
+  history(o2.Id, 'Prospecting', 40);
+  history(o2.Id, 'Proposal/Price Quote', 30);
+  history(o2.Id, 'Proposal/Price Quote', 25); // an amount change: no stage move
+  history(o2.Id, 'Closed Won', 20);
+  history(o3.Id, 'Prospecting', 40);
+  history(o3.Id, 'Qualification', 10);
+  const camp = sf.add('Campaign', {
+    Name: 'Webinar attendees',
+    IsActive: true,
+    NumberOfContacts: 2,
+    NumberOfLeads: 0,
+  });
+  sf.add('CampaignMember', { CampaignId: camp.Id, ContactId: kendall.Id, Status: 'Attended' });
+  sf.add('CampaignMember', { CampaignId: camp.Id, ContactId: umber.Id, Status: 'Sent' });
+  for (const subtype of ['Call', 'Call', 'Email'])
+    sf.add('Task', { WhoId: kendall.Id, TaskSubtype: subtype, Subject: subtype });
+  sf.add('Event', { WhoId: kendall.Id, Subject: 'Demo' });
+  Object.assign(ids, {
+    bright: bright.Id,
+    cobalt: cobalt.Id,
+    kendall: kendall.Id,
+    o1: o1.Id,
+    o2: o2.Id,
+    o3: o3.Id,
+    camp: camp.Id,
+  });
+}
+
+beforeAll(async () => {
+  fake = await startFakeSalesforce({ batchSize: 2, seed: smallOrg() });
+  seedOrg(fake);
+  app = await createTestApp({
+    env: {
+      PUBLIC_URL,
+      SALESFORCE_CLIENT_ID: fake.clientId,
+      SALESFORCE_CLIENT_SECRET: fake.clientSecret,
+      SALESFORCE_AUTH_URL: fake.authUrl,
+    },
+    adapters: { retry: { baseDelayMs: 1, maxDelayMs: 5, sleep: async () => {} } },
+  });
+  clientId = await makeClient(app, 'Acme');
+  other = await makeClient(app, 'Other');
+  owner = (await signedIn(app, { [clientId]: 'purple_owner', [other]: 'purple_owner' })).browser;
+  sdr = (await signedIn(app, { [clientId]: 'yellow_sdr' })).browser;
+  // Rally's own records the CRM's are matched to: a rep by e-mail, a company by domain, a prospect.
+  const [file] = await app.db.insert(integrations).values({ clientId, source: 'fileforce' }).returning();
+  await app.db.insert(salesReps).values({
+    clientId,
+    integrationId: file!.id,
+    externalId: 'maya',
+    firstName: 'Maya',
+    email: 'Maya@Acme.example',
+  });
+  const [company] = await app.db
+    .insert(companies)
+    .values({
+      clientId,
+      integrationId: file!.id,
+      externalId: 'brightline',
+      name: 'Brightline',
+      website: 'https://www.brightline.example/',
+    })
+    .returning();
+  await app.db.insert(prospects).values({
+    clientId,
+    integrationId: file!.id,
+    externalId: 'kendall',
+    email: 'kendall@brightline.example',
+    companyId: company!.id,
+  });
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+const connectionOf = async (client = clientId) =>
+  (
+    await app.db
+      .select()
+      .from(integrations)
+      .where(and(eq(integrations.clientId, client), eq(integrations.source, 'salesforce')))
+  )[0];
+const n = async (
+  table:
+    | typeof crmStages
+    | typeof opportunities
+    | typeof opportunityStageHistory
+    | typeof crmContacts
+    | typeof crmListMembers
+    | typeof crmActivityCounts,
+) => (await app.db.select({ n: count() }).from(table).where(eq(table.clientId, clientId)))[0]!.n;
+
+/** Walks the OAuth redirects as a browser would: our redirect call, the consent, our callback. */
+async function connect(browser: Browser, client = clientId) {
+  const start = await browser.get(
+    `/v1/integration/crm/salesforce/client/${client}/redirect?return_to=integration`,
+    {
+      clientId: client,
+    },
+  );
+  expect(start.statusCode).toBe(200);
+  const url = new URL(start.json().redirect_url);
+  expect(`${url.origin}${url.pathname}`).toBe(`${fake.authUrl}/services/oauth2/authorize`);
+  expect(url.searchParams.get('scope')).toBe('api refresh_token id');
+  const consent = await fetch(url, { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  const back = new URL(consent.headers.get('location')!);
+  expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/v1/integration/crm/salesforce/callback`);
+  return browser.get(`${back.pathname}${back.search}`, { clientId: null });
+}
+
+describe('Salesforce connection and sync (issue 16)', () => {
+  it('connects through OAuth, seals the tokens, and the first sync (a queue job) brings in the org, paged by nextRecordsUrl', async () => {
+    const done = await connect(owner);
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe(
+      `/settings/integrations/salesforce?client_id=${clientId}&connected=salesforce`,
+    );
+    const row = await connectionOf();
+    expect(row).toMatchObject({ isActive: true, accountName: 'Acme Robotics (fake org)' });
+    expect(row!.credentialsEnc).toMatch(/^v1\./);
+    expect(row!.credentialsEnc).not.toContain('00D!');
+
+    const synced = await waitFor(async () => {
+      const i = await connectionOf();
+      return i && !i.isSyncing && i.lastSyncedAt ? i : null;
+    });
+    expect(synced.lastError).toBeNull();
+    expect(synced.syncProgress).toEqual({ phase: 'done', done: 1, total: 1 });
+    // Paged: the fake's batches are two records, followed by their nextRecordsUrl.
+    expect(fake.requests.some((r) => /\/query\/01g[0-9a-f]+-2$/.test(r.path))).toBe(true);
+
+    const stages = await app.db
+      .select()
+      .from(crmStages)
+      .where(eq(crmStages.clientId, clientId))
+      .orderBy(asc(crmStages.sortOrder));
+    expect(stages.map((s) => [s.key, s.probability, s.isClosed, s.isWon])).toEqual([
+      ['Prospecting', 10, false, false],
+      ['Qualification', 20, false, false],
+      ['Proposal/Price Quote', 75, false, false],
+      ['Closed Won', 100, true, true],
+      ['Closed Lost', 0, true, false],
+    ]);
+    expect(
+      await app.db.select().from(crmRecordTypes).where(eq(crmRecordTypes.clientId, clientId)),
+    ).toHaveLength(1);
+
+    // Owners: Maya maps to the rep with her e-mail; Theo is inactive and not listed as active.
+    const owners = (
+      await owner.get(`/v1/integration/crm/salesforce/client/${clientId}/owners/active`)
+    ).json();
+    expect(owners).toHaveLength(1);
+    const [rep] = await app.db.select().from(salesReps).where(eq(salesReps.clientId, clientId));
+    expect(owners[0]).toMatchObject({
+      first_name: 'Maya',
+      email: 'maya@acme.example',
+      sales_rep_id: rep!.id,
+    });
+
+    // Accounts match companies by domain; contacts match prospects by e-mail (case aside).
+    const [brightAccount] = await app.db
+      .select()
+      .from(crmAccounts)
+      .where(eq(crmAccounts.externalId, ids.bright!));
+    const [company] = await app.db.select().from(companies).where(eq(companies.clientId, clientId));
+    expect(brightAccount).toMatchObject({ domain: 'brightline.example', companyId: company!.id });
+    const [kendall] = await app.db.select().from(crmContacts).where(eq(crmContacts.externalId, ids.kendall!));
+    const [prospect] = await app.db.select().from(prospects).where(eq(prospects.clientId, clientId));
+    expect(kendall).toMatchObject({ prospectId: prospect!.id, accountId: brightAccount!.id });
+
+    const opps = await app.db.select().from(opportunities).where(eq(opportunities.clientId, clientId));
+    expect(opps).toHaveLength(3);
+    const won = opps.find((o) => o.externalId === ids.o2)!;
+    expect(won).toMatchObject({
+      stage: 'Closed Won',
+      isClosed: true,
+      isWon: true,
+      amountCents: 8_000_000,
+      accountName: 'Cobalt Harbor',
+      closeDate: '2026-12-31',
+      probability: 100,
+    });
+    expect(won.stageId).toBe(stages.find((s) => s.key === 'Closed Won')!.id);
+    expect(won.crmCreatedAt!.getTime()).toBeLessThan(Date.now() - 39 * 86_400_000);
+    const pilot = opps.find((o) => o.externalId === ids.o1)!;
+    expect(pilot).toMatchObject({ companyId: company!.id, amountCents: 1_250_050 });
+    expect(opps.find((o) => o.externalId === ids.o3)!.recordTypeId).not.toBeNull();
+
+    // Stage history: moves only (the amount change is left out), each with where it came from.
+    const moves = await app.db
+      .select()
+      .from(opportunityStageHistory)
+      .where(eq(opportunityStageHistory.opportunityId, won.id))
+      .orderBy(asc(opportunityStageHistory.changedAt));
+    expect(moves.map((m) => [m.fromStage, m.toStage])).toEqual([
+      [null, 'Prospecting'],
+      ['Prospecting', 'Proposal/Price Quote'],
+      ['Proposal/Price Quote', 'Closed Won'],
+    ]);
+    expect(moves[2]!.toStageId).toBe(won.stageId);
+    expect(await n(opportunityStageHistory)).toBe(6);
+
+    // The campaign with its members, and activity totals per contact and type.
+    const lists = (await owner.get('/v1/rest/crm_list')).json();
+    expect(lists.items).toEqual([
+      expect.objectContaining({ name: 'Webinar attendees', kind: 'campaign', member_count: 2 }),
+    ]);
+    expect(await n(crmListMembers)).toBe(2);
+    const counts = await app.db
+      .select({ type: crmActivityCounts.activityType, count: crmActivityCounts.count })
+      .from(crmActivityCounts)
+      .where(eq(crmActivityCounts.contactId, kendall!.id))
+      .orderBy(asc(crmActivityCounts.activityType));
+    expect(counts).toEqual([
+      { type: 'Call', count: 2 },
+      { type: 'Email', count: 1 },
+      { type: 'Meeting', count: 1 },
+    ]);
+
+    const settings = (await sdr.get(`/v1/integration/crm/salesforce/client/${clientId}/settings`)).json();
+    expect(settings).toMatchObject({
+      source: 'salesforce',
+      write_back: false,
+      counts: { stages: 5, owners: 2, accounts: 2, contacts: 2, opportunities: 3, lists: 1 },
+    });
+    expect(settings.integration).toMatchObject({ source: 'salesforce', is_active: true, is_syncing: false });
+  });
+
+  it('an incremental sync asks for records modified since the last one and stores a stage move once', async () => {
+    const before = { opps: await n(opportunities), history: await n(opportunityStageHistory) };
+    fake.update('Opportunity', ids.o1!, { StageName: 'Qualification', Probability: 20 });
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: (await connectionOf())!.id });
+    const opportunityQuery = fake.queries().find((q) => q.includes('FROM Opportunity '))!;
+    expect(opportunityQuery).toMatch(
+      /WHERE SystemModstamp >= \d{4}-\d{2}-\d{2}T[\d:]+Z ORDER BY SystemModstamp ASC/,
+    );
+    const [pilot] = await app.db.select().from(opportunities).where(eq(opportunities.externalId, ids.o1!));
+    expect(pilot).toMatchObject({ stage: 'Qualification', probability: 20 });
+    expect(await n(opportunities)).toBe(before.opps);
+    expect(await n(opportunityStageHistory)).toBe(before.history + 1);
+    const [last] = await app.db
+      .select()
+      .from(opportunityStageHistory)
+      .where(eq(opportunityStageHistory.opportunityId, pilot!.id))
+      .orderBy(asc(opportunityStageHistory.changedAt))
+      .offset(1);
+    expect(last).toMatchObject({ fromStage: 'Prospecting', toStage: 'Qualification' });
+    // Running again changes nothing.
+    await app.crmSync.run({ integrationId: (await connectionOf())!.id });
+    expect(await n(opportunityStageHistory)).toBe(before.history + 1);
+  });
+
+  it('refreshes an expired session mid-sync (INVALID_SESSION_ID) and waits out REQUEST_LIMIT_EXCEEDED', async () => {
+    const id = (await connectionOf())!.id;
+    const sealedBefore = (await connectionOf())!.credentialsEnc;
+    fake.clearRequests();
+    fake.afterCalls(4, () => fake.expireSessions());
+    fake.afterCalls(7, () => fake.failWithLimit(2));
+    fake.update('Opportunity', ids.o3!, { Name: 'Brightline - Expansion (2027)' });
+    await app.crmSync.run({ integrationId: id });
+    expect(fake.requests.some((r) => r.status === 401)).toBe(true);
+    expect(fake.requests.filter((r) => r.path === '/services/oauth2/token')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.status === 403)).toHaveLength(2);
+    const row = (await connectionOf())!;
+    expect(row).toMatchObject({ isActive: true, isSyncing: false, lastError: null });
+    expect(row.credentialsEnc).not.toBe(sealedBefore);
+    const [o3] = await app.db.select().from(opportunities).where(eq(opportunities.externalId, ids.o3!));
+    expect(o3!.name).toBe('Brightline - Expansion (2027)');
+  });
+
+  it('a sync that fails midway is resumed by the next and every row is stored once', async () => {
+    const id = (await connectionOf())!.id;
+    for (let i = 0; i < 5; i++) {
+      fake.add('Opportunity', {
+        Name: `Bulk ${i}`,
+        AccountId: ids.cobalt,
+        StageName: 'Prospecting',
+        Amount: 1000,
+        IsClosed: false,
+        IsWon: false,
+      });
+    }
+    const before = await n(opportunities);
+    // The retries of one call run out in the middle of the opportunities.
+    fake.afterCalls(6, () => fake.failWithServerError(8));
+    await expect(app.crmSync.run({ integrationId: id })).rejects.toThrow(/500/);
+    expect((await connectionOf())!.lastError).toMatch(/will be retried/);
+    await app.crmSync.run({ integrationId: id });
+    expect(await n(opportunities)).toBe(before + 5);
+    const names = await app.db
+      .select({ name: opportunities.name, n: count() })
+      .from(opportunities)
+      .where(eq(opportunities.clientId, clientId))
+      .groupBy(opportunities.externalId, opportunities.name);
+    expect(names.every((r) => r.n === 1)).toBe(true);
+    expect((await connectionOf())!.lastError).toBeNull();
+  });
+
+  it('settings: write-back and activity definitions change (integration.write), 422 names the field, 401, 403', async () => {
+    const url = `/v1/integration/crm/salesforce/client/${clientId}/settings`;
+    const res = await owner.post(url, {
+      write_back: true,
+      outreach_activity_types: ['Call', 'Email', 'Call'],
+      meeting_activity_types: ['Meeting'],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      write_back: true,
+      outreach_activity_types: ['Call', 'Email'],
+      meeting_activity_types: ['Meeting'],
+    });
+    const bad = await owner.post(url, { outreach_activity_types: [''] });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors[0].field).toMatch(/^body\.outreach_activity_types/);
+    const badSource = await owner.get(`/v1/integration/crm/pipedrive/client/${clientId}/settings`);
+    expect(badSource.statusCode).toBe(422);
+    expect(badSource.json().errors[0].field).toBe('params.source');
+    expect((await sdr.post(url, { write_back: false })).statusCode).toBe(403);
+    expect((await sdr.get(`/v1/integration/crm/salesforce/client/${clientId}/redirect`)).statusCode).toBe(
+      403,
+    );
+    expect((await new Browser(app).get(url, { clientId })).statusCode).toBe(401);
+    expect((await owner.get(`/v1/integration/crm/salesforce/client/${other}/settings`)).statusCode).toBe(403);
+    // Another client has its own (empty) settings.
+    const theirs = (
+      await owner.get(`/v1/integration/crm/salesforce/client/${other}/settings`, { clientId: other })
+    ).json();
+    expect(theirs).toMatchObject({ integration: null, write_back: false, counts: { opportunities: 0 } });
+    expect(
+      (
+        await owner.post(
+          `/v1/integration/crm/salesforce/client/${other}/settings`,
+          { write_back: true },
+          { clientId: other },
+        )
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('fields come from the CRM (describe), with the stage picklist', async () => {
+    const res = await sdr.get(`/v1/integration/crm/salesforce/client/${clientId}/fields?object=opportunity`);
+    expect(res.statusCode).toBe(200);
+    const stage = res.json().find((f: { name: string }) => f.name === 'StageName');
+    expect(stage.options.map((o: { value: string }) => o.value)).toContain('Closed Won');
+    const bad = await sdr.get(`/v1/integration/crm/salesforce/client/${clientId}/fields?object=lead`);
+    expect(bad.json().errors[0].field).toBe('querystring.object');
+  });
+
+  it('revoked access mid-sync makes the connection inactive with the reason', async () => {
+    const id = (await connectionOf())!.id;
+    fake.afterCalls(3, () => fake.revokeAccess());
+    await app.crmSync.run({ integrationId: id });
+    expect(await connectionOf()).toMatchObject({
+      isActive: false,
+      isSyncing: false,
+      lastError: SALESFORCE_REVOKED_MESSAGE,
+    });
+    const settings = (await owner.get(`/v1/integration/crm/salesforce/client/${clientId}/settings`)).json();
+    expect(settings.integration).toMatchObject({ is_active: false, last_error: SALESFORCE_REVOKED_MESSAGE });
+  });
+
+  it('reconnect, then disconnect: the refresh token is revoked at Salesforce and forgotten; the data stays', async () => {
+    expect((await connect(owner)).headers.location).toMatch(/connected=salesforce/);
+    await waitFor(async () => {
+      const i = await connectionOf();
+      return i && i.isActive && !i.isSyncing ? i : null;
+    });
+    const before = fake.revokedTokens.length;
+    const res = await owner.delete(`/v1/integration/crm/salesforce/client/${clientId}/settings`);
+    expect(res.statusCode).toBe(204);
+    expect(fake.revokedTokens.length).toBe(before + 1);
+    expect(fake.revokedTokens.at(-1)).toMatch(/^5Aep/);
+    expect(await connectionOf()).toMatchObject({ isActive: false, credentialsEnc: null });
+    expect(await n(opportunities)).toBeGreaterThan(0);
+    expect(
+      (await owner.post(`/v1/integration/crm/salesforce/client/${clientId}/settings`, { sync_now: true }))
+        .statusCode,
+    ).toBe(409);
+  });
+});
+
+describe('Salesforce not set up', () => {
+  it('connect answers 400 naming SALESFORCE_CLIENT_ID when it is unset', async () => {
+    const bare = await createTestApp();
+    const c = await makeClient(bare, 'Bare');
+    const { browser } = await signedIn(bare, { [c]: 'purple_owner' });
+    const res = await browser.get(`/v1/integration/crm/salesforce/client/${c}/redirect`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/SALESFORCE_CLIENT_ID/);
+  });
+});

@@ -1,0 +1,450 @@
+import { and, count, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  crmFieldSchema,
+  crmFieldsQuery,
+  crmOwnerSchema,
+  crmRedirectQuery,
+  crmRedirectReply,
+  crmSettingsBody,
+  crmSettingsSchema,
+  crmSourceParam,
+} from '@rally/shared/schemas/crm';
+import type { CrmSettings, CrmSourceName } from '@rally/shared/schemas/crm';
+import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
+import {
+  crmAccounts,
+  crmContacts,
+  crmIntegrationSettings,
+  crmLists,
+  crmOwners,
+  crmStages,
+  integrations,
+  opportunities,
+} from '../../db/schema/index.ts';
+import { authOf, tenantOf } from '../../lib/access.ts';
+import { createSecretBox, hmac, randomToken, safeEqual } from '../../lib/crypto.ts';
+import { httpError } from '../../lib/errors.ts';
+import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
+import { toIntegrationReply } from '../integrations/reply.ts';
+import { VendorAuthError, VendorError } from '../integrations/vendor-http.ts';
+import type { AdapterContext, CrmAdapter, Credentials } from './port.ts';
+
+const clientIdParam = z.uuid('must be the id (UUID) of a client');
+const FLOW_COOKIE = 'rally_crm_flow';
+const FLOW_TTL_MS = 15 * 60_000;
+type ReturnTo = 'integration' | 'connections';
+type Flow = { c: string; u: string; s: string; r: ReturnTo; e: number; n: string };
+
+/** The env variables an OAuth CRM needs, named in the 400 when they are missing. */
+const ENV_PREFIX: Record<CrmSourceName, string> = {
+  salesforce: 'SALESFORCE',
+  hubspot: 'HUBSPOT',
+  marketo: 'MARKETO',
+};
+
+/**
+ * Connecting CRMs (SPEC.md §7 "CRM integrations", ARCHITECTURE.md §7): the OAuth redirect and
+ * callback (tokens sealed with APP_SECRET), the connection's settings (read, change, disconnect with
+ * revocation at the vendor), its active owners and the vendor's fields, under
+ * /v1/integration/crm/{source}/….
+ */
+export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config, crmSync: sync } = app;
+  const box = createSecretBox(config.appSecret);
+  const base = `${SERVICE_PREFIXES.main}/integration/crm`;
+  const redirectUri = (source: string) => `${config.publicUrl}${base}/${source}/callback`;
+  const label = (source: string) => SOURCE_LABELS[source] ?? source;
+  const params = z.object({ source: crmSourceParam, clientId: clientIdParam });
+
+  const signFlow = (flow: Flow) => {
+    const payload = Buffer.from(JSON.stringify(flow)).toString('base64url');
+    return `${payload}.${hmac(config.appSecret, `crm-flow:${payload}`)}`;
+  };
+  const readFlow = (state: string): Flow | null => {
+    const [payload, mac] = state.split('.');
+    if (!payload || !mac || !safeEqual(mac, hmac(config.appSecret, `crm-flow:${payload}`))) return null;
+    const flow = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Flow;
+    return flow.e > Date.now() ? flow : null;
+  };
+
+  function adapterOf(source: CrmSourceName): CrmAdapter {
+    const adapter = sync.adapters[source];
+    if (!adapter) throw httpError(501, `${label(source)} cannot be connected yet on this server.`);
+    return adapter;
+  }
+
+  async function connection(clientId: string, source: CrmSourceName) {
+    const [row] = await db
+      .select()
+      .from(integrations)
+      .where(and(eq(integrations.clientId, clientId), eq(integrations.source, source)));
+    return row ?? null;
+  }
+
+  /** An adapter context over the stored credentials; a refused token makes the connection inactive. */
+  function contextOf(row: typeof integrations.$inferSelect): AdapterContext {
+    if (!row.credentialsEnc || !row.isActive) {
+      throw httpError(409, `${label(row.source)} is not connected: connect it first.`);
+    }
+    let creds = JSON.parse(box.decrypt(row.credentialsEnc)) as Credentials;
+    return {
+      credentials: () => creds,
+      saveCredentials: async (next) => {
+        creds = next;
+        await db
+          .update(integrations)
+          .set({ credentialsEnc: box.encrypt(JSON.stringify(next)), updatedAt: new Date() })
+          .where(eq(integrations.id, row.id));
+      },
+    };
+  }
+
+  async function vendorCall<T>(row: typeof integrations.$inferSelect, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof VendorAuthError) {
+        await db
+          .update(integrations)
+          .set({ isActive: false, lastError: err.message, updatedAt: new Date() })
+          .where(eq(integrations.id, row.id));
+        throw httpError(409, err.message);
+      }
+      if (err instanceof VendorError)
+        throw httpError(502, `${label(row.source)} did not answer: ${err.message}`);
+      throw err;
+    }
+  }
+
+  async function settingsOf(clientId: string, source: CrmSourceName): Promise<CrmSettings> {
+    const row = await connection(clientId, source);
+    const [settings] = row
+      ? await db.select().from(crmIntegrationSettings).where(eq(crmIntegrationSettings.integrationId, row.id))
+      : [];
+    const n = async (
+      table:
+        | typeof crmStages
+        | typeof crmOwners
+        | typeof crmAccounts
+        | typeof crmContacts
+        | typeof crmLists
+        | typeof opportunities,
+    ) =>
+      row
+        ? ((await db.select({ n: count() }).from(table).where(eq(table.integrationId, row.id)))[0]?.n ?? 0)
+        : 0;
+    return {
+      source,
+      integration: row ? toIntegrationReply(row) : null,
+      write_back: settings?.writeBack ?? false,
+      outreach_activity_types: settings?.outreachActivityTypes ?? [],
+      meeting_activity_types: settings?.meetingActivityTypes ?? [],
+      counts: {
+        stages: await n(crmStages),
+        owners: await n(crmOwners),
+        accounts: await n(crmAccounts),
+        contacts: await n(crmContacts),
+        opportunities: await n(opportunities),
+        lists: await n(crmLists),
+      },
+    };
+  }
+
+  app.get(
+    '/integration/crm/:source/client/:clientId/redirect',
+    {
+      config: { access: { permission: 'integration.write' } },
+      schema: {
+        tags: ['crm'],
+        summary: "Start connecting a CRM: the vendor's OAuth consent URL to send the browser to",
+        params,
+        querystring: crmRedirectQuery,
+        response: { 200: crmRedirectReply },
+      },
+    },
+    async (request, reply) => {
+      const { source } = request.params;
+      const adapter = adapterOf(source);
+      if (adapter.auth !== 'oauth' || !adapter.authorizeUrl) {
+        throw httpError(400, `${label(source)} connects with its API credentials, not a redirect.`);
+      }
+      const vendor = source === 'salesforce' || source === 'hubspot' ? config.vendors[source] : null;
+      if (!vendor?.clientId || !vendor.clientSecret) {
+        const p = ENV_PREFIX[source];
+        throw httpError(
+          400,
+          `${label(source)} is not set up on this server: the operator must set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET.`,
+        );
+      }
+      const nonce = randomToken(16);
+      const state = signFlow({
+        c: tenantOf(request).clientId,
+        u: authOf(request).user.id,
+        s: source,
+        r: request.query.return_to,
+        e: Date.now() + FLOW_TTL_MS,
+        n: nonce,
+      });
+      reply.setCookie(FLOW_COOKIE, nonce, {
+        path: base,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.secureCookies,
+        maxAge: FLOW_TTL_MS / 1000,
+      });
+      return { redirect_url: adapter.authorizeUrl({ state, redirectUri: redirectUri(source) }) };
+    },
+  );
+
+  app.get(
+    '/integration/crm/:source/callback',
+    {
+      // A browser redirect from the vendor: no x-client-id; the signed state names the client.
+      config: { access: 'session' },
+      schema: {
+        tags: ['crm'],
+        summary: "The CRM's OAuth redirect back to Rally",
+        params: z.object({ source: crmSourceParam }),
+        querystring: z.object({
+          code: z.string().max(4096).optional(),
+          state: z.string().max(4096).optional(),
+          error: z.string().max(200).optional(),
+          error_description: z.string().max(1000).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { source } = request.params;
+      const flow = request.query.state ? readFlow(request.query.state) : null;
+      const cookieNonce = request.cookies[FLOW_COOKIE];
+      reply.clearCookie(FLOW_COOKIE, { path: base });
+      const back = (clientId: string | null, to: ReturnTo, q: Record<string, string>) => {
+        const path = to === 'integration' ? `/settings/integrations/${source}` : '/settings/connections';
+        const query = new URLSearchParams({ ...(clientId ? { client_id: clientId } : {}), ...q });
+        return reply.redirect(`${path}?${query}`, 302);
+      };
+      if (
+        !flow ||
+        flow.s !== source ||
+        !cookieNonce ||
+        !safeEqual(cookieNonce, flow.n) ||
+        flow.u !== authOf(request).user.id
+      ) {
+        return back(null, 'connections', {
+          connect_error: `The ${label(source)} sign-in could not be verified (it expired or came from another browser). Please try again.`,
+        });
+      }
+      if (request.query.error || !request.query.code) {
+        return back(flow.c, flow.r, {
+          connect_error: `${label(source)} did not grant access${request.query.error ? ` (${request.query.error})` : ''}.`,
+        });
+      }
+      const self = await app.identity.self(flow.u);
+      const member = self?.clients.find((c) => c.client_id === flow.c);
+      if (!member?.permissions.includes('integration.write')) {
+        return back(flow.c, flow.r, {
+          connect_error: 'Your role does not have the integration.write permission.',
+        });
+      }
+      try {
+        const adapter = adapterOf(source);
+        if (!adapter.exchangeCode) throw new Error(`${label(source)} has no OAuth code exchange`);
+        let creds: Credentials = await adapter.exchangeCode({
+          code: request.query.code,
+          redirectUri: redirectUri(source),
+        });
+        const { accountName } = await adapter.whoami({
+          credentials: () => creds,
+          saveCredentials: async (next) => {
+            creds = next;
+          },
+        });
+        const sealed = box.encrypt(JSON.stringify(creds));
+        const [row] = await db
+          .insert(integrations)
+          .values({ clientId: flow.c, source, credentialsEnc: sealed, accountName, isActive: true })
+          .onConflictDoUpdate({
+            target: [integrations.clientId, integrations.source],
+            set: {
+              credentialsEnc: sealed,
+              accountName,
+              isActive: true,
+              lastError: null,
+              isSyncing: false,
+              // Another org (or the demo) may have been connected before: the first sync reads all.
+              syncCursor: {},
+              updatedAt: new Date(),
+            },
+          })
+          .returning();
+        if (!row) throw new Error('integration upsert returned nothing');
+        await db
+          .insert(crmIntegrationSettings)
+          .values({ integrationId: row.id, clientId: flow.c })
+          .onConflictDoNothing();
+        await sync.request(row.id);
+      } catch (err) {
+        request.log.warn({ err, source }, 'CRM connection failed');
+        return back(flow.c, flow.r, {
+          connect_error: `${label(source)} could not be connected: ${(err as Error).message}`,
+        });
+      }
+      return back(flow.c, flow.r, { connected: source });
+    },
+  );
+
+  app.get(
+    '/integration/crm/:source/client/:clientId/settings',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['crm'],
+        summary: "The CRM connection's state, sync, write-back switch, activity definitions and counts",
+        params,
+        response: { 200: crmSettingsSchema },
+      },
+    },
+    async (request) => settingsOf(tenantOf(request).clientId, request.params.source),
+  );
+
+  app.post(
+    '/integration/crm/:source/client/:clientId/settings',
+    {
+      config: { access: { permission: 'integration.write' } },
+      schema: {
+        tags: ['crm'],
+        summary: 'Change the write-back switch or the activity definitions, or start a sync now',
+        params,
+        body: crmSettingsBody,
+        response: { 200: crmSettingsSchema },
+      },
+    },
+    async (request) => {
+      const clientId = tenantOf(request).clientId;
+      const { source } = request.params;
+      const row = await connection(clientId, source);
+      if (!row) throw httpError(404, `${label(source)} is not connected.`);
+      const b = request.body;
+      if (b.sync_now && (!row.isActive || !row.credentialsEnc)) {
+        throw httpError(
+          409,
+          `${label(source)} is not connected${row.credentialsEnc ? '' : ' with credentials (a demo connection has nothing to sync)'}: connect it to sync.`,
+        );
+      }
+      const change = {
+        ...(b.write_back !== undefined ? { writeBack: b.write_back } : {}),
+        ...(b.outreach_activity_types !== undefined
+          ? { outreachActivityTypes: [...new Set(b.outreach_activity_types)] }
+          : {}),
+        ...(b.meeting_activity_types !== undefined
+          ? { meetingActivityTypes: [...new Set(b.meeting_activity_types)] }
+          : {}),
+      };
+      await db
+        .insert(crmIntegrationSettings)
+        .values({ integrationId: row.id, clientId, ...change })
+        .onConflictDoUpdate({
+          target: crmIntegrationSettings.integrationId,
+          set: { ...change, updatedAt: new Date() },
+        });
+      if (b.sync_now) await sync.request(row.id);
+      return settingsOf(clientId, source);
+    },
+  );
+
+  app.delete(
+    '/integration/crm/:source/client/:clientId/settings',
+    {
+      config: { access: { permission: 'integration.write' } },
+      schema: {
+        tags: ['crm'],
+        summary: 'Disconnect: revoke the tokens at the CRM and forget them; synced data stays',
+        params,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const { source } = request.params;
+      const row = await connection(tenantOf(request).clientId, source);
+      if (!row) throw httpError(404, `${label(source)} is not connected.`);
+      if (row.credentialsEnc) {
+        const adapter = sync.adapters[source];
+        try {
+          await adapter?.revoke?.(JSON.parse(box.decrypt(row.credentialsEnc)) as Credentials);
+        } catch (err) {
+          // Forgetting the tokens matters more than the vendor hearing of it.
+          request.log.warn({ err, source }, 'CRM token revocation failed');
+        }
+      }
+      await db
+        .update(integrations)
+        .set({
+          credentialsEnc: null,
+          isActive: false,
+          isSyncing: false,
+          syncProgress: null,
+          lastError: 'Disconnected. Connect again to resume syncing.',
+          updatedAt: new Date(),
+        })
+        .where(eq(integrations.id, row.id));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/integration/crm/:source/client/:clientId/owners/active',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['crm'],
+        summary: "The CRM's active owners with the sales rep each maps to",
+        params,
+        response: { 200: z.array(crmOwnerSchema) },
+      },
+    },
+    async (request) => {
+      const row = await connection(tenantOf(request).clientId, request.params.source);
+      if (!row) return [];
+      const owners = await db
+        .select()
+        .from(crmOwners)
+        .where(and(eq(crmOwners.integrationId, row.id), eq(crmOwners.isActive, true)))
+        .orderBy(crmOwners.firstName, crmOwners.lastName, crmOwners.id);
+      return owners.map((o) => ({
+        id: o.id,
+        external_id: o.externalId,
+        first_name: o.firstName,
+        last_name: o.lastName,
+        email: o.email,
+        sales_rep_id: o.salesRepId,
+        mapped_by_hand: o.mappedByHand,
+      }));
+    },
+  );
+
+  app.get(
+    '/integration/crm/:source/client/:clientId/fields',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['crm'],
+        summary: "The CRM's fields of opportunities or contacts, with picklist values (asked of the CRM)",
+        params,
+        querystring: crmFieldsQuery,
+        response: { 200: z.array(crmFieldSchema) },
+      },
+    },
+    async (request) => {
+      const { source } = request.params;
+      const row = await connection(tenantOf(request).clientId, source);
+      if (!row) throw httpError(409, `${label(source)} is not connected: connect it first.`);
+      const adapter = adapterOf(source);
+      if (!adapter.fields) return [];
+      const ctx = contextOf(row);
+      const fields = adapter.fields.bind(adapter);
+      return vendorCall(row, () => fields(ctx, request.query.object));
+    },
+  );
+};

@@ -1,0 +1,274 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { integrations } from '../../db/schema/index.ts';
+import type { SyncCursor, SyncProgress } from '../../db/schema/index.ts';
+import type { SecretBox } from '../../lib/crypto.ts';
+import type { JobQueue } from '../../lib/queue.ts';
+import { VendorAuthError } from '../integrations/vendor-http.ts';
+import { CRM_SOURCES } from './port.ts';
+import type { AdapterContext, CrmAdapter, CrmPage, CrmSource, CrmSyncPhase, Credentials } from './port.ts';
+import {
+  companyDomains,
+  finishListMembers,
+  stageLookup,
+  upsertAccounts,
+  upsertActivityCounts,
+  upsertContacts,
+  upsertListMembers,
+  upsertLists,
+  upsertOpportunities,
+  upsertOwners,
+  upsertRecordTypes,
+  upsertStageHistory,
+  upsertStages,
+} from './store.ts';
+import type { Tx } from './store.ts';
+
+export const CRM_SYNC_JOB = 'crm-sync';
+export type CrmSyncJob = { integrationId: number };
+
+export function isCrmSource(source: string): source is CrmSource {
+  return (CRM_SOURCES as readonly string[]).includes(source);
+}
+
+type Deps = {
+  db: Db;
+  queue: JobQueue;
+  box: SecretBox;
+  adapters: Partial<Record<CrmSource, CrmAdapter>>;
+  log: FastifyBaseLogger;
+  /** The sync's clock (tests set it). */
+  now?: () => Date;
+};
+
+const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
+
+/**
+ * Syncs a CRM connection (ARCHITECTURE.md §7, §10) as a queue job, resource by resource: stages and
+ * record types, owners, accounts, contacts, opportunities, stage history, lists with their members,
+ * activity counts. Each page is stored in one transaction with the cursor that follows it (the
+ * newest modified time stored), so a crash or a retry resumes where it stopped, and a page stored
+ * twice lands once (upserts by integration + external id). A refused token makes the connection
+ * inactive with the vendor's reason; rate-limit replies are waited out by the adapter, and what is
+ * still refused fails the job, which the queue retries later from the stored cursors.
+ */
+export function createCrmSyncService(deps: Deps) {
+  const { db, queue, box, adapters, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function run(job: CrmSyncJob): Promise<void> {
+    const [integration] = await db.select().from(integrations).where(eq(integrations.id, job.integrationId));
+    if (!integration || !isCrmSource(integration.source)) return;
+    const adapter = adapters[integration.source];
+    if (!adapter || !integration.isActive || !integration.credentialsEnc) {
+      await finish(job.integrationId, { failed: true });
+      return;
+    }
+    let creds = JSON.parse(box.decrypt(integration.credentialsEnc)) as Credentials;
+    const ctx: AdapterContext = {
+      credentials: () => creds,
+      saveCredentials: async (next) => {
+        creds = next;
+        await db
+          .update(integrations)
+          .set({ credentialsEnc: box.encrypt(JSON.stringify(next)), updatedAt: new Date() })
+          .where(eq(integrations.id, integration.id));
+      },
+      reloadCredentials: async () => {
+        const [row] = await db
+          .select({ sealed: integrations.credentialsEnc })
+          .from(integrations)
+          .where(eq(integrations.id, integration.id));
+        return row?.sealed ? (JSON.parse(box.decrypt(row.sealed)) as Credentials) : null;
+      },
+    };
+    const ref = { id: integration.id, clientId: integration.clientId };
+    const cursor: SyncCursor = { ...integration.syncCursor };
+    const saveCursor = (tx: Tx, progress: SyncProgress) =>
+      tx
+        .update(integrations)
+        .set({ syncCursor: cursor, syncProgress: progress })
+        .where(eq(integrations.id, ref.id));
+
+    /**
+     * Walks one listing: each page stored with the cursor that follows it. `store` says whether the
+     * page was complete; an incomplete one (history of an opportunity not stored yet) holds the
+     * cursor so the next sync reads it again.
+     */
+    async function walk<T>(
+      phase: CrmSyncPhase,
+      pages: AsyncIterable<CrmPage<T>> | undefined,
+      updatedAt: (item: T) => string | null,
+      store: (tx: Tx, items: T[]) => Promise<unknown>,
+    ) {
+      if (!pages) return;
+      let done = 0;
+      let seen = 0;
+      let hold = false;
+      for await (const page of pages) {
+        seen += page.items.length;
+        done += 1;
+        await db.transaction(async (tx) => {
+          const complete = (await store(tx, page.items)) !== false;
+          if (!complete) hold = true;
+          if (!hold) for (const item of page.items) cursor[phase] = newest(cursor[phase], updatedAt(item));
+          const perPage = page.items.length || 1;
+          const total = page.total === null ? null : Math.max(done, Math.ceil(page.total / perPage));
+          await saveCursor(tx, { phase, done, total });
+        });
+      }
+      log.debug({ integrationId: ref.id, phase, seen }, 'crm sync phase done');
+    }
+
+    try {
+      await db
+        .update(integrations)
+        .set({ syncProgress: { phase: 'stages', done: 0, total: null } })
+        .where(eq(integrations.id, ref.id));
+      // Small catalogues: read whole every time.
+      const stages = adapter.stages ? await adapter.stages(ctx) : [];
+      const recordTypes = adapter.recordTypes ? await adapter.recordTypes(ctx) : [];
+      await db.transaction(async (tx) => {
+        if (adapter.stages) await upsertStages(tx, ref, stages);
+        if (recordTypes.length) await upsertRecordTypes(tx, ref, recordTypes);
+        await saveCursor(tx, { phase: 'stages', done: 1, total: 1 });
+      });
+
+      await walk(
+        'owners',
+        adapter.owners(ctx, cursor.owners ?? null),
+        (o) => o.updatedAt,
+        (tx, items) => upsertOwners(tx, ref, items),
+      );
+      const domains = await companyDomains(db, ref.clientId);
+      await walk(
+        'accounts',
+        adapter.accounts?.(ctx, cursor.accounts ?? null),
+        (a) => a.updatedAt,
+        (tx, items) => upsertAccounts(tx, ref, items, domains),
+      );
+      await walk(
+        'contacts',
+        adapter.contacts(ctx, cursor.contacts ?? null),
+        (c) => c.updatedAt,
+        (tx, items) => upsertContacts(tx, ref, items),
+      );
+      const stageOf = await stageLookup(db, ref.id);
+      await walk(
+        'opportunities',
+        adapter.opportunities?.(ctx, cursor.opportunities ?? null),
+        (o) => o.updatedAt,
+        (tx, items) => upsertOpportunities(tx, ref, items, stageOf),
+      );
+      await walk(
+        'history',
+        adapter.stageHistory?.(ctx, cursor.history ?? null),
+        (h) => h.updatedAt,
+        async (tx, items) => (await upsertStageHistory(tx, ref, items, stageOf)).complete,
+      );
+
+      // Lists changed since the cursor, then each one's members read whole (vendors give no
+      // modified-since for memberships), so members who left are dropped.
+      const changedLists: { externalId: string; id: string }[] = [];
+      await walk(
+        'lists',
+        adapter.lists(ctx, cursor.lists ?? null),
+        (l) => l.updatedAt,
+        async (tx, items) => {
+          const ids = await upsertLists(tx, ref, items);
+          for (const l of items) {
+            const id = ids.get(l.externalId);
+            if (id) changedLists.push({ externalId: l.externalId, id });
+          }
+        },
+      );
+      for (const list of changedLists) {
+        const seen: string[] = [];
+        for await (const page of adapter.listMembers(ctx, list.externalId)) {
+          await db.transaction((tx) => upsertListMembers(tx, ref, list.id, page.items));
+          seen.push(...page.items.map((m) => m.memberExternalId));
+        }
+        await db.transaction((tx) => finishListMembers(tx, list.id, seen));
+      }
+
+      // Activity totals carry no modified time: the cursor becomes the time this phase started.
+      const activitiesFrom = now().toISOString();
+      await walk(
+        'activities',
+        adapter.activityCounts?.(ctx, cursor.activities ?? null),
+        () => null,
+        (tx, items) => upsertActivityCounts(tx, ref, items),
+      );
+      if (adapter.activityCounts) {
+        cursor.activities = activitiesFrom;
+        await db.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
+      }
+      await finish(ref.id, { failed: false });
+    } catch (err) {
+      if (err instanceof VendorAuthError) {
+        log.warn({ integrationId: ref.id, source: integration.source }, 'CRM refused our credentials');
+        await finish(ref.id, {
+          failed: true,
+          also: { isActive: false, lastError: err.message, updatedAt: new Date() },
+        });
+        return; // retrying cannot help until the user reconnects
+      }
+      await db
+        .update(integrations)
+        .set({
+          // Text for the user: no control characters, and not a whole failed statement.
+          lastError: `The last sync failed and will be retried: ${(err as Error).message}`
+            // eslint-disable-next-line no-control-regex -- removing control characters is the point
+            .replace(/[\u0000-\u001f]+/g, ' ')
+            .slice(0, 500),
+        })
+        .where(eq(integrations.id, ref.id));
+      await finish(ref.id, { failed: true });
+      throw err;
+    }
+  }
+
+  async function finish(
+    integrationId: number,
+    { failed, also = {} }: { failed: boolean; also?: Partial<typeof integrations.$inferInsert> },
+  ) {
+    await db
+      .update(integrations)
+      .set({
+        isSyncing: false,
+        syncProgress: failed ? null : { phase: 'done', done: 1, total: 1 },
+        ...(failed ? {} : { lastSyncedAt: now(), lastError: null }),
+        ...also,
+      })
+      .where(eq(integrations.id, integrationId));
+  }
+
+  return {
+    adapters,
+    run,
+    register() {
+      queue.register<CrmSyncJob>(CRM_SYNC_JOB, (data) => run(data), { retryLimit: 3, retryDelay: 30 });
+    },
+    /** Marks the connection as syncing and queues the job; a sync already under way is not queued twice. */
+    async request(integrationId: number): Promise<boolean> {
+      const [row] = await db
+        .update(integrations)
+        .set({ isSyncing: true, syncProgress: { phase: 'stages', done: 0, total: null } })
+        .where(
+          and(
+            eq(integrations.id, integrationId),
+            eq(integrations.isActive, true),
+            eq(integrations.isSyncing, false),
+            inArray(integrations.source, [...CRM_SOURCES]),
+          ),
+        )
+        .returning({ id: integrations.id });
+      if (!row) return false;
+      await queue.send(CRM_SYNC_JOB, { integrationId });
+      return true;
+    },
+  };
+}
+
+export type CrmSyncService = ReturnType<typeof createCrmSyncService>;

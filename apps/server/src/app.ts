@@ -170,6 +170,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     box: createSecretBox(config.appSecret),
     adapters: createCrmAdapters(config.vendors, opts.adapters),
     log: app.log,
+    heartbeatSeconds: config.jobHeartbeatSeconds,
   });
   crmSync.register();
   app.decorate('crmSync', crmSync);

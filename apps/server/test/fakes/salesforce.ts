@@ -222,6 +222,8 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
   let failLimitReplies = 0;
   let failServerErrors = 0;
   const triggers: { calls: number; run: () => void }[] = [];
+  let gate: { promise: Promise<void>; resolve: () => void } | null = null;
+  let held = 0;
   let apiCalls = 0;
 
   const nextId = (type: string) => {
@@ -426,12 +428,16 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     res.end();
   }
 
-  function api(req: IncomingMessage, url: URL, res: ServerResponse, entry: LoggedRequest) {
+  async function api(req: IncomingMessage, url: URL, res: ServerResponse, entry: LoggedRequest) {
     for (const t of [...triggers]) {
       if (--t.calls <= 0) {
         triggers.splice(triggers.indexOf(t), 1);
         t.run();
       }
+    }
+    if (gate) {
+      held += 1;
+      await gate.promise;
     }
     if (failServerErrors > 0) {
       failServerErrors -= 1;
@@ -525,7 +531,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
         if (refreshTokens.delete(t)) accessTokens.clear();
         accessTokens.delete(t);
         send(res, 200, undefined);
-      } else if (url.pathname.startsWith(`/services/data/${version}/`)) api(req, url, res, entry);
+      } else if (url.pathname.startsWith(`/services/data/${version}/`)) await api(req, url, res, entry);
       else throw sfError(404, 'NOT_FOUND', 'The requested resource does not exist');
     } catch (err) {
       if (err instanceof HttpError) send(res, err.status, err.body);
@@ -579,6 +585,24 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     /** Runs `fn` just before the `n`th API call from now is answered (e.g. expire sessions mid-sync). */
     afterCalls(n: number, fn: () => void) {
       triggers.push({ calls: n, run: fn });
+    },
+    /** From the `n`th API call from now on, API calls wait unanswered until `release()`. */
+    holdAfter(n: number) {
+      triggers.push({
+        calls: n,
+        run: () => {
+          if (gate) return;
+          let resolve = () => {};
+          const promise = new Promise<void>((r) => (resolve = r));
+          gate = { promise, resolve };
+        },
+      });
+    },
+    /** How many API calls are waiting on the hold. */
+    held: () => held,
+    release() {
+      gate?.resolve();
+      gate = null;
     },
     /** The next `n` API calls are answered 500 UNKNOWN_EXCEPTION. */
     failWithServerError(n: number) {

@@ -40,6 +40,8 @@ type Deps = {
   log: FastifyBaseLogger;
   /** The sync's clock (tests set it). */
   now?: () => Date;
+  /** JOB_HEARTBEAT_SECONDS: a worker that dies mid-sync is noticed by its silence and the job retried. */
+  heartbeatSeconds?: number;
 };
 
 const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
@@ -56,6 +58,10 @@ const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a 
 export function createCrmSyncService(deps: Deps) {
   const { db, queue, box, adapters, log } = deps;
   const now = deps.now ?? (() => new Date());
+  const heartbeat = {
+    heartbeatSeconds: deps.heartbeatSeconds ?? 30,
+    retryDelay: Math.max(1, Math.round((deps.heartbeatSeconds ?? 30) / 3)),
+  };
 
   async function run(job: CrmSyncJob): Promise<void> {
     const [integration] = await db.select().from(integrations).where(eq(integrations.id, job.integrationId));
@@ -248,7 +254,13 @@ export function createCrmSyncService(deps: Deps) {
     adapters,
     run,
     register() {
-      queue.register<CrmSyncJob>(CRM_SYNC_JOB, (data) => run(data), { retryLimit: 3, retryDelay: 30 });
+      // Resumable (cursors stored with each page) and idempotent, as the queue requires.
+      queue.register<CrmSyncJob>(CRM_SYNC_JOB, (data) => run(data), {
+        retryLimit: 3,
+        retryBackoff: true,
+        expireInSeconds: 6 * 3600,
+        ...heartbeat,
+      });
     },
     /** Marks the connection as syncing and queues the job; a sync already under way is not queued twice. */
     async request(integrationId: number): Promise<boolean> {
@@ -265,7 +277,8 @@ export function createCrmSyncService(deps: Deps) {
         )
         .returning({ id: integrations.id });
       if (!row) return false;
-      await queue.send(CRM_SYNC_JOB, { integrationId });
+      // Given with each job too: a queue made before JOB_HEARTBEAT_SECONDS changed keeps its old values.
+      await queue.send(CRM_SYNC_JOB, { integrationId }, heartbeat);
       return true;
     },
   };

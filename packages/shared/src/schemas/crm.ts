@@ -162,3 +162,39 @@ export const crmFieldSchema = z.object({
   options: z.array(z.object({ value: z.string(), label: z.string() })),
 });
 export type CrmField = z.infer<typeof crmFieldSchema>;
+
+/**
+ * `GET/PUT /integration/crm/{source}/client/{id}/outreach` and `/meeting_activity`: which of the CRM's
+ * activity types count as sales outreach, and which as meetings.
+ */
+export const activityDefinitionBody = z.object({ activity_types: activityTypes });
+export const activityDefinitionReply = z.object({
+  activity_types: z.array(z.string()),
+  /** The activity types synced from the CRM, with how many contacts have one and how many in all. */
+  available: z.array(z.object({ type: z.string(), contacts: z.number().int(), total: z.number().int() })),
+});
+export type ActivityDefinition = z.infer<typeof activityDefinitionReply>;
+
+/** `PUT /integration/crm/{source}/client/{id}/owners/{ownerId}`: map an owner to a sales rep by hand. */
+export const mapOwnerBody = z.object({
+  sales_rep_id: z.uuid('must be the id (UUID) of a sales rep').nullable(),
+});
+
+/** `POST /integration/crm/{source}/client/{id}/audience/estimate`. */
+export const audienceEstimateBody = z.object({
+  list_ids: z
+    .array(z.uuid('must be the id (UUID) of a CRM list'))
+    .min(1, 'must name at least one list')
+    .max(100, 'must name at most 100 lists'),
+});
+export const audienceEstimateReply = z.object({
+  /** Distinct contacts (or leads) in the lists. */
+  contacts: z.number().int(),
+  /** Distinct accounts: those listed, and those of the listed contacts. */
+  accounts: z.number().int(),
+  /** Contacts that are prospects in Rally already (matched by e-mail). */
+  prospects: z.number().int(),
+  /** Accounts matched to Rally companies (by website domain). */
+  companies: z.number().int(),
+});
+export type AudienceEstimate = z.infer<typeof audienceEstimateReply>;

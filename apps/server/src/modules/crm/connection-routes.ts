@@ -1,7 +1,14 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  activityDefinitionBody,
+  activityDefinitionReply,
+  audienceEstimateBody,
+  audienceEstimateReply,
+  crmListPage,
+  crmListQuery,
+  mapOwnerBody,
   crmFieldSchema,
   crmFieldsQuery,
   crmOwnerSchema,
@@ -15,8 +22,11 @@ import type { CrmSettings, CrmSourceName } from '@rally/shared/schemas/crm';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import {
   crmAccounts,
+  crmActivityCounts,
   crmContacts,
   crmIntegrationSettings,
+  crmListMembers,
+  salesReps,
   crmLists,
   crmOwners,
   crmStages,
@@ -25,11 +35,12 @@ import {
 } from '../../db/schema/index.ts';
 import { authOf, tenantOf } from '../../lib/access.ts';
 import { createSecretBox, hmac, randomToken, safeEqual } from '../../lib/crypto.ts';
-import { httpError } from '../../lib/errors.ts';
+import { fieldError, httpError } from '../../lib/errors.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import { toIntegrationReply } from '../integrations/reply.ts';
 import { VendorAuthError, VendorError } from '../integrations/vendor-http.ts';
 import type { AdapterContext, CrmAdapter, Credentials } from './port.ts';
+import { listsOf } from './repository.ts';
 
 const clientIdParam = z.uuid('must be the id (UUID) of a client');
 const FLOW_COOKIE = 'rally_crm_flow';
@@ -445,6 +456,200 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
       const ctx = contextOf(row);
       const fields = adapter.fields.bind(adapter);
       return vendorCall(row, () => fields(ctx, request.query.object));
+    },
+  );
+
+  // Outreach and meeting-activity definitions: which synced activity types count as what.
+  for (const [path, column, what] of [
+    ['outreach', 'outreachActivityTypes', 'sales outreach'],
+    ['meeting_activity', 'meetingActivityTypes', 'meetings'],
+  ] as const) {
+    const definition = async (clientId: string, source: CrmSourceName) => {
+      const row = await connection(clientId, source);
+      if (!row) return { activity_types: [], available: [] };
+      const [settings] = await db
+        .select()
+        .from(crmIntegrationSettings)
+        .where(eq(crmIntegrationSettings.integrationId, row.id));
+      const available = await db
+        .select({
+          type: crmActivityCounts.activityType,
+          contacts: sql<number>`count(*)::int`,
+          total: sql<number>`coalesce(sum(${crmActivityCounts.count}), 0)::int`,
+        })
+        .from(crmActivityCounts)
+        .where(eq(crmActivityCounts.integrationId, row.id))
+        .groupBy(crmActivityCounts.activityType)
+        .orderBy(desc(sql`count(*)`), crmActivityCounts.activityType);
+      return { activity_types: settings?.[column] ?? [], available };
+    };
+    app.get(
+      `/integration/crm/:source/client/:clientId/${path}`,
+      {
+        config: { access: 'member' },
+        schema: {
+          tags: ['crm'],
+          summary: `The CRM activity types that count as ${what}, and those synced`,
+          params,
+          response: { 200: activityDefinitionReply },
+        },
+      },
+      async (request) => definition(tenantOf(request).clientId, request.params.source),
+    );
+    app.put(
+      `/integration/crm/:source/client/:clientId/${path}`,
+      {
+        config: { access: { permission: 'integration.write' } },
+        schema: {
+          tags: ['crm'],
+          summary: `Choose the CRM activity types that count as ${what}`,
+          params,
+          body: activityDefinitionBody,
+          response: { 200: activityDefinitionReply },
+        },
+      },
+      async (request) => {
+        const clientId = tenantOf(request).clientId;
+        const { source } = request.params;
+        const row = await connection(clientId, source);
+        if (!row) throw httpError(404, `${label(source)} is not connected.`);
+        const value = { [column]: [...new Set(request.body.activity_types)] };
+        await db
+          .insert(crmIntegrationSettings)
+          .values({ integrationId: row.id, clientId, ...value })
+          .onConflictDoUpdate({
+            target: crmIntegrationSettings.integrationId,
+            set: { ...value, updatedAt: new Date() },
+          });
+        return definition(clientId, source);
+      },
+    );
+  }
+
+  app.put(
+    '/integration/crm/:source/client/:clientId/owners/:ownerId',
+    {
+      config: { access: { permission: 'integration.write' } },
+      schema: {
+        tags: ['crm'],
+        summary: 'Map a CRM owner to a sales rep by hand (null: back to matching by e-mail at the next sync)',
+        params: params.extend({ ownerId: z.uuid('must be the id (UUID) of a CRM owner') }),
+        body: mapOwnerBody,
+        response: { 200: crmOwnerSchema },
+      },
+    },
+    async (request) => {
+      const clientId = tenantOf(request).clientId;
+      const repId = request.body.sales_rep_id;
+      if (repId) {
+        const [rep] = await db
+          .select({ id: salesReps.id })
+          .from(salesReps)
+          .where(and(eq(salesReps.id, repId), eq(salesReps.clientId, clientId)));
+        if (!rep) throw fieldError('body.sales_rep_id', 'names no sales rep of this client');
+      }
+      const [o] = await db
+        .update(crmOwners)
+        .set({ salesRepId: repId, mappedByHand: repId !== null, updatedAt: new Date() })
+        .where(and(eq(crmOwners.id, request.params.ownerId), eq(crmOwners.clientId, clientId)))
+        .returning();
+      if (!o) throw httpError(404, 'CRM owner not found.');
+      return {
+        id: o.id,
+        external_id: o.externalId,
+        first_name: o.firstName,
+        last_name: o.lastName,
+        email: o.email,
+        sales_rep_id: o.salesRepId,
+        mapped_by_hand: o.mappedByHand,
+      };
+    },
+  );
+
+  // Salesforce calls its lists campaigns; HubSpot and Marketo lists. Both paths answer for each.
+  for (const path of ['campaign', 'lists']) {
+    app.get(
+      `/integration/crm/:source/client/:clientId/${path}`,
+      {
+        config: { access: 'member' },
+        schema: {
+          tags: ['crm'],
+          summary: "This CRM's lists (Salesforce campaigns, HubSpot lists, Marketo static lists), paged",
+          params,
+          querystring: crmListQuery.omit({ source: true, integration_id: true }),
+          response: { 200: crmListPage },
+        },
+      },
+      async (request) => {
+        const clientId = tenantOf(request).clientId;
+        const q = request.query;
+        const row = await connection(clientId, request.params.source);
+        if (!row) return { items: [], total: 0, page: q.page, page_size: q.page_size };
+        const { items, total } = await listsOf(db, clientId, {
+          integrationId: row.id,
+          search: q.search,
+          page: q.page,
+          pageSize: q.page_size,
+        });
+        return { items, total, page: q.page, page_size: q.page_size };
+      },
+    );
+  }
+
+  app.post(
+    '/integration/crm/:source/client/:clientId/audience/estimate',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags: ['crm'],
+        summary: 'How many contacts and accounts these CRM lists would give (and how many Rally knows)',
+        params,
+        body: audienceEstimateBody,
+        response: { 200: audienceEstimateReply },
+      },
+    },
+    async (request) => {
+      const clientId = tenantOf(request).clientId;
+      const ids = [...new Set(request.body.list_ids.map((id) => id.toLowerCase()))];
+      const lists = await db
+        .select({ id: crmLists.id })
+        .from(crmLists)
+        .innerJoin(integrations, eq(integrations.id, crmLists.integrationId))
+        .where(
+          and(
+            eq(crmLists.clientId, clientId),
+            eq(integrations.source, request.params.source),
+            inArray(crmLists.id, ids),
+          ),
+        );
+      if (lists.length !== ids.length) {
+        throw fieldError(
+          'body.list_ids',
+          `names a list that is not a ${label(request.params.source)} list of this client`,
+        );
+      }
+      const result = await db.execute(sql`
+        with members as (
+          select distinct ${crmListMembers.contactId} as contact_id, ${crmListMembers.accountId} as account_id
+          from ${crmListMembers}
+          where ${crmListMembers.clientId} = ${clientId} and ${inArray(crmListMembers.listId, ids)}
+        ),
+        contacts as (
+          select distinct c.id, c.prospect_id, c.account_id from members
+          join crm_contacts c on c.id = members.contact_id
+        ),
+        accounts as (
+          select account_id as id from members where account_id is not null
+          union select account_id from contacts where account_id is not null
+        )
+        select
+          (select count(*) from contacts)::int as contacts,
+          (select count(*) from accounts)::int as accounts,
+          (select count(distinct prospect_id) from contacts)::int as prospects,
+          (select count(distinct a.company_id) from accounts join crm_accounts a on a.id = accounts.id)::int as companies`);
+      type Estimate = { contacts: number; accounts: number; prospects: number; companies: number };
+      const [row] = (result as unknown as { rows: Estimate[] }).rows;
+      return row ?? { contacts: 0, accounts: 0, prospects: 0, companies: 0 };
     },
   );
 };

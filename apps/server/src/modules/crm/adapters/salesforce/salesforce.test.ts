@@ -439,6 +439,46 @@ describe('Salesforce connection and sync (issue 16)', () => {
     expect(bad.json().errors[0].field).toBe('querystring.object');
   });
 
+  it('outreach and meeting definitions, owner mapping, campaigns and an audience estimate', async () => {
+    const base = `/v1/integration/crm/salesforce/client/${clientId}`;
+    const outreach = (await sdr.get(`${base}/outreach`)).json();
+    expect(outreach.activity_types).toEqual(['Call', 'Email']);
+    expect(outreach.available).toContainEqual({ type: 'Call', contacts: 1, total: 2 });
+    const put = await owner.put(`${base}/meeting_activity`, { activity_types: ['Meeting', 'Task'] });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().activity_types).toEqual(['Meeting', 'Task']);
+    const bad = await owner.put(`${base}/outreach`, { activity_types: 'Call' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors[0].field).toBe('body.activity_types');
+    expect((await sdr.put(`${base}/outreach`, { activity_types: [] })).statusCode).toBe(403);
+
+    const [maya] = (await sdr.get(`${base}/owners/active`)).json();
+    const unmapped = await owner.put(`${base}/owners/${maya.id}`, { sales_rep_id: null });
+    expect(unmapped.json()).toMatchObject({ sales_rep_id: null, mapped_by_hand: false });
+    const [rep] = await app.db.select().from(salesReps).where(eq(salesReps.clientId, clientId));
+    const mapped = await owner.put(`${base}/owners/${maya.id}`, { sales_rep_id: rep!.id });
+    expect(mapped.json()).toMatchObject({ sales_rep_id: rep!.id, mapped_by_hand: true });
+    const wrongRep = await owner.put(`${base}/owners/${maya.id}`, { sales_rep_id: maya.id });
+    expect(wrongRep.statusCode).toBe(422);
+    expect(wrongRep.json().errors[0].field).toBe('body.sales_rep_id');
+    expect((await sdr.put(`${base}/owners/${maya.id}`, { sales_rep_id: null })).statusCode).toBe(403);
+
+    for (const path of ['campaign', 'lists']) {
+      const lists = (await sdr.get(`${base}/${path}?search=webinar`)).json();
+      expect(lists).toMatchObject({ total: 1, items: [{ name: 'Webinar attendees', kind: 'campaign' }] });
+    }
+    const campaign = (await sdr.get(`${base}/campaign`)).json().items[0];
+    const estimate = await sdr.post(`${base}/audience/estimate`, { list_ids: [campaign.id] });
+    expect(estimate.statusCode).toBe(200);
+    // Kendall (a prospect, at Brightline, a Rally company) and Umber (at Cobalt, unknown to Rally).
+    expect(estimate.json()).toEqual({ contacts: 2, accounts: 2, prospects: 1, companies: 1 });
+    const none = await sdr.post(`${base}/audience/estimate`, { list_ids: [] });
+    expect(none.json().errors[0].field).toBe('body.list_ids');
+    const foreignList = await sdr.post(`${base}/audience/estimate`, { list_ids: [maya.id] });
+    expect(foreignList.statusCode).toBe(422);
+    expect(foreignList.json().errors[0].field).toBe('body.list_ids');
+  });
+
   it('revoked access mid-sync makes the connection inactive with the reason', async () => {
     const id = (await connectionOf())!.id;
     fake.afterCalls(3, () => fake.revokeAccess());

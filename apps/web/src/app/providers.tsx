@@ -1,4 +1,5 @@
-import { MantineProvider, createTheme } from '@mantine/core';
+import { DEFAULT_THEME, MantineProvider, TableScrollContainer, createTheme } from '@mantine/core';
+import type { CSSVariablesResolver, MantineColorsTuple } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toastApiError } from '../lib/api-errors.ts';
@@ -6,10 +7,57 @@ import { RoutePrefetchProvider } from './prefetch.tsx';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 
+/**
+ * Colour contrast (WCAG 2.1 AA, 4.5:1 for text) is settled here, once, so every screen inherits it
+ * (issue 21), keeping Mantine's look:
+ * - gray 6 (#868e96: "dimmed" text, subtle and outline gray controls) reads 3.3:1 on white, so it
+ *   becomes #5f666d (5.9:1; 5.5:1 on gray 0);
+ * - shade 9, the text of light variants and of `c="<colour>"`, is below 4.5:1 on white for green,
+ *   lime, yellow and orange, so those four get a darker 9;
+ * - the filled primary is shade 7 (white on indigo 7 is 5.0:1), and `autoContrast` puts dark text on
+ *   the filled shades too light for white.
+ */
+type PaletteName = 'gray' | 'green' | 'lime' | 'yellow' | 'orange';
+const withShade = (name: PaletteName, shade: number, value: string) =>
+  DEFAULT_THEME.colors[name].map((c, i) => (i === shade ? value : c)) as unknown as MantineColorsTuple;
+
 export const theme = createTheme({
   primaryColor: 'indigo',
+  primaryShade: { light: 7, dark: 8 },
+  autoContrast: true,
+  colors: {
+    gray: withShade('gray', 6, '#5f666d'),
+    green: withShade('green', 9, '#237032'),
+    lime: withShade('lime', 9, '#4a7509'),
+    yellow: withShade('yellow', 9, '#a35400'),
+    orange: withShade('orange', 9, '#b83c0b'),
+  },
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'md',
+  components: {
+    // A table that scrolls sideways (phones) must be reachable from the keyboard to be scrolled.
+    TableScrollContainer: TableScrollContainer.extend({ defaultProps: { tabIndex: 0 } }),
+  },
+});
+
+/**
+ * Light variants (badges, alerts, light buttons, avatars) put shade 9 text on shade 1 (4.3:1 for
+ * teal); on shade 0 every palette colour's 9 reaches 4.6:1. Coloured text (`c="teal"`) is shade 9
+ * rather than the filled shade, which is too light to read on white for half the palette.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: Object.fromEntries(
+    Object.keys(t.colors).flatMap((name) => [
+      [`--mantine-color-${name}-light`, `var(--mantine-color-${name}-0)`],
+      [`--mantine-color-${name}-light-hover`, `var(--mantine-color-${name}-1)`],
+      // The primary keeps its filled shade (7) as text: links read 5.0:1 and keep their colour.
+      ...(name === t.primaryColor
+        ? []
+        : [[`--mantine-color-${name}-text`, `var(--mantine-color-${name}-9)`]]),
+    ]),
+  ),
+  dark: {},
 });
 
 /** SPEC.md §9: toasts close after 7000 ms, placed at the bottom left. */
@@ -31,7 +79,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       }),
   );
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="bottom-left" autoClose={TOAST_AUTO_CLOSE_MS} />
       <QueryClientProvider client={queryClient}>
         <RoutePrefetchProvider>{children}</RoutePrefetchProvider>

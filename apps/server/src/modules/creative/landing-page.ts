@@ -269,7 +269,7 @@ nav a{padding:6px 12px;border-radius:8px;color:#374151;text-decoration:none;font
 nav a[aria-current]{background:#fff;color:#111827;box-shadow:0 1px 2px rgba(0,0,0,.08)}
 .stage{display:flex;flex-direction:column;align-items:center;gap:12px;padding:40px 24px}
 .stage img{display:block;max-width:100%;height:auto;background:#fff;box-shadow:0 12px 36px rgba(15,23,42,.16)}
-.size{color:#6b7280;font-size:13px}`,
+.size{color:#4b5563;font-size:13px}`,
     body: `<div class="bar"><div class="meta"><span class="name">${esc(o.name || 'Untitled ad')}</span><span class="badge ${o.status === 'published' ? 'published' : ''}">${esc(o.status)}</span><span class="badge">Template ${o.templateId}</span></div><nav aria-label="Ad sizes">${tabs}</nav></div>
 <div class="stage"><img src="/content/preview/${esc(o.base58)}/${o.size}.png" width="${width}" height="${height}" alt="Ad at ${o.size}"><span class="size">${width} × ${height} px</span></div>`,
   });

@@ -7,13 +7,14 @@ export function NotFoundPage() {
   usePageTitle('Page not found');
   return (
     <Stack align="center" gap="sm" py={80} ta="center">
-      <Text fz={64} fw={800} c="indigo.2" lh={1} aria-hidden>
+      <Text fz={64} fw={800} c="indigo.5" lh={1} aria-hidden>
         404
       </Text>
       <Title order={1}>Page not found</Title>
       <Text c="dimmed" maw={460}>
         We are sorry, the page you requested could not be found. Please go back to the{' '}
-        <Anchor component={Link} to="/">
+        {/* Underlined: inside a sentence, colour alone does not tell a link (WCAG 1.4.1). */}
+        <Anchor component={Link} to="/" underline="always">
           homepage
         </Anchor>
       </Text>

@@ -13,6 +13,7 @@ import {
   Text,
   Tooltip,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
@@ -72,11 +73,12 @@ function ClientSwitcher({
             size="sm"
             leftSection={<IconBuildingSkyscraper size={16} />}
             rightSection={<IconChevronDown size={14} />}
-            aria-label="Switch client"
           >
+            {/* Named by its content, so the name holds the visible client name (WCAG 2.5.3). */}
             <Text size="sm" truncate maw={160}>
               {name}
             </Text>
+            <VisuallyHidden>, switch client</VisuallyHidden>
           </Button>
         )}
       </Menu.Target>
@@ -182,7 +184,7 @@ export function PageHeader() {
               </Tooltip>
               <Menu position="bottom-end" width={200} withinPortal>
                 <Menu.Target>
-                  <UnstyledButton className={classes.user} aria-label="Account menu">
+                  <UnstyledButton className={classes.user}>
                     <Group gap={8} wrap="nowrap">
                       <Avatar size={28} radius="xl" color="indigo">
                         {`${user.first_name[0] ?? ''}${user.last_name[0] ?? ''}`.toUpperCase()}
@@ -192,6 +194,8 @@ export function PageHeader() {
                       </Text>
                       <IconChevronDown size={14} />
                     </Group>
+                    {/* Named by its content: the user's name (shown from sm) and these words. */}
+                    <VisuallyHidden>Account menu</VisuallyHidden>
                   </UnstyledButton>
                 </Menu.Target>
                 <Menu.Dropdown>

@@ -135,6 +135,8 @@ export function RichTextField({
     content: value,
     editable: !disabled,
     shouldRerenderOnTransaction: true,
+    // The editable area itself is the text box, so it carries the field's name.
+    editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': label } },
     onUpdate: ({ editor: e }) => onChange(normaliseHtml(e.getHTML())),
   });
 

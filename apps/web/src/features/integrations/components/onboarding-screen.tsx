@@ -1,5 +1,17 @@
 import { useEffect } from 'react';
-import { Alert, Button, Card, Group, Paper, SimpleGrid, Stack, Stepper, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Stepper,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconAlertTriangle, IconArrowRight, IconCircleCheck } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { SEQUENCE_SOURCES, SOURCE_LABELS } from '@rally/shared/schemas/integrations';
@@ -195,12 +207,21 @@ function ChooseSource({ onChoose }: { onChoose: (s: Source) => void }) {
             type="button"
             onClick={() => onChoose(s)}
             style={{ textAlign: 'left', cursor: 'pointer' }}
-            aria-label={s === 'fileforce' ? 'Upload a CSV file' : `Connect ${SOURCE_LABELS[s]}`}
           >
             <Group wrap="nowrap" align="flex-start">
               <SourceLogo source={s} />
               <div>
-                <Text fw={600}>{s === 'fileforce' ? 'Upload a CSV file' : SOURCE_LABELS[s]}</Text>
+                {/* The card is named by its content, so the name holds the visible title (WCAG 2.5.3). */}
+                <Text fw={600}>
+                  {s === 'fileforce' ? (
+                    'Upload a CSV file'
+                  ) : (
+                    <>
+                      <VisuallyHidden>Connect </VisuallyHidden>
+                      {SOURCE_LABELS[s]}
+                    </>
+                  )}
+                </Text>
                 <Text size="sm" c="dimmed">
                   {BLURB[s]}
                 </Text>

@@ -1,0 +1,79 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
+import { expect, test } from './fixtures.ts';
+import { CLIENTS, signInAs } from './support.ts';
+
+/**
+ * Issue 21: every screen passes axe's WCAG 2.0/2.1 A and AA rules, on the desktop and at 375 px,
+ * signed in as the demo owner with the demo data, and the public pages logged out.
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** Northwind's seeded landing page and one of its ads (apps/server/src/modules/content/demo.ts). */
+const DEMO_PAGE = `/lp/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101')}`;
+const DEMO_AD_PREVIEW = `/content/preview/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100102')}/300x250`;
+
+const LOGGED_OUT = [
+  '/login',
+  '/register',
+  '/reset-password',
+  '/legal/terms',
+  '/legal/privacy',
+  '/no-such-page',
+  DEMO_PAGE,
+];
+const SIGNED_IN = [
+  '/feed',
+  `/prospects?client_id=${CLIENTS.acme}`,
+  `/cadence?client_id=${CLIENTS.acme}`,
+  `/revenue?client_id=${CLIENTS.acme}`,
+  '/content',
+  '/landing-pages',
+  `/landing-pages/6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101?client_id=${CLIENTS.agency}`,
+  '/clients',
+  '/onboarding',
+  '/settings/profile',
+  '/settings/connections',
+  '/settings/users',
+  '/settings/billing',
+  '/settings/domain',
+  '/client-settings/website',
+  '/client-settings/facebook',
+  '/client-settings/sales-reps',
+  DEMO_AD_PREVIEW,
+];
+
+/** Each violated rule with the first elements that break it, so a failure says where to look. */
+async function violationsOn(page: Page, paths: string[]) {
+  const found: Record<string, string[]> = {};
+  for (const path of paths) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    const lines = result.violations.flatMap((v) =>
+      v.nodes.slice(0, 3).map((n) => `${v.id} (${v.nodes.length}): ${n.target.join(' ')}`),
+    );
+    if (lines.length) found[path] = lines;
+  }
+  return found;
+}
+
+for (const [label, viewport] of [
+  ['desktop', { width: 1280, height: 800 }],
+  ['375 px', { width: 375, height: 740 }],
+] as const) {
+  test.describe(`axe: WCAG 2.1 A and AA, ${label} (issue 21)`, () => {
+    test.use({ viewport });
+
+    test('logged-out and public pages have no violation', async ({ page }) => {
+      expect(await violationsOn(page, LOGGED_OUT)).toEqual({});
+    });
+
+    test('every screen of the demo owner has no violation', async ({ page }) => {
+      test.setTimeout(180_000);
+      await signInAs(page);
+      expect(await violationsOn(page, SIGNED_IN)).toEqual({});
+    });
+  });
+}

@@ -5,6 +5,7 @@
  */
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
+import * as crmSync from './crm-sync.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as fileImport from './import.bench.ts';
 import * as ingest from './ingest.bench.ts';
@@ -34,6 +35,7 @@ const all: Record<string, () => unknown> = {
   import: () => fileImport.run({ rows }),
   ingest: () => ingest.run(seconds),
   sync: () => sync.run(),
+  'crm-sync': () => crmSync.run(),
   pages: () => publicPages.run(seconds),
   prospects: () => prospects.run(),
 };

@@ -1,0 +1,189 @@
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { count, eq } from 'drizzle-orm';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config/env.ts';
+import { clients, crmContacts, integrations, opportunities } from '../apps/server/src/db/schema/index.ts';
+import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
+import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
+import { report, root } from './lib.ts';
+
+/** A scratch database on the PostgreSQL server at `url`, or none (PGlite) when `url` is unset. */
+async function scratchDatabase(url: string | undefined) {
+  if (!url) return { url: undefined, drop: async () => {} };
+  const name = `rally_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+type FakeInfo = { authUrl: string; clientId: string; clientSecret: string; seededMs: number };
+
+/** The Salesforce fake in a child process (bench/salesforce-server.ts), driven over IPC. */
+async function startFake(opps: number, contacts: number) {
+  const child = fork(path.join(root, 'bench/salesforce-server.ts'), [], {
+    cwd: root,
+    env: { ...process.env, BENCH_CRM_OPPORTUNITIES: String(opps), BENCH_CRM_CONTACTS: String(contacts) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.error) w?.reject(new Error(`Salesforce fake: ${m.error}`));
+    else w?.resolve(m.result);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let seq = 0;
+  const call = <T>(op: string) =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++seq;
+      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      child.send({ id, op });
+    });
+  await new Promise<void>((resolve, reject) => {
+    waiting.set(0, { resolve: () => resolve(), reject });
+    child.once('exit', (code) => reject(new Error(`the Salesforce fake exited with ${code}`)));
+  });
+  return {
+    info: await call<FakeInfo>('info'),
+    clear: () => call<null>('clear'),
+    requests: () => call<number>('requests'),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The floor: the same SOQL queries walked by nextRecordsUrl with plain fetch, nothing stored. */
+async function plainPaging(creds: OAuthCredentials, apiVersion: string) {
+  const t = performance.now();
+  let rows = 0;
+  let requests = 0;
+  for (const soql of [
+    'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, SystemModstamp FROM Contact ORDER BY SystemModstamp ASC',
+    'SELECT Id, Name, AccountId, OwnerId, StageName, Amount, CloseDate, Probability, IsClosed, IsWon, IsDeleted, CreatedDate, SystemModstamp FROM Opportunity ORDER BY SystemModstamp ASC',
+  ]) {
+    let url: string | undefined =
+      `${creds.instanceUrl}/services/data/${apiVersion}/query?${new URLSearchParams({ q: soql })}`;
+    while (url) {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${creds.accessToken}` } });
+      requests++;
+      if (!res.ok) throw new Error(`plain paging: ${res.status} ${await res.text()}`);
+      const body = (await res.json()) as { done: boolean; nextRecordsUrl?: string; records: unknown[] };
+      rows += body.records.length;
+      url = body.done ? undefined : `${creds.instanceUrl}${body.nextRecordsUrl}`;
+    }
+  }
+  return { seconds: (performance.now() - t) / 1000, rows, requests };
+}
+
+/**
+ * Issue 16: a first Salesforce sync of BENCH_CRM_OPPORTUNITIES (100,000) opportunities and
+ * BENCH_CRM_CONTACTS (200,000) contacts from the in-repo fake into a fresh database (PGlite, or a
+ * scratch database on BENCH_DATABASE_URL / TEST_DATABASE_URL): seconds, requests, peak RSS of this
+ * process, set against paging the same records with plain fetch and no database in the same run.
+ */
+export async function run() {
+  const opps = Number(process.env.BENCH_CRM_OPPORTUNITIES ?? 100_000);
+  const contacts = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);
+  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  const driver = serverUrl ? 'postgres' : 'pglite';
+  const fake = await startFake(opps, contacts);
+  const { authUrl, clientId, clientSecret, seededMs } = fake.info;
+  console.log(
+    `crm-sync: Salesforce fake (own process) seeded with ${opps} opportunities and ${contacts} contacts in ${(seededMs / 1000).toFixed(1)} s; ${driver}`,
+  );
+  const db = await scratchDatabase(serverUrl);
+  let app: FastifyInstance | undefined;
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
+      APP_SECRET: randomBytes(32).toString('hex'),
+      SALESFORCE_CLIENT_ID: clientId,
+      SALESFORCE_CLIENT_SECRET: clientSecret,
+      SALESFORCE_AUTH_URL: authUrl,
+    });
+    // No workers: the bench runs the sync itself, so nothing else competes for the database.
+    app = await buildApp(config, { workers: false });
+    await app.ready();
+    const adapter = app.crmSync.adapters.salesforce!;
+    const redirectUri = 'http://localhost/callback';
+    const consent = await fetch(adapter.authorizeUrl!({ state: 'bench', redirectUri }), {
+      redirect: 'manual',
+    });
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const creds = await adapter.exchangeCode!({ code, redirectUri });
+    const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
+    const [integration] = await app.db
+      .insert(integrations)
+      .values({
+        clientId: client!.id,
+        source: 'salesforce',
+        credentialsEnc: createSecretBox(config.appSecret).encrypt(JSON.stringify(creds)),
+      })
+      .returning({ id: integrations.id });
+
+    await plainPaging(creds, config.vendors.salesforce.apiVersion); // warm-up (JIT, sockets)
+    await fake.clear();
+    const floor = await plainPaging(creds, config.vendors.salesforce.apiVersion);
+    if (floor.rows !== opps + contacts) throw new Error(`plain paging read ${floor.rows} rows`);
+
+    await fake.clear();
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    await app.crmSync.run({ integrationId: integration!.id });
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const requests = await fake.requests();
+    const [row] = await app.db.select().from(integrations).where(eq(integrations.id, integration!.id));
+    if (row?.lastError) throw new Error(`sync: ${row.lastError}`);
+    const n = async (t: typeof opportunities | typeof crmContacts) =>
+      (await app!.db.select({ n: count() }).from(t).where(eq(t.clientId, client!.id)))[0]!.n;
+    const stored = { opps: await n(opportunities), contacts: await n(crmContacts) };
+    if (stored.opps !== opps || stored.contacts !== contacts) {
+      throw new Error(`stored ${stored.opps} opportunities and ${stored.contacts} contacts`);
+    }
+    report(
+      `crm-sync ${opps} opportunities + ${contacts} contacts (${driver})`,
+      `${seconds.toFixed(1)} s, ${Math.round((opps + contacts) / seconds)} rows/s`,
+      `${floor.seconds.toFixed(1)} s (plain paging)`,
+      seconds / floor.seconds,
+    );
+    report(
+      '  requests to Salesforce',
+      `${requests}`,
+      `${floor.requests} (plain paging)`,
+      requests / floor.requests,
+    );
+    console.log(
+      `    peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${(rssBefore / 2 ** 20).toFixed(0)} MiB just before the sync)`,
+    );
+  } finally {
+    await app?.close();
+    await db.drop();
+    await fake.stop();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The Salesforce fake as a server of its own for the CRM sync benchmark (servers run as child
+ * processes, so the fake's work is not counted as ours): a small org plus BENCH_CRM_OPPORTUNITIES
+ * opportunities and BENCH_CRM_CONTACTS contacts over 1,000 accounts, driven over the IPC channel.
+ */
+import { smallOrg, startFakeSalesforce } from '../apps/server/test/fakes/salesforce.ts';
+
+type Call = { id: number; op: string; arg?: unknown };
+
+const opportunities = Number(process.env.BENCH_CRM_OPPORTUNITIES ?? 100_000);
+const contacts = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);
+const started = performance.now();
+const fake = await startFakeSalesforce({ seed: smallOrg() });
+const stages = ['Prospecting', 'Qualification', 'Proposal/Price Quote', 'Closed Won', 'Closed Lost'];
+const accounts: string[] = [];
+for (let i = 0; i < 1000; i++) {
+  accounts.push(fake.add('Account', { Name: `Account ${i}`, Website: `account${i}.example` }).Id);
+}
+for (let i = 0; i < contacts; i++) {
+  fake.add('Contact', {
+    Email: `person${i}@account${i % 1000}.example`,
+    FirstName: `First${i}`,
+    LastName: `Last${i}`,
+    Title: 'Buyer',
+    AccountId: accounts[i % 1000],
+  });
+}
+for (let i = 0; i < opportunities; i++) {
+  const stage = stages[i % stages.length]!;
+  fake.add('Opportunity', {
+    Name: `Deal ${i}`,
+    AccountId: accounts[i % 1000],
+    StageName: stage,
+    Amount: 1000 + (i % 90_000),
+    CloseDate: '2026-12-31',
+    Probability: 10,
+    IsClosed: stage.startsWith('Closed'),
+    IsWon: stage === 'Closed Won',
+  });
+}
+const seededMs = performance.now() - started;
+
+const ops: Record<string, (arg: unknown) => unknown> = {
+  info: () => ({ authUrl: fake.authUrl, clientId: fake.clientId, clientSecret: fake.clientSecret, seededMs }),
+  clear: () => fake.clearRequests(),
+  requests: () => fake.requests.length,
+};
+
+process.on('message', (msg: Call) => {
+  try {
+    process.send!({ id: msg.id, result: ops[msg.op]!(msg.arg) ?? null });
+  } catch (err) {
+    process.send!({ id: msg.id, error: String(err) });
+  }
+});
+process.on('SIGTERM', () => void fake.close().then(() => process.exit(0)));
+process.send!({ id: 0, result: 'ready' });

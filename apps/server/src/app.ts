@@ -108,6 +108,9 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
 };
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
+/** How stale a CRM's data may get before an incremental sync is queued, and how often that is looked at. */
+const CRM_SYNC_EVERY_MS = 30 * 60_000;
+const CRM_SYNC_CHECK_MS = 5 * 60_000;
 
 /**
  * Builds the whole server for `npm start` and for the tests (which call it with `app.inject` or on a
@@ -174,6 +177,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   crmSync.register();
   app.decorate('crmSync', crmSync);
+  // CRMs have no webhooks here: connected ones are synced incrementally when their last sync is
+  // older than CRM_SYNC_EVERY_MS, looked at every few minutes where job workers run.
+  let crmTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    if (opts.workers === false) return;
+    crmTimer = setInterval(() => {
+      crmSync
+        .requestDue(CRM_SYNC_EVERY_MS)
+        .catch((err: unknown) => app.log.warn({ err }, 'could not queue CRM syncs'));
+    }, CRM_SYNC_CHECK_MS);
+    crmTimer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(crmTimer));
   setupTracking(app);
   app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);

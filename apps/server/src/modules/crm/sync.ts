@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { integrations } from '../../db/schema/index.ts';
@@ -261,6 +261,31 @@ export function createCrmSyncService(deps: Deps) {
         expireInSeconds: 6 * 3600,
         ...heartbeat,
       });
+    },
+    /**
+     * Queues an incremental sync of every connected CRM whose last sync is older than `maxAgeMs`
+     * (asked for every few minutes where job workers run). Any number of instances may ask: the
+     * claim in `request` lets one through per connection.
+     */
+    async requestDue(maxAgeMs: number): Promise<number> {
+      const due = await db
+        .select({ id: integrations.id })
+        .from(integrations)
+        .where(
+          and(
+            inArray(integrations.source, [...CRM_SOURCES]),
+            eq(integrations.isActive, true),
+            eq(integrations.isSyncing, false),
+            isNotNull(integrations.credentialsEnc),
+            or(
+              isNull(integrations.lastSyncedAt),
+              lt(integrations.lastSyncedAt, new Date(now().getTime() - maxAgeMs)),
+            ),
+          ),
+        );
+      let queued = 0;
+      for (const row of due) if (await this.request(row.id)) queued += 1;
+      return queued;
     },
     /** Marks the connection as syncing and queues the job; a sync already under way is not queued twice. */
     async request(integrationId: number): Promise<boolean> {

@@ -109,6 +109,7 @@ const SCHEMA: Record<string, string[]> = {
   CampaignMember: ['Id', 'CampaignId', 'ContactId', 'LeadId', 'Status', 'CreatedDate', 'SystemModstamp'],
   Task: ['Id', 'WhoId', 'TaskSubtype', 'Subject', 'ActivityDate', 'CreatedDate', 'SystemModstamp'],
   Event: ['Id', 'WhoId', 'Subject', 'ActivityDateTime', 'CreatedDate', 'SystemModstamp'],
+  CampaignMemberStatus: ['Id', 'CampaignId', 'Label', 'HasResponded', 'SortOrder', 'SystemModstamp'],
 };
 
 /** 3-character key prefixes, so ids look like Salesforce's. */
@@ -126,6 +127,7 @@ const PREFIX: Record<string, string> = {
   CampaignMember: '00v',
   Task: '00T',
   Event: '00U',
+  CampaignMemberStatus: '01Y',
 };
 
 export type SfSeed = {
@@ -221,6 +223,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
   let clock = Date.now() - 3_600_000;
   let failLimitReplies = 0;
   let failServerErrors = 0;
+  let composites = 0;
   const triggers: { calls: number; run: () => void }[] = [];
   let gate: { promise: Promise<void>; resolve: () => void } | null = null;
   let held = 0;
@@ -341,6 +344,44 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       ...(done ? {} : { nextRecordsUrl: `/services/data/${version}/query/${locator}-${end}` }),
       records: result.rows.slice(offset, end),
     };
+  }
+
+  async function readJson(req: IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    try {
+      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      throw sfError(400, 'JSON_PARSER_ERROR', 'Unexpected character');
+    }
+  }
+
+  /** An insert through the API: known object and fields only; a campaign member once per contact. */
+  function insert(type: string, fields: Record<string, unknown>): SfRecord {
+    const schema = SCHEMA[type];
+    if (!schema) throw sfError(404, 'NOT_FOUND', `The requested resource does not exist: ${type}`);
+    for (const f of Object.keys(fields)) {
+      if (!schema.includes(f) || f === 'Id')
+        throw sfError(400, 'INVALID_FIELD', `No such column '${f}' on sobject of type ${type}`);
+    }
+    if (type === 'CampaignMember') {
+      const dup = records
+        .get(type)
+        ?.some((m) => m.CampaignId === fields.CampaignId && m.ContactId === fields.ContactId);
+      if (dup) throw sfError(400, 'DUPLICATE_VALUE', 'Already a campaign member.');
+      const statuses = records.get('CampaignMemberStatus') ?? [];
+      if (
+        fields.Status &&
+        !statuses.some((st) => st.CampaignId === fields.CampaignId && st.Label === fields.Status)
+      ) {
+        throw sfError(
+          400,
+          'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
+          `bad value for restricted picklist field: ${String(fields.Status)}`,
+        );
+      }
+    }
+    return add(type, fields);
   }
 
   async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -465,6 +506,45 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     }
     const more = /^\/query(?:All)?\/(01g[0-9a-f]+)-(\d+)$/.exec(rest);
     if (more && req.method === 'GET') return send(res, 200, page(more[1]!, Number(more[2])), headers);
+    const create = /^\/sobjects\/(\w+)\/?$/.exec(rest);
+    if (create && req.method === 'POST') {
+      const body = (await readJson(req)) as Record<string, unknown>;
+      const r = insert(create[1]!, body);
+      return send(res, 201, { id: r.Id, success: true, errors: [] }, headers);
+    }
+    if (rest === '/composite/sobjects' && req.method === 'POST') {
+      const body = (await readJson(req)) as { allOrNone?: boolean; records?: Record<string, unknown>[] };
+      const list = body.records ?? [];
+      if (list.length > 200)
+        throw sfError(400, 'EXCEEDED_ID_LIMIT', 'record limit reached. cannot submit more than 200 records');
+      composites += 1;
+      return send(
+        res,
+        200,
+        list.map((rec) => {
+          const { attributes, ...fields } = rec as { attributes?: { type?: string } } & Record<
+            string,
+            unknown
+          >;
+          try {
+            const r = insert(attributes?.type ?? '', fields);
+            return { id: r.Id, success: true, errors: [] };
+          } catch (err) {
+            const e =
+              err instanceof HttpError
+                ? (err.body as { message: string; errorCode: string }[])[0]
+                : undefined;
+            return {
+              success: false,
+              errors: [
+                { statusCode: e?.errorCode ?? 'UNKNOWN', message: e?.message ?? String(err), fields: [] },
+              ],
+            };
+          }
+        }),
+        headers,
+      );
+    }
     const describe = /^\/sobjects\/(\w+)\/describe$/.exec(rest);
     if (describe && SCHEMA[describe[1]!]) {
       const type = describe[1]!;
@@ -604,6 +684,8 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       gate?.resolve();
       gate = null;
     },
+    /** How many composite (batched) writes were made. */
+    composites: () => composites,
     /** The next `n` API calls are answered 500 UNKNOWN_EXCEPTION. */
     failWithServerError(n: number) {
       failServerErrors = n;

@@ -169,6 +169,15 @@ export type RemoteField = {
   options: { value: string; label: string }[];
 };
 
+/** What Rally writes back to a CRM contact when the connection's write-back is on. */
+export type WriteBackItem = {
+  contactExternalId: string;
+  /** When the prospect first became a superprospect (ISO). */
+  superDate: string;
+  impressions: number;
+  clicks: number;
+};
+
 export type CrmAdapter = {
   readonly source: CrmSource;
   /** `oauth`: authorization code (Salesforce, HubSpot); `client_credentials`: Marketo. */
@@ -194,6 +203,16 @@ export type CrmAdapter = {
   stageHistory?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteStageChange>>;
   lists(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteList>>;
   listMembers(ctx: AdapterContext, listExternalId: string): AsyncIterable<CrmPage<RemoteListMember>>;
+  /**
+   * Writes superprospects back (Salesforce: members of a Rally campaign with the status
+   * "Superprospect"; HubSpot: contact properties Rally creates), batched and idempotent: writing
+   * the same items again adds nothing. `target` is what an earlier call returned (the campaign id).
+   */
+  writeBack?(
+    ctx: AdapterContext,
+    items: WriteBackItem[],
+    target: string | null,
+  ): Promise<{ target: string; written: number }>;
   /** Totals for every contact with an activity created or changed after `since`. */
   activityCounts?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteActivityCount>>;
 };

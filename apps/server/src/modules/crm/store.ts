@@ -14,6 +14,7 @@ import {
   opportunityStageHistory,
   prospects,
   salesReps,
+  targets,
 } from '../../db/schema/index.ts';
 import { lastByKey } from '../integrations/store.ts';
 import type { IntegrationRef, Tx } from '../integrations/store.ts';
@@ -29,6 +30,7 @@ import type {
   RemoteRecordType,
   RemoteStage,
   RemoteStageChange,
+  WriteBackItem,
 } from './port.ts';
 
 /**
@@ -661,4 +663,26 @@ export async function upsertActivityCounts(
         },
       });
   }
+}
+
+/** The connection's contacts that are superprospects in Rally, with their engagement, for write-back. */
+export async function superprospectContacts(tx: Tx, integrationId: number): Promise<WriteBackItem[]> {
+  const rows = await tx
+    .select({
+      contact: crmContacts.externalId,
+      superDate: sql<Date>`min(${targets.superDate})`,
+      impressions: sql<number>`sum(${targets.impressions})::int`,
+      clicks: sql<number>`sum(${targets.clicks})::int`,
+    })
+    .from(crmContacts)
+    .innerJoin(targets, eq(targets.prospectId, crmContacts.prospectId))
+    .where(and(eq(crmContacts.integrationId, integrationId), isNotNull(targets.superDate)))
+    .groupBy(crmContacts.externalId)
+    .orderBy(crmContacts.externalId);
+  return rows.map((r) => ({
+    contactExternalId: r.contact,
+    superDate: new Date(r.superDate).toISOString(),
+    impressions: r.impressions,
+    clicks: r.clicks,
+  }));
 }

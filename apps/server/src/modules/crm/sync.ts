@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { integrations } from '../../db/schema/index.ts';
+import { crmIntegrationSettings, integrations } from '../../db/schema/index.ts';
 import type { SyncCursor, SyncProgress } from '../../db/schema/index.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
@@ -22,6 +22,7 @@ import {
   upsertRecordTypes,
   upsertStageHistory,
   upsertStages,
+  superprospectContacts,
 } from './store.ts';
 import type { Tx } from './store.ts';
 
@@ -209,6 +210,23 @@ export function createCrmSyncService(deps: Deps) {
       if (adapter.activityCounts) {
         cursor.activities = activitiesFrom;
         await db.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
+      }
+      // Write-back (off by default): Rally's superprospects to the CRM, after the pull so that
+      // contacts synced just now are matched.
+      const [settings] = await db
+        .select()
+        .from(crmIntegrationSettings)
+        .where(eq(crmIntegrationSettings.integrationId, ref.id));
+      if (settings?.writeBack && adapter.writeBack) {
+        const items = await superprospectContacts(db, ref.id);
+        if (items.length) {
+          const { target, written } = await adapter.writeBack(ctx, items, settings.writeBackTarget);
+          await db
+            .update(crmIntegrationSettings)
+            .set({ writeBackTarget: target, updatedAt: new Date() })
+            .where(eq(crmIntegrationSettings.integrationId, ref.id));
+          log.info({ integrationId: ref.id, written, of: items.length }, 'CRM write-back');
+        }
       }
       await finish(ref.id, { failed: false });
     } catch (err) {

@@ -15,6 +15,7 @@ import type {
   RemoteOpportunity,
   RemoteOwner,
   RemoteStageChange,
+  WriteBackItem,
 } from '../../port.ts';
 
 /**
@@ -25,6 +26,9 @@ import type {
  */
 
 export const SALESFORCE_SCOPES = ['api', 'refresh_token', 'id'];
+/** The campaign Rally writes superprospects into, and their member status there. */
+export const RALLY_CAMPAIGN = 'Rally superprospects';
+export const SUPERPROSPECT_STATUS = 'Superprospect';
 export const SALESFORCE_REVOKED_MESSAGE =
   "Salesforce no longer accepts Rally's access (it was revoked, or the refresh token expired). Reconnect Salesforce in Settings › Connections.";
 
@@ -472,6 +476,70 @@ export function createSalesforceAdapter(
             : null;
         },
       );
+    },
+
+    async writeBack(ctx, items: WriteBackItem[], known: string | null) {
+      const api = `${base(ctx)}/services/data/${cfg.apiVersion}`;
+      let campaign = known;
+      if (campaign) {
+        const [found] = await all<Row>(ctx, `SELECT Id FROM Campaign WHERE Id = ${soqlString(campaign)}`);
+        if (!found) campaign = null; // deleted in Salesforce: made again below
+      }
+      if (!campaign) {
+        const [byName] = await all<Row>(
+          ctx,
+          `SELECT Id FROM Campaign WHERE Name = ${soqlString(RALLY_CAMPAIGN)} ORDER BY CreatedDate ASC LIMIT 1`,
+        );
+        campaign = byName?.Id ?? null;
+      }
+      if (!campaign) {
+        const made = await http.request<{ id: string }>(ctx, {
+          method: 'POST',
+          url: `${api}/sobjects/Campaign`,
+          body: { Name: RALLY_CAMPAIGN, IsActive: true, Type: 'Advertisement' },
+        });
+        campaign = made.id;
+      }
+      const statuses = await all<Row>(
+        ctx,
+        `SELECT Id, Label FROM CampaignMemberStatus WHERE CampaignId = ${soqlString(campaign)}`,
+      );
+      if (!statuses.some((st) => st.Label === SUPERPROSPECT_STATUS)) {
+        await http.request(ctx, {
+          method: 'POST',
+          url: `${api}/sobjects/CampaignMemberStatus`,
+          body: { CampaignId: campaign, Label: SUPERPROSPECT_STATUS, HasResponded: true, SortOrder: 10 },
+        });
+      }
+      // Idempotent: contacts already in the campaign are not added again.
+      const members = new Set(
+        (
+          await all<Row>(
+            ctx,
+            `SELECT Id, ContactId FROM CampaignMember WHERE CampaignId = ${soqlString(campaign)}`,
+          )
+        ).flatMap((m) => str(m.ContactId) ?? []),
+      );
+      const fresh = [...new Set(items.map((i) => i.contactExternalId))].filter((id) => !members.has(id));
+      let written = 0;
+      // The composite API takes 200 records a call.
+      for (let i = 0; i < fresh.length; i += 200) {
+        const results = await http.request<{ success: boolean }[]>(ctx, {
+          method: 'POST',
+          url: `${api}/composite/sobjects`,
+          body: {
+            allOrNone: false,
+            records: fresh.slice(i, i + 200).map((contact) => ({
+              attributes: { type: 'CampaignMember' },
+              CampaignId: campaign,
+              ContactId: contact,
+              Status: SUPERPROSPECT_STATUS,
+            })),
+          },
+        });
+        written += results.filter((r) => r.success).length;
+      }
+      return { target: campaign, written };
     },
 
     async *activityCounts(ctx, since) {

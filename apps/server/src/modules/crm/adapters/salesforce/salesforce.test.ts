@@ -2,7 +2,9 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
+  cadences,
   companies,
+  crmIntegrationSettings,
   crmAccounts,
   crmActivityCounts,
   crmContacts,
@@ -14,6 +16,7 @@ import {
   opportunityStageHistory,
   prospects,
   salesReps,
+  targets,
 } from '../../../../db/schema/index.ts';
 import { createTestApp, waitFor } from '../../../../../test/helpers.ts';
 import { Browser, makeClient, signedIn } from '../../../../../test/http.ts';
@@ -477,6 +480,42 @@ describe('Salesforce connection and sync (issue 16)', () => {
     const foreignList = await sdr.post(`${base}/audience/estimate`, { list_ids: [maya.id] });
     expect(foreignList.statusCode).toBe(422);
     expect(foreignList.json().errors[0].field).toBe('body.list_ids');
+  });
+
+  it('write-back (on): superprospects become members of a Rally campaign, batched, once', async () => {
+    const [prospect] = await app.db.select().from(prospects).where(eq(prospects.clientId, clientId));
+    const [cadence] = await app.db
+      .insert(cadences)
+      .values({ clientId, integrationId: prospect!.integrationId, externalId: 'c1', name: 'Outbound' })
+      .returning();
+    await app.db.insert(targets).values({
+      clientId,
+      cadenceId: cadence!.id,
+      prospectId: prospect!.id,
+      impressions: 20,
+      clicks: 2,
+      superDate: new Date(Date.now() - 86_400_000),
+    });
+    const id = (await connectionOf())!.id;
+    await owner.post(`/v1/integration/crm/salesforce/client/${clientId}/settings`, { write_back: true });
+    await app.crmSync.run({ integrationId: id });
+    const campaign = fake.records('Campaign').find((c) => c.Name === 'Rally superprospects')!;
+    expect(campaign).toBeDefined();
+    expect(fake.records('CampaignMember').filter((m) => m.CampaignId === campaign.Id)).toEqual([
+      expect.objectContaining({ ContactId: ids.kendall, Status: 'Superprospect' }),
+    ]);
+    const [settings] = await app.db
+      .select()
+      .from(crmIntegrationSettings)
+      .where(eq(crmIntegrationSettings.integrationId, id));
+    expect(settings!.writeBackTarget).toBe(campaign.Id);
+    const composites = fake.composites();
+    await app.crmSync.run({ integrationId: id });
+    expect(fake.composites()).toBe(composites);
+    expect(fake.records('CampaignMember').filter((m) => m.CampaignId === campaign.Id)).toHaveLength(1);
+    expect(fake.records('Campaign').filter((c) => c.Name === 'Rally superprospects')).toHaveLength(1);
+    // Off again: nothing is written.
+    await owner.post(`/v1/integration/crm/salesforce/client/${clientId}/settings`, { write_back: false });
   });
 
   it('revoked access mid-sync makes the connection inactive with the reason', async () => {

@@ -224,6 +224,8 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
   let failLimitReplies = 0;
   let failServerErrors = 0;
   let composites = 0;
+  let apiDisabled = false;
+  let grantedScope = 'refresh_token id api';
   const triggers: { calls: number; run: () => void }[] = [];
   let gate: { promise: Promise<void>; resolve: () => void } | null = null;
   let held = 0;
@@ -400,7 +402,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       access_token: access,
       ...(refresh ? { refresh_token: refresh } : {}),
       signature: randomBytes(16).toString('base64'),
-      scope: 'refresh_token id api',
+      scope: grantedScope,
       instance_url: origin,
       id: `${origin}/id/${orgId}/005000000000001AAA`,
       token_type: 'Bearer',
@@ -480,6 +482,8 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       held += 1;
       await gate.promise;
     }
+    if (apiDisabled)
+      throw sfError(403, 'API_DISABLED_FOR_ORG', 'The REST API is not enabled for this Organization.');
     if (failServerErrors > 0) {
       failServerErrors -= 1;
       throw sfError(500, 'UNKNOWN_EXCEPTION', 'An unexpected error occurred.');
@@ -683,6 +687,14 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     release() {
       gate?.resolve();
       gate = null;
+    },
+    /** The org loses API access (edition or profile): API calls answer 403 API_DISABLED_FOR_ORG. */
+    disableApi(disabled = true) {
+      apiDisabled = disabled;
+    },
+    /** The scopes the connected app grants from now on (space-separated). */
+    grantScope(scope: string) {
+      grantedScope = scope;
     },
     /** How many composite (batched) writes were made. */
     composites: () => composites,

@@ -1,5 +1,5 @@
 import type { SalesforceConfig } from '../../../../config/env.ts';
-import { createVendorHttp, VendorError } from '../../../integrations/vendor-http.ts';
+import { createVendorHttp, VendorAuthError, VendorError } from '../../../integrations/vendor-http.ts';
 import type { RetryPolicy } from '../../../integrations/vendor-http.ts';
 import type {
   AdapterContext,
@@ -29,11 +29,16 @@ export const SALESFORCE_SCOPES = ['api', 'refresh_token', 'id'];
 /** The campaign Rally writes superprospects into, and their member status there. */
 export const RALLY_CAMPAIGN = 'Rally superprospects';
 export const SUPERPROSPECT_STATUS = 'Superprospect';
+export const SALESFORCE_API_DISABLED_MESSAGE =
+  'Salesforce refuses API access to this org or user (API_DISABLED_FOR_ORG): the org\'s edition must include the API and the connecting user\'s profile needs "API Enabled". Reconnect Salesforce once it is enabled.';
+export const SALESFORCE_SCOPE_MESSAGE =
+  'Salesforce did not grant the "api" and "refresh_token" scopes Rally asks for: check the connected app\'s OAuth scopes, then connect again.';
 export const SALESFORCE_REVOKED_MESSAGE =
   "Salesforce no longer accepts Rally's access (it was revoked, or the refresh token expired). Reconnect Salesforce in Settings › Connections.";
 
 type TokenReply = {
   access_token: string;
+  scope?: string;
   refresh_token?: string | null;
   instance_url?: string | null;
   id?: string;
@@ -125,6 +130,25 @@ export function createSalesforceAdapter(
     revokedMessage: SALESFORCE_REVOKED_MESSAGE,
   });
 
+  /**
+   * An API call where an org without API access ends the connection like a revoked token would
+   * (retrying cannot help): the connection becomes inactive with the reason.
+   */
+  async function call<T>(ctx: AdapterContext, req: Parameters<typeof http.request>[1]): Promise<T> {
+    try {
+      return await http.request<T>(ctx, req);
+    } catch (err) {
+      if (
+        err instanceof VendorError &&
+        err.status === 403 &&
+        errorCodes(err.body).includes('API_DISABLED_FOR_ORG')
+      ) {
+        throw new VendorAuthError(SALESFORCE_API_DISABLED_MESSAGE);
+      }
+      throw err;
+    }
+  }
+
   function base(ctx: AdapterContext): string {
     const creds = ctx.credentials();
     const instance = creds.kind === 'oauth' ? creds.instanceUrl : null;
@@ -141,7 +165,7 @@ export function createSalesforceAdapter(
     let url: string | undefined =
       `${base(ctx)}/services/data/${cfg.apiVersion}/${opts2.all ? 'queryAll' : 'query'}?${new URLSearchParams({ q: soql })}`;
     while (url) {
-      const reply: QueryReply<T> = await http.request<QueryReply<T>>(ctx, { url });
+      const reply: QueryReply<T> = await call<QueryReply<T>>(ctx, { url });
       yield { items: reply.records, total: reply.totalSize };
       // nextRecordsUrl is relative to the instance; the instance may change after a refresh.
       url = !reply.done && reply.nextRecordsUrl ? `${base(ctx)}${reply.nextRecordsUrl}` : undefined;
@@ -220,6 +244,11 @@ export function createSalesforceAdapter(
           redirect_uri: redirectUri,
         }),
       });
+      // A connected app may grant fewer scopes than asked for: without api there is nothing to sync.
+      const granted = new Set((reply.scope ?? '').split(/\s+/));
+      if (reply.scope && (!granted.has('api') || !granted.has('refresh_token'))) {
+        throw new Error(SALESFORCE_SCOPE_MESSAGE);
+      }
       return credentialsFrom(reply);
     },
 
@@ -275,7 +304,7 @@ export function createSalesforceAdapter(
 
     async fields(ctx, object) {
       const type = object === 'opportunity' ? 'Opportunity' : 'Contact';
-      const reply = await http.request<{
+      const reply = await call<{
         fields: {
           name: string;
           label: string;
@@ -493,7 +522,7 @@ export function createSalesforceAdapter(
         campaign = byName?.Id ?? null;
       }
       if (!campaign) {
-        const made = await http.request<{ id: string }>(ctx, {
+        const made = await call<{ id: string }>(ctx, {
           method: 'POST',
           url: `${api}/sobjects/Campaign`,
           body: { Name: RALLY_CAMPAIGN, IsActive: true, Type: 'Advertisement' },
@@ -505,7 +534,7 @@ export function createSalesforceAdapter(
         `SELECT Id, Label FROM CampaignMemberStatus WHERE CampaignId = ${soqlString(campaign)}`,
       );
       if (!statuses.some((st) => st.Label === SUPERPROSPECT_STATUS)) {
-        await http.request(ctx, {
+        await call(ctx, {
           method: 'POST',
           url: `${api}/sobjects/CampaignMemberStatus`,
           body: { CampaignId: campaign, Label: SUPERPROSPECT_STATUS, HasResponded: true, SortOrder: 10 },
@@ -524,7 +553,7 @@ export function createSalesforceAdapter(
       let written = 0;
       // The composite API takes 200 records a call.
       for (let i = 0; i < fresh.length; i += 200) {
-        const results = await http.request<{ success: boolean }[]>(ctx, {
+        const results = await call<{ success: boolean }[]>(ctx, {
           method: 'POST',
           url: `${api}/composite/sobjects`,
           body: {

@@ -22,7 +22,7 @@ import { createTestApp, waitFor } from '../../../../../test/helpers.ts';
 import { Browser, makeClient, signedIn } from '../../../../../test/http.ts';
 import { sfTime, smallOrg, startFakeSalesforce } from '../../../../../test/fakes/salesforce.ts';
 import type { FakeSalesforce } from '../../../../../test/fakes/salesforce.ts';
-import { SALESFORCE_REVOKED_MESSAGE } from './adapter.ts';
+import { SALESFORCE_API_DISABLED_MESSAGE, SALESFORCE_REVOKED_MESSAGE } from './adapter.ts';
 
 /**
  * Salesforce against the in-repo fake on loopback (API-NOTES.md §5): the OAuth connection through
@@ -548,6 +548,38 @@ describe('Salesforce connection and sync (issue 16)', () => {
       (await owner.post(`/v1/integration/crm/salesforce/client/${clientId}/settings`, { sync_now: true }))
         .statusCode,
     ).toBe(409);
+  });
+});
+
+describe('Salesforce refusing for reasons a refresh cannot fix', () => {
+  it('a connected app granting too few scopes: the connection is refused with the reason', async () => {
+    fake.grantScope('id');
+    try {
+      const res = await connect(owner);
+      expect(new URL(String(res.headers.location), PUBLIC_URL).searchParams.get('connect_error')).toMatch(
+        /did not grant the "api" and "refresh_token" scopes/,
+      );
+    } finally {
+      fake.grantScope('refresh_token id api');
+    }
+  });
+
+  it('an org without API access (API_DISABLED_FOR_ORG) makes the connection inactive with the reason', async () => {
+    expect((await connect(owner)).headers.location).toMatch(/connected=salesforce/);
+    await waitFor(async () => {
+      const i = await connectionOf();
+      return i && i.isActive && !i.isSyncing ? i : null;
+    });
+    fake.disableApi();
+    try {
+      await app.crmSync.run({ integrationId: (await connectionOf())!.id });
+      expect(await connectionOf()).toMatchObject({
+        isActive: false,
+        lastError: SALESFORCE_API_DISABLED_MESSAGE,
+      });
+    } finally {
+      fake.disableApi(false);
+    }
   });
 });
 

@@ -33,6 +33,7 @@ import {
   crmRestRoutes,
 } from './modules/crm/index.ts';
 import type { CrmSyncService } from './modules/crm/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -92,6 +93,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     fileforceRoutes,
     crmRestRoutes,
     crmConnectionRoutes,
+    reportRoutes,
     contentRoutes,
     trackingApiRoutes,
   ],

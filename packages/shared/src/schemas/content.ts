@@ -376,6 +376,8 @@ export const clientSettingsSchema = z.object({
   website_url: z.string(),
   logo_url: z.string(),
   revenue_report_enabled: z.boolean(),
+  /** Days before an opportunity's moment in which an ad engagement counts for it (docs/reports.md). */
+  attribution_window_days: z.number().int(),
   landing_button_name: z.string(),
   landing_page_domain: z.string().nullable(),
   landing_trigger_field: z.string(),
@@ -395,6 +397,12 @@ export const clientSettingsUpdateBody = z.object({
   website_url: linkOrEmptySchema.optional(),
   logo_url: urlOrEmptySchema.optional(),
   revenue_report_enabled: z.boolean({ error: 'must be true or false' }).optional(),
+  attribution_window_days: z
+    .number({ error: 'must be a number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1 day')
+    .max(365, 'must be at most 365 days')
+    .optional(),
   landing_button_name: text(100).trim().optional(),
   landing_trigger_field: text(100).trim().optional(),
   landing_trigger_type: text(50).trim().optional(),

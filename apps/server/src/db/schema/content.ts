@@ -106,6 +106,8 @@ export const clientSettings = pgTable(
     websiteUrl: text('website_url').notNull().default(''),
     logoUrl: text('logo_url').notNull().default(''),
     revenueReportEnabled: boolean('revenue_report_enabled').notNull().default(false),
+    /** Days before an opportunity's moment in which an engagement counts for it (docs/reports.md). */
+    attributionWindowDays: integer('attribution_window_days').notNull().default(90),
     landingButtonName: text('landing_button_name').notNull().default(''),
     /** Custom host serving /{base58} landing pages (e.g. go.acme.com), lower case; unique. */
     landingPageDomain: text('landing_page_domain'),

@@ -595,6 +595,7 @@ describe('client settings: GET/PUT /v1/rest/client/{id}/settings and /sc/setting
       website_url: '',
       logo_url: '',
       revenue_report_enabled: false,
+      attribution_window_days: 90,
       landing_button_name: '',
       landing_page_domain: null,
       landing_trigger_field: '',
@@ -613,8 +614,12 @@ describe('client settings: GET/PUT /v1/rest/client/{id}/settings and /sc/setting
       colors: { background: '#0a0b0c', text: '#000000', accent: '#ff0000', primary: '#00ff00' },
       facebook_name: 'Acme Robotics',
     });
-    const viaSc = await owner.put('/sc/settings', { revenue_report_enabled: true });
-    expect(viaSc.json()).toMatchObject({ revenue_report_enabled: true, website_url: 'https://acme.example' });
+    const viaSc = await owner.put('/sc/settings', { revenue_report_enabled: true, attribution_window_days: 30 });
+    expect(viaSc.json()).toMatchObject({
+      revenue_report_enabled: true,
+      attribution_window_days: 30,
+      website_url: 'https://acme.example',
+    });
     expect((await sdr.get(v1)).json()).toMatchObject({
       revenue_report_enabled: true,
       facebook_name: 'Acme Robotics',
@@ -627,6 +632,9 @@ describe('client settings: GET/PUT /v1/rest/client/{id}/settings and /sc/setting
       [{ website_url: 'acme.example' }, 'body.website_url'],
       [{ logo_url: 'javascript:alert(1)' }, 'body.logo_url'],
       [{ revenue_report_enabled: 'yes' }, 'body.revenue_report_enabled'],
+      [{ attribution_window_days: 0 }, 'body.attribution_window_days'],
+      [{ attribution_window_days: 366 }, 'body.attribution_window_days'],
+      [{ attribution_window_days: 1.5 }, 'body.attribution_window_days'],
       [{ facebook_name: 'x'.repeat(201) }, 'body.facebook_name'],
     ];
     for (const [body, field] of cases) {

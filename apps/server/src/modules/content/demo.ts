@@ -121,6 +121,8 @@ export async function seedDemoContent(db: Db, clientIds: readonly string[]): Pro
           landingButtonName: 'Book a meeting',
           landingTriggerField: 'calendar_url',
           landingTriggerType: 'button',
+          // The demo shows the Revenue screen (SPEC.md §3: revenue_report_enabled, default false).
+          revenueReportEnabled: true,
         })
         .onConflictDoNothing();
       const assignee = assigneeToStored({

@@ -2,6 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import { and, eq, ne } from 'drizzle-orm';
 import type { z } from 'zod';
 import { DEFAULT_COLORS } from '@rally/shared';
+import { ATTRIBUTION_WINDOW_DEFAULT_DAYS } from '@rally/shared/schemas/reports';
 import type {
   ClientSettings,
   LandingDomain,
@@ -30,6 +31,7 @@ function defaults(clientId: string): ClientSettings {
     website_url: '',
     logo_url: '',
     revenue_report_enabled: false,
+    attribution_window_days: ATTRIBUTION_WINDOW_DEFAULT_DAYS,
     landing_button_name: '',
     landing_page_domain: null,
     landing_trigger_field: '',
@@ -50,6 +52,7 @@ export function toClientSettings(row: SettingsRow): ClientSettings {
     website_url: row.websiteUrl,
     logo_url: row.logoUrl,
     revenue_report_enabled: row.revenueReportEnabled,
+    attribution_window_days: row.attributionWindowDays,
     landing_button_name: row.landingButtonName,
     landing_page_domain: row.landingPageDomain,
     landing_trigger_field: row.landingTriggerField,
@@ -84,6 +87,7 @@ export async function updateClientSettings(
   if (body.website_url !== undefined) set.websiteUrl = body.website_url;
   if (body.logo_url !== undefined) set.logoUrl = body.logo_url;
   if (body.revenue_report_enabled !== undefined) set.revenueReportEnabled = body.revenue_report_enabled;
+  if (body.attribution_window_days !== undefined) set.attributionWindowDays = body.attribution_window_days;
   if (body.landing_button_name !== undefined) set.landingButtonName = body.landing_button_name;
   if (body.landing_trigger_field !== undefined) set.landingTriggerField = body.landing_trigger_field;
   if (body.landing_trigger_type !== undefined) set.landingTriggerType = body.landing_trigger_type;

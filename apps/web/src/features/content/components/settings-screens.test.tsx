@@ -22,6 +22,7 @@ const settings: ClientSettings = {
   website_url: 'https://acme.example',
   logo_url: '',
   revenue_report_enabled: false,
+  attribution_window_days: 90,
   landing_button_name: 'Book a meeting',
   landing_page_domain: null,
   landing_trigger_field: 'calendar_url',

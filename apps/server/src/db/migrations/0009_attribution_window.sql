@@ -1,0 +1,1 @@
+ALTER TABLE "client_settings" ADD COLUMN "attribution_window_days" integer DEFAULT 90 NOT NULL;

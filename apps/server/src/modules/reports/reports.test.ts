@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import {
+  clientSettings,
+  companies,
+  crmAccounts,
+  crmClientSettings,
+  crmStages,
+  engagementEvents,
+  integrations,
+  opportunities,
+  opportunityStageHistory,
+  prospects,
+  targets,
+} from '../../db/schema/index.ts';
+import { createTestApp } from '../../../test/helpers.ts';
+import { makeCadence, makeIntegration } from '../../../test/engagement.ts';
+import { Browser, makeClient, signedIn } from '../../../test/http.ts';
+
+/**
+ * Issue 17, the attribution model of docs/reports.md over real rows: "an opportunity is generated
+ * when its account had an engaged target (impression, click or landing page view) within the
+ * attribution window before the opportunity was created; progressed when it moved into a later
+ * selected or valuable stage after such an engagement; revenue influenced is the closed-won amount of
+ * opportunities engaged before they closed. Window default 90 days, a client setting."
+ */
+const DAY = 86_400_000;
+const now = Date.now();
+const daysAgo = (n: number) => new Date(now - n * DAY);
+const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+const RANGE = `from=${epoch(daysAgo(60))}&to=${epoch(new Date(now + DAY))}`;
+const STAGES = ['Prospecting', 'Qualification', 'Proposal', 'Closed Won', 'Closed Lost'] as const;
+type Stage = (typeof STAGES)[number];
+const fieldsOf = (res: { json(): unknown }) =>
+  ((res.json() as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);
+
+describe('pipeline and revenue reports (issue 17)', async () => {
+  const app = await createTestApp();
+
+  /** A client with a CRM stage catalogue, a cadence, and helpers to add accounts, engagement and deals. */
+  async function world(name: string) {
+    const clientId = await makeClient(app, name);
+    const fileIntegration = await makeIntegration(app, clientId);
+    const [crm] = await app.db.insert(integrations).values({ clientId, source: 'salesforce' }).returning();
+    const stageRows = await app.db
+      .insert(crmStages)
+      .values(
+        STAGES.map((key, n) => ({
+          clientId,
+          integrationId: crm!.id,
+          key,
+          label: key,
+          sortOrder: n + 1,
+          isClosed: key.startsWith('Closed'),
+          isWon: key === 'Closed Won',
+        })),
+      )
+      .returning();
+    const stage = Object.fromEntries(stageRows.map((s) => [s.key, s.id])) as Record<Stage, string>;
+    const cadenceId = await makeCadence(app, clientId);
+
+    async function company(companyName: string, website?: string) {
+      const [c] = await app.db
+        .insert(companies)
+        .values({
+          clientId,
+          integrationId: fileIntegration,
+          externalId: randomUUID(),
+          name: companyName,
+          website,
+        })
+        .returning();
+      return c!.id;
+    }
+    /** A prospect (of `companyId`, or of none) in the cadence, engaged at the given moments. */
+    async function engaged(
+      companyId: string | null,
+      at: Date[],
+      opts: { email?: string; type?: 'impression' | 'click' | 'view' } = {},
+    ) {
+      const [p] = await app.db
+        .insert(prospects)
+        .values({
+          clientId,
+          integrationId: fileIntegration,
+          externalId: randomUUID(),
+          firstName: 'Kendall',
+          lastName: `Ellery ${randomUUID().slice(0, 4)}`,
+          email: opts.email ?? `p-${randomUUID().slice(0, 8)}@example.com`,
+          companyId,
+        })
+        .returning();
+      const [t] = await app.db.insert(targets).values({ clientId, cadenceId, prospectId: p!.id }).returning();
+      for (const occurredAt of at) {
+        await app.db
+          .insert(engagementEvents)
+          .values({ clientId, targetId: t!.id, cadenceId, type: opts.type ?? 'impression', occurredAt });
+      }
+      return p!.id;
+    }
+    async function deal(
+      companyId: string | null,
+      opts: {
+        name?: string;
+        amount?: number;
+        created: Date;
+        stage?: Stage;
+        closeDate?: Date;
+        currency?: string;
+      },
+    ) {
+      const s = opts.stage ?? 'Prospecting';
+      const [o] = await app.db
+        .insert(opportunities)
+        .values({
+          clientId,
+          integrationId: crm!.id,
+          externalId: randomUUID(),
+          name: opts.name ?? `Deal ${randomUUID().slice(0, 4)}`,
+          accountName: 'Account',
+          companyId,
+          amountCents: opts.amount ?? 100_000,
+          currency: opts.currency ?? 'USD',
+          stage: s,
+          stageId: stage[s],
+          crmCreatedAt: opts.created,
+          isClosed: s.startsWith('Closed'),
+          isWon: s === 'Closed Won',
+          closeDate: opts.closeDate?.toISOString().slice(0, 10),
+        })
+        .returning();
+      return o!.id;
+    }
+    async function moved(opportunityId: string, from: Stage | null, to: Stage, at: Date) {
+      await app.db.insert(opportunityStageHistory).values({
+        clientId,
+        opportunityId,
+        externalId: randomUUID(),
+        fromStageId: from ? stage[from] : null,
+        fromStage: from,
+        toStageId: stage[to],
+        toStage: to,
+        changedAt: at,
+      });
+    }
+    return { clientId, crmId: crm!.id, stage, company, engaged, deal, moved };
+  }
+
+  const w = await world('Acme');
+  const other = await world('Foreign');
+  const { browser: owner } = await signedIn(app, { [w.clientId]: 'purple_owner' });
+  const { browser: sdr } = await signedIn(app, { [w.clientId]: 'yellow_sdr' });
+  const { browser: viewer } = await signedIn(app, { [w.clientId]: 'grey_viewer' });
+  const base = `/v1/report/client/${w.clientId}`;
+
+  // A: engaged 10 days before its opportunity was created → generated.
+  const a = await w.company('Alpha');
+  await w.engaged(a, [daysAgo(30)]);
+  const dealA = await w.deal(a, { name: 'Alpha expansion', amount: 500_000, created: daysAgo(20) });
+  // B: engaged 100 days before creation: outside the 90-day window, inside a 120-day one.
+  const b = await w.company('Beta');
+  await w.engaged(b, [daysAgo(120)]);
+  const dealB = await w.deal(b, { name: 'Beta platform', amount: 70_000, created: daysAgo(20) });
+  // C: engaged only after its opportunity was created → not generated.
+  const c = await w.company('Gamma');
+  await w.engaged(c, [daysAgo(5)]);
+  await w.deal(c, { name: 'Gamma pilot', amount: 30_000, created: daysAgo(10) });
+  // D: won; engaged after creation but before closing → revenue influenced, not generated.
+  const d = await w.company('Delta');
+  await w.engaged(d, [daysAgo(15)], { type: 'click' });
+  const dealD = await w.deal(d, {
+    name: 'Delta renewal',
+    amount: 900_000,
+    created: daysAgo(40),
+    stage: 'Closed Won',
+    closeDate: daysAgo(3),
+  });
+  // E: won before its account ever engaged → not influenced.
+  const e = await w.company('Epsilon');
+  await w.engaged(e, [daysAgo(2)]);
+  await w.deal(e, {
+    name: 'Epsilon deal',
+    amount: 250_000,
+    created: daysAgo(50),
+    stage: 'Closed Won',
+    closeDate: daysAgo(10),
+  });
+  // F: moved forward before any engagement, then forward into a chosen stage after one, then back.
+  const f = await w.company('Phi');
+  await w.engaged(f, [daysAgo(12)]);
+  const dealF = await w.deal(f, {
+    name: 'Phi rollout',
+    amount: 120_000,
+    created: daysAgo(70),
+    stage: 'Qualification',
+  });
+  await w.moved(dealF, null, 'Prospecting', daysAgo(70));
+  await w.moved(dealF, 'Prospecting', 'Qualification', daysAgo(30));
+  await w.moved(dealF, 'Qualification', 'Proposal', daysAgo(8));
+  await w.moved(dealF, 'Proposal', 'Qualification', daysAgo(4));
+  // G: the prospect has no company; the e-mail's domain is the CRM account's → tied, generated.
+  const g = await w.company('Gridline');
+  await app.db.insert(crmAccounts).values({
+    clientId: w.clientId,
+    integrationId: w.crmId,
+    externalId: randomUUID(),
+    name: 'Gridline',
+    domain: 'gridline.example',
+    companyId: g,
+  });
+  await w.engaged(null, [daysAgo(9)], { email: 'lee@gridline.example', type: 'view' });
+  const dealG = await w.deal(g, {
+    name: '=HYPERLINK("http://evil","x")',
+    amount: 40_000,
+    created: daysAgo(6),
+  });
+  await app.db
+    .insert(crmClientSettings)
+    .values({ clientId: w.clientId, selectedStageIds: [w.stage.Proposal] });
+
+  // The foreign client: an engaged, generated deal of its own that must never show here.
+  const fx = await other.company('Foreign Co');
+  await other.engaged(fx, [daysAgo(30)]);
+  const foreignDeal = await other.deal(fx, {
+    name: 'Foreign deal',
+    amount: 10_000_000,
+    created: daysAgo(20),
+  });
+
+  it('pipeline/generated lists exactly the opportunities engaged within the window before creation', async () => {
+    const res = await sdr.get(`${base}/pipeline/generated?${RANGE}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const names = res
+      .json()
+      .items.map((o: { name: string }) => o.name)
+      .sort();
+    expect(names).toEqual(['=HYPERLINK("http://evil","x")', 'Alpha expansion']);
+    const alpha = res.json().items.find((o: { id: string }) => o.id === dealA);
+    expect(alpha.generated_engaged_at).toBe(daysAgo(30).toISOString());
+    expect(alpha.engaged_prospects).toBe(1);
+  });
+
+  it('the attribution window is the client setting: 120 days makes Beta generated too', async () => {
+    await app.db
+      .insert(clientSettings)
+      .values({
+        clientId: w.clientId,
+        colors: { background: '#ffffff', text: '#000000', accent: '#000000' },
+        attributionWindowDays: 120,
+      })
+      .onConflictDoUpdate({ target: clientSettings.clientId, set: { attributionWindowDays: 120 } });
+    try {
+      const res = await owner.get(`${base}/pipeline/generated?${RANGE}`);
+      expect(res.json().window_days).toBe(120);
+      expect(res.json().items.map((o: { id: string }) => o.id)).toContain(dealB);
+    } finally {
+      await app.db.update(clientSettings).set({ attributionWindowDays: 90 });
+    }
+  });
+
+  it('pipeline/progressed counts the forward move into a selected stage after an engagement, only', async () => {
+    const res = await owner.get(`${base}/pipeline/progressed?${RANGE}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().items).toEqual([
+      expect.objectContaining({
+        opportunity_id: dealF,
+        from_stage: 'Qualification',
+        to_stage: 'Proposal',
+        moved_at: daysAgo(8).toISOString(),
+        engaged_at: daysAgo(12).toISOString(),
+      }),
+    ]);
+  });
+
+  it('summary: the numbers equal the rows behind them, and revenue influenced is the won amount engaged before close', async () => {
+    const res = await owner.get(`${base}/summary?${RANGE}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const s = res.json();
+    expect(s).toMatchObject({
+      window_days: 90,
+      currency: 'USD',
+      other_currency_opportunities: 0,
+      // Created in the last 60 days: A, B, C, D, E, G (F was created 70 days ago).
+      opportunities_created: 6,
+      pipeline_created_cents: 500_000 + 70_000 + 30_000 + 900_000 + 250_000 + 40_000,
+      generated: 2,
+      pipeline_generated_cents: 540_000,
+      progressed: 1,
+      pipeline_progressed_cents: 120_000,
+      won: 2,
+      revenue_won_cents: 1_150_000,
+      influenced: 1,
+      revenue_influenced_cents: 900_000,
+      // Events in range: A(30d), C(5d), D(15d click), E(2d), F(12d), G(9d view); B's is 120 days old.
+      impressions: 4,
+      clicks: 1,
+      views: 1,
+      engaged_accounts: 6,
+    });
+  });
+
+  it('opportunity: paged, filtered, and one opens to its engaged prospects and stage history', async () => {
+    const all = await owner.get(`${base}/opportunity?${RANGE}&page_size=2`);
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json()).toMatchObject({ total: 6, page: 1, page_size: 2 });
+    expect(all.json().items).toHaveLength(2);
+    const influenced = await owner.get(`${base}/opportunity?${RANGE}&filter=influenced`);
+    expect(influenced.json().items.map((o: { id: string }) => o.id)).toEqual([dealD]);
+    const won = await owner.get(`${base}/opportunity?${RANGE}&filter=won`);
+    expect(won.json().total).toBe(2);
+
+    const detail = await sdr.get(`${base}/opportunity/${dealG}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json().prospects).toEqual([
+      expect.objectContaining({ email: 'lee@gridline.example', views: 1, impressions: 0 }),
+    ]);
+    const phi = await owner.get(`${base}/opportunity/${dealF}`);
+    expect(phi.json().stage_history.map((h: { to_stage: string }) => h.to_stage)).toEqual([
+      'Prospecting',
+      'Qualification',
+      'Proposal',
+      'Qualification',
+    ]);
+  });
+
+  it('exports are CSV, formula-injection safe, with the same rows as the report', async () => {
+    const res = await owner.get(`${base}/pipeline/generated/export?${RANGE}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="pipeline-generated-/);
+    const rows = parse(res.body) as string[][];
+    expect(rows[0]).toContain('Opportunity');
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(['\'=HYPERLINK("http://evil","x")', 'Alpha expansion']);
+    const moves = parse((await owner.get(`${base}/pipeline/progressed/export?${RANGE}`)).body) as string[][];
+    expect(moves).toHaveLength(2);
+    const opps = parse(
+      (await owner.get(`${base}/opportunity/export?${RANGE}&filter=won`)).body,
+    ) as string[][];
+    expect(opps).toHaveLength(3);
+  });
+
+  it('bad input is a 422 naming the field', async () => {
+    const cases: [string, string][] = [
+      [`${base}/summary?from=yesterday`, 'querystring.from'],
+      [`${base}/summary?from=${epoch(daysAgo(1))}&to=${epoch(daysAgo(2))}`, 'querystring.to'],
+      [`${base}/summary?from=99999999999`, 'querystring.from'],
+      [`${base}/summary?from=0`, 'querystring.from'],
+      [`${base}/opportunity?filter=everything`, 'querystring.filter'],
+      [`${base}/opportunity?page_size=1000`, 'querystring.page_size'],
+      [`${base}/opportunity/not-a-uuid`, 'params.opportunityId'],
+      [`${base}/pipeline/generated/export?to=1.5`, 'querystring.to'],
+    ];
+    for (const [url, field] of cases) {
+      const res = await owner.get(url);
+      expect(res.statusCode, url).toBe(422);
+      expect(fieldsOf(res), url).toEqual([field]);
+    }
+  });
+
+  it('401 signed out; 403 without reports.read (a viewer); a foreign opportunity is not found', async () => {
+    const anon = new Browser(app);
+    anon.clientId = w.clientId;
+    expect((await anon.get(`${base}/summary`)).statusCode).toBe(401);
+    for (const path of [
+      'summary',
+      'pipeline/generated',
+      'pipeline/progressed',
+      'opportunity',
+      'opportunity/export',
+    ]) {
+      const res = await viewer.get(`${base}/${path}`);
+      expect(res.statusCode, path).toBe(403);
+      expect(res.json().message).toMatch(/reports\.read/);
+    }
+    const foreign = await owner.get(`${base}/opportunity/${foreignDeal}`);
+    expect(foreign.statusCode).toBe(404);
+    // Nothing of the foreign client's (10,000,000 cents, engaged) leaks into this one's numbers.
+    const all = await owner.get(`${base}/opportunity?${RANGE}&page_size=200`);
+    expect(all.json().items.map((o: { id: string }) => o.id)).not.toContain(foreignDeal);
+  });
+});

@@ -1,0 +1,322 @@
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+
+/**
+ * The attribution queries (docs/reports.md). Everything is computed from the stored facts at read
+ * time — engagement events, opportunities, stage history — so a change of the window or of the
+ * selected stages applies to the past at once, and there is no second copy to keep in step.
+ */
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
+export const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+export const iso = (v: unknown) =>
+  v === null || v === undefined ? null : new Date(v as string).toISOString();
+
+export type Range = { from: Date; to: Date };
+
+/**
+ * Which prospects belong to which account (a Rally company): the prospect's own company, the CRM
+ * contact's account, and else the e-mail's domain equal to the account's or company's website
+ * domain. A CTE named `account_prospects (company_id, prospect_id)`.
+ */
+function accountProspects(clientId: string): SQL {
+  return sql`account_prospects as (
+    select p.company_id, p.id as prospect_id
+      from prospects p
+     where p.client_id = ${clientId} and p.company_id is not null
+    union
+    select a.company_id, cc.prospect_id
+      from crm_contacts cc
+      join crm_accounts a on a.id = cc.account_id
+     where cc.client_id = ${clientId} and cc.prospect_id is not null and a.company_id is not null
+    union
+    select a.company_id, p.id
+      from prospects p
+      join crm_accounts a
+        on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2))
+     where p.client_id = ${clientId} and p.email is not null and a.company_id is not null
+    union
+    select c.id, p.id
+      from prospects p
+      join companies c
+        on c.client_id = p.client_id
+       and lower(regexp_replace(regexp_replace(c.website, '^[a-z][a-z0-9+.-]*://', '', 'i'), '^www[0-9]*[.]|[/:?#].*$', '', 'g'))
+           = lower(split_part(p.email, '@', 2))
+     where p.client_id = ${clientId} and p.email is not null and c.website is not null and c.website <> ''
+  )`;
+}
+
+/** Engagement events of an account's prospects in [lo, hi), as a subquery over `e`. */
+function accountEvents(clientId: string, companyId: SQL, lo: SQL, hi: SQL): SQL {
+  return sql`from account_prospects ap
+      join targets t on t.prospect_id = ap.prospect_id and t.client_id = ${clientId}
+      join engagement_events e on e.target_id = t.id and e.client_id = ${clientId}
+     where ap.company_id = ${companyId} and e.occurred_at >= ${lo} and e.occurred_at < ${hi}`;
+}
+
+const windowOf = (days: number) => sql`make_interval(days => ${days})`;
+/** An opportunity's creation moment: the CRM's, else when Rally first stored it (file imports). */
+const createdAt = sql`coalesce(o.crm_created_at, o.created_at)`;
+/** When a won opportunity closed: the end of its close date, else its last change. */
+const closedAt = sql`coalesce((o.close_date + 1)::timestamptz, o.crm_updated_at, o.updated_at)`;
+
+/** One opportunity with its attribution: the rows of the opportunity report and its exports. */
+function opportunityRows(clientId: string, windowDays: number): SQL {
+  const w = windowOf(windowDays);
+  return sql`with ${accountProspects(clientId)}
+    select o.id, o.name, o.account_name, o.company_id, o.amount_cents, o.currency,
+           coalesce(s.label, o.stage) as stage, o.is_closed, o.is_won,
+           ${createdAt} as created_at, o.close_date::text as close_date, o.close_date as close_day,
+           g.first_at as generated_engaged_at, g.prospects as generated_prospects,
+           (o.is_won and i.prospects > 0) as influenced, i.prospects as influenced_prospects
+      from opportunities o
+      left join crm_stages s on s.id = o.stage_id
+      left join lateral (
+        select min(e.occurred_at) as first_at, count(distinct ap.prospect_id)::int as prospects
+        ${accountEvents(clientId, sql`o.company_id`, sql`${createdAt} - ${w}`, createdAt)}
+      ) g on true
+      left join lateral (
+        select count(distinct ap.prospect_id)::int as prospects
+        ${accountEvents(clientId, sql`o.company_id`, sql`${closedAt} - ${w}`, closedAt)}
+          and o.is_won
+      ) i on true
+     where o.client_id = ${clientId} and not o.is_deleted`;
+}
+
+export type OpportunityRow = {
+  id: string;
+  name: string;
+  account_name: string;
+  company_id: string | null;
+  amount_cents: number;
+  currency: string;
+  stage: string;
+  is_closed: boolean;
+  is_won: boolean;
+  created_at: string;
+  close_date: string | null;
+  generated_engaged_at: string | null;
+  influenced: boolean;
+  engaged_prospects: number;
+};
+
+function toOpportunity(r: Row): OpportunityRow {
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    account_name: String(r.account_name),
+    company_id: (r.company_id as string | null) ?? null,
+    amount_cents: num(r.amount_cents),
+    currency: String(r.currency),
+    stage: String(r.stage),
+    is_closed: Boolean(r.is_closed),
+    is_won: Boolean(r.is_won),
+    created_at: iso(r.created_at)!,
+    close_date: (r.close_date as string | null) ?? null,
+    generated_engaged_at: iso(r.generated_engaged_at),
+    influenced: Boolean(r.influenced),
+    engaged_prospects: Math.max(num(r.generated_prospects), num(r.influenced_prospects)),
+  };
+}
+
+export type OpportunityFilter = 'all' | 'generated' | 'influenced' | 'open' | 'won' | 'lost';
+
+const FILTERS: Record<OpportunityFilter, SQL> = {
+  all: sql`true`,
+  generated: sql`generated_engaged_at is not null`,
+  influenced: sql`influenced`,
+  open: sql`not is_closed`,
+  won: sql`is_won`,
+  lost: sql`is_closed and not is_won`,
+};
+
+/**
+ * Opportunities of a range: created in it, or (won ones) closed in it, so the revenue of a period is
+ * all there. Newest first.
+ */
+export async function opportunitiesIn(
+  db: Db,
+  clientId: string,
+  windowDays: number,
+  range: Range,
+  opts: { filter?: OpportunityFilter; limit?: number; offset?: number } = {},
+): Promise<{ items: OpportunityRow[]; total: number }> {
+  const where = sql`((created_at >= ${range.from} and created_at < ${range.to})
+      or (is_won and close_day >= ${range.from}::date and close_day < ${range.to}::date))
+     and ${FILTERS[opts.filter ?? 'all']}`;
+  const result = await db.execute(sql`
+    select x.*, count(*) over () as total
+      from (${opportunityRows(clientId, windowDays)}) x
+     where ${where}
+     order by created_at desc, id
+     limit ${opts.limit ?? 10_000} offset ${opts.offset ?? 0}`);
+  const rows = rowsOf(result);
+  return { items: rows.map(toOpportunity), total: num(rows[0]?.total) };
+}
+
+export async function opportunityById(
+  db: Db,
+  clientId: string,
+  windowDays: number,
+  opportunityId: string,
+): Promise<OpportunityRow | null> {
+  const result = await db.execute(sql`
+    select x.* from (${opportunityRows(clientId, windowDays)}) x where x.id = ${opportunityId}`);
+  const row = rowsOf(result)[0];
+  return row ? toOpportunity(row) : null;
+}
+
+/** The client's most used currency: the reports sum amounts in it and count the others apart. */
+export async function mainCurrency(db: Db, clientId: string): Promise<string> {
+  const result = await db.execute(sql`
+    select currency from opportunities where client_id = ${clientId} and not is_deleted
+     group by currency order by count(*) desc, currency limit 1`);
+  return String(rowsOf(result)[0]?.currency ?? 'USD');
+}
+
+export type StageMoveRow = {
+  opportunity_id: string;
+  name: string;
+  account_name: string;
+  amount_cents: number;
+  currency: string;
+  from_stage: string;
+  to_stage: string;
+  moved_at: string;
+  engaged_at: string;
+};
+
+/**
+ * Stage moves in the range that count as progress: forward in the pipeline (a higher stage order),
+ * into a selected or valuable stage (any later stage but closed-lost when none is chosen), with an
+ * engagement of the account within the window before the move. First entries (creation) are not moves.
+ */
+export async function progressedMoves(
+  db: Db,
+  clientId: string,
+  windowDays: number,
+  range: Range,
+  chosenStageIds: string[],
+): Promise<StageMoveRow[]> {
+  const w = windowOf(windowDays);
+  const into = chosenStageIds.length
+    ? sql`ts.id in (${sql.join(
+        chosenStageIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql`not (ts.is_closed and not ts.is_won)`;
+  const result = await db.execute(sql`
+    with ${accountProspects(clientId)}
+    select o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
+           coalesce(fs.label, h.from_stage) as from_stage, coalesce(ts.label, h.to_stage) as to_stage,
+           h.changed_at as moved_at, eng.last_at as engaged_at
+      from opportunity_stage_history h
+      join opportunities o on o.id = h.opportunity_id and not o.is_deleted
+      join crm_stages fs on fs.id = h.from_stage_id
+      join crm_stages ts on ts.id = h.to_stage_id
+      cross join lateral (
+        select max(e.occurred_at) as last_at
+        ${accountEvents(clientId, sql`o.company_id`, sql`h.changed_at - ${w}`, sql`h.changed_at`)}
+      ) eng
+     where h.client_id = ${clientId}
+       and h.changed_at >= ${range.from} and h.changed_at < ${range.to}
+       and ts.sort_order > fs.sort_order and ts.integration_id = fs.integration_id
+       and ${into}
+       and eng.last_at is not null
+     order by h.changed_at desc, o.id`);
+  return rowsOf(result).map((r) => ({
+    opportunity_id: String(r.opportunity_id),
+    name: String(r.name),
+    account_name: String(r.account_name),
+    amount_cents: num(r.amount_cents),
+    currency: String(r.currency),
+    from_stage: String(r.from_stage),
+    to_stage: String(r.to_stage),
+    moved_at: iso(r.moved_at)!,
+    engaged_at: iso(r.engaged_at)!,
+  }));
+}
+
+/** Engagement of the range: events by type, accounts engaged, new superprospects. */
+export async function engagementIn(db: Db, clientId: string, range: Range) {
+  const result = await db.execute(sql`
+    with ${accountProspects(clientId)}
+    select
+      (select count(*) from engagement_events e
+        where e.client_id = ${clientId} and e.type = 'impression'
+          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as impressions,
+      (select count(*) from engagement_events e
+        where e.client_id = ${clientId} and e.type = 'click'
+          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as clicks,
+      (select count(*) from engagement_events e
+        where e.client_id = ${clientId} and e.type = 'view'
+          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as views,
+      (select count(distinct ap.company_id)
+         from engagement_events e
+         join targets t on t.id = e.target_id
+         join account_prospects ap on ap.prospect_id = t.prospect_id
+        where e.client_id = ${clientId}
+          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as engaged_accounts,
+      (select count(*) from targets t
+        where t.client_id = ${clientId}
+          and t.super_date >= ${range.from} and t.super_date < ${range.to}) as new_superprospects`);
+  const r = rowsOf(result)[0] ?? {};
+  return {
+    impressions: num(r.impressions),
+    clicks: num(r.clicks),
+    views: num(r.views),
+    engaged_accounts: num(r.engaged_accounts),
+    new_superprospects: num(r.new_superprospects),
+  };
+}
+
+/** The prospects of an opportunity's account engaged within the window before its moment. */
+export async function engagedProspects(db: Db, clientId: string, windowDays: number, opportunityId: string) {
+  const w = windowOf(windowDays);
+  const result = await db.execute(sql`
+    with ${accountProspects(clientId)}
+    select p.id as prospect_id, trim(p.first_name || ' ' || p.last_name) as name, p.email, p.title,
+           count(*) filter (where e.type = 'impression') as impressions,
+           count(*) filter (where e.type = 'click') as clicks,
+           count(*) filter (where e.type = 'view') as views,
+           min(e.occurred_at) as first_engaged_at, max(e.occurred_at) as last_engaged_at
+      from opportunities o
+      join account_prospects ap on ap.company_id = o.company_id
+      join prospects p on p.id = ap.prospect_id
+      join targets t on t.prospect_id = p.id and t.client_id = ${clientId}
+      join engagement_events e on e.target_id = t.id and e.client_id = ${clientId}
+     where o.id = ${opportunityId} and o.client_id = ${clientId}
+       and e.occurred_at >= ${createdAt} - ${w}
+       and e.occurred_at < case when o.is_won then ${closedAt} else greatest(${createdAt}, now()) end
+     group by p.id
+     order by min(e.occurred_at), p.id`);
+  return rowsOf(result).map((r) => ({
+    prospect_id: String(r.prospect_id),
+    name: String(r.name),
+    email: (r.email as string | null) ?? null,
+    title: String(r.title ?? ''),
+    impressions: num(r.impressions),
+    clicks: num(r.clicks),
+    views: num(r.views),
+    first_engaged_at: iso(r.first_engaged_at)!,
+    last_engaged_at: iso(r.last_engaged_at)!,
+  }));
+}
+
+export async function stageHistoryOf(db: Db, clientId: string, opportunityId: string) {
+  const result = await db.execute(sql`
+    select coalesce(fs.label, h.from_stage) as from_stage, coalesce(ts.label, h.to_stage) as to_stage,
+           h.changed_at
+      from opportunity_stage_history h
+      left join crm_stages fs on fs.id = h.from_stage_id
+      left join crm_stages ts on ts.id = h.to_stage_id
+     where h.client_id = ${clientId} and h.opportunity_id = ${opportunityId}
+     order by h.changed_at, h.id`);
+  return rowsOf(result).map((r) => ({
+    from_stage: (r.from_stage as string | null) ?? null,
+    to_stage: String(r.to_stage),
+    changed_at: iso(r.changed_at)!,
+  }));
+}

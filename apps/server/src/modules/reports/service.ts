@@ -1,0 +1,169 @@
+import { eq } from 'drizzle-orm';
+import type {
+  OpportunityDetail,
+  PipelineGenerated,
+  PipelineProgressed,
+  ReportRangeQuery,
+  ReportSummary,
+} from '@rally/shared/schemas/reports';
+import { ATTRIBUTION_WINDOW_DEFAULT_DAYS } from '@rally/shared/schemas/reports';
+import type { Db } from '../../db/client.ts';
+import { clientSettings, crmClientSettings } from '../../db/schema/index.ts';
+import {
+  engagementIn,
+  engagedProspects,
+  mainCurrency,
+  opportunitiesIn,
+  opportunityById,
+  progressedMoves,
+  stageHistoryOf,
+} from './repository.ts';
+import type { OpportunityFilter, Range } from './repository.ts';
+
+const DAY_MS = 86_400_000;
+/** The range when the caller gives none: the 90 days up to now. */
+const DEFAULT_RANGE_DAYS = 90;
+
+/** The range asked for (epoch seconds, `to` exclusive), or the last 90 days; either end may be left out. */
+export function rangeOf(q: ReportRangeQuery, now = new Date()): Range {
+  const to = q.to !== undefined ? new Date(q.to * 1000) : now;
+  const from =
+    q.from !== undefined ? new Date(q.from * 1000) : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS);
+  return { from, to: to > from ? to : new Date(from.getTime() + DAY_MS) };
+}
+
+const epoch = (r: Range) => ({
+  from: Math.floor(r.from.getTime() / 1000),
+  to: Math.floor(r.to.getTime() / 1000),
+});
+
+export async function windowDaysOf(db: Db, clientId: string): Promise<number> {
+  const [row] = await db
+    .select({ days: clientSettings.attributionWindowDays })
+    .from(clientSettings)
+    .where(eq(clientSettings.clientId, clientId));
+  return row?.days ?? ATTRIBUTION_WINDOW_DEFAULT_DAYS;
+}
+
+/** The stages a move must reach to count as progress: the selected and the valuable ones. */
+async function progressStageIds(db: Db, clientId: string): Promise<string[]> {
+  const [row] = await db.select().from(crmClientSettings).where(eq(crmClientSettings.clientId, clientId));
+  return [...new Set([...(row?.selectedStageIds ?? []), ...(row?.valuableStageIds ?? [])])];
+}
+
+export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Promise<ReportSummary> {
+  const range = rangeOf(q);
+  const windowDays = await windowDaysOf(db, clientId);
+  const [currency, { items }, moves, engagement] = await Promise.all([
+    mainCurrency(db, clientId),
+    opportunitiesIn(db, clientId, windowDays, range),
+    progressedMoves(db, clientId, windowDays, range, await progressStageIds(db, clientId)),
+    engagementIn(db, clientId, range),
+  ]);
+  const inCurrency = items.filter((o) => o.currency === currency);
+  const createdIn = (o: { created_at: string }) => {
+    const t = new Date(o.created_at);
+    return t >= range.from && t < range.to;
+  };
+  const closedIn = (o: { close_date: string | null }) =>
+    o.close_date !== null &&
+    new Date(`${o.close_date}T00:00:00Z`) >= startOfDay(range.from) &&
+    new Date(`${o.close_date}T00:00:00Z`) < startOfDay(range.to);
+  const sum = (list: { amount_cents: number }[]) => list.reduce((n, o) => n + o.amount_cents, 0);
+  const created = inCurrency.filter(createdIn);
+  const generated = created.filter((o) => o.generated_engaged_at !== null);
+  const won = inCurrency.filter((o) => o.is_won && closedIn(o));
+  const influenced = won.filter((o) => o.influenced);
+  // One opportunity moved twice in the range counts once, at its amount.
+  const progressedOpps = new Map(
+    moves.filter((m) => m.currency === currency).map((m) => [m.opportunity_id, m]),
+  );
+  return {
+    range: epoch(range),
+    window_days: windowDays,
+    currency,
+    other_currency_opportunities: items.length - inCurrency.length,
+    opportunities_created: created.length,
+    pipeline_created_cents: sum(created),
+    generated: generated.length,
+    pipeline_generated_cents: sum(generated),
+    progressed: progressedOpps.size,
+    pipeline_progressed_cents: sum([...progressedOpps.values()]),
+    won: won.length,
+    revenue_won_cents: sum(won),
+    influenced: influenced.length,
+    revenue_influenced_cents: sum(influenced),
+    ...engagement,
+  };
+}
+
+function startOfDay(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
+export async function pipelineGenerated(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery,
+): Promise<PipelineGenerated> {
+  const range = rangeOf(q);
+  const windowDays = await windowDaysOf(db, clientId);
+  const { items } = await opportunitiesIn(db, clientId, windowDays, range, { filter: 'generated' });
+  // Only those created in the range: a won one closed in it but created before is not this period's pipeline.
+  const created = items.filter(
+    (o) => new Date(o.created_at) >= range.from && new Date(o.created_at) < range.to,
+  );
+  return { range: epoch(range), window_days: windowDays, items: created };
+}
+
+export async function pipelineProgressed(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery,
+): Promise<PipelineProgressed> {
+  const range = rangeOf(q);
+  const windowDays = await windowDaysOf(db, clientId);
+  const items = await progressedMoves(db, clientId, windowDays, range, await progressStageIds(db, clientId));
+  return { range: epoch(range), window_days: windowDays, items };
+}
+
+export async function opportunityReport(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { filter: OpportunityFilter; page: number; page_size: number },
+) {
+  const range = rangeOf(q);
+  const windowDays = await windowDaysOf(db, clientId);
+  const { items, total } = await opportunitiesIn(db, clientId, windowDays, range, {
+    filter: q.filter,
+    limit: q.page_size,
+    offset: (q.page - 1) * q.page_size,
+  });
+  return { items, total, page: q.page, page_size: q.page_size };
+}
+
+/** Every row of the opportunity report (the export), capped at 50,000. */
+export async function opportunityExportRows(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { filter: OpportunityFilter },
+) {
+  const range = rangeOf(q);
+  const windowDays = await windowDaysOf(db, clientId);
+  return (await opportunitiesIn(db, clientId, windowDays, range, { filter: q.filter, limit: 50_000 })).items;
+}
+
+export async function opportunityDetail(
+  db: Db,
+  clientId: string,
+  opportunityId: string,
+): Promise<OpportunityDetail | null> {
+  const windowDays = await windowDaysOf(db, clientId);
+  const opportunity = await opportunityById(db, clientId, windowDays, opportunityId);
+  if (!opportunity) return null;
+  const [prospects, stageHistory] = await Promise.all([
+    engagedProspects(db, clientId, windowDays, opportunityId),
+    stageHistoryOf(db, clientId, opportunityId),
+  ]);
+  return { opportunity, window_days: windowDays, prospects, stage_history: stageHistory };
+}

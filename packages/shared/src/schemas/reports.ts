@@ -1,0 +1,174 @@
+import { z } from 'zod';
+
+/**
+ * Pipeline and revenue reports (issue 17; docs/reports.md is the attribution model). Report dates
+ * travel as epoch seconds (SPEC.md §9).
+ */
+
+/** Attribution window: how long before an opportunity's moment an engagement still counts. */
+export const ATTRIBUTION_WINDOW_DEFAULT_DAYS = 90;
+export const ATTRIBUTION_WINDOW_MAX_DAYS = 365;
+/** The longest range one report reads (a little over three years). */
+export const REPORT_MAX_RANGE_DAYS = 1100;
+
+// Epoch seconds from 2000-01-01 to 2100-01-01: far outside either is a mistake, not a date.
+const epochSeconds = z.coerce
+  .number({ error: 'must be a date as epoch seconds' })
+  .int('must be a date as epoch seconds')
+  .min(946_684_800, 'must be a date as epoch seconds after 2000-01-01')
+  .max(4_102_444_800, 'must be a date as epoch seconds before 2100-01-01');
+
+/** `from` and `to` (epoch seconds, `to` exclusive); the last 90 days when both are left out. */
+export const reportRangeQuery = z
+  .object({ from: epochSeconds.optional(), to: epochSeconds.optional() })
+  .superRefine((q, ctx) => {
+    if (q.from !== undefined && q.to !== undefined) {
+      if (q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+      else if (q.to - q.from > REPORT_MAX_RANGE_DAYS * 86_400)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['to'],
+          message: `must be at most ${REPORT_MAX_RANGE_DAYS} days after from`,
+        });
+    }
+  });
+export type ReportRangeQuery = z.infer<typeof reportRangeQuery>;
+
+const range = z.object({ from: z.number().int(), to: z.number().int() });
+const money = z.number().int();
+
+/** `GET /report/client/{id}/summary`: the headline numbers of the Revenue screen. */
+export const reportSummarySchema = z.object({
+  range,
+  window_days: z.number().int(),
+  /** The currency the amounts are in (the client's most used); others are counted, not summed. */
+  currency: z.string(),
+  other_currency_opportunities: z.number().int(),
+  opportunities_created: z.number().int(),
+  pipeline_created_cents: money,
+  generated: z.number().int(),
+  pipeline_generated_cents: money,
+  progressed: z.number().int(),
+  pipeline_progressed_cents: money,
+  won: z.number().int(),
+  revenue_won_cents: money,
+  influenced: z.number().int(),
+  revenue_influenced_cents: money,
+  engaged_accounts: z.number().int(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  views: z.number().int(),
+  new_superprospects: z.number().int(),
+});
+export type ReportSummary = z.infer<typeof reportSummarySchema>;
+
+/** One opportunity as the reports show it, with what tied it to Rally's ads. */
+export const reportOpportunitySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  account_name: z.string(),
+  company_id: z.uuid().nullable(),
+  amount_cents: money,
+  currency: z.string(),
+  stage: z.string(),
+  is_closed: z.boolean(),
+  is_won: z.boolean(),
+  created_at: z.iso.datetime({ offset: true }),
+  close_date: z.string().nullable(),
+  /** First engagement of the account within the window before the opportunity was created. */
+  generated_engaged_at: z.iso.datetime({ offset: true }).nullable(),
+  /** Engagement of the account within the window before it was won (closed-won only). */
+  influenced: z.boolean(),
+  /** Prospects of the account with an engagement in the window before creation or close. */
+  engaged_prospects: z.number().int(),
+});
+export type ReportOpportunity = z.infer<typeof reportOpportunitySchema>;
+
+export const OPPORTUNITY_REPORT_FILTERS = ['all', 'generated', 'influenced', 'open', 'won', 'lost'] as const;
+
+export const opportunityReportQuery = reportRangeQuery.and(
+  z.object({
+    filter: z
+      .enum(OPPORTUNITY_REPORT_FILTERS, {
+        message: `must be one of ${OPPORTUNITY_REPORT_FILTERS.join(', ')}`,
+      })
+      .default('all'),
+    page: z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(100_000)
+      .default(1),
+    page_size: z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(200, 'must be at most 200')
+      .default(50),
+  }),
+);
+export const opportunityReportPage = z.object({
+  items: z.array(reportOpportunitySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type OpportunityReportPage = z.infer<typeof opportunityReportPage>;
+
+/** `GET /report/client/{id}/pipeline/generated`: opportunities created after an engagement. */
+export const pipelineGeneratedSchema = z.object({
+  range,
+  window_days: z.number().int(),
+  items: z.array(reportOpportunitySchema),
+});
+export type PipelineGenerated = z.infer<typeof pipelineGeneratedSchema>;
+
+/** One stage move counted as progress. */
+export const stageMoveSchema = z.object({
+  opportunity_id: z.uuid(),
+  name: z.string(),
+  account_name: z.string(),
+  amount_cents: money,
+  currency: z.string(),
+  from_stage: z.string(),
+  to_stage: z.string(),
+  moved_at: z.iso.datetime({ offset: true }),
+  /** The account's last engagement before the move (within the window). */
+  engaged_at: z.iso.datetime({ offset: true }),
+});
+export type StageMove = z.infer<typeof stageMoveSchema>;
+
+/** `GET /report/client/{id}/pipeline/progressed`. */
+export const pipelineProgressedSchema = z.object({
+  range,
+  window_days: z.number().int(),
+  items: z.array(stageMoveSchema),
+});
+export type PipelineProgressed = z.infer<typeof pipelineProgressedSchema>;
+
+/** `GET /report/client/{id}/opportunity/{opportunityId}`: the people and moves behind one opportunity. */
+export const opportunityDetailSchema = z.object({
+  opportunity: reportOpportunitySchema,
+  window_days: z.number().int(),
+  prospects: z.array(
+    z.object({
+      prospect_id: z.uuid(),
+      name: z.string(),
+      email: z.string().nullable(),
+      title: z.string(),
+      impressions: z.number().int(),
+      clicks: z.number().int(),
+      views: z.number().int(),
+      first_engaged_at: z.iso.datetime({ offset: true }),
+      last_engaged_at: z.iso.datetime({ offset: true }),
+    }),
+  ),
+  stage_history: z.array(
+    z.object({
+      from_stage: z.string().nullable(),
+      to_stage: z.string(),
+      changed_at: z.iso.datetime({ offset: true }),
+    }),
+  ),
+});
+export type OpportunityDetail = z.infer<typeof opportunityDetailSchema>;

@@ -11,8 +11,11 @@ import type { Db } from '../../db/client.ts';
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 export const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+/** A timestamp column as ISO text; null stays null. */
 export const iso = (v: unknown) =>
   v === null || v === undefined ? null : new Date(v as string).toISOString();
+/** A timestamp column that is never null. */
+const isoAt = (v: unknown) => new Date(v as string).toISOString();
 
 export type Range = { from: Date; to: Date };
 
@@ -113,7 +116,7 @@ function toOpportunity(r: Row): OpportunityRow {
     stage: String(r.stage),
     is_closed: Boolean(r.is_closed),
     is_won: Boolean(r.is_won),
-    created_at: iso(r.created_at)!,
+    created_at: isoAt(r.created_at),
     close_date: (r.close_date as string | null) ?? null,
     generated_engaged_at: iso(r.generated_engaged_at),
     influenced: Boolean(r.influenced),
@@ -234,8 +237,8 @@ export async function progressedMoves(
     currency: String(r.currency),
     from_stage: String(r.from_stage),
     to_stage: String(r.to_stage),
-    moved_at: iso(r.moved_at)!,
-    engaged_at: iso(r.engaged_at)!,
+    moved_at: isoAt(r.moved_at),
+    engaged_at: isoAt(r.engaged_at),
   }));
 }
 
@@ -300,8 +303,8 @@ export async function engagedProspects(db: Db, clientId: string, windowDays: num
     impressions: num(r.impressions),
     clicks: num(r.clicks),
     views: num(r.views),
-    first_engaged_at: iso(r.first_engaged_at)!,
-    last_engaged_at: iso(r.last_engaged_at)!,
+    first_engaged_at: isoAt(r.first_engaged_at),
+    last_engaged_at: isoAt(r.last_engaged_at),
   }));
 }
 
@@ -317,6 +320,6 @@ export async function stageHistoryOf(db: Db, clientId: string, opportunityId: st
   return rowsOf(result).map((r) => ({
     from_stage: (r.from_stage as string | null) ?? null,
     to_stage: String(r.to_stage),
-    changed_at: iso(r.changed_at)!,
+    changed_at: isoAt(r.changed_at),
   }));
 }

@@ -614,7 +614,10 @@ describe('client settings: GET/PUT /v1/rest/client/{id}/settings and /sc/setting
       colors: { background: '#0a0b0c', text: '#000000', accent: '#ff0000', primary: '#00ff00' },
       facebook_name: 'Acme Robotics',
     });
-    const viaSc = await owner.put('/sc/settings', { revenue_report_enabled: true, attribution_window_days: 30 });
+    const viaSc = await owner.put('/sc/settings', {
+      revenue_report_enabled: true,
+      attribution_window_days: 30,
+    });
     expect(viaSc.json()).toMatchObject({
       revenue_report_enabled: true,
       attribution_window_days: 30,

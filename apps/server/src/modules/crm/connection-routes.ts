@@ -19,8 +19,10 @@ import {
   crmSourceParam,
 } from '@rally/shared/schemas/crm';
 import type { CrmSettings, CrmSourceName } from '@rally/shared/schemas/crm';
-import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
+import { SOURCE_LABELS, sequenceSourceParam } from '@rally/shared/schemas/integrations';
 import {
+  cadenceDays,
+  cadences,
   crmAccounts,
   crmActivityCounts,
   crmContacts,
@@ -652,4 +654,61 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
       return row ?? { contacts: 0, accounts: 0, prospects: 0, companies: 0 };
     },
   );
+
+  // The sequence platforms' cadences (Salesloft) and sequences (Outreach, Apollo) with their steps'
+  // days, under the same prefix, for the reports. Both names answer for every sequence platform.
+  const sequenceStep = z.object({ day_number: z.number().int(), content_ids: z.array(z.string()) });
+  const sequenceReply = z.object({
+    id: z.number().int(),
+    integration_id: z.number().int(),
+    external_id: z.string(),
+    name: z.string(),
+    status: z.string(),
+    is_super: z.boolean(),
+    last_synced_at: z.iso.datetime({ offset: true }).nullable(),
+    steps: z.array(sequenceStep),
+  });
+  for (const path of ['cadences', 'sequences']) {
+    app.get(
+      `/integration/crm/:source/client/:clientId/${path}`,
+      {
+        config: { access: 'member' },
+        schema: {
+          tags: ['crm'],
+          summary: "A sequence platform's cadences (sequences) with the days of their steps",
+          params: z.object({ source: sequenceSourceParam, clientId: clientIdParam }),
+          response: { 200: z.array(sequenceReply) },
+        },
+      },
+      async (request) => {
+        const clientId = tenantOf(request).clientId;
+        const rows = await db
+          .select({ cadence: cadences })
+          .from(cadences)
+          .innerJoin(integrations, eq(integrations.id, cadences.integrationId))
+          .where(and(eq(cadences.clientId, clientId), eq(integrations.source, request.params.source)))
+          .orderBy(cadences.name, cadences.id);
+        const ids = rows.map((r) => r.cadence.id);
+        const days = ids.length
+          ? await db
+              .select()
+              .from(cadenceDays)
+              .where(inArray(cadenceDays.cadenceId, ids))
+              .orderBy(cadenceDays.cadenceId, cadenceDays.dayNumber)
+          : [];
+        return rows.map(({ cadence: c }) => ({
+          id: c.id,
+          integration_id: c.integrationId,
+          external_id: c.externalId,
+          name: c.name,
+          status: c.status,
+          is_super: c.isSuper,
+          last_synced_at: c.lastSyncedAt?.toISOString() ?? null,
+          steps: days
+            .filter((d) => d.cadenceId === c.id)
+            .map((d) => ({ day_number: d.dayNumber, content_ids: d.contentDays.map((cd) => cd.content_id) })),
+        }));
+      },
+    );
+  }
 };

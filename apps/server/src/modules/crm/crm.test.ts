@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  cadenceDays,
+  cadences,
   crmClientSettings,
   crmLists,
   crmRecordTypes,
@@ -188,5 +190,54 @@ describe('CRM reads: stages, record types, selected and valuable stages, lists (
       expect((await sdr.get(`/v1/rest/client/${foreign}/${p}`)).statusCode).toBe(403);
       expect((await sdr.get(`/v1/rest/client/${foreign}/${p}`, { clientId: foreign })).statusCode).toBe(403);
     }
+  });
+
+  it('GET /integration/crm/{platform}/client/{id}/cadences (and /sequences): cadences with their step days', async () => {
+    const [sl] = await app.db
+      .insert(integrations)
+      .values({ clientId: mine, source: 'salesloft' })
+      .returning();
+    const [c] = await app.db
+      .insert(cadences)
+      .values({ clientId: mine, integrationId: sl!.id, externalId: '77', name: 'Q3 Outbound' })
+      .returning();
+    await app.db.insert(cadenceDays).values([
+      { clientId: mine, cadenceId: c!.id, dayNumber: 3 },
+      { clientId: mine, cadenceId: c!.id, dayNumber: 1 },
+    ]);
+    for (const path of ['cadences', 'sequences']) {
+      const res = await sdr.get(`/v1/integration/crm/salesloft/client/${mine}/${path}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([
+        {
+          id: c!.id,
+          integration_id: sl!.id,
+          external_id: '77',
+          name: 'Q3 Outbound',
+          status: 'active',
+          is_super: false,
+          last_synced_at: null,
+          steps: [
+            { day_number: 1, content_ids: [] },
+            { day_number: 3, content_ids: [] },
+          ],
+        },
+      ]);
+    }
+    expect((await sdr.get(`/v1/integration/crm/outreach/client/${mine}/sequences`)).json()).toEqual([]);
+    const bad = await sdr.get(`/v1/integration/crm/salesforce/client/${mine}/cadences`);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors[0].field).toBe('params.source');
+    expect(
+      (
+        await new Browser(app).get(`/v1/integration/crm/salesloft/client/${mine}/cadences`, {
+          clientId: mine,
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await sdr.get(`/v1/integration/crm/salesloft/client/${foreign}/cadences`, { clientId: foreign }))
+        .statusCode,
+    ).toBe(403);
   });
 });

@@ -1,0 +1,946 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * A fake HubSpot on loopback, as API-NOTES.md §4 describes it: the OAuth authorization-code flow
+ * (authorize, `POST /oauth/v1/token` with authorization_code and refresh_token, expires_in 1800,
+ * `GET /oauth/v1/access-tokens/{token}` for who-am-I, `DELETE /oauth/v1/refresh-tokens/{token}`),
+ * and the CRM v3 API: deals, contacts and companies (`limit` ≤100 + `after`, cursor in
+ * `paging.next.after`, no `paging` on the last page; `propertiesWithHistory`; search with
+ * `hs_lastmodifieddate` filters sorted ascending), deal pipelines with stages, owners, properties,
+ * lists search and memberships. Property values are strings, ids numeric strings. Errors use
+ * HubSpot's `{status:"error", message, correlationId, category}`; over the rate limit → 429 with
+ * `errorType: RATE_LIMIT` and `policyName: TEN_SECONDLY_ROLLING`. Tests drive time-dependent
+ * behaviour (expired tokens, revoked app, rate-limit replies mid-listing) through the controls.
+ */
+
+export type HsObjectType = 'deals' | 'contacts' | 'companies';
+
+export type HsRecord = {
+  id: string;
+  properties: Record<string, string | null>;
+  /** Every value each property had, newest first (HubSpot's propertiesWithHistory order). */
+  history: Record<string, { value: string; timestamp: string; sourceType: string }[]>;
+  createdAt: string;
+  updatedAt: string;
+  archived: boolean;
+  associations: Partial<Record<HsObjectType, string[]>>;
+};
+
+export type HsStage = {
+  id: string;
+  label: string;
+  displayOrder: number;
+  probability: string;
+  isClosed: string;
+  archived?: boolean;
+};
+export type HsPipeline = { id: string; label: string; displayOrder: number; stages: HsStage[] };
+export type HsOwner = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userId: number;
+  archived: boolean;
+  updatedAt: string;
+};
+export type HsList = {
+  listId: string;
+  name: string;
+  objectTypeId: string;
+  processingType: 'MANUAL' | 'DYNAMIC' | 'SNAPSHOT';
+  members: { recordId: string; membershipTimestamp: string }[];
+  updatedAt: string;
+};
+
+export type HubSpotSeed = {
+  pipelines?: HsPipeline[];
+  owners?: Omit<HsOwner, 'updatedAt' | 'archived' | 'userId'>[];
+  companies?: { properties: Record<string, string>; ownerId?: string }[];
+  contacts?: { properties: Record<string, string>; companyIndex?: number }[];
+  /** `stages`: the stage ids the deal went through, oldest first (the last is its current stage). */
+  deals?: {
+    properties: Record<string, string>;
+    stages?: string[];
+    companyIndex?: number;
+    contactIndexes?: number[];
+  }[];
+  lists?: { name: string; processingType?: HsList['processingType']; contactIndexes: number[] }[];
+};
+
+export type StartFakeHubSpotOptions = {
+  seed?: HubSpotSeed;
+  /** Requests per 10-second window before 429 (HubSpot: 100–190); unlimited when unset. */
+  burstLimit?: number;
+  now?: () => number;
+  /** The scopes a consent grants (space-separated); default all CRM read scopes + oauth. */
+  scope?: string;
+};
+
+type Logged = { method: string; path: string; query: Record<string, string>; status: number; body?: unknown };
+
+class HttpError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(status: number, body: unknown) {
+    super(`HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+const hsError = (status: number, category: string, message: string, extra: Record<string, unknown> = {}) =>
+  new HttpError(status, { status: 'error', message, correlationId: randomUUID(), category, ...extra });
+
+export const HUBSPOT_SCOPES = [
+  'oauth',
+  'crm.objects.deals.read',
+  'crm.objects.contacts.read',
+  'crm.objects.companies.read',
+  'crm.objects.owners.read',
+  'crm.schemas.deals.read',
+  'crm.lists.read',
+];
+const SCOPE_FOR: Record<string, string> = {
+  deals: 'crm.objects.deals.read',
+  contacts: 'crm.objects.contacts.read',
+  companies: 'crm.objects.companies.read',
+  owners: 'crm.objects.owners.read',
+  pipelines: 'crm.objects.deals.read',
+  properties: 'crm.schemas.deals.read',
+  lists: 'crm.lists.read',
+};
+
+const OBJECT_TYPE_ID: Record<HsObjectType, string> = { contacts: '0-1', companies: '0-2', deals: '0-3' };
+
+export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
+  const now = opts.now ?? (() => Date.now());
+  const clientId = randomUUID();
+  const clientSecret = randomUUID();
+  const hubId = 40_000_000 + Math.floor(Math.random() * 1_000_000);
+  let origin = '';
+  let grantScope = opts.scope ?? HUBSPOT_SCOPES.join(' ');
+  const objects: Record<HsObjectType, HsRecord[]> = { deals: [], contacts: [], companies: [] };
+  const pipelines: HsPipeline[] = [];
+  const owners: HsOwner[] = [];
+  const lists: HsList[] = [];
+  const codes = new Map<string, { redirectUri: string; scope: string }>();
+  const access = new Map<string, { expiresAt: number; scope: string; refresh: string }>();
+  const refreshTokens = new Map<string, { scope: string }>();
+  const requests: Logged[] = [];
+  const triggers: { calls: number; run: () => void }[] = [];
+  let rateLimitReplies = 0;
+  let serverErrors = 0;
+  let window = { start: 0, count: 0 };
+  let nextId = 1000;
+  let clock = now() - 30 * 86_400_000;
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+  /** Strictly increasing times, so `hs_lastmodifieddate` orders every change. */
+  const tick = () => {
+    clock = Math.max(clock + 1000, now() - 3_600_000);
+    return iso(clock);
+  };
+
+  function addRecord(
+    type: HsObjectType,
+    properties: Record<string, string | null>,
+    at = tick(),
+    associations: HsRecord['associations'] = {},
+  ): HsRecord {
+    const id = String(++nextId);
+    const r: HsRecord = {
+      id,
+      properties: {
+        ...properties,
+        hs_object_id: id,
+        createdate: at,
+        hs_lastmodifieddate: at,
+      },
+      history: {},
+      createdAt: at,
+      updatedAt: at,
+      archived: false,
+      associations,
+    };
+    for (const [k, v] of Object.entries(properties)) {
+      if (v !== null) r.history[k] = [{ value: v, timestamp: at, sourceType: 'CRM_UI' }];
+    }
+    objects[type].push(r);
+    return r;
+  }
+
+  /** Changes properties like a user would: history grows, hs_lastmodifieddate moves on. */
+  function update(type: HsObjectType, id: string, changes: Record<string, string | null>): HsRecord {
+    const r = objects[type].find((x) => x.id === id);
+    if (!r) throw new Error(`fake HubSpot: no ${type} ${id}`);
+    const at = tick();
+    for (const [k, v] of Object.entries(changes)) {
+      r.properties[k] = v;
+      if (v !== null) (r.history[k] ??= []).unshift({ value: v, timestamp: at, sourceType: 'CRM_UI' });
+    }
+    r.properties.hs_lastmodifieddate = at;
+    r.updatedAt = at;
+    return r;
+  }
+
+  function archive(type: HsObjectType, id: string) {
+    const r = objects[type].find((x) => x.id === id);
+    if (!r) throw new Error(`fake HubSpot: no ${type} ${id}`);
+    r.archived = true;
+    r.updatedAt = tick();
+    r.properties.hs_lastmodifieddate = r.updatedAt;
+  }
+
+  function seed(s: HubSpotSeed) {
+    for (const p of s.pipelines ?? []) pipelines.push(structuredClone(p));
+    for (const o of s.owners ?? []) {
+      owners.push({ ...o, userId: Number(o.id) + 7, archived: false, updatedAt: tick() });
+    }
+    const companies = (s.companies ?? []).map((c) =>
+      addRecord('companies', { ...c.properties, hubspot_owner_id: c.ownerId ?? null }),
+    );
+    const contacts = (s.contacts ?? []).map((c) => {
+      const company = c.companyIndex === undefined ? undefined : companies[c.companyIndex];
+      return addRecord('contacts', c.properties, tick(), company ? { companies: [company.id] } : {});
+    });
+    for (const d of s.deals ?? []) {
+      const stages = d.stages ?? [d.properties.dealstage ?? 'appointmentscheduled'];
+      const company = d.companyIndex === undefined ? undefined : companies[d.companyIndex];
+      const r = addRecord('deals', { ...d.properties, dealstage: stages[0]! }, tick(), {
+        ...(company ? { companies: [company.id] } : {}),
+        ...(d.contactIndexes ? { contacts: d.contactIndexes.map((i) => contacts[i]!.id) } : {}),
+      });
+      for (const st of stages.slice(1)) update('deals', r.id, { dealstage: st });
+    }
+    for (const l of s.lists ?? []) {
+      const at = tick();
+      lists.push({
+        listId: String(++nextId),
+        name: l.name,
+        objectTypeId: '0-1',
+        processingType: l.processingType ?? 'MANUAL',
+        members: l.contactIndexes.map((i) => ({ recordId: contacts[i]!.id, membershipTimestamp: at })),
+        updatedAt: at,
+      });
+    }
+  }
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', ...headers });
+    res.end(body === undefined ? '' : JSON.stringify(body));
+  }
+
+  function issue(scope: string, refresh?: string) {
+    const token = `CO${randomBytes(24).toString('base64url')}`;
+    const r = refresh ?? `na1-${randomUUID()}`;
+    refreshTokens.set(r, { scope });
+    access.set(token, { expiresAt: now() + 1800_000, scope, refresh: r });
+    return { access_token: token, refresh_token: r, expires_in: 1800, token_type: 'bearer' };
+  }
+
+  async function token(req: IncomingMessage, res: ServerResponse) {
+    const form = new URLSearchParams(await readBody(req));
+    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) {
+      throw new HttpError(400, {
+        status: 'BAD_CLIENT_ID',
+        message: 'missing or unknown client id',
+        correlationId: randomUUID(),
+      });
+    }
+    if (form.get('grant_type') === 'authorization_code') {
+      const c = codes.get(form.get('code') ?? '');
+      codes.delete(form.get('code') ?? '');
+      if (!c) {
+        throw new HttpError(400, {
+          status: 'BAD_AUTH_CODE',
+          message: 'missing or unknown auth code',
+          correlationId: randomUUID(),
+        });
+      }
+      if (c.redirectUri !== form.get('redirect_uri')) {
+        throw new HttpError(400, {
+          status: 'BAD_REDIRECT_URI',
+          message: 'redirect_uri does not match',
+          correlationId: randomUUID(),
+        });
+      }
+      return send(res, 200, issue(c.scope));
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      const r = form.get('refresh_token') ?? '';
+      const known = refreshTokens.get(r);
+      if (!known) {
+        throw new HttpError(400, {
+          status: 'BAD_REFRESH_TOKEN',
+          message: 'missing or unknown refresh token',
+          correlationId: randomUUID(),
+        });
+      }
+      // HubSpot keeps the refresh token: the reply repeats it.
+      return send(res, 200, issue(known.scope, r));
+    }
+    throw new HttpError(400, {
+      status: 'BAD_GRANT_TYPE',
+      message: 'unsupported grant_type',
+      correlationId: randomUUID(),
+    });
+  }
+
+  /** HubSpot's consent screen, auto-approved (or denied via `denyNextConsent`). */
+  let denyNext = false;
+  function authorize(q: URLSearchParams, res: ServerResponse) {
+    if (q.get('client_id') !== clientId) throw hsError(400, 'VALIDATION_ERROR', 'unknown client_id');
+    let back: URL;
+    try {
+      back = new URL(q.get('redirect_uri') ?? '');
+    } catch {
+      throw hsError(400, 'VALIDATION_ERROR', 'redirect_uri is not a URL');
+    }
+    const requested = (q.get('scope') ?? '').split(/\s+/).filter(Boolean);
+    const unknown = requested.filter((s) => !HUBSPOT_SCOPES.includes(s));
+    const state = q.get('state');
+    if (state !== null) back.searchParams.set('state', state);
+    if (unknown.length > 0) back.searchParams.set('error', 'invalid_scope');
+    else if (denyNext) {
+      denyNext = false;
+      back.searchParams.set('error', 'access_denied');
+    } else {
+      const code = randomUUID();
+      const granted = grantScope.split(' ').filter((s) => requested.includes(s) || s === 'oauth');
+      codes.set(code, { redirectUri: q.get('redirect_uri')!, scope: granted.join(' ') });
+      back.searchParams.set('code', code);
+    }
+    res.writeHead(302, { location: back.toString() });
+    res.end();
+  }
+
+  function bearer(req: IncomingMessage) {
+    const t = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const a = t ? access.get(t) : undefined;
+    if (!a || a.expiresAt <= now() || !refreshTokens.has(a.refresh)) {
+      throw hsError(
+        401,
+        'EXPIRED_AUTHENTICATION',
+        'The OAuth token used to make this call expired or is not valid.',
+      );
+    }
+    return a;
+  }
+
+  function rateLimit(): Record<string, string> {
+    if (rateLimitReplies > 0) {
+      rateLimitReplies -= 1;
+      throw rateLimited();
+    }
+    if (opts.burstLimit === undefined) return {};
+    const t = now();
+    if (t - window.start >= 10_000) window = { start: t, count: 0 };
+    window.count += 1;
+    if (window.count > opts.burstLimit) throw rateLimited();
+    return {
+      'x-hubspot-ratelimit-max': String(opts.burstLimit),
+      'x-hubspot-ratelimit-remaining': String(opts.burstLimit - window.count),
+      'x-hubspot-ratelimit-interval-milliseconds': '10000',
+    };
+  }
+  const rateLimited = () =>
+    new HttpError(429, {
+      status: 'error',
+      message: 'You have reached your ten_secondly_rolling limit.',
+      errorType: 'RATE_LIMIT',
+      correlationId: randomUUID(),
+      policyName: 'TEN_SECONDLY_ROLLING',
+    });
+
+  function limitParam(q: URLSearchParams | Record<string, unknown>, max: number): number {
+    const raw = q instanceof URLSearchParams ? q.get('limit') : q.limit;
+    if (raw === null || raw === undefined) return 10;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw hsError(400, 'VALIDATION_ERROR', `limit must be between 1 and ${max}`);
+    }
+    return n;
+  }
+  function afterParam(raw: unknown): number {
+    if (raw === null || raw === undefined || raw === '') return 0;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw hsError(400, 'VALIDATION_ERROR', 'after is not a valid cursor');
+    return n;
+  }
+  function paged<T>(items: T[], start: number, limit: number, path: string) {
+    const slice = items.slice(start, start + limit);
+    const next = start + limit < items.length ? String(start + limit) : null;
+    return {
+      results: slice,
+      ...(next ? { paging: { next: { after: next, link: `${origin}${path}?after=${next}` } } } : {}),
+    };
+  }
+
+  function shape(
+    type: HsObjectType,
+    r: HsRecord,
+    props: string[],
+    withHistory: string[],
+    assoc: HsObjectType[],
+  ) {
+    const properties: Record<string, string | null> = {
+      hs_object_id: r.id,
+      createdate: r.properties.createdate ?? null,
+      hs_lastmodifieddate: r.properties.hs_lastmodifieddate ?? null,
+    };
+    for (const p of props) properties[p] = r.properties[p] ?? null;
+    const out: Record<string, unknown> = {
+      id: r.id,
+      properties,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      archived: r.archived,
+    };
+    if (withHistory.length > 0) {
+      out.propertiesWithHistory = Object.fromEntries(withHistory.map((p) => [p, r.history[p] ?? []]));
+    }
+    const associations: Record<string, unknown> = {};
+    for (const a of assoc) {
+      const ids = r.associations[a] ?? [];
+      if (ids.length > 0) {
+        associations[a] = {
+          results: ids.map((id) => ({ id, type: `${type.slice(0, -1)}_to_${a.slice(0, -1)}` })),
+        };
+      }
+    }
+    if (Object.keys(associations).length > 0) out.associations = associations;
+    return out;
+  }
+
+  type Filter = { propertyName: string; operator: string; value?: string; values?: string[] };
+  function matches(r: HsRecord, f: Filter): boolean {
+    const raw = f.propertyName === 'hs_object_id' ? r.id : r.properties[f.propertyName];
+    const v = raw ?? null;
+    const num = (x: string | null | undefined) => {
+      const t = Date.parse(x ?? '');
+      return Number.isNaN(t) ? Number(x) : t;
+    };
+    switch (f.operator) {
+      case 'EQ':
+        return v === f.value;
+      case 'NEQ':
+        return v !== f.value;
+      case 'GT':
+        return v !== null && num(v) > num(f.value);
+      case 'GTE':
+        return v !== null && num(v) >= num(f.value);
+      case 'LT':
+        return v !== null && num(v) < num(f.value);
+      case 'LTE':
+        return v !== null && num(v) <= num(f.value);
+      case 'IN':
+        return v !== null && (f.values ?? []).includes(v);
+      case 'HAS_PROPERTY':
+        return v !== null;
+      case 'NOT_HAS_PROPERTY':
+        return v === null;
+      default:
+        throw hsError(400, 'VALIDATION_ERROR', `unsupported operator ${f.operator}`);
+    }
+  }
+
+  async function api(req: IncomingMessage, url: URL, res: ServerResponse, entry: Logged) {
+    for (const t of [...triggers]) {
+      if (--t.calls <= 0) {
+        triggers.splice(triggers.indexOf(t), 1);
+        t.run();
+      }
+    }
+    if (serverErrors > 0) {
+      serverErrors -= 1;
+      throw hsError(502, 'INTERNAL_ERROR', 'Bad gateway');
+    }
+    const auth = bearer(req);
+    const headers = rateLimit();
+    const parts = url.pathname.split('/').filter(Boolean); // crm, v3, ...
+    const [, , area, ...rest] = parts;
+    const resource = area === 'objects' ? rest[0]! : area!;
+    const scope = SCOPE_FOR[resource];
+    if (scope && !auth.scope.split(' ').includes(scope)) {
+      throw hsError(403, 'MISSING_SCOPES', 'This app hasn\u2019t been granted all required scopes.', {
+        errors: [{ message: `One or more of the following scopes are required: ${scope}` }],
+      });
+    }
+    const q = url.searchParams;
+
+    if (area === 'objects' && rest.length === 1 && req.method === 'GET') {
+      const type = rest[0] as HsObjectType;
+      if (!objects[type]) throw hsError(404, 'OBJECT_NOT_FOUND', `Unknown object type ${type}`);
+      const archived = q.get('archived') === 'true';
+      const rows = objects[type].filter((r) => r.archived === archived);
+      const page = paged(rows, afterParam(q.get('after')), limitParam(q, 100), url.pathname);
+      const list = (name: string) => (q.get(name) ?? '').split(',').filter(Boolean);
+      return send(
+        res,
+        200,
+        {
+          ...page,
+          results: page.results.map((r) =>
+            shape(
+              type,
+              r,
+              list('properties'),
+              list('propertiesWithHistory'),
+              list('associations') as HsObjectType[],
+            ),
+          ),
+        },
+        headers,
+      );
+    }
+    if (area === 'objects' && rest.length === 2 && rest[1] === 'search' && req.method === 'POST') {
+      const type = rest[0] as HsObjectType;
+      if (!objects[type]) throw hsError(404, 'OBJECT_NOT_FOUND', `Unknown object type ${type}`);
+      let body: {
+        filterGroups?: { filters?: Filter[] }[];
+        sorts?: ({ propertyName: string; direction?: string } | string)[];
+        properties?: string[];
+        limit?: number;
+        after?: string;
+      };
+      try {
+        body = JSON.parse(await readBody(req)) as typeof body;
+      } catch {
+        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+      }
+      entry.body = body;
+      const groups = body.filterGroups ?? [];
+      if (groups.length > 5 || groups.some((g) => (g.filters ?? []).length > 10)) {
+        throw hsError(400, 'VALIDATION_ERROR', 'too many filter groups or filters');
+      }
+      const start = afterParam(body.after);
+      if (start >= 10_000) throw hsError(400, 'VALIDATION_ERROR', 'search results are limited to 10,000');
+      let rows = objects[type].filter(
+        (r) =>
+          !r.archived &&
+          (groups.length === 0 || groups.some((g) => (g.filters ?? []).every((f) => matches(r, f)))),
+      );
+      const sort = body.sorts?.[0];
+      if (sort) {
+        const s = typeof sort === 'string' ? { propertyName: sort, direction: 'ASCENDING' } : sort;
+        const key = (r: HsRecord) => r.properties[s.propertyName] ?? '';
+        rows = [...rows].sort(
+          (a, b) => key(a).localeCompare(key(b)) * (s.direction === 'DESCENDING' ? -1 : 1),
+        );
+      }
+      const page = paged(rows, start, limitParam(body, 200), url.pathname);
+      return send(
+        res,
+        200,
+        {
+          total: rows.length,
+          ...page,
+          results: page.results.map((r) => shape(type, r, body.properties ?? [], [], [])),
+        },
+        headers,
+      );
+    }
+    if (area === 'pipelines' && rest[0] === 'deals' && rest.length === 1) {
+      return send(
+        res,
+        200,
+        {
+          results: pipelines.map((p) => ({
+            id: p.id,
+            label: p.label,
+            displayOrder: p.displayOrder,
+            archived: false,
+            createdAt: iso(clock),
+            updatedAt: iso(clock),
+            stages: p.stages.map((s) => ({
+              id: s.id,
+              label: s.label,
+              displayOrder: s.displayOrder,
+              archived: s.archived ?? false,
+              metadata: { probability: s.probability, isClosed: s.isClosed },
+              createdAt: iso(clock),
+              updatedAt: iso(clock),
+            })),
+          })),
+        },
+        headers,
+      );
+    }
+    if (area === 'owners' && rest.length === 0) {
+      const archived = q.get('archived') === 'true';
+      const email = q.get('email');
+      const rows = owners
+        .filter((o) => o.archived === archived && (!email || o.email === email))
+        .map((o) => ({
+          id: o.id,
+          email: o.email,
+          firstName: o.firstName,
+          lastName: o.lastName,
+          userId: o.userId,
+          teams: [],
+          archived: o.archived,
+          createdAt: o.updatedAt,
+          updatedAt: o.updatedAt,
+        }));
+      return send(
+        res,
+        200,
+        paged(rows, afterParam(q.get('after')), limitParam(q, 500), url.pathname),
+        headers,
+      );
+    }
+    if (area === 'properties' && rest.length === 1) {
+      const type = rest[0] as HsObjectType;
+      if (!objects[type]) throw hsError(404, 'OBJECT_NOT_FOUND', `Unknown object type ${type}`);
+      const names = new Set<string>(['createdate', 'hs_lastmodifieddate']);
+      for (const r of objects[type]) for (const k of Object.keys(r.properties)) names.add(k);
+      const stageOptions = pipelines.flatMap((p) =>
+        p.stages.map((s) => ({ label: s.label, value: s.id, displayOrder: s.displayOrder, hidden: false })),
+      );
+      return send(
+        res,
+        200,
+        {
+          results: [...names].sort().map((name) => ({
+            name,
+            label: name.replace(/_/g, ' '),
+            type: /date$/.test(name) ? 'datetime' : name === 'amount' ? 'number' : 'string',
+            fieldType: name === 'dealstage' ? 'select' : 'text',
+            groupName: `${type.slice(0, -1)}information`,
+            options: name === 'dealstage' ? stageOptions : [],
+            hubspotDefined: !name.startsWith('rally_'),
+          })),
+        },
+        headers,
+      );
+    }
+    if (area === 'lists' && rest[0] === 'search' && req.method === 'POST') {
+      let body: { query?: string; processingTypes?: string[]; offset?: number; count?: number };
+      try {
+        body = JSON.parse((await readBody(req)) || '{}') as typeof body;
+      } catch {
+        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+      }
+      const count = body.count ?? 20;
+      if (!Number.isInteger(count) || count < 1 || count > 500) {
+        throw hsError(400, 'VALIDATION_ERROR', 'count must be between 1 and 500');
+      }
+      const offset = body.offset ?? 0;
+      const rows = lists.filter(
+        (l) =>
+          (!body.query || l.name.toLowerCase().includes(body.query.toLowerCase())) &&
+          (!body.processingTypes || body.processingTypes.includes(l.processingType)),
+      );
+      return send(
+        res,
+        200,
+        {
+          lists: rows.slice(offset, offset + count).map((l) => ({
+            listId: l.listId,
+            name: l.name,
+            objectTypeId: l.objectTypeId,
+            processingType: l.processingType,
+            additionalProperties: { hs_list_size: String(l.members.length) },
+            updatedAt: l.updatedAt,
+          })),
+          hasMore: offset + count < rows.length,
+          offset: Math.min(offset + count, rows.length),
+          total: rows.length,
+        },
+        headers,
+      );
+    }
+    if (area === 'lists' && rest.length === 2 && rest[1] === 'memberships' && req.method === 'GET') {
+      const list = lists.find((l) => l.listId === rest[0]);
+      if (!list) throw hsError(404, 'OBJECT_NOT_FOUND', `List ${rest[0]} does not exist`);
+      return send(
+        res,
+        200,
+        paged(list.members, afterParam(q.get('after')), limitParam(q, 250), url.pathname),
+        headers,
+      );
+    }
+    if (area === 'lists' && rest.length === 1 && req.method === 'GET') {
+      const list = lists.find((l) => l.listId === rest[0]);
+      if (!list) throw hsError(404, 'OBJECT_NOT_FOUND', `List ${rest[0]} does not exist`);
+      return send(res, 200, {
+        list: {
+          listId: list.listId,
+          name: list.name,
+          objectTypeId: list.objectTypeId,
+          processingType: list.processingType,
+          size: list.members.length,
+        },
+      });
+    }
+    throw hsError(404, 'OBJECT_NOT_FOUND', `No route for ${req.method} ${url.pathname}`);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', origin);
+    const entry: Logged = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+    };
+    requests.push(entry);
+    try {
+      if (url.pathname === '/oauth/authorize' && req.method === 'GET') authorize(url.searchParams, res);
+      else if (url.pathname === '/oauth/v1/token' && req.method === 'POST') await token(req, res);
+      else if (url.pathname.startsWith('/oauth/v1/access-tokens/') && req.method === 'GET') {
+        const t = decodeURIComponent(url.pathname.slice('/oauth/v1/access-tokens/'.length));
+        const a = access.get(t);
+        if (!a || a.expiresAt <= now() || !refreshTokens.has(a.refresh)) {
+          throw hsError(404, 'OBJECT_NOT_FOUND', 'access token not found');
+        }
+        send(res, 200, {
+          token: t,
+          user: 'owner@hubspot.example',
+          hub_domain: 'fake-portal.hubspot.example',
+          scopes: a.scope.split(' '),
+          hub_id: hubId,
+          app_id: 12345,
+          expires_in: Math.round((a.expiresAt - now()) / 1000),
+          user_id: 7001,
+          token_type: 'access',
+        });
+      } else if (url.pathname.startsWith('/oauth/v1/refresh-tokens/') && req.method === 'DELETE') {
+        const r = decodeURIComponent(url.pathname.slice('/oauth/v1/refresh-tokens/'.length));
+        if (!refreshTokens.delete(r)) throw hsError(404, 'OBJECT_NOT_FOUND', 'refresh token not found');
+        res.writeHead(204);
+        res.end();
+      } else if (url.pathname.startsWith('/crm/v3/')) await api(req, url, res, entry);
+      else throw hsError(404, 'OBJECT_NOT_FOUND', `No route for ${req.method} ${url.pathname}`);
+    } catch (err) {
+      if (err instanceof HttpError) send(res, err.status, err.body);
+      else {
+        console.error('fake HubSpot failed', err);
+        send(res, 500, { status: 'error', message: 'internal error', category: 'INTERNAL_ERROR' });
+      }
+    } finally {
+      entry.status = res.statusCode;
+    }
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('fake HubSpot did not get a port');
+  origin = `http://127.0.0.1:${address.port}`;
+  if (opts.seed) seed(opts.seed);
+
+  return {
+    /** HUBSPOT_API_URL (api.hubapi.com) and HUBSPOT_AUTH_URL (app.hubspot.com): the same server. */
+    apiUrl: origin,
+    authUrl: origin,
+    clientId,
+    clientSecret,
+    hubId,
+    requests,
+    clearRequests() {
+      requests.length = 0;
+    },
+    objects: (type: HsObjectType) => objects[type],
+    pipelines,
+    owners,
+    lists,
+    seed,
+    addRecord,
+    update,
+    archive,
+    objectTypeId: OBJECT_TYPE_ID,
+    /** Tokens for tests that skip the consent screen. */
+    issueTokens: (scope = grantScope) => issue(scope),
+    /** The scopes later consents grant (a portal without some features grants fewer). */
+    grantScope(scope: string) {
+      grantScope = scope;
+    },
+    denyNextConsent() {
+      denyNext = true;
+    },
+    /** Every access token expires now (401 EXPIRED_AUTHENTICATION); refresh tokens still work. */
+    expireAccessTokens() {
+      for (const a of access.values()) a.expiresAt = 0;
+    },
+    /** The app was uninstalled: access and refresh tokens stop working (refresh → BAD_REFRESH_TOKEN). */
+    revokeAccess() {
+      refreshTokens.clear();
+    },
+    /** The next `n` API calls are answered 429 RATE_LIMIT / TEN_SECONDLY_ROLLING. */
+    failWithRateLimit(n: number) {
+      rateLimitReplies = n;
+    },
+    /** The next `n` API calls are answered 502. */
+    failWithServerError(n: number) {
+      serverErrors = n;
+    },
+    /** Runs `fn` just before the `n`th API call from now is answered. */
+    afterCalls(n: number, fn: () => void) {
+      triggers.push({ calls: n, run: fn });
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+export type FakeHubSpot = Awaited<ReturnType<typeof startFakeHubSpot>>;
+
+/** A small portal: one pipeline of 6 stages (+ a second), 2 owners, 3 companies, 6 contacts, 5 deals, 2 lists. */
+export function smallPortal(): HubSpotSeed {
+  return {
+    pipelines: [
+      {
+        id: 'default',
+        label: 'Sales Pipeline',
+        displayOrder: 0,
+        stages: [
+          {
+            id: 'appointmentscheduled',
+            label: 'Appointment Scheduled',
+            displayOrder: 0,
+            probability: '0.2',
+            isClosed: 'false',
+          },
+          {
+            id: 'qualifiedtobuy',
+            label: 'Qualified To Buy',
+            displayOrder: 1,
+            probability: '0.4',
+            isClosed: 'false',
+          },
+          {
+            id: 'presentationscheduled',
+            label: 'Presentation Scheduled',
+            displayOrder: 2,
+            probability: '0.6',
+            isClosed: 'false',
+          },
+          {
+            id: 'contractsent',
+            label: 'Contract Sent',
+            displayOrder: 3,
+            probability: '0.9',
+            isClosed: 'false',
+          },
+          { id: 'closedwon', label: 'Closed Won', displayOrder: 4, probability: '1.0', isClosed: 'true' },
+          { id: 'closedlost', label: 'Closed Lost', displayOrder: 5, probability: '0.0', isClosed: 'true' },
+        ],
+      },
+      {
+        id: '7654321',
+        label: 'Renewals',
+        displayOrder: 1,
+        stages: [
+          { id: '1001', label: 'Renewal due', displayOrder: 0, probability: '0.5', isClosed: 'false' },
+          { id: '1002', label: 'Renewed', displayOrder: 1, probability: '1.0', isClosed: 'true' },
+        ],
+      },
+    ],
+    owners: [
+      { id: '501', email: 'maya@acme.example', firstName: 'Maya', lastName: 'Lindgren' },
+      { id: '502', email: 'theo@acme.example', firstName: 'Theo', lastName: 'Baptiste' },
+    ],
+    companies: [
+      { properties: { name: 'Globex', domain: 'globex.example' }, ownerId: '501' },
+      { properties: { name: 'Initech', domain: 'initech.example' }, ownerId: '502' },
+      { properties: { name: 'Umbrella', domain: 'umbrella.example' } },
+    ],
+    contacts: [
+      {
+        properties: { email: 'ann@globex.example', firstname: 'Ann', lastname: 'Lee', jobtitle: 'CTO' },
+        companyIndex: 0,
+      },
+      {
+        properties: { email: 'bo@globex.example', firstname: 'Bo', lastname: 'Ng', jobtitle: 'VP Sales' },
+        companyIndex: 0,
+      },
+      {
+        properties: { email: 'cy@initech.example', firstname: 'Cy', lastname: 'Diaz', jobtitle: 'CFO' },
+        companyIndex: 1,
+      },
+      {
+        properties: { email: 'di@initech.example', firstname: 'Di', lastname: 'Roe', jobtitle: 'Buyer' },
+        companyIndex: 1,
+      },
+      {
+        properties: { email: 'ed@umbrella.example', firstname: 'Ed', lastname: 'Poe', jobtitle: 'CEO' },
+        companyIndex: 2,
+      },
+      { properties: { email: 'fay@gmail.example', firstname: 'Fay', lastname: 'Wu', jobtitle: '' } },
+    ],
+    deals: [
+      {
+        properties: {
+          dealname: 'Globex platform',
+          amount: '48000',
+          pipeline: 'default',
+          closedate: '2026-03-31T00:00:00Z',
+          hubspot_owner_id: '501',
+        },
+        stages: ['appointmentscheduled', 'qualifiedtobuy', 'contractsent', 'closedwon'],
+        companyIndex: 0,
+        contactIndexes: [0, 1],
+      },
+      {
+        properties: {
+          dealname: 'Initech pilot',
+          amount: '12500.5',
+          pipeline: 'default',
+          closedate: '2026-04-15T00:00:00Z',
+          hubspot_owner_id: '502',
+        },
+        stages: ['appointmentscheduled', 'qualifiedtobuy'],
+        companyIndex: 1,
+        contactIndexes: [2],
+      },
+      {
+        properties: {
+          dealname: 'Umbrella expansion',
+          amount: '9000',
+          pipeline: 'default',
+          closedate: '2026-02-01T00:00:00Z',
+          hubspot_owner_id: '501',
+        },
+        stages: ['appointmentscheduled', 'closedlost'],
+        companyIndex: 2,
+      },
+      {
+        properties: {
+          dealname: 'Globex renewal',
+          amount: '30000',
+          pipeline: '7654321',
+          closedate: '2026-06-30T00:00:00Z',
+          hubspot_owner_id: '501',
+        },
+        stages: ['1001'],
+        companyIndex: 0,
+      },
+      {
+        properties: {
+          dealname: 'Inbound lead',
+          amount: '',
+          pipeline: 'default',
+          closedate: '',
+          hubspot_owner_id: '',
+        },
+        stages: ['appointmentscheduled'],
+      },
+    ],
+    lists: [
+      { name: 'Webinar attendees', contactIndexes: [0, 2, 4] },
+      { name: 'Customers (dynamic)', processingType: 'DYNAMIC', contactIndexes: [0, 1] },
+    ],
+  };
+}

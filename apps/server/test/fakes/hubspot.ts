@@ -157,6 +157,10 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         hs_object_id: id,
         createdate: at,
         hs_lastmodifieddate: at,
+        // Contacts carry their modified time as `lastmodifieddate` too, and their primary company.
+        ...(type === 'contacts'
+          ? { lastmodifieddate: at, associatedcompanyid: associations.companies?.[0] ?? null }
+          : {}),
       },
       history: {},
       createdAt: at,
@@ -181,6 +185,7 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       if (v !== null) (r.history[k] ??= []).unshift({ value: v, timestamp: at, sourceType: 'CRM_UI' });
     }
     r.properties.hs_lastmodifieddate = at;
+    if (type === 'contacts') r.properties.lastmodifieddate = at;
     r.updatedAt = at;
     return r;
   }
@@ -468,7 +473,7 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     const parts = url.pathname.split('/').filter(Boolean); // crm, v3, ...
     const [, , area, ...rest] = parts;
     const resource = area === 'objects' ? rest[0]! : area!;
-    const scope = SCOPE_FOR[resource];
+    const scope = SCOPE_FOR[area === 'associations' ? rest[0]! : resource];
     if (scope && !auth.scope.split(' ').includes(scope)) {
       throw hsError(403, 'MISSING_SCOPES', 'This app hasn\u2019t been granted all required scopes.', {
         errors: [{ message: `One or more of the following scopes are required: ${scope}` }],
@@ -547,6 +552,66 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         },
         headers,
       );
+    }
+    if (
+      area === 'objects' &&
+      rest.length === 3 &&
+      rest[1] === 'batch' &&
+      rest[2] === 'read' &&
+      req.method === 'POST'
+    ) {
+      const type = rest[0] as HsObjectType;
+      if (!objects[type]) throw hsError(404, 'OBJECT_NOT_FOUND', `Unknown object type ${type}`);
+      let body: { inputs?: { id: string }[]; properties?: string[]; propertiesWithHistory?: string[] };
+      try {
+        body = JSON.parse(await readBody(req)) as typeof body;
+      } catch {
+        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+      }
+      const inputs = body.inputs ?? [];
+      // HubSpot reads at most 50 records a call when property history is asked for, else 100.
+      const max = body.propertiesWithHistory?.length ? 50 : 100;
+      if (inputs.length > max) throw hsError(400, 'VALIDATION_ERROR', `at most ${max} inputs`);
+      const results = inputs.flatMap((i) => {
+        const r = objects[type].find((x) => x.id === i.id && !x.archived);
+        return r ? [shape(type, r, body.properties ?? [], body.propertiesWithHistory ?? [], [])] : [];
+      });
+      return send(res, 200, { status: 'COMPLETE', results }, headers);
+    }
+    if (area === 'associations' && rest.length === 4 && rest[2] === 'batch' && rest[3] === 'read') {
+      // v4 associations: POST /crm/v4/associations/{from}/{to}/batch/read {inputs:[{id}]}.
+      const from = rest[0] as HsObjectType;
+      const to = rest[1] as HsObjectType;
+      if (!objects[from] || !objects[to]) throw hsError(404, 'OBJECT_NOT_FOUND', 'Unknown object type');
+      let body: { inputs?: { id: string }[] };
+      try {
+        body = JSON.parse(await readBody(req)) as typeof body;
+      } catch {
+        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+      }
+      if ((body.inputs ?? []).length > 1000) throw hsError(400, 'VALIDATION_ERROR', 'at most 1000 inputs');
+      const results = (body.inputs ?? []).flatMap((i) => {
+        const r = objects[from].find((x) => x.id === i.id);
+        const ids = r?.associations[to] ?? [];
+        return ids.length
+          ? [
+              {
+                from: { id: i.id },
+                to: ids.map((id, n) => ({
+                  toObjectId: Number(id),
+                  associationTypes: [
+                    {
+                      category: 'HUBSPOT_DEFINED',
+                      typeId: n === 0 ? 5 : 341,
+                      label: n === 0 ? 'Primary' : null,
+                    },
+                  ],
+                })),
+              },
+            ]
+          : [];
+      });
+      return send(res, 200, { status: 'COMPLETE', results }, headers);
     }
     if (area === 'pipelines' && rest[0] === 'deals' && rest.length === 1) {
       return send(
@@ -718,7 +783,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         if (!refreshTokens.delete(r)) throw hsError(404, 'OBJECT_NOT_FOUND', 'refresh token not found');
         res.writeHead(204);
         res.end();
-      } else if (url.pathname.startsWith('/crm/v3/')) await api(req, url, res, entry);
+      } else if (url.pathname.startsWith('/crm/v3/') || url.pathname.startsWith('/crm/v4/associations/'))
+        await api(req, url, res, entry);
       else throw hsError(404, 'OBJECT_NOT_FOUND', `No route for ${req.method} ${url.pathname}`);
     } catch (err) {
       if (err instanceof HttpError) send(res, err.status, err.body);

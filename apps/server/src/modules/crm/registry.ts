@@ -1,5 +1,6 @@
 import type { VendorsConfig } from '../../config/env.ts';
 import type { AdapterOptions } from '../integrations/registry.ts';
+import { createHubSpotAdapter } from './adapters/hubspot/adapter.ts';
 import { createSalesforceAdapter } from './adapters/salesforce/adapter.ts';
 import type { CrmAdapter, CrmSource } from './port.ts';
 
@@ -13,5 +14,6 @@ export function createCrmAdapters(
 ): Partial<Record<CrmSource, CrmAdapter>> {
   return {
     salesforce: createSalesforceAdapter(vendors.salesforce, opts),
+    hubspot: createHubSpotAdapter(vendors.hubspot, opts),
   };
 }

@@ -1,0 +1,553 @@
+import type { OAuthVendorConfig } from '../../../../config/env.ts';
+import { createVendorHttp, oauthCredentialsFrom } from '../../../integrations/vendor-http.ts';
+import type { RetryPolicy } from '../../../integrations/vendor-http.ts';
+import type {
+  AdapterContext,
+  CrmAdapter,
+  CrmPage,
+  RemoteAccount,
+  RemoteContact,
+  RemoteField,
+  RemoteList,
+  RemoteListMember,
+  RemoteOpportunity,
+  RemoteOwner,
+  RemoteStage,
+  RemoteStageChange,
+} from '../../port.ts';
+
+/**
+ * HubSpot (CRM API v3, OAuth authorization code) as a CRM source. Facts: API-NOTES.md §4.
+ * Companies, contacts and deals are read with the search endpoint sorted by their modified time
+ * ascending (oldest first, so the sync's cursor is safe after a crash), filtered `>= since` on
+ * incremental runs; search stops at 10,000 results per query, so a long walk starts a new query
+ * from the last modified time it saw. Stage moves come from the deals' `dealstage` property
+ * history (batch read, 50 deals a call). Property values are strings: amounts, probabilities and
+ * flags are parsed here. 429s are waited out (TEN_SECONDLY_ROLLING: the interval; DAILY: give up
+ * until the next run).
+ */
+
+export const HUBSPOT_SCOPES = [
+  'oauth',
+  'crm.objects.deals.read',
+  'crm.objects.contacts.read',
+  'crm.objects.companies.read',
+  'crm.objects.owners.read',
+  'crm.schemas.deals.read',
+  'crm.lists.read',
+];
+export const HUBSPOT_REVOKED_MESSAGE =
+  "HubSpot no longer accepts Rally's access (the app was uninstalled or the refresh token was revoked). Reconnect HubSpot in Settings › Connections.";
+
+/** Search pages (HubSpot: ≤200) and its cap per query. */
+const SEARCH_LIMIT = 200;
+const SEARCH_CAP = 10_000;
+
+type TokenReply = { access_token: string; refresh_token?: string; expires_in?: number };
+type HsObject = {
+  id: string;
+  properties: Record<string, string | null | undefined>;
+  propertiesWithHistory?: Record<string, { value: string; timestamp: string }[]>;
+  createdAt: string;
+  updatedAt: string;
+  archived?: boolean;
+};
+type SearchReply = { total: number; results: HsObject[]; paging?: { next?: { after: string } } };
+type ListReply<T> = { results: T[]; paging?: { next?: { after: string } } };
+type Pipeline = {
+  id: string;
+  label: string;
+  displayOrder: number;
+  archived?: boolean;
+  stages: {
+    id: string;
+    label: string;
+    displayOrder: number;
+    archived?: boolean;
+    metadata?: { probability?: string | number | null; isClosed?: string | boolean | null };
+  }[];
+};
+type Owner = {
+  id: string;
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  archived?: boolean;
+  updatedAt?: string | null;
+};
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+/** HubSpot's number strings ("1250.5"); empty → null. */
+const numeric = (v: unknown): number | null => {
+  const s = typeof v === 'number' ? String(v) : str(v);
+  if (s === null) return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+};
+const flag = (v: unknown) => v === true || v === 'true';
+const iso = (v: unknown): string | null => {
+  const s = str(v);
+  if (!s) return null;
+  const ms = /^\d+$/.test(s) ? Number(s) : Date.parse(s);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+};
+
+/** A 0–1 probability string as a percentage (HubSpot stage metadata says "0.2"). */
+function percent(v: unknown): number | null {
+  const n = numeric(v);
+  if (n === null) return null;
+  return Math.max(0, Math.min(100, Math.round(n <= 1 ? n * 100 : n)));
+}
+
+export function createHubSpotAdapter(
+  cfg: OAuthVendorConfig,
+  opts: { retry?: Partial<RetryPolicy> } = {},
+): CrmAdapter {
+  const api = cfg.apiUrl.replace(/\/+$/, '');
+  const auth = cfg.authUrl.replace(/\/+$/, '');
+
+  function app() {
+    if (!cfg.clientId || !cfg.clientSecret) {
+      throw new Error(
+        'HubSpot is not set up on this server: the operator must set HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET.',
+      );
+    }
+    return { clientId: cfg.clientId, clientSecret: cfg.clientSecret };
+  }
+
+  const http = createVendorHttp({
+    vendor: 'HubSpot',
+    retry: opts.retry,
+    authorize: (creds) => ({ authorization: `Bearer ${creds.kind === 'oauth' ? creds.accessToken : ''}` }),
+    refresh: async (creds) => {
+      const { clientId, clientSecret } = app();
+      const reply = await http.raw<TokenReply>({
+        method: 'POST',
+        url: `${api}/oauth/v1/token`,
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: creds.refreshToken ?? '',
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
+      });
+      return oauthCredentialsFrom(reply, creds);
+    },
+    // HubSpot's 429 carries no Retry-After; its body names the policy that was hit.
+    classify: async (res) => {
+      if (res.status !== 429) return null;
+      let policy = '';
+      try {
+        policy = String((JSON.parse(await res.text()) as { policyName?: string }).policyName ?? '');
+      } catch {
+        // not JSON: treat as the burst limit
+      }
+      if (policy === 'DAILY') {
+        // The daily allocation comes back at midnight: more than any wait we accept, so the job
+        // fails and a later run resumes from the stored cursors.
+        return { kind: 'rate_limit', waitMs: 24 * 3_600_000 };
+      }
+      const interval = Number(res.headers.get('x-hubspot-ratelimit-interval-milliseconds'));
+      return { kind: 'rate_limit', waitMs: Number.isFinite(interval) && interval > 0 ? interval : 10_000 };
+    },
+    revokedMessage: HUBSPOT_REVOKED_MESSAGE,
+  });
+
+  const get = <T>(ctx: AdapterContext, path: string, q: Record<string, string> = {}) =>
+    http.request<T>(ctx, {
+      url: `${api}${path}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`,
+    });
+  const post = <T>(ctx: AdapterContext, path: string, body: unknown) =>
+    http.request<T>(ctx, { method: 'POST', url: `${api}${path}`, body });
+
+  /**
+   * Every record of a type modified at or after `since`, oldest first, in search pages. Past the
+   * search cap a new query starts at the last modified time seen (records of that same instant
+   * come again; the sync's upserts make that harmless).
+   */
+  async function* search(
+    ctx: AdapterContext,
+    type: 'companies' | 'contacts' | 'deals',
+    modified: string,
+    properties: string[],
+    since: string | null,
+  ): AsyncGenerator<{ items: HsObject[]; total: number }> {
+    let from = since;
+    let after: string | undefined;
+    for (;;) {
+      const reply: SearchReply = await post<SearchReply>(ctx, `/crm/v3/objects/${type}/search`, {
+        filterGroups: from
+          ? [{ filters: [{ propertyName: modified, operator: 'GTE', value: String(Date.parse(from)) }] }]
+          : [],
+        sorts: [{ propertyName: modified, direction: 'ASCENDING' }],
+        properties: [...properties, modified],
+        limit: SEARCH_LIMIT,
+        ...(after ? { after } : {}),
+      });
+      yield { items: reply.results, total: reply.total };
+      const next = reply.paging?.next?.after;
+      if (!next || reply.results.length === 0) return;
+      if (Number(next) + SEARCH_LIMIT > SEARCH_CAP) {
+        const last = iso(reply.results.at(-1)?.properties[modified]);
+        if (!last || last === from) return; // 10,000 records of one instant: nothing more to do
+        from = last;
+        after = undefined;
+      } else after = next;
+    }
+  }
+
+  /** Follows `paging.next.after` of a GET listing. */
+  async function* listing<T>(
+    ctx: AdapterContext,
+    path: string,
+    q: Record<string, string>,
+  ): AsyncGenerator<T[]> {
+    let after: string | undefined;
+    do {
+      const reply: ListReply<T> = await get<ListReply<T>>(ctx, path, { ...q, ...(after ? { after } : {}) });
+      yield reply.results;
+      after = reply.paging?.next?.after;
+    } while (after);
+  }
+
+  async function pipelines(ctx: AdapterContext): Promise<Pipeline[]> {
+    return (await get<{ results: Pipeline[] }>(ctx, '/crm/v3/pipelines/deals')).results;
+  }
+
+  function stagesOf(list: Pipeline[]): RemoteStage[] {
+    return list
+      .sort((a, b) => a.displayOrder - b.displayOrder)
+      .flatMap((p) =>
+        [...p.stages]
+          .sort((a, b) => a.displayOrder - b.displayOrder)
+          .map((s) => {
+            const probability = percent(s.metadata?.probability);
+            const isClosed = flag(s.metadata?.isClosed);
+            return {
+              pipelineKey: p.id,
+              pipelineLabel: p.label,
+              key: s.id,
+              label: s.label,
+              order: s.displayOrder,
+              probability,
+              isClosed,
+              // HubSpot marks a closed stage won by its probability of 1 (closedwon).
+              isWon: isClosed && probability === 100,
+              isActive: !s.archived && !p.archived,
+            };
+          }),
+      );
+  }
+
+  /** The first associated record of each deal (v4 batch associations, 1,000 ids a call). */
+  async function associations(
+    ctx: AdapterContext,
+    to: 'companies' | 'contacts',
+    dealIds: string[],
+  ): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (let i = 0; i < dealIds.length; i += 1000) {
+      const reply = await post<{
+        results: { from: { id: string }; to: { toObjectId: number | string }[] }[];
+      }>(ctx, `/crm/v4/associations/deals/${to}/batch/read`, {
+        inputs: dealIds.slice(i, i + 1000).map((id) => ({ id })),
+      });
+      for (const r of reply.results) {
+        out.set(
+          String(r.from.id),
+          r.to.map((t) => String(t.toObjectId)),
+        );
+      }
+    }
+    return out;
+  }
+
+  const DEAL_PROPERTIES = [
+    'dealname',
+    'amount',
+    'dealstage',
+    'pipeline',
+    'closedate',
+    'hubspot_owner_id',
+    'createdate',
+    'deal_currency_code',
+  ];
+
+  return {
+    source: 'hubspot',
+    auth: 'oauth',
+
+    authorizeUrl({ state, redirectUri }) {
+      const { clientId } = app();
+      const q = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        scope: HUBSPOT_SCOPES.join(' '),
+        state,
+      });
+      return `${auth}/oauth/authorize?${q}`;
+    },
+
+    async exchangeCode({ code, redirectUri }) {
+      const { clientId, clientSecret } = app();
+      const reply = await http.raw<TokenReply>({
+        method: 'POST',
+        url: `${api}/oauth/v1/token`,
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uri: redirectUri,
+        }),
+      });
+      return oauthCredentialsFrom(reply);
+    },
+
+    async revoke(creds) {
+      if (creds.kind !== 'oauth' || !creds.refreshToken) return;
+      await http.raw({
+        method: 'DELETE',
+        url: `${api}/oauth/v1/refresh-tokens/${encodeURIComponent(creds.refreshToken)}`,
+      });
+    },
+
+    async whoami(ctx) {
+      // An authenticated call first: it checks the token (refreshing it when it expired).
+      await get(ctx, '/crm/v3/owners', { limit: '1' });
+      const creds = ctx.credentials();
+      const token = creds.kind === 'oauth' ? creds.accessToken : '';
+      const info = await http.raw<{ hub_domain?: string; hub_id?: number }>({
+        url: `${api}/oauth/v1/access-tokens/${encodeURIComponent(token)}`,
+      });
+      return { accountName: info.hub_domain ?? (info.hub_id ? `HubSpot portal ${info.hub_id}` : 'HubSpot') };
+    },
+
+    async stages(ctx) {
+      return stagesOf(await pipelines(ctx));
+    },
+
+    async fields(ctx, object) {
+      const type = object === 'opportunity' ? 'deals' : 'contacts';
+      const reply = await get<{
+        results: {
+          name: string;
+          label: string;
+          type: string;
+          options?: { value: string; label: string; hidden?: boolean }[];
+        }[];
+      }>(ctx, `/crm/v3/properties/${type}`);
+      return reply.results.map((f): RemoteField => ({
+        name: f.name,
+        label: f.label,
+        type: f.type,
+        options: (f.options ?? []).filter((o) => !o.hidden).map((o) => ({ value: o.value, label: o.label })),
+      }));
+    },
+
+    async *owners(ctx) {
+      // Owners are few and have no modified-since filter: read whole, active then archived.
+      for (const archived of ['false', 'true']) {
+        for await (const page of listing<Owner>(ctx, '/crm/v3/owners', { limit: '500', archived })) {
+          yield {
+            items: page.map((o): RemoteOwner => ({
+              externalId: String(o.id),
+              firstName: str(o.firstName) ?? '',
+              lastName: str(o.lastName) ?? '',
+              email: str(o.email),
+              isActive: archived === 'false' && !o.archived,
+              updatedAt: iso(o.updatedAt),
+            })),
+            total: null,
+          };
+        }
+      }
+    },
+
+    async *accounts(ctx, since) {
+      for await (const page of search(
+        ctx,
+        'companies',
+        'hs_lastmodifieddate',
+        ['name', 'domain', 'website', 'hubspot_owner_id'],
+        since,
+      )) {
+        yield {
+          total: page.total,
+          items: page.items.map((c): RemoteAccount => ({
+            externalId: c.id,
+            name: str(c.properties.name) ?? str(c.properties.domain) ?? c.id,
+            website: str(c.properties.domain) ?? str(c.properties.website),
+            ownerExternalId: str(c.properties.hubspot_owner_id),
+            updatedAt: iso(c.properties.hs_lastmodifieddate) ?? c.updatedAt,
+          })),
+        };
+      }
+    },
+
+    async *contacts(ctx, since) {
+      for await (const page of search(
+        ctx,
+        'contacts',
+        'lastmodifieddate',
+        ['email', 'firstname', 'lastname', 'jobtitle', 'associatedcompanyid', 'hubspot_owner_id'],
+        since,
+      )) {
+        yield {
+          total: page.total,
+          items: page.items.map((c): RemoteContact => ({
+            externalId: c.id,
+            email: str(c.properties.email),
+            firstName: str(c.properties.firstname) ?? '',
+            lastName: str(c.properties.lastname) ?? '',
+            title: str(c.properties.jobtitle) ?? '',
+            accountExternalId: str(c.properties.associatedcompanyid),
+            ownerExternalId: str(c.properties.hubspot_owner_id),
+            updatedAt: iso(c.properties.lastmodifieddate) ?? c.updatedAt,
+          })),
+        };
+      }
+    },
+
+    async *opportunities(ctx, since) {
+      const stages = stagesOf(await pipelines(ctx));
+      const stageOf = new Map(stages.map((s) => [`${s.pipelineKey}\u0000${s.key}`, s]));
+      for await (const page of search(ctx, 'deals', 'hs_lastmodifieddate', DEAL_PROPERTIES, since)) {
+        const ids = page.items.map((d) => d.id);
+        const companies = ids.length ? await associations(ctx, 'companies', ids) : new Map();
+        const contacts = ids.length ? await associations(ctx, 'contacts', ids) : new Map();
+        yield {
+          total: page.total,
+          items: page.items.flatMap((d): RemoteOpportunity[] => {
+            const p = d.properties;
+            const pipeline = str(p.pipeline) ?? 'default';
+            const stageKey = str(p.dealstage) ?? '';
+            const stage = stageOf.get(`${pipeline}\u0000${stageKey}`);
+            const createdAt = iso(p.createdate) ?? iso(d.createdAt);
+            const updatedAt = iso(p.hs_lastmodifieddate) ?? iso(d.updatedAt);
+            if (!createdAt || !updatedAt) return [];
+            const closeDate = iso(p.closedate);
+            const dealContacts = (contacts.get(d.id) ?? []) as string[];
+            return [
+              {
+                externalId: d.id,
+                name: str(p.dealname) ?? `Deal ${d.id}`,
+                accountExternalId: ((companies.get(d.id) ?? []) as string[])[0] ?? null,
+                accountName: null,
+                amount: numeric(p.amount),
+                currency: str(p.deal_currency_code),
+                pipelineKey: pipeline,
+                stageKey,
+                closeDate: closeDate ? closeDate.slice(0, 10) : null,
+                createdAt,
+                updatedAt,
+                ownerExternalId: str(p.hubspot_owner_id),
+                recordTypeExternalId: null,
+                isClosed: stage?.isClosed ?? false,
+                isWon: stage?.isWon ?? false,
+                probability: stage?.probability ?? null,
+                isDeleted: d.archived === true,
+                contactRoles: dealContacts.map((c, i) => ({
+                  contactExternalId: c,
+                  role: '',
+                  isPrimary: i === 0,
+                })),
+              },
+            ];
+          }),
+        };
+      }
+    },
+
+    async *stageHistory(ctx, since) {
+      // The deals modified since the cursor, then their dealstage history (50 deals a call).
+      for await (const page of search(ctx, 'deals', 'hs_lastmodifieddate', [], since)) {
+        const items: RemoteStageChange[] = [];
+        for (let i = 0; i < page.items.length; i += 50) {
+          const part = page.items.slice(i, i + 50);
+          const modified = new Map(
+            part.map((d) => [d.id, iso(d.properties.hs_lastmodifieddate) ?? d.updatedAt]),
+          );
+          const reply = await post<{ results: HsObject[] }>(ctx, '/crm/v3/objects/deals/batch/read', {
+            inputs: part.map((d) => ({ id: d.id })),
+            properties: ['dealstage'],
+            propertiesWithHistory: ['dealstage'],
+          });
+          for (const d of reply.results) {
+            // Newest first from HubSpot: walk oldest first, keeping moves only.
+            const history = [...(d.propertiesWithHistory?.dealstage ?? [])].reverse();
+            let before: string | null = null;
+            for (const h of history) {
+              const at = iso(h.timestamp);
+              if (!at || !h.value || h.value === before) continue;
+              items.push({
+                externalId: `${at}:${h.value}`,
+                opportunityExternalId: d.id,
+                fromStageKey: before,
+                toStageKey: h.value,
+                changedAt: at,
+                // The deal's modified time: the cursor then matches the deals' search filter.
+                updatedAt: modified.get(d.id) ?? at,
+              });
+              before = h.value;
+            }
+          }
+        }
+        yield { items, total: page.total };
+      }
+    },
+
+    async *lists(ctx) {
+      // Contact lists (objectTypeId 0-1); lists have no modified-since filter and are few.
+      let offset = 0;
+      for (;;) {
+        const reply = await post<{
+          lists: {
+            listId: string;
+            name: string;
+            objectTypeId: string;
+            processingType: string;
+            updatedAt?: string;
+            additionalProperties?: { hs_list_size?: string };
+          }[];
+          hasMore: boolean;
+          offset: number;
+          total: number;
+        }>(ctx, '/crm/v3/lists/search', { offset, count: 500 });
+        yield {
+          total: reply.total,
+          items: reply.lists
+            .filter((l) => l.objectTypeId === '0-1')
+            .map((l): RemoteList => ({
+              externalId: String(l.listId),
+              name: l.name,
+              kind: 'list',
+              memberType: 'contact',
+              memberCount: numeric(l.additionalProperties?.hs_list_size),
+              isActive: true,
+              updatedAt: iso(l.updatedAt),
+            })),
+        };
+        if (!reply.hasMore || reply.offset <= offset) return;
+        offset = reply.offset;
+      }
+    },
+
+    async *listMembers(ctx, listExternalId): AsyncGenerator<CrmPage<RemoteListMember>> {
+      for await (const page of listing<{ recordId: string; membershipTimestamp?: string }>(
+        ctx,
+        `/crm/v3/lists/${encodeURIComponent(listExternalId)}/memberships`,
+        { limit: '250' },
+      )) {
+        yield {
+          total: null,
+          items: page.map((m) => ({
+            memberExternalId: String(m.recordId),
+            status: '',
+            addedAt: iso(m.membershipTimestamp),
+          })),
+        };
+      }
+    },
+  };
+}

@@ -1,0 +1,272 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import {
+  crmAccounts,
+  crmContacts,
+  crmListMembers,
+  crmStages,
+  integrations,
+  opportunities,
+  opportunityStageHistory,
+} from '../../../../db/schema/index.ts';
+import { createTestApp, waitFor } from '../../../../../test/helpers.ts';
+import type { Browser } from '../../../../../test/http.ts';
+import { makeClient, signedIn } from '../../../../../test/http.ts';
+import { smallPortal, startFakeHubSpot } from '../../../../../test/fakes/hubspot.ts';
+import type { FakeHubSpot } from '../../../../../test/fakes/hubspot.ts';
+import { HUBSPOT_REVOKED_MESSAGE } from './adapter.ts';
+
+/**
+ * HubSpot against the in-repo fake on loopback (API-NOTES.md §4): the OAuth connection through the
+ * real redirect and callback, the first sync through the job queue, then syncs by hand: incremental,
+ * an access token expiring mid-sync (refresh), a 429 TEN_SECONDLY_ROLLING mid-sync, the app
+ * uninstalled (inactive with the reason), disconnect with revocation.
+ */
+let app: FastifyInstance;
+let fake: FakeHubSpot;
+let clientId: string;
+let other: string;
+let owner: Browser;
+let sdr: Browser;
+const PUBLIC_URL = 'http://localhost:3997';
+
+beforeAll(async () => {
+  fake = await startFakeHubSpot({ seed: smallPortal() });
+  app = await createTestApp({
+    env: {
+      PUBLIC_URL,
+      HUBSPOT_CLIENT_ID: fake.clientId,
+      HUBSPOT_CLIENT_SECRET: fake.clientSecret,
+      HUBSPOT_API_URL: fake.apiUrl,
+      HUBSPOT_AUTH_URL: fake.authUrl,
+    },
+    adapters: { retry: { baseDelayMs: 1, maxDelayMs: 5, sleep: async () => {} } },
+  });
+  clientId = await makeClient(app, 'Acme');
+  other = await makeClient(app, 'Other');
+  owner = (await signedIn(app, { [clientId]: 'purple_owner', [other]: 'purple_owner' })).browser;
+  sdr = (await signedIn(app, { [clientId]: 'yellow_sdr' })).browser;
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+const connectionOf = async (client = clientId) =>
+  (
+    await app.db
+      .select()
+      .from(integrations)
+      .where(and(eq(integrations.clientId, client), eq(integrations.source, 'hubspot')))
+  )[0];
+const n = async (
+  table:
+    | typeof crmStages
+    | typeof opportunities
+    | typeof opportunityStageHistory
+    | typeof crmContacts
+    | typeof crmAccounts
+    | typeof crmListMembers,
+) => (await app.db.select({ n: count() }).from(table).where(eq(table.clientId, clientId)))[0]!.n;
+
+/** Walks the OAuth redirects as a browser would: our redirect call, the consent, our callback. */
+async function connect(browser: Browser, client = clientId) {
+  const start = await browser.get(
+    `/v1/integration/crm/hubspot/client/${client}/redirect?return_to=integration`,
+    {
+      clientId: client,
+    },
+  );
+  expect(start.statusCode).toBe(200);
+  const url = new URL(start.json().redirect_url);
+  expect(`${url.origin}${url.pathname}`).toBe(`${fake.authUrl}/oauth/authorize`);
+  expect(url.searchParams.get('scope')).toContain('crm.objects.deals.read');
+  const consent = await fetch(url, { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  const back = new URL(consent.headers.get('location')!);
+  expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/v1/integration/crm/hubspot/callback`);
+  return browser.get(`${back.pathname}${back.search}`, { clientId: null });
+}
+
+describe('HubSpot connection and sync (issue 16)', () => {
+  it('connects through OAuth and the first sync brings in pipelines, owners, companies, contacts, deals, history and lists', async () => {
+    const done = await connect(owner);
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe(
+      `/settings/integrations/hubspot?client_id=${clientId}&connected=hubspot`,
+    );
+    const row = await connectionOf();
+    expect(row).toMatchObject({ isActive: true, accountName: 'fake-portal.hubspot.example' });
+    expect(row!.credentialsEnc).toMatch(/^v1\./);
+
+    const synced = await waitFor(async () => {
+      const i = await connectionOf();
+      return i && !i.isSyncing && i.lastSyncedAt ? i : null;
+    });
+    expect(synced.lastError).toBeNull();
+    // Records were read by search, oldest modified first.
+    const searches = fake.requests.filter((r) => r.path.endsWith('/search') && r.path.includes('/objects/'));
+    expect(searches.length).toBeGreaterThanOrEqual(3);
+    expect(searches[0]!.body).toMatchObject({ sorts: [{ direction: 'ASCENDING' }] });
+
+    const stages = await app.db
+      .select()
+      .from(crmStages)
+      .where(eq(crmStages.clientId, clientId))
+      .orderBy(asc(crmStages.pipelineKey), asc(crmStages.sortOrder));
+    expect(stages).toHaveLength(8);
+    expect(stages.find((s) => s.key === 'closedwon')).toMatchObject({
+      pipelineKey: 'default',
+      pipelineLabel: 'Sales Pipeline',
+      probability: 100,
+      isClosed: true,
+      isWon: true,
+    });
+    expect(stages.find((s) => s.key === 'closedlost')).toMatchObject({ isClosed: true, isWon: false });
+    expect(stages.find((s) => s.key === 'qualifiedtobuy')!.probability).toBe(40);
+
+    expect(await n(crmAccounts)).toBe(3);
+    expect(await n(crmContacts)).toBe(6);
+    const opps = await app.db.select().from(opportunities).where(eq(opportunities.clientId, clientId));
+    expect(opps).toHaveLength(5);
+    const won = opps.find((o) => o.name === 'Globex platform')!;
+    expect(won).toMatchObject({
+      stage: 'Closed Won',
+      isClosed: true,
+      isWon: true,
+      amountCents: 4_800_000,
+      closeDate: '2026-03-31',
+      accountName: 'Globex',
+    });
+    expect(won.stageId).toBe(stages.find((s) => s.key === 'closedwon')!.id);
+    expect(opps.find((o) => o.name === 'Initech pilot')!.amountCents).toBe(1_250_050);
+    expect(opps.find((o) => o.name === 'Inbound lead')).toMatchObject({ amountCents: 0, closeDate: null });
+    const renewal = opps.find((o) => o.name === 'Globex renewal')!;
+    expect(renewal.stageId).toBe(stages.find((s) => s.key === '1001')!.id);
+
+    const moves = await app.db
+      .select()
+      .from(opportunityStageHistory)
+      .where(eq(opportunityStageHistory.opportunityId, won.id))
+      .orderBy(asc(opportunityStageHistory.changedAt));
+    expect(moves.map((m) => [m.fromStage, m.toStage])).toEqual([
+      [null, 'appointmentscheduled'],
+      ['appointmentscheduled', 'qualifiedtobuy'],
+      ['qualifiedtobuy', 'contractsent'],
+      ['contractsent', 'closedwon'],
+    ]);
+    // 4 + 2 + 2 + 1 + 1 moves over the five deals.
+    expect(await n(opportunityStageHistory)).toBe(10);
+
+    const lists = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/lists`)).json();
+    expect(lists.items.map((l: { name: string }) => l.name).sort()).toEqual([
+      'Customers (dynamic)',
+      'Webinar attendees',
+    ]);
+    expect(await n(crmListMembers)).toBe(5);
+
+    const settings = (await sdr.get(`/v1/integration/crm/hubspot/client/${clientId}/settings`)).json();
+    expect(settings).toMatchObject({
+      source: 'hubspot',
+      counts: { stages: 8, owners: 2, accounts: 3, contacts: 6, opportunities: 5, lists: 2 },
+    });
+    expect(settings.integration).toMatchObject({ is_active: true, is_syncing: false });
+  });
+
+  it('an incremental sync searches for records modified since the last one and stores a stage move once', async () => {
+    const before = { opps: await n(opportunities), history: await n(opportunityStageHistory) };
+    const pilot = fake.objects('deals').find((d) => d.properties.dealname === 'Initech pilot')!;
+    fake.update('deals', pilot.id, { dealstage: 'presentationscheduled' });
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: (await connectionOf())!.id });
+    const dealSearch = fake.requests.find((r) => r.path === '/crm/v3/objects/deals/search')!;
+    expect(dealSearch.body).toMatchObject({
+      filterGroups: [{ filters: [{ propertyName: 'hs_lastmodifieddate', operator: 'GTE' }] }],
+    });
+    const [row] = await app.db.select().from(opportunities).where(eq(opportunities.externalId, pilot.id));
+    expect(row).toMatchObject({ stage: 'Presentation Scheduled', probability: 60 });
+    expect(await n(opportunities)).toBe(before.opps);
+    expect(await n(opportunityStageHistory)).toBe(before.history + 1);
+    await app.crmSync.run({ integrationId: (await connectionOf())!.id });
+    expect(await n(opportunityStageHistory)).toBe(before.history + 1);
+  });
+
+  it('refreshes an expired token mid-sync and waits out a 429 TEN_SECONDLY_ROLLING', async () => {
+    const id = (await connectionOf())!.id;
+    const sealedBefore = (await connectionOf())!.credentialsEnc;
+    const globex = fake.objects('companies')[0]!;
+    fake.update('companies', globex.id, { name: 'Globex Corporation' });
+    fake.clearRequests();
+    fake.afterCalls(3, () => fake.expireAccessTokens());
+    fake.afterCalls(6, () => fake.failWithRateLimit(2));
+    await app.crmSync.run({ integrationId: id });
+    expect(fake.requests.some((r) => r.status === 401)).toBe(true);
+    expect(fake.requests.filter((r) => r.path === '/oauth/v1/token')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
+    const row = (await connectionOf())!;
+    expect(row).toMatchObject({ isActive: true, isSyncing: false, lastError: null });
+    expect(row.credentialsEnc).not.toBe(sealedBefore);
+    const [account] = await app.db.select().from(crmAccounts).where(eq(crmAccounts.externalId, globex.id));
+    expect(account!.name).toBe('Globex Corporation');
+  });
+
+  it('the app uninstalled mid-sync makes the connection inactive with the reason', async () => {
+    const id = (await connectionOf())!.id;
+    fake.afterCalls(2, () => {
+      fake.revokeAccess();
+      fake.expireAccessTokens();
+    });
+    await app.crmSync.run({ integrationId: id });
+    expect(await connectionOf()).toMatchObject({
+      isActive: false,
+      isSyncing: false,
+      lastError: HUBSPOT_REVOKED_MESSAGE,
+    });
+    const settings = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/settings`)).json();
+    expect(settings.integration).toMatchObject({ is_active: false, last_error: HUBSPOT_REVOKED_MESSAGE });
+  });
+
+  it('reconnect, then disconnect: the refresh token is deleted at HubSpot and forgotten; the data stays', async () => {
+    expect((await connect(owner)).headers.location).toMatch(/connected=hubspot/);
+    await waitFor(async () => {
+      const i = await connectionOf();
+      return i && i.isActive && !i.isSyncing ? i : null;
+    });
+    fake.clearRequests();
+    const res = await owner.delete(`/v1/integration/crm/hubspot/client/${clientId}/settings`);
+    expect(res.statusCode).toBe(204);
+    expect(fake.requests).toContainEqual(
+      expect.objectContaining({
+        method: 'DELETE',
+        status: 204,
+        path: expect.stringMatching(/^\/oauth\/v1\/refresh-tokens\//),
+      }),
+    );
+    expect(await connectionOf()).toMatchObject({ isActive: false, credentialsEnc: null });
+    expect(await n(opportunities)).toBe(5);
+  });
+
+  it('a denied consent comes back with the reason; an SDR may not connect; another client sees nothing', async () => {
+    fake.denyNextConsent();
+    const res = await connect(owner);
+    expect(new URL(String(res.headers.location), PUBLIC_URL).searchParams.get('connect_error')).toMatch(
+      /HubSpot did not grant access \(access_denied\)/,
+    );
+    expect((await sdr.get(`/v1/integration/crm/hubspot/client/${clientId}/redirect`)).statusCode).toBe(403);
+    const theirs = (
+      await owner.get(`/v1/integration/crm/hubspot/client/${other}/settings`, { clientId: other })
+    ).json();
+    expect(theirs).toMatchObject({ integration: null, counts: { opportunities: 0 } });
+  });
+});
+
+describe('HubSpot not set up', () => {
+  it('connect answers 400 naming HUBSPOT_CLIENT_ID when it is unset', async () => {
+    const bare = await createTestApp();
+    const c = await makeClient(bare, 'Bare');
+    const { browser } = await signedIn(bare, { [c]: 'purple_owner' });
+    const res = await browser.get(`/v1/integration/crm/hubspot/client/${c}/redirect`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/HUBSPOT_CLIENT_ID/);
+  });
+});

@@ -115,6 +115,7 @@ export async function seedDemoCrm(
           DEMO_STAGES.map((s, i) => ({
             clientId,
             integrationId,
+            pipelineLabel: 'Opportunities', // as the Salesforce adapter names its one pipeline
             key: s.key,
             label: s.key,
             sortOrder: i + 1,

@@ -198,6 +198,31 @@ export function createSalesforceAdapter(
     }
   }
 
+  /** The page's OpportunityContactRoles (200 opportunity ids a query, to keep the URL short). */
+  async function withContactRoles(
+    ctx: AdapterContext,
+    opps: RemoteOpportunity[],
+  ): Promise<RemoteOpportunity[]> {
+    const roles = new Map<string, RemoteOpportunity['contactRoles']>(opps.map((o) => [o.externalId, []]));
+    for (let i = 0; i < opps.length; i += 200) {
+      const ids = opps
+        .slice(i, i + 200)
+        .map((o) => soqlString(o.externalId))
+        .join(', ');
+      const rows = await all<Row>(
+        ctx,
+        `SELECT Id, OpportunityId, ContactId, Role, IsPrimary FROM OpportunityContactRole WHERE OpportunityId IN (${ids})`,
+      );
+      for (const r of rows) {
+        const contact = str(r.ContactId);
+        const list = roles.get(String(r.OpportunityId));
+        if (contact && list)
+          list.push({ contactExternalId: contact, role: str(r.Role) ?? '', isPrimary: bool(r.IsPrimary) });
+      }
+    }
+    return opps.map((o) => ({ ...o, contactRoles: roles.get(o.externalId) ?? [] }));
+  }
+
   const OPPORTUNITY_FIELDS = [
     'Id',
     'Name',
@@ -417,7 +442,9 @@ export function createSalesforceAdapter(
           all: true,
         });
         try {
-          yield* mapPages(pages, map);
+          for await (const page of mapPages(pages, map)) {
+            yield { items: await withContactRoles(ctx, page.items), total: page.total };
+          }
           return;
         } catch (err) {
           if (

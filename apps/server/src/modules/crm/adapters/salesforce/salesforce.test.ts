@@ -13,6 +13,7 @@ import {
   crmStages,
   integrations,
   opportunities,
+  opportunityContacts,
   opportunityStageHistory,
   prospects,
   salesReps,
@@ -89,6 +90,12 @@ function seedOrg(sf: FakeSalesforce) {
     Amount: 80000,
   });
   const o3 = opp('Brightline - Expansion', bright.Id, 'Qualification', { RecordTypeId: rt.Id });
+  sf.add('OpportunityContactRole', {
+    OpportunityId: o1.Id,
+    ContactId: kendall.Id,
+    Role: 'Decision Maker',
+    IsPrimary: true,
+  });
   const history = (o: string, stage: string, daysAgo: number) =>
     sf.add('OpportunityHistory', { OpportunityId: o, StageName: stage, CreatedDate: t(daysAgo) });
   history(o1.Id, 'Prospecting', 40);
@@ -280,6 +287,14 @@ describe('Salesforce connection and sync (issue 16)', () => {
     const pilot = opps.find((o) => o.externalId === ids.o1)!;
     expect(pilot).toMatchObject({ companyId: company!.id, amountCents: 1_250_050 });
     expect(opps.find((o) => o.externalId === ids.o3)!.recordTypeId).not.toBeNull();
+    // Contact roles: Kendall is the pilot's primary decision maker.
+    const roles = await app.db
+      .select()
+      .from(opportunityContacts)
+      .where(eq(opportunityContacts.clientId, clientId));
+    expect(roles).toEqual([
+      { clientId, opportunityId: pilot.id, contactId: kendall!.id, role: 'Decision Maker', isPrimary: true },
+    ]);
 
     // Stage history: moves only (the amount change is left out), each with where it came from.
     const moves = await app.db

@@ -17,7 +17,7 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   'change-password': () => import('./routes/change-password.tsx'),
   'auth-callback': () => import('./routes/auth-callback.tsx'),
   clients: () => import('./routes/clients.tsx'),
-  revenue: () => import('./routes/app-screen.tsx'),
+  revenue: () => import('./routes/revenue.tsx'),
   prospects: () => import('./routes/prospects.tsx'),
   onboarding: () => import('./routes/onboarding.tsx'),
   cadences: () => import('./routes/cadences.tsx'),

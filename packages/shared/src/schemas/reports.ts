@@ -73,7 +73,8 @@ export const reportOpportunitySchema = z.object({
   stage: z.string(),
   is_closed: z.boolean(),
   is_won: z.boolean(),
-  created_at: z.iso.datetime({ offset: true }),
+  /** When the CRM created it; null for a revenue file import, which gives no such date. */
+  created_at: z.iso.datetime({ offset: true }).nullable(),
   close_date: z.string().nullable(),
   /** First engagement of the account within the window before the opportunity was created. */
   generated_engaged_at: z.iso.datetime({ offset: true }).nullable(),

@@ -104,7 +104,7 @@ describe('pipeline and revenue reports (issue 17)', async () => {
       opts: {
         name?: string;
         amount?: number;
-        created: Date;
+        created: Date | null;
         stage?: Stage;
         closeDate?: Date;
         currency?: string;
@@ -215,6 +215,17 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     amount: 40_000,
     created: daysAgo(6),
   });
+  // H: a revenue file import's row has no created date: won after an engagement, it is influenced
+  // revenue, but it is never created or generated pipeline.
+  const h = await w.company('Helix');
+  await w.engaged(h, [daysAgo(20)]);
+  const dealH = await w.deal(h, {
+    name: 'Helix (file)',
+    amount: 60_000,
+    created: null,
+    stage: 'Closed Won',
+    closeDate: daysAgo(5),
+  });
   await app.db
     .insert(crmClientSettings)
     .values({ clientId: w.clientId, selectedStageIds: [w.stage.Proposal] });
@@ -288,27 +299,34 @@ describe('pipeline and revenue reports (issue 17)', async () => {
       pipeline_generated_cents: 540_000,
       progressed: 1,
       pipeline_progressed_cents: 120_000,
-      won: 2,
-      revenue_won_cents: 1_150_000,
-      influenced: 1,
-      revenue_influenced_cents: 900_000,
-      // Events in range: A(30d), C(5d), D(15d click), E(2d), F(12d), G(9d view); B's is 120 days old.
-      impressions: 4,
+      won: 3,
+      revenue_won_cents: 1_210_000,
+      influenced: 2,
+      revenue_influenced_cents: 960_000,
+      // Events in range: A(30d), C(5d), D(15d click), E(2d), F(12d), G(9d view), H(20d); B's is 120 days old.
+      impressions: 5,
       clicks: 1,
       views: 1,
-      engaged_accounts: 6,
+      engaged_accounts: 7,
     });
   });
 
   it('opportunity: paged, filtered, and one opens to its engaged prospects and stage history', async () => {
     const all = await owner.get(`${base}/opportunity?${RANGE}&page_size=2`);
     expect(all.statusCode, all.body).toBe(200);
-    expect(all.json()).toMatchObject({ total: 6, page: 1, page_size: 2 });
+    expect(all.json()).toMatchObject({ total: 7, page: 1, page_size: 2 });
     expect(all.json().items).toHaveLength(2);
     const influenced = await owner.get(`${base}/opportunity?${RANGE}&filter=influenced`);
-    expect(influenced.json().items.map((o: { id: string }) => o.id)).toEqual([dealD]);
+    expect(
+      influenced
+        .json()
+        .items.map((o: { id: string }) => o.id)
+        .sort(),
+    ).toEqual([dealD, dealH].sort());
     const won = await owner.get(`${base}/opportunity?${RANGE}&filter=won`);
-    expect(won.json().total).toBe(2);
+    expect(won.json().total).toBe(3);
+    const file = won.json().items.find((o: { id: string }) => o.id === dealH);
+    expect(file).toMatchObject({ created_at: null, influenced: true, generated_engaged_at: null });
 
     const detail = await sdr.get(`${base}/opportunity/${dealG}`);
     expect(detail.statusCode, detail.body).toBe(200);
@@ -342,7 +360,7 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     const opps = parse(
       (await owner.get(`${base}/opportunity/export?${RANGE}&filter=won`)).body,
     ) as string[][];
-    expect(opps).toHaveLength(3);
+    expect(opps).toHaveLength(4);
   });
 
   it('bad input is a 422 naming the field', async () => {

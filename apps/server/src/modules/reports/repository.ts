@@ -60,8 +60,11 @@ function accountEvents(clientId: string, companyId: SQL, lo: SQL, hi: SQL): SQL 
 }
 
 const windowOf = (days: number) => sql`make_interval(days => ${days})`;
-/** An opportunity's creation moment: the CRM's, else when Rally first stored it (file imports). */
-const createdAt = sql`coalesce(o.crm_created_at, o.created_at)`;
+/**
+ * An opportunity's creation moment is the CRM's. A revenue file import gives none (when Rally stored
+ * the row says nothing of the deal), so such rows count only by their close date.
+ */
+const createdAt = sql`o.crm_created_at`;
 /** When a won opportunity closed: the end of its close date, else its last change. */
 const closedAt = sql`coalesce((o.close_date + 1)::timestamptz, o.crm_updated_at, o.updated_at)`;
 
@@ -98,7 +101,7 @@ export type OpportunityRow = {
   stage: string;
   is_closed: boolean;
   is_won: boolean;
-  created_at: string;
+  created_at: string | null;
   close_date: string | null;
   generated_engaged_at: string | null;
   influenced: boolean;
@@ -116,7 +119,7 @@ function toOpportunity(r: Row): OpportunityRow {
     stage: String(r.stage),
     is_closed: Boolean(r.is_closed),
     is_won: Boolean(r.is_won),
-    created_at: isoAt(r.created_at),
+    created_at: iso(r.created_at),
     close_date: (r.close_date as string | null) ?? null,
     generated_engaged_at: iso(r.generated_engaged_at),
     influenced: Boolean(r.influenced),
@@ -291,8 +294,8 @@ export async function engagedProspects(db: Db, clientId: string, windowDays: num
       join targets t on t.prospect_id = p.id and t.client_id = ${clientId}
       join engagement_events e on e.target_id = t.id and e.client_id = ${clientId}
      where o.id = ${opportunityId} and o.client_id = ${clientId}
-       and e.occurred_at >= ${createdAt} - ${w}
-       and e.occurred_at < case when o.is_won then ${closedAt} else greatest(${createdAt}, now()) end
+       and e.occurred_at >= coalesce(${createdAt}, ${closedAt}) - ${w}
+       and e.occurred_at < case when o.is_won then ${closedAt} else now() end
      group by p.id
      order by min(e.occurred_at), p.id`);
   return rowsOf(result).map((r) => ({

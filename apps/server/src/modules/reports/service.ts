@@ -61,7 +61,8 @@ export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Pr
     engagementIn(db, clientId, range),
   ]);
   const inCurrency = items.filter((o) => o.currency === currency);
-  const createdIn = (o: { created_at: string }) => {
+  const createdIn = (o: { created_at: string | null }) => {
+    if (o.created_at === null) return false;
     const t = new Date(o.created_at);
     return t >= range.from && t < range.to;
   };
@@ -111,7 +112,7 @@ export async function pipelineGenerated(
   const { items } = await opportunitiesIn(db, clientId, windowDays, range, { filter: 'generated' });
   // Only those created in the range: a won one closed in it but created before is not this period's pipeline.
   const created = items.filter(
-    (o) => new Date(o.created_at) >= range.from && new Date(o.created_at) < range.to,
+    (o) => o.created_at !== null && new Date(o.created_at) >= range.from && new Date(o.created_at) < range.to,
   );
   return { range: epoch(range), window_days: windowDays, items: created };
 }

@@ -1,0 +1,5 @@
+import { RevenueScreen } from '../../features/revenue/index.ts';
+
+export default function RevenueRoute() {
+  return <RevenueScreen />;
+}

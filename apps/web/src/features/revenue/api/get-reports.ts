@@ -1,0 +1,119 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  opportunityDetailSchema,
+  opportunityReportPage,
+  pipelineGeneratedSchema,
+  pipelineProgressedSchema,
+  reportSummarySchema,
+} from '@rally/shared/schemas/reports';
+import { clientSettingsSchema } from '@rally/shared/schemas/content';
+import { apiBlob, apiRequest } from '../../../lib/api-client.ts';
+
+/** A report range in epoch seconds (SPEC.md §9), `to` exclusive. */
+export type Range = { from: number; to: number };
+export type OpportunityFilter = 'all' | 'generated' | 'influenced' | 'open' | 'won' | 'lost';
+
+const base = (clientId: string) => `/v1/report/client/${clientId}`;
+
+export const getSummaryQueryOptions = (clientId: string, range: Range) =>
+  queryOptions({
+    queryKey: ['reports', clientId, 'summary', range],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/summary`, {
+        query: range,
+        schema: reportSummarySchema,
+        signal,
+        clientId,
+      }),
+    placeholderData: keepPreviousData,
+  });
+export const useSummary = (clientId: string, range: Range) =>
+  useQuery(getSummaryQueryOptions(clientId, range));
+
+export const useGenerated = (clientId: string, range: Range) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'generated', range],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/pipeline/generated`, {
+        query: range,
+        schema: pipelineGeneratedSchema,
+        signal,
+        clientId,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useProgressed = (clientId: string, range: Range) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'progressed', range],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/pipeline/progressed`, {
+        query: range,
+        schema: pipelineProgressedSchema,
+        signal,
+        clientId,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export const OPPORTUNITY_PAGE_SIZE = 25;
+
+export const useOpportunities = (clientId: string, range: Range, filter: OpportunityFilter, page: number) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'opportunity', range, filter, page],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/opportunity`, {
+        query: { ...range, filter, page, page_size: OPPORTUNITY_PAGE_SIZE },
+        schema: opportunityReportPage,
+        signal,
+        clientId,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useOpportunityDetail = (clientId: string, opportunityId: string | null) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'opportunity-detail', opportunityId],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/opportunity/${opportunityId}`, {
+        schema: opportunityDetailSchema,
+        signal,
+        clientId,
+      }),
+    enabled: opportunityId !== null,
+  });
+
+/**
+ * Downloads an export (`pipeline/generated`, `pipeline/progressed`, `opportunity`). The calls need the
+ * x-client-id header, so the file is fetched and handed to the browser rather than linked.
+ */
+export async function downloadExport(
+  clientId: string,
+  report: 'pipeline/generated' | 'pipeline/progressed' | 'opportunity',
+  query: Record<string, string | number>,
+  filename: string,
+): Promise<void> {
+  const blob = await apiBlob(`${base(clientId)}/${report}/export`, { query, clientId });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoked after the click has handed the file over.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * The client settings, for revenue_report_enabled and the attribution window. Same query key as the
+ * content feature's settings query, so both screens share one cached copy (features do not import
+ * each other).
+ */
+export const getRevenueSettingsQueryOptions = (clientId: string) =>
+  queryOptions({
+    queryKey: ['client-settings', clientId],
+    queryFn: ({ signal }) =>
+      apiRequest(`/v1/rest/client/${clientId}/settings`, { schema: clientSettingsSchema, signal, clientId }),
+  });
+export const useRevenueSettings = (clientId: string) => useQuery(getRevenueSettingsQueryOptions(clientId));

@@ -1,0 +1,1 @@
+export { RevenueScreen } from './components/revenue-screen.tsx';

@@ -30,6 +30,7 @@ import {
   createCrmAdapters,
   createCrmSyncService,
   crmConnectionRoutes,
+  marketoConnectionRoutes,
   crmRestRoutes,
 } from './modules/crm/index.ts';
 import type { CrmSyncService } from './modules/crm/index.ts';
@@ -93,6 +94,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     fileforceRoutes,
     crmRestRoutes,
     crmConnectionRoutes,
+    marketoConnectionRoutes,
     reportRoutes,
     contentRoutes,
     trackingApiRoutes,

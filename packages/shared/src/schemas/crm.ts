@@ -198,3 +198,27 @@ export const audienceEstimateReply = z.object({
   companies: z.number().int(),
 });
 export type AudienceEstimate = z.infer<typeof audienceEstimateReply>;
+
+/** `POST /integration/crm/marketo/client/{id}/connection`: the API user's credentials (Admin › LaunchPoint). */
+export const marketoConnectionBody = z.object({
+  client_id: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  client_secret: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  /** Admin › Web Services › REST API endpoint, like https://123-ABC-456.mktorest.com/rest. */
+  rest_base_url: z
+    .url({
+      protocol: /^https?$/,
+      message: 'must be an http(s) URL like https://123-ABC-456.mktorest.com/rest',
+    })
+    .max(300, 'must be at most 300 characters'),
+});
+export type MarketoConnectionBody = z.infer<typeof marketoConnectionBody>;
+
+/** `GET/POST /integration/crm/marketo/client/{id}/connection`: what is stored (never the secret). */
+export const marketoConnectionReply = z.object({
+  source: z.literal('marketo'),
+  /** The REST base URL and the client id's last characters, while credentials are stored. */
+  rest_base_url: z.string().nullable(),
+  client_id_hint: z.string().nullable(),
+  integration: integrationSchema.nullable(),
+});
+export type MarketoConnection = z.infer<typeof marketoConnectionReply>;

@@ -1,5 +1,6 @@
 export { crmRestRoutes } from './routes.ts';
 export { crmConnectionRoutes } from './connection-routes.ts';
+export { marketoConnectionRoutes } from './marketo-routes.ts';
 export { seedDemoCrm, DEMO_STAGES, DEMO_CRM_ACCOUNT_NAME } from './demo.ts';
 export { domainOf, emailKey } from './match.ts';
 export { createCrmAdapters } from './registry.ts';

@@ -1,6 +1,7 @@
 import type { VendorsConfig } from '../../config/env.ts';
 import type { AdapterOptions } from '../integrations/registry.ts';
 import { createHubSpotAdapter } from './adapters/hubspot/adapter.ts';
+import { createMarketoAdapter } from './adapters/marketo/adapter.ts';
 import { createSalesforceAdapter } from './adapters/salesforce/adapter.ts';
 import type { CrmAdapter, CrmSource } from './port.ts';
 
@@ -15,5 +16,6 @@ export function createCrmAdapters(
   return {
     salesforce: createSalesforceAdapter(vendors.salesforce, opts),
     hubspot: createHubSpotAdapter(vendors.hubspot, opts),
+    marketo: createMarketoAdapter(opts),
   };
 }

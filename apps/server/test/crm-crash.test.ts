@@ -140,10 +140,11 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Salesf
     api.clientId = self.clients[0]!.client_id;
     const base = `/v1/integration/crm/salesforce/client/${api.clientId}`;
 
-    // whoami, stages, record types, users, accounts, contacts (6 calls), then per page of
-    // opportunities the page and its contact roles (3 queries of 200 ids): the 43rd call, the tenth
-    // page of opportunities, waits with nine pages stored.
-    fake.holdAfter(6 + 9 * 4 + 1);
+    // whoami, stages, record types, users, accounts, contacts (6 calls), the opportunities query
+    // with CurrencyIsoCode this single-currency org refuses (1), then per page of opportunities the
+    // page and its contact roles (3 queries of 200 ids): the 44th call, the tenth page, waits with
+    // nine pages stored.
+    fake.holdAfter(6 + 1 + 9 * 4 + 1);
     const { redirect_url } = await api.json<{ redirect_url: string }>('GET', `${base}/redirect`);
     const consent = await fetch(redirect_url, { redirect: 'manual' });
     const back = new URL(consent.headers.get('location')!);

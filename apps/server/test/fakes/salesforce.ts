@@ -136,6 +136,8 @@ export type SfSeed = {
 };
 
 export type StartFakeSalesforceOptions = {
+  /** A multi-currency org: opportunities have CurrencyIsoCode (otherwise asking for it is INVALID_FIELD). */
+  multiCurrency?: boolean;
   /** Records per query batch (Salesforce: up to 2,000; tests use a few to see paging). */
   batchSize?: number;
   apiVersion?: string;
@@ -231,6 +233,10 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
   let held = 0;
   let apiCalls = 0;
 
+  const schemaOf = (type: string) =>
+    type === 'Opportunity' && opts.multiCurrency
+      ? [...(SCHEMA.Opportunity ?? []), 'CurrencyIsoCode']
+      : SCHEMA[type];
   const nextId = (type: string) => {
     const n = String(++counter).padStart(12, '0');
     return `${PREFIX[type] ?? '000'}${n}AAA`.slice(0, 18);
@@ -288,7 +294,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       );
     if (!m) throw sfError(400, 'MALFORMED_QUERY', `unexpected query: ${q.slice(0, 100)}`);
     const [, fieldList, type, where, orderBy, dir, limit] = m;
-    const schema = SCHEMA[type!];
+    const schema = schemaOf(type!);
     if (!schema) throw sfError(400, 'INVALID_TYPE', `sObject type '${type}' is not supported.`);
     const fields = fieldList!.split(',').map((f) => f.trim());
     for (const f of [...fields, ...(orderBy ? [orderBy] : [])]) {
@@ -360,7 +366,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
 
   /** An insert through the API: known object and fields only; a campaign member once per contact. */
   function insert(type: string, fields: Record<string, unknown>): SfRecord {
-    const schema = SCHEMA[type];
+    const schema = schemaOf(type);
     if (!schema) throw sfError(404, 'NOT_FOUND', `The requested resource does not exist: ${type}`);
     for (const f of Object.keys(fields)) {
       if (!schema.includes(f) || f === 'Id')

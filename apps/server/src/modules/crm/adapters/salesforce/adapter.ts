@@ -410,8 +410,9 @@ export function createSalesforceAdapter(
     },
 
     async *opportunities(ctx, since) {
-      // RecordTypeId exists only in orgs with opportunity record types (else INVALID_FIELD).
-      let fields = [...OPPORTUNITY_FIELDS, 'RecordTypeId'];
+      // RecordTypeId exists only in orgs with opportunity record types, CurrencyIsoCode only in
+      // multi-currency orgs (else INVALID_FIELD naming it): asked for, and left out when refused.
+      let fields = [...OPPORTUNITY_FIELDS, 'RecordTypeId', 'CurrencyIsoCode'];
       const map = (r: Row): RemoteOpportunity | null => {
         const updatedAt = sfTimeToIso(r.SystemModstamp);
         const createdAt = sfTimeToIso(r.CreatedDate);
@@ -422,7 +423,7 @@ export function createSalesforceAdapter(
           accountExternalId: str(r.AccountId),
           accountName: null,
           amount: num(r.Amount),
-          currency: null,
+          currency: str(r.CurrencyIsoCode),
           pipelineKey: 'default',
           stageKey: str(r.StageName) ?? '',
           closeDate: str(r.CloseDate),
@@ -447,17 +448,14 @@ export function createSalesforceAdapter(
           }
           return;
         } catch (err) {
-          if (
-            fields.includes('RecordTypeId') &&
-            err instanceof VendorError &&
-            err.status === 400 &&
-            errorCodes(err.body).includes('INVALID_FIELD') &&
-            err.body.includes('RecordTypeId')
-          ) {
-            fields = OPPORTUNITY_FIELDS;
-            continue;
-          }
-          throw err;
+          const refused =
+            err instanceof VendorError && err.status === 400 && errorCodes(err.body).includes('INVALID_FIELD')
+              ? ['RecordTypeId', 'CurrencyIsoCode'].find(
+                  (f) => fields.includes(f) && err.body.includes(`'${f}'`),
+                )
+              : undefined;
+          if (!refused) throw err;
+          fields = fields.filter((f) => f !== refused);
         }
       }
     },

@@ -23,7 +23,12 @@ import { createTestApp, waitFor } from '../../../../../test/helpers.ts';
 import { Browser, makeClient, signedIn } from '../../../../../test/http.ts';
 import { sfTime, smallOrg, startFakeSalesforce } from '../../../../../test/fakes/salesforce.ts';
 import type { FakeSalesforce } from '../../../../../test/fakes/salesforce.ts';
-import { SALESFORCE_API_DISABLED_MESSAGE, SALESFORCE_REVOKED_MESSAGE } from './adapter.ts';
+import {
+  SALESFORCE_API_DISABLED_MESSAGE,
+  SALESFORCE_REVOKED_MESSAGE,
+  createSalesforceAdapter,
+} from './adapter.ts';
+import type { Credentials } from '../../port.ts';
 
 /**
  * Salesforce against the in-repo fake on loopback (API-NOTES.md §5): the OAuth connection through
@@ -228,6 +233,11 @@ describe('Salesforce connection and sync (issue 16)', () => {
     });
     expect(synced.lastError).toBeNull();
     expect(synced.syncProgress).toEqual({ phase: 'done', done: 1, total: 1 });
+    // A single-currency org has no CurrencyIsoCode: refused (INVALID_FIELD), then asked again without it.
+    const oppQueries = fake.queries().filter((q) => q.includes('FROM Opportunity '));
+    expect(oppQueries[0]).toContain('CurrencyIsoCode');
+    expect(oppQueries[1]).not.toContain('CurrencyIsoCode');
+    expect(oppQueries[1]).toContain('RecordTypeId');
     // Paged: the fake's batches are two records, followed by their nextRecordsUrl.
     expect(fake.requests.some((r) => /\/query\/01g[0-9a-f]+-2$/.test(r.path))).toBe(true);
 
@@ -594,6 +604,38 @@ describe('Salesforce refusing for reasons a refresh cannot fix', () => {
       });
     } finally {
       fake.disableApi(false);
+    }
+  });
+});
+
+describe('Salesforce multi-currency org', () => {
+  it("reads each opportunity's CurrencyIsoCode", async () => {
+    const multi = await startFakeSalesforce({ multiCurrency: true, seed: smallOrg() });
+    try {
+      multi.add('Opportunity', {
+        Name: 'Euro deal',
+        StageName: 'Prospecting',
+        Amount: 500,
+        CurrencyIsoCode: 'EUR',
+      });
+      const adapter = createSalesforceAdapter({
+        authUrl: multi.authUrl,
+        apiVersion: multi.apiVersion,
+        clientId: multi.clientId,
+        clientSecret: multi.clientSecret,
+      });
+      const consent = await fetch(adapter.authorizeUrl!({ state: 's', redirectUri: 'http://localhost/cb' }), {
+        redirect: 'manual',
+      });
+      const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+      let creds: Credentials = await adapter.exchangeCode!({ code, redirectUri: 'http://localhost/cb' });
+      const ctx = { credentials: () => creds, saveCredentials: async (c: Credentials) => void (creds = c) };
+      const got = [];
+      for await (const page of adapter.opportunities!(ctx, null)) got.push(...page.items);
+      expect(got.map((o) => [o.name, o.currency, o.amount])).toEqual([['Euro deal', 'EUR', 500]]);
+      expect(multi.queries().filter((q) => q.includes('FROM Opportunity '))).toHaveLength(1);
+    } finally {
+      await multi.close();
     }
   });
 });

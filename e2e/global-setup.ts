@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { startOidcProvider } from '../apps/server/test/oidc-provider.ts';
 import { demoSalesloftData, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
+import { smallPortal, startFakeHubSpot } from '../apps/server/test/fakes/hubspot.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -80,6 +81,8 @@ export default async function globalSetup() {
 
   // The sequence platform a new client connects to in the onboarding tests (a fake on loopback).
   const salesloft = await startFakeSalesloft({ seed: demoSalesloftData() });
+  // The CRM an owner connects in the CRM settings test (issue 16).
+  const hubspot = await startFakeHubSpot({ seed: smallPortal() });
 
   const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
   const server = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
@@ -106,6 +109,10 @@ export default async function globalSetup() {
       SALESLOFT_CLIENT_SECRET: salesloft.clientSecret,
       SALESLOFT_API_URL: salesloft.apiUrl,
       SALESLOFT_AUTH_URL: salesloft.authUrl,
+      HUBSPOT_CLIENT_ID: hubspot.clientId,
+      HUBSPOT_CLIENT_SECRET: hubspot.clientSecret,
+      HUBSPOT_API_URL: hubspot.apiUrl,
+      HUBSPOT_AUTH_URL: hubspot.authUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -144,7 +151,14 @@ export default async function globalSetup() {
       });
       server.kill('SIGTERM');
     });
-    await Promise.all([google.close(), microsoft.close(), sso.close(), mailbox.close(), salesloft.close()]);
+    await Promise.all([
+      google.close(),
+      microsoft.close(),
+      sso.close(),
+      mailbox.close(),
+      salesloft.close(),
+      hubspot.close(),
+    ]);
     if (!process.env.E2E_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   };
 }

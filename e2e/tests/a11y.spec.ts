@@ -35,6 +35,8 @@ const SIGNED_IN = [
   '/onboarding',
   '/settings/profile',
   '/settings/connections',
+  `/settings/integrations/salesforce?client_id=${CLIENTS.acme}`,
+  `/settings/integrations/marketo?client_id=${CLIENTS.acme}`,
   '/settings/users',
   '/settings/billing',
   '/settings/domain',

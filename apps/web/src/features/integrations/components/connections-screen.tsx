@@ -17,6 +17,7 @@ import { Link, useSearchParams } from 'react-router';
 import { relativeTime } from '@rally/shared/utils/dates';
 import { SEQUENCE_SOURCES, SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import type { SequenceSourceName } from '@rally/shared/schemas/integrations';
+import { CRM_SOURCES } from '@rally/shared/schemas/crm';
 import type { Integration } from '@rally/shared/schemas/auth';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
@@ -52,7 +53,7 @@ export function ConnectionsScreen() {
       <div>
         <Title order={1}>Connections</Title>
         <Text c="dimmed">
-          The sequence platforms and files Rally reads your cadences, sales reps and prospects from.
+          The sequence platforms, CRMs and files Rally reads your cadences, prospects and pipeline from.
         </Text>
       </div>
       {connected && (
@@ -104,6 +105,7 @@ function ConnectionList({
     );
   const list = integrations.data;
   const missing = SEQUENCE_SOURCES.filter((s) => !list.some((i) => i.source === s));
+  const missingCrm = CRM_SOURCES.filter((s) => !list.some((i) => i.source === s && i.is_active));
   const hasFile = list.some((i) => i.source === 'fileforce');
 
   return (
@@ -149,6 +151,33 @@ function ConnectionList({
               canSync={canSync}
             />
           ))}
+        </Stack>
+      )}
+      {canWrite && missingCrm.length > 0 && (
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            Add a CRM
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+            {missingCrm.map((s) => (
+              <Card key={s} withBorder radius="md" padding="md">
+                <Stack gap="xs" align="flex-start" h="100%" justify="space-between">
+                  <Group gap="sm">
+                    <SourceLogo source={s} size={32} />
+                    <Text fw={600}>{SOURCE_LABELS[s]}</Text>
+                  </Group>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    component={Link}
+                    to={`/settings/integrations/${s}?client_id=${clientId}`}
+                  >
+                    Connect
+                  </Button>
+                </Stack>
+              </Card>
+            ))}
+          </SimpleGrid>
         </Stack>
       )}
       {canWrite && (missing.length > 0 || !hasFile) && (

@@ -1,7 +1,10 @@
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconPlugConnectedX } from '@tabler/icons-react';
-import { Link, useParams } from 'react-router';
+import { IconAlertTriangle, IconArrowLeft, IconCircleCheck, IconPlugConnectedX } from '@tabler/icons-react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
+import { CRM_SOURCES } from '@rally/shared/schemas/crm';
+import type { CrmSourceName } from '@rally/shared/schemas/crm';
+import { CrmSettingsPanel } from './crm-settings-panel.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -36,6 +39,28 @@ export function IntegrationSettingsScreen() {
         <Alert color="gray" icon={<IconPlugConnectedX size={18} />} title="Unknown integration">
           There is no integration called “{source || '(none)'}”. Choose one on the connections page.
         </Alert>
+      </Stack>
+    );
+  }
+
+  if ((CRM_SOURCES as readonly string[]).includes(source)) {
+    return (
+      <Stack gap="lg">
+        {back}
+        <Group gap="md">
+          <SourceLogo source={source} size={48} />
+          <div>
+            <Title order={1}>{label}</Title>
+            <Text c="dimmed">Settings of the {label} CRM connection.</Text>
+          </div>
+        </Group>
+        <ConnectResult />
+        <CrmSettingsPanel
+          clientId={clientId}
+          source={source as CrmSourceName}
+          canConnect={perms.includes('integration.write')}
+          canEditStages={perms.includes('settings.write')}
+        />
       </Stack>
     );
   }
@@ -76,5 +101,40 @@ export function IntegrationSettingsScreen() {
         <ImportHistory clientId={clientId} canWrite={perms.includes('integration.write')} />
       )}
     </Stack>
+  );
+}
+
+/** The CRM's OAuth callback lands here with ?connected= or ?connect_error=. */
+function ConnectResult() {
+  const [params, setParams] = useSearchParams();
+  const connected = params.get('connected');
+  const error = params.get('connect_error');
+  if (!connected && !error) return null;
+  const dismiss = () => {
+    const next = new URLSearchParams(params);
+    next.delete('connected');
+    next.delete('connect_error');
+    setParams(next, { replace: true });
+  };
+  return error ? (
+    <Alert
+      color="red"
+      icon={<IconAlertTriangle size={18} />}
+      title="The connection did not complete"
+      withCloseButton
+      onClose={dismiss}
+    >
+      {error}
+    </Alert>
+  ) : (
+    <Alert
+      color="teal"
+      icon={<IconCircleCheck size={18} />}
+      title={`${SOURCE_LABELS[connected ?? ''] ?? connected} is connected`}
+      withCloseButton
+      onClose={dismiss}
+    >
+      The first sync has started; its progress shows below.
+    </Alert>
   );
 }

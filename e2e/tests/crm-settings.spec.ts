@@ -1,0 +1,53 @@
+import { expect, test } from './fixtures.ts';
+import { expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
+
+/**
+ * Issue 16 in the browser: an owner connects HubSpot (the fake on loopback, started by the global
+ * setup) through the real OAuth redirect from its settings page, sees the first sync finish and the
+ * pipeline stages arrive, and marks a stage valuable. Marketo's credentials form and the CRMs on
+ * Settings › Connections are looked at too.
+ */
+test('an owner connects HubSpot through OAuth and sees its stages', async ({ page }) => {
+  const account = await registerViaApi(page.request, unique('crm'));
+  await page.context().clearCookies();
+  await signInUI(page, account.email, account.password);
+  await expectSignedIn(page, 'Eve Tester');
+  const clientId = new URL(page.url()).searchParams.get('client_id')!;
+
+  await page.goto(`/settings/connections?client_id=${clientId}`);
+  const addCrm = page.getByRole('heading', { name: 'Add a CRM' });
+  await expect(addCrm).toBeVisible();
+  for (const name of ['Salesforce', 'HubSpot', 'Marketo']) {
+    await expect(page.getByText(name, { exact: true })).toBeVisible();
+  }
+  await page.screenshot({ path: 'test-results/crm-connections.png', fullPage: true });
+
+  await page.goto(`/settings/integrations/hubspot?client_id=${clientId}`);
+  await expect(page.getByRole('heading', { name: 'HubSpot', level: 1 })).toBeVisible();
+  await expect(page.getByText('Not connected')).toBeVisible();
+  await page.getByRole('button', { name: 'Connect HubSpot' }).click();
+  // The fake's consent screen approves and sends the browser back through our callback.
+  await expect(page).toHaveURL(
+    new RegExp(`/settings/integrations/hubspot\\?client_id=${clientId}&connected=hubspot`),
+  );
+  await expect(page.getByText('HubSpot is connected')).toBeVisible();
+  const connection = page.getByRole('region', { name: 'HubSpot connection' });
+  await expect(connection.getByText('Active', { exact: true })).toBeVisible();
+  const stages = page.getByRole('table', { name: 'Pipeline stages' });
+  await expect(stages.getByRole('row', { name: /Closed Won/ })).toBeVisible({ timeout: 20_000 });
+  await expect(connection.getByText(/Last synced/)).toBeVisible({ timeout: 20_000 });
+  await expect(stages.getByRole('row')).toHaveCount(9); // header + 8 stages over two pipelines
+
+  const valuable = stages.getByRole('checkbox', { name: 'Contract Sent valuable' });
+  // Controlled by the server's reply: checked once the PUT has answered.
+  await valuable.click();
+  await expect(valuable).toBeChecked();
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: 'Contract Sent valuable' })).toBeChecked();
+  await page.screenshot({ path: 'test-results/crm-hubspot.png', fullPage: true });
+
+  await page.goto(`/settings/integrations/marketo?client_id=${clientId}`);
+  await expect(page.getByRole('region', { name: 'Marketo credentials' })).toBeVisible();
+  await expect(page.getByLabel('REST API endpoint')).toBeVisible();
+  await page.screenshot({ path: 'test-results/crm-marketo.png', fullPage: true });
+});

@@ -41,6 +41,20 @@ test.describe('/revenue (issue 17)', () => {
     const csv = readFileSync((await download.path()) ?? '', 'utf8');
     expect(csv.split('\r\n')[0]).toContain('Opportunity,Account,Stage,Amount');
     expect(csv).toContain('Closed Won');
+
+    // Engagement per week (GET /sc/performance/by_date) with its numbers as a table, and its export.
+    await page
+      .getByRole('radiogroup', { name: 'Engagement per' })
+      .getByText('Monthly', { exact: true })
+      .click();
+    await page.getByText('Show the numbers').click();
+    const perPeriod = page.getByRole('table', { name: 'Engagement per period' });
+    await expect(perPeriod.getByRole('columnheader', { name: 'Month' })).toBeVisible();
+    const [engagement] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export engagement' }).click(),
+    ]);
+    expect(engagement.suggestedFilename()).toMatch(/^performance-monthly-/);
   });
 
   test('with the report off (SPEC.md §3: revenue_report_enabled defaults to false) it says so, and an owner turns it on', async ({

@@ -173,3 +173,47 @@ export const opportunityDetailSchema = z.object({
   ),
 });
 export type OpportunityDetail = z.infer<typeof opportunityDetailSchema>;
+
+/** SPEC.md §5: report views. One row per day, ISO week (from Monday) or month. */
+export const REPORT_VIEWS = ['daily', 'weekly', 'monthly'] as const;
+export type ReportView = (typeof REPORT_VIEWS)[number];
+
+export const performanceQuery = reportRangeQuery.and(
+  z.object({
+    view: z.enum(REPORT_VIEWS, { message: `must be one of ${REPORT_VIEWS.join(', ')}` }).default('daily'),
+  }),
+);
+
+/** `GET /sc/performance/by_date`: engagement per period, every period of the range listed. */
+export const performanceByDateSchema = z.object({
+  range,
+  view: z.enum(REPORT_VIEWS),
+  rows: z.array(
+    z.object({
+      /** The period's first day, YYYY-MM-DD (UTC). */
+      date: z.string(),
+      impressions: z.number().int(),
+      clicks: z.number().int(),
+      views: z.number().int(),
+      new_superprospects: z.number().int(),
+    }),
+  ),
+});
+export type PerformanceByDate = z.infer<typeof performanceByDateSchema>;
+
+/** `GET /sc/revenue`: revenue won and influenced per month of the range (docs/reports.md). */
+export const revenueByMonthSchema = z.object({
+  range,
+  window_days: z.number().int(),
+  currency: z.string(),
+  rows: z.array(
+    z.object({
+      month: z.string(),
+      won: z.number().int(),
+      revenue_won_cents: money,
+      influenced: z.number().int(),
+      revenue_influenced_cents: money,
+    }),
+  ),
+});
+export type RevenueByMonth = z.infer<typeof revenueByMonthSchema>;

@@ -1,1 +1,2 @@
 export { reportRoutes } from './routes.ts';
+export { scReportRoutes } from './sc-routes.ts';

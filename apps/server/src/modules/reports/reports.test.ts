@@ -402,4 +402,57 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     const all = await owner.get(`${base}/opportunity?${RANGE}&page_size=200`);
     expect(all.json().items.map((o: { id: string }) => o.id)).not.toContain(foreignDeal);
   });
+
+  it('/sc/performance/by_date: one row per day, week or month with every period listed, and its export', async () => {
+    const sum = (rows: Record<string, number>[], k: string) => rows.reduce((n, r) => n + (r[k] ?? 0), 0);
+    for (const view of ['daily', 'weekly', 'monthly'] as const) {
+      const res = await sdr.get(`/sc/performance/by_date?${RANGE}&view=${view}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const rows = res.json().rows as (Record<string, number> & { date: string })[];
+      // Events in range of this client only: 5 impressions, 1 click, 1 view (the foreign one is apart).
+      expect([sum(rows, 'impressions'), sum(rows, 'clicks'), sum(rows, 'views')], view).toEqual([5, 1, 1]);
+      expect(rows.map((r) => r.date)).toEqual([...rows.map((r) => r.date)].sort());
+      if (view === 'daily') expect(rows.length).toBeGreaterThanOrEqual(61);
+      if (view === 'weekly')
+        for (const r of rows) expect(new Date(`${r.date}T00:00:00Z`).getUTCDay()).toBe(1);
+      if (view === 'monthly') for (const r of rows) expect(r.date.endsWith('-01')).toBe(true);
+    }
+    const csv = await owner.get(`/sc/performance/by_date/export?${RANGE}&view=monthly`);
+    expect(csv.statusCode).toBe(200);
+    const rows = parse(csv.body) as string[][];
+    expect(rows[0]).toEqual(['Date', 'Impressions', 'Clicks', 'Landing page views', 'New superprospects']);
+    expect(rows.slice(1).reduce((n, r) => n + Number(r[1]), 0)).toBe(5);
+  });
+
+  it('/sc/revenue: won and influenced revenue per month of the close date, and its export', async () => {
+    const res = await owner.get(`/sc/revenue?${RANGE}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().rows as {
+      revenue_won_cents: number;
+      revenue_influenced_cents: number;
+      won: number;
+    }[];
+    expect(rows.reduce((n, r) => n + r.won, 0)).toBe(3);
+    expect(rows.reduce((n, r) => n + r.revenue_won_cents, 0)).toBe(1_210_000);
+    expect(rows.reduce((n, r) => n + r.revenue_influenced_cents, 0)).toBe(960_000);
+    const csv = parse((await owner.get(`/sc/revenue/export?${RANGE}`)).body) as string[][];
+    expect(csv[0]).toEqual(['Month', 'Won', 'Revenue won', 'Influenced', 'Revenue influenced']);
+    expect(csv.slice(1).reduce((n, r) => n + Number(r[2]), 0)).toBe(12_100);
+  });
+
+  it('/sc report calls: 422 naming the field, 403 without reports.read', async () => {
+    const bad = await owner.get('/sc/performance/by_date?view=hourly');
+    expect(bad.statusCode).toBe(422);
+    expect(fieldsOf(bad)).toEqual(['querystring.view']);
+    const badTo = await owner.get(`/sc/revenue?from=${epoch(daysAgo(1))}&to=${epoch(daysAgo(3))}`);
+    expect(fieldsOf(badTo)).toEqual(['querystring.to']);
+    for (const url of [
+      '/sc/performance/by_date',
+      '/sc/performance/by_date/export',
+      '/sc/revenue',
+      '/sc/revenue/export',
+    ]) {
+      expect((await viewer.get(url)).statusCode, url).toBe(403);
+    }
+  });
 });

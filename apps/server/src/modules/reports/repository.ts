@@ -326,3 +326,50 @@ export async function stageHistoryOf(db: Db, clientId: string, opportunityId: st
     changed_at: isoAt(r.changed_at),
   }));
 }
+
+const TRUNC = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+export type View = keyof typeof TRUNC;
+
+/**
+ * Engagement per period (UTC; weeks start on Monday), every period of the range listed, empty ones
+ * as zeros, so a chart's axis has no holes.
+ */
+export async function performanceByDate(db: Db, clientId: string, range: Range, view: View) {
+  const unit = sql.raw(`'${TRUNC[view]}'`);
+  const step = sql.raw(`'1 ${TRUNC[view]}'`);
+  const result = await db.execute(sql`
+    with periods as (
+      select generate_series(
+        date_trunc(${unit}, ${range.from}::timestamptz at time zone 'UTC'),
+        date_trunc(${unit}, (${range.to}::timestamptz - interval '1 second') at time zone 'UTC'),
+        ${step}::interval) as start
+    ),
+    events as (
+      select date_trunc(${unit}, e.occurred_at at time zone 'UTC') as start,
+             count(*) filter (where e.type = 'impression') as impressions,
+             count(*) filter (where e.type = 'click') as clicks,
+             count(*) filter (where e.type = 'view') as views
+        from engagement_events e
+       where e.client_id = ${clientId} and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+       group by 1
+    ),
+    supers as (
+      select date_trunc(${unit}, t.super_date at time zone 'UTC') as start, count(*) as n
+        from targets t
+       where t.client_id = ${clientId} and t.super_date >= ${range.from} and t.super_date < ${range.to}
+       group by 1
+    )
+    select to_char(p.start, 'YYYY-MM-DD') as date, coalesce(e.impressions, 0) as impressions,
+           coalesce(e.clicks, 0) as clicks, coalesce(e.views, 0) as views, coalesce(s.n, 0) as new_superprospects
+      from periods p
+      left join events e on e.start = p.start
+      left join supers s on s.start = p.start
+     order by p.start`);
+  return rowsOf(result).map((r) => ({
+    date: String(r.date),
+    impressions: num(r.impressions),
+    clicks: num(r.clicks),
+    views: num(r.views),
+    new_superprospects: num(r.new_superprospects),
+  }));
+}

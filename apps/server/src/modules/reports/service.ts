@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type {
   OpportunityDetail,
+  PerformanceByDate,
+  RevenueByMonth,
   PipelineGenerated,
   PipelineProgressed,
   ReportRangeQuery,
@@ -15,10 +17,11 @@ import {
   mainCurrency,
   opportunitiesIn,
   opportunityById,
+  performanceByDate,
   progressedMoves,
   stageHistoryOf,
 } from './repository.ts';
-import type { OpportunityFilter, Range } from './repository.ts';
+import type { OpportunityFilter, Range, View } from './repository.ts';
 
 const DAY_MS = 86_400_000;
 /** The range when the caller gives none: the 90 days up to now. */
@@ -167,4 +170,43 @@ export async function opportunityDetail(
     stageHistoryOf(db, clientId, opportunityId),
   ]);
   return { opportunity, window_days: windowDays, prospects, stage_history: stageHistory };
+}
+
+export async function performance(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { view: View },
+): Promise<PerformanceByDate> {
+  const range = rangeOf(q);
+  return { range: epoch(range), view: q.view, rows: await performanceByDate(db, clientId, range, q.view) };
+}
+
+/** Won and influenced revenue per month of the close date, in the main currency, every month listed. */
+export async function revenueByMonth(db: Db, clientId: string, q: ReportRangeQuery): Promise<RevenueByMonth> {
+  const range = rangeOf(q);
+  const windowDays = await windowDaysOf(db, clientId);
+  const [currency, { items }] = await Promise.all([
+    mainCurrency(db, clientId),
+    opportunitiesIn(db, clientId, windowDays, range, { filter: 'won' }),
+  ]);
+  const months = new Map<string, RevenueByMonth['rows'][number]>();
+  for (
+    let d = new Date(Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth(), 1));
+    d < range.to;
+    d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1))
+  ) {
+    const month = d.toISOString().slice(0, 7);
+    months.set(month, { month, won: 0, revenue_won_cents: 0, influenced: 0, revenue_influenced_cents: 0 });
+  }
+  for (const o of items) {
+    const row = o.close_date ? months.get(o.close_date.slice(0, 7)) : undefined;
+    if (!row || o.currency !== currency) continue;
+    row.won += 1;
+    row.revenue_won_cents += o.amount_cents;
+    if (o.influenced) {
+      row.influenced += 1;
+      row.revenue_influenced_cents += o.amount_cents;
+    }
+  }
+  return { range: epoch(range), window_days: windowDays, currency, rows: [...months.values()] };
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import {
   opportunityDetailSchema,
+  performanceByDateSchema,
   opportunityReportPage,
   pipelineGeneratedSchema,
   pipelineProgressedSchema,
@@ -93,7 +94,10 @@ export async function downloadExport(
   query: Record<string, string | number>,
   filename: string,
 ): Promise<void> {
-  const blob = await apiBlob(`${base(clientId)}/${report}/export`, { query, clientId });
+  await saveBlob(await apiBlob(`${base(clientId)}/${report}/export`, { query, clientId }), filename);
+}
+
+function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -117,3 +121,29 @@ export const getRevenueSettingsQueryOptions = (clientId: string) =>
       apiRequest(`/v1/rest/client/${clientId}/settings`, { schema: clientSettingsSchema, signal, clientId }),
   });
 export const useRevenueSettings = (clientId: string) => useQuery(getRevenueSettingsQueryOptions(clientId));
+
+export type ReportView = 'daily' | 'weekly' | 'monthly';
+
+/** GET /sc/performance/by_date: engagement per day, week or month of the range. */
+export const usePerformance = (clientId: string, range: Range, view: ReportView) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'performance', range, view],
+    queryFn: ({ signal }) =>
+      apiRequest('/sc/performance/by_date', {
+        query: { ...range, view },
+        schema: performanceByDateSchema,
+        signal,
+        clientId,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The /sc exports (performance by date), fetched with the client header like the others. */
+export async function downloadScExport(
+  clientId: string,
+  path: '/sc/performance/by_date/export' | '/sc/revenue/export',
+  query: Record<string, string | number>,
+  filename: string,
+): Promise<void> {
+  await saveBlob(await apiBlob(path, { query, clientId }), filename);
+}

@@ -1,6 +1,6 @@
 import '@mantine/charts/styles.css';
 import { useMemo, useState } from 'react';
-import { BarChart } from '@mantine/charts';
+import { BarChart, LineChart } from '@mantine/charts';
 import {
   Anchor,
   Badge,
@@ -34,15 +34,17 @@ import { useAuth } from '../../../lib/auth/store.ts';
 import {
   OPPORTUNITY_PAGE_SIZE,
   downloadExport,
+  downloadScExport,
   getRevenueSettingsQueryOptions,
   useGenerated,
   useOpportunities,
   useOpportunityDetail,
+  usePerformance,
   useProgressed,
   useRevenueSettings,
   useSummary,
 } from '../api/get-reports.ts';
-import type { OpportunityFilter, Range } from '../api/get-reports.ts';
+import type { OpportunityFilter, Range, ReportView } from '../api/get-reports.ts';
 
 const DAY = 86_400;
 const PRESETS = [
@@ -181,6 +183,7 @@ function Revenue({ clientId, windowDays }: { clientId: string; windowDays: numbe
         when it came within {windowDays} days before the opportunity was created, moved forward or won (the
         window is a client setting).
       </Text>
+      <EngagementPanel clientId={clientId} range={range} />
       <Tabs defaultValue="generated" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="generated">Pipeline generated</Tabs.Tab>
@@ -725,5 +728,97 @@ function OpportunityDrawer({
         </Stack>
       ) : null}
     </Drawer>
+  );
+}
+
+const VIEWS: { value: ReportView; label: string }[] = [
+  { value: 'daily', label: 'Daily' },
+  { value: 'weekly', label: 'Weekly' },
+  { value: 'monthly', label: 'Monthly' },
+];
+
+/** Engagement per day, week or month (GET /sc/performance/by_date), with its numbers as a table. */
+function EngagementPanel({ clientId, range }: { clientId: string; range: Range }) {
+  const [view, setView] = useState<ReportView>('weekly');
+  const q = usePerformance(clientId, range, view);
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
+        <Text fw={600}>Engagement</Text>
+        <Group gap="xs">
+          <SegmentedControl
+            aria-label="Engagement per"
+            size="xs"
+            data={VIEWS}
+            value={view}
+            onChange={(v) => setView(v as ReportView)}
+          />
+          <ExportButton
+            label="Export engagement"
+            onExport={() =>
+              downloadScExport(
+                clientId,
+                '/sc/performance/by_date/export',
+                { ...range, view },
+                `performance-${view}-${fileDay(range.from)}.csv`,
+              )
+            }
+          />
+        </Group>
+      </Group>
+      {q.isPending ? (
+        <Skeleton height={220} role="status" aria-label="Loading the engagement" />
+      ) : q.isError ? (
+        <PanelError error={q.error} what="the engagement" onRetry={() => void q.refetch()} />
+      ) : (
+        <>
+          <LineChart
+            h={220}
+            data={q.data.rows}
+            dataKey="date"
+            series={[
+              { name: 'impressions', label: 'Impressions', color: 'indigo.6' },
+              { name: 'clicks', label: 'Clicks', color: 'teal.7' },
+              { name: 'views', label: 'Landing page views', color: 'orange.7' },
+              { name: 'new_superprospects', label: 'New superprospects', color: 'grape.7' },
+            ]}
+            withLegend
+            curveType="monotone"
+            valueFormatter={(v) => abbreviateNumber(v)}
+            lineChartProps={{ accessibilityLayer: false }}
+            aria-hidden
+          />
+          <details>
+            <summary>
+              <Text span size="sm">
+                Show the numbers
+              </Text>
+            </summary>
+            <Table mt="xs" fz="sm" verticalSpacing={4} aria-label="Engagement per period">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{view === 'daily' ? 'Day' : view === 'weekly' ? 'Week from' : 'Month'}</Table.Th>
+                  <Table.Th ta="right">Impressions</Table.Th>
+                  <Table.Th ta="right">Clicks</Table.Th>
+                  <Table.Th ta="right">Landing page views</Table.Th>
+                  <Table.Th ta="right">New superprospects</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {q.data.rows.map((r) => (
+                  <Table.Tr key={r.date}>
+                    <Table.Td>{r.date}</Table.Td>
+                    <Table.Td ta="right">{r.impressions}</Table.Td>
+                    <Table.Td ta="right">{r.clicks}</Table.Td>
+                    <Table.Td ta="right">{r.views}</Table.Td>
+                    <Table.Td ta="right">{r.new_superprospects}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </details>
+        </>
+      )}
+    </Paper>
   );
 }

@@ -44,6 +44,9 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(valuable).toBeChecked();
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'Contract Sent valuable' })).toBeChecked();
+  // Owners with their (here unmapped) sales reps, and the activity definitions.
+  await expect(page.getByRole('table', { name: 'CRM owners' }).getByRole('row')).toHaveCount(3);
+  await expect(page.getByRole('heading', { name: 'Activity definitions' })).toBeVisible();
   await page.screenshot({ path: 'test-results/crm-hubspot.png', fullPage: true });
 
   await page.goto(`/settings/integrations/marketo?client_id=${clientId}`);

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
+  activityDefinitionReply,
+  crmOwnerSchema,
   crmRedirectReply,
   crmSettingsSchema,
   crmStageSchema,
@@ -160,5 +162,77 @@ export function useSaveStageSet(clientId: string, set: StageSet) {
         clientId,
       }),
     onSuccess: (reply) => queryClient.setQueryData(['crm-stages', clientId, set], reply),
+  });
+}
+
+/** POST …/settings {write_back}: Rally's superprospects written back to the CRM after each sync. */
+export function useCrmWriteBack(clientId: string, source: CrmSourceName) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (writeBack: boolean) =>
+      apiRequest(`/v1/integration/crm/${source}/client/${clientId}/settings`, {
+        method: 'POST',
+        body: { write_back: writeBack },
+        schema: crmSettingsSchema,
+        clientId,
+      }),
+    onSuccess: (settings: CrmSettings) => queryClient.setQueryData(settingsKey(clientId, source), settings),
+  });
+}
+
+export type ActivityKind = 'outreach' | 'meeting_activity';
+
+/** GET …/outreach or …/meeting_activity: the chosen activity types and those synced. */
+export function useActivityDefinition(clientId: string, source: CrmSourceName, kind: ActivityKind) {
+  return useQuery({
+    queryKey: ['crm-activity', clientId, source, kind],
+    queryFn: ({ signal }) =>
+      apiRequest(`/v1/integration/crm/${source}/client/${clientId}/${kind}`, {
+        schema: activityDefinitionReply,
+        signal,
+        clientId,
+      }),
+  });
+}
+
+export function useSaveActivityDefinition(clientId: string, source: CrmSourceName, kind: ActivityKind) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (types: string[]) =>
+      apiRequest(`/v1/integration/crm/${source}/client/${clientId}/${kind}`, {
+        method: 'PUT',
+        body: { activity_types: types },
+        schema: activityDefinitionReply,
+        clientId,
+      }),
+    onSuccess: (reply) => queryClient.setQueryData(['crm-activity', clientId, source, kind], reply),
+  });
+}
+
+/** GET …/owners/active: the CRM's active owners with the sales rep each maps to. */
+export function useCrmOwners(clientId: string, source: CrmSourceName) {
+  return useQuery({
+    queryKey: ['crm-owners', clientId, source],
+    queryFn: ({ signal }) =>
+      apiRequest(`/v1/integration/crm/${source}/client/${clientId}/owners/active`, {
+        schema: z.array(crmOwnerSchema),
+        signal,
+        clientId,
+      }),
+  });
+}
+
+/** PUT …/owners/{ownerId} {sales_rep_id}: a mapping by hand (null: back to matching by e-mail). */
+export function useMapOwner(clientId: string, source: CrmSourceName) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { ownerId: string; salesRepId: string | null }) =>
+      apiRequest(`/v1/integration/crm/${source}/client/${clientId}/owners/${input.ownerId}`, {
+        method: 'PUT',
+        body: { sales_rep_id: input.salesRepId },
+        schema: crmOwnerSchema,
+        clientId,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['crm-owners', clientId, source] }),
   });
 }

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Badge,
@@ -22,6 +23,7 @@ import type { CrmSettings, CrmSourceName, CrmStage } from '@rally/shared/schemas
 import { FormError } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { SyncProgress } from './sync-progress.tsx';
+import { ActivityDefinitionsPanel, OwnersPanel, WriteBackPanel } from './crm-more-panels.tsx';
 import {
   useCrmDisconnect,
   useCrmRedirect,
@@ -49,6 +51,15 @@ export function CrmSettingsPanel({
 }: { clientId: string; source: CrmSourceName } & Perms) {
   const settings = useCrmSettings(clientId, source);
   const label = SOURCE_LABELS[source] ?? source;
+  // A sync that finished brings new stages, owners and activity types: read them again.
+  const syncedAt = settings.data?.integration?.last_synced_at ?? null;
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!syncedAt) return;
+    void queryClient.invalidateQueries({ queryKey: ['crm-stages', clientId] });
+    void queryClient.invalidateQueries({ queryKey: ['crm-owners', clientId, source] });
+    void queryClient.invalidateQueries({ queryKey: ['crm-activity', clientId, source] });
+  }, [syncedAt, clientId, source, queryClient]);
   if (settings.isPending) return <PanelLoading label={`Loading ${label}`} />;
   if (settings.isError)
     return <PanelError error={settings.error} what={label} onRetry={() => void settings.refetch()} />;
@@ -61,6 +72,13 @@ export function CrmSettingsPanel({
       {source !== 'marketo' && s.integration && (
         <StagesPanel clientId={clientId} integrationId={s.integration.id} canEdit={canEditStages} />
       )}
+      {source !== 'marketo' && s.integration && (
+        <OwnersPanel clientId={clientId} source={source} canEdit={canConnect} />
+      )}
+      {source !== 'marketo' && s.integration && (
+        <ActivityDefinitionsPanel clientId={clientId} source={source} canEdit={canConnect} />
+      )}
+      {s.integration && <WriteBackPanel clientId={clientId} settings={s} canEdit={canConnect} />}
     </Stack>
   );
 }

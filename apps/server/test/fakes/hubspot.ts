@@ -101,6 +101,8 @@ export const HUBSPOT_SCOPES = [
   'crm.objects.owners.read',
   'crm.schemas.deals.read',
   'crm.lists.read',
+  'crm.objects.contacts.write',
+  'crm.schemas.contacts.write',
 ];
 const SCOPE_FOR: Record<string, string> = {
   deals: 'crm.objects.deals.read',
@@ -125,6 +127,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   const pipelines: HsPipeline[] = [];
   const owners: HsOwner[] = [];
   const lists: HsList[] = [];
+  const customProperties = new Map<string, { label: string; type: string }>();
+  let batchUpdates = 0;
   const codes = new Map<string, { redirectUri: string; scope: string }>();
   const access = new Map<string, { expiresAt: number; scope: string; refresh: string }>();
   const refreshTokens = new Map<string, { scope: string }>();
@@ -662,11 +666,71 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         headers,
       );
     }
+    if (area === 'properties' && rest.length === 1 && req.method === 'POST') {
+      // Creating a custom property (what Rally's write-back needs first).
+      if (!auth.scope.split(' ').includes('crm.schemas.contacts.write')) {
+        throw hsError(403, 'MISSING_SCOPES', 'crm.schemas.contacts.write is required');
+      }
+      let body: { name?: string; label?: string; type?: string };
+      try {
+        body = JSON.parse(await readBody(req)) as typeof body;
+      } catch {
+        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+      }
+      if (!body.name || !/^[a-z][a-z0-9_]*$/.test(body.name) || !body.type) {
+        throw hsError(400, 'VALIDATION_ERROR', 'name and type are required');
+      }
+      if (customProperties.has(body.name)) {
+        throw hsError(409, 'CONFLICT', `A property named '${body.name}' already exists.`);
+      }
+      customProperties.set(body.name, { label: body.label ?? body.name, type: body.type });
+      return send(
+        res,
+        201,
+        { name: body.name, label: body.label, type: body.type, hubspotDefined: false },
+        headers,
+      );
+    }
+    if (
+      area === 'objects' &&
+      rest[0] === 'contacts' &&
+      rest[1] === 'batch' &&
+      rest[2] === 'update' &&
+      req.method === 'POST'
+    ) {
+      if (!auth.scope.split(' ').includes('crm.objects.contacts.write')) {
+        throw hsError(403, 'MISSING_SCOPES', 'crm.objects.contacts.write is required');
+      }
+      let body: { inputs?: { id: string; properties: Record<string, string> }[] };
+      try {
+        body = JSON.parse(await readBody(req)) as typeof body;
+      } catch {
+        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+      }
+      const inputs = body.inputs ?? [];
+      if (inputs.length > 100) throw hsError(400, 'VALIDATION_ERROR', 'at most 100 inputs');
+      for (const i of inputs) {
+        for (const k of Object.keys(i.properties)) {
+          if (k.startsWith('rally_') && !customProperties.has(k)) {
+            throw hsError(400, 'VALIDATION_ERROR', `Property "${k}" does not exist`);
+          }
+        }
+      }
+      batchUpdates += 1;
+      const results = inputs.flatMap((i) => {
+        const r = objects.contacts.find((x) => x.id === i.id);
+        return r
+          ? [shape('contacts', update('contacts', i.id, i.properties), Object.keys(i.properties), [], [])]
+          : [];
+      });
+      return send(res, 200, { status: 'COMPLETE', results }, headers);
+    }
     if (area === 'properties' && rest.length === 1) {
       const type = rest[0] as HsObjectType;
       if (!objects[type]) throw hsError(404, 'OBJECT_NOT_FOUND', `Unknown object type ${type}`);
       const names = new Set<string>(['createdate', 'hs_lastmodifieddate']);
       for (const r of objects[type]) for (const k of Object.keys(r.properties)) names.add(k);
+      if (type === 'contacts') for (const k of customProperties.keys()) names.add(k);
       const stageOptions = pipelines.flatMap((p) =>
         p.stages.map((s) => ({ label: s.label, value: s.id, displayOrder: s.displayOrder, hidden: false })),
       );
@@ -824,6 +888,9 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     update,
     archive,
     objectTypeId: OBJECT_TYPE_ID,
+    customProperties,
+    /** How many contact batch updates were made. */
+    batchUpdates: () => batchUpdates,
     /** Tokens for tests that skip the consent screen. */
     issueTokens: (scope = grantScope) => issue(scope),
     /** The scopes later consents grant (a portal without some features grants fewer). */

@@ -13,8 +13,13 @@ import {
 import type { ActivityKind } from '../api/crm.ts';
 import { useSalesReps } from '../api/sales-reps.ts';
 
-/** Which sources write superprospects back (HubSpot's write-back is not built yet). */
-const WRITES_BACK: CrmSourceName[] = ['salesforce'];
+/** What each source's write-back does (Marketo has none). */
+const WRITE_BACK_TEXT: Partial<Record<CrmSourceName, string>> = {
+  salesforce:
+    'After each sync, prospects who became superprospects join the “Rally superprospects” campaign with their engagement.',
+  hubspot:
+    'After each sync, superprospects’ contacts get Rally’s properties: superprospect date, ad impressions and clicks.',
+};
 
 /** The write-back switch: off by default; on, each sync writes superprospects to the CRM. */
 export function WriteBackPanel({
@@ -27,14 +32,15 @@ export function WriteBackPanel({
   canEdit: boolean;
 }) {
   const save = useCrmWriteBack(clientId, settings.source);
-  if (!WRITES_BACK.includes(settings.source)) return null;
+  const description = WRITE_BACK_TEXT[settings.source];
+  if (!description) return null;
   const label = SOURCE_LABELS[settings.source] ?? settings.source;
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label="Write-back">
       <Stack gap="xs">
         <Switch
           label={`Write superprospects back to ${label}`}
-          description="After each sync, prospects who became superprospects join the “Rally superprospects” campaign with their engagement."
+          description={description}
           checked={settings.write_back}
           disabled={!canEdit || save.isPending}
           onChange={(e) => save.mutate(e.currentTarget.checked)}

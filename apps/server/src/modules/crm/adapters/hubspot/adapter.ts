@@ -14,6 +14,7 @@ import type {
   RemoteOwner,
   RemoteStage,
   RemoteStageChange,
+  WriteBackItem,
 } from '../../port.ts';
 
 /**
@@ -35,7 +36,22 @@ export const HUBSPOT_SCOPES = [
   'crm.objects.owners.read',
   'crm.schemas.deals.read',
   'crm.lists.read',
+  // Write-back: Rally's own contact properties, created once, then set in batches.
+  'crm.objects.contacts.write',
+  'crm.schemas.contacts.write',
 ];
+
+/** The contact properties Rally creates in HubSpot for its write-back. */
+export const RALLY_PROPERTIES = [
+  {
+    name: 'rally_superprospect_date',
+    label: 'Rally superprospect date',
+    type: 'datetime',
+    fieldType: 'date',
+  },
+  { name: 'rally_impressions', label: 'Rally ad impressions', type: 'number', fieldType: 'number' },
+  { name: 'rally_clicks', label: 'Rally ad clicks', type: 'number', fieldType: 'number' },
+] as const;
 export const HUBSPOT_REVOKED_MESSAGE =
   "HubSpot no longer accepts Rally's access (the app was uninstalled or the refresh token was revoked). Reconnect HubSpot in Settings › Connections.";
 
@@ -495,6 +511,36 @@ export function createHubSpotAdapter(
         }
         yield { items, total: page.total };
       }
+    },
+
+    async writeBack(ctx, items: WriteBackItem[]) {
+      const existing = new Set(
+        (await get<{ results: { name: string }[] }>(ctx, '/crm/v3/properties/contacts')).results.map(
+          (p) => p.name,
+        ),
+      );
+      for (const p of RALLY_PROPERTIES) {
+        if (existing.has(p.name)) continue;
+        await post(ctx, '/crm/v3/properties/contacts', { ...p, groupName: 'contactinformation' });
+      }
+      // One value per contact (the latest item wins); setting the same values again changes nothing.
+      const byContact = new Map(items.map((i) => [i.contactExternalId, i]));
+      const inputs = [...byContact.values()].map((i) => ({
+        id: i.contactExternalId,
+        properties: {
+          rally_superprospect_date: String(Date.parse(i.superDate)),
+          rally_impressions: String(i.impressions),
+          rally_clicks: String(i.clicks),
+        },
+      }));
+      let written = 0;
+      for (let i = 0; i < inputs.length; i += 100) {
+        const reply = await post<{ results: unknown[] }>(ctx, '/crm/v3/objects/contacts/batch/update', {
+          inputs: inputs.slice(i, i + 100),
+        });
+        written += reply.results.length;
+      }
+      return { target: 'contact properties', written };
     },
 
     async *lists(ctx) {

@@ -2,6 +2,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
+  cadences,
   crmAccounts,
   crmContacts,
   crmListMembers,
@@ -9,6 +10,8 @@ import {
   integrations,
   opportunities,
   opportunityStageHistory,
+  prospects,
+  targets,
 } from '../../../../db/schema/index.ts';
 import { createTestApp, waitFor } from '../../../../../test/helpers.ts';
 import type { Browser } from '../../../../../test/http.ts';
@@ -208,6 +211,47 @@ describe('HubSpot connection and sync (issue 16)', () => {
     expect(row.credentialsEnc).not.toBe(sealedBefore);
     const [account] = await app.db.select().from(crmAccounts).where(eq(crmAccounts.externalId, globex.id));
     expect(account!.name).toBe('Globex Corporation');
+  });
+
+  it('write-back (on): superprospects get Rally contact properties, created once, set in batches', async () => {
+    const id = (await connectionOf())!.id;
+    const [file] = await app.db.insert(integrations).values({ clientId, source: 'fileforce' }).returning();
+    const [prospect] = await app.db
+      .insert(prospects)
+      .values({ clientId, integrationId: file!.id, externalId: 'ann', email: 'ann@globex.example' })
+      .returning();
+    const [cadence] = await app.db
+      .insert(cadences)
+      .values({ clientId, integrationId: file!.id, externalId: 'c1', name: 'Outbound' })
+      .returning();
+    await app.db.insert(targets).values({
+      clientId,
+      cadenceId: cadence!.id,
+      prospectId: prospect!.id,
+      impressions: 20,
+      clicks: 2,
+      superDate: new Date(Date.now() - 86_400_000),
+    });
+    const ann = fake.objects('contacts').find((c) => c.properties.email === 'ann@globex.example')!;
+    // Changed in HubSpot: the next sync reads it again and matches it to the prospect by e-mail.
+    fake.update('contacts', ann.id, { jobtitle: 'CTO' });
+    const settingsUrl = `/v1/integration/crm/hubspot/client/${clientId}/settings`;
+    expect((await owner.post(settingsUrl, { write_back: true })).statusCode).toBe(200);
+    await app.crmSync.run({ integrationId: id });
+    expect(await connectionOf()).toMatchObject({ isActive: true, lastError: null });
+    expect([...fake.customProperties.keys()].sort()).toEqual([
+      'rally_clicks',
+      'rally_impressions',
+      'rally_superprospect_date',
+    ]);
+    expect(ann.properties).toMatchObject({ rally_impressions: '20', rally_clicks: '2' });
+    expect(fake.batchUpdates()).toBe(1);
+    // Again: the properties are not created twice (HubSpot would answer 409), the values stay.
+    await app.crmSync.run({ integrationId: id });
+    expect(await connectionOf()).toMatchObject({ lastError: null });
+    expect(fake.customProperties.size).toBe(3);
+    expect(ann.properties.rally_impressions).toBe('20');
+    await owner.post(settingsUrl, { write_back: false });
   });
 
   it('the app uninstalled mid-sync makes the connection inactive with the reason', async () => {

@@ -69,11 +69,13 @@ for (const [label, viewport] of [
     test.use({ viewport });
 
     test('logged-out and public pages have no violation', async ({ page }) => {
+      // Seven pages, each loaded and analysed: more than the default 30 s on a busy machine.
+      test.setTimeout(120_000);
       expect(await violationsOn(page, LOGGED_OUT)).toEqual({});
     });
 
     test('every screen of the demo owner has no violation', async ({ page }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(240_000);
       await signInAs(page);
       expect(await violationsOn(page, SIGNED_IN)).toEqual({});
     });

@@ -217,3 +217,26 @@ export const revenueByMonthSchema = z.object({
   ),
 });
 export type RevenueByMonth = z.infer<typeof revenueByMonthSchema>;
+
+/**
+ * `GET /report/client/{id}/value_report`: what the client spent on superprospects in the range
+ * against the pipeline and revenue Rally's ads were behind — the return a buyer asks about.
+ */
+export const valueReportSchema = z.object({
+  range,
+  window_days: z.number().int(),
+  /** The currency of the pipeline and revenue amounts (the client's most used). */
+  currency: z.string(),
+  /** Superprospects billed with a super date in the range, and what they cost (Rally's billing currency). */
+  superprospects_billed: z.number().int(),
+  spend_cents: money,
+  spend_currency: z.string(),
+  pipeline_generated_cents: money,
+  pipeline_progressed_cents: money,
+  revenue_influenced_cents: money,
+  /** Pipeline generated per unit spent; null without spend. */
+  pipeline_per_spend: z.number().nullable(),
+  /** Revenue influenced per unit spent; null without spend. */
+  revenue_per_spend: z.number().nullable(),
+});
+export type ValueReport = z.infer<typeof valueReportSchema>;

@@ -3,6 +3,8 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
   clientSettings,
+  invoiceLines,
+  invoices,
   companies,
   crmAccounts,
   crmClientSettings,
@@ -454,5 +456,45 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     ]) {
       expect((await viewer.get(url)).statusCode, url).toBe(403);
     }
+  });
+
+  it('value_report: spend on superprospects billed in the range against pipeline and revenue influenced', async () => {
+    const [inv] = await app.db
+      .insert(invoices)
+      .values({
+        clientId: w.clientId,
+        number: 'R-0001',
+        status: 'paid',
+        amountCents: 1500,
+        period: '2026-11',
+        reason: 'threshold',
+        idempotencyKey: randomUUID(),
+      })
+      .returning();
+    await app.db.insert(invoiceLines).values(
+      [daysAgo(10), daysAgo(20), daysAgo(90)].map((superDate) => ({
+        invoiceId: inv!.id,
+        clientId: w.clientId,
+        targetId: randomUUID(),
+        cadenceId: 1,
+        superDate,
+        amountCents: 500,
+      })),
+    );
+    const res = await owner.get(`${base}/value_report?${RANGE}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      superprospects_billed: 2, // the third was super 90 days ago, before the range
+      spend_cents: 1000,
+      spend_currency: 'USD',
+      pipeline_generated_cents: 540_000,
+      revenue_influenced_cents: 960_000,
+      pipeline_per_spend: 540,
+      revenue_per_spend: 960,
+    });
+    const none = await owner.get(`${base}/value_report?from=978307200&to=1009843200`);
+    expect(none.json()).toMatchObject({ spend_cents: 0, pipeline_per_spend: null, revenue_per_spend: null });
+    expect((await viewer.get(`${base}/value_report`)).statusCode).toBe(403);
+    expect(fieldsOf(await owner.get(`${base}/value_report?to=soon`))).toEqual(['querystring.to']);
   });
 });

@@ -373,3 +373,14 @@ export async function performanceByDate(db: Db, clientId: string, range: Range, 
     new_superprospects: num(r.new_superprospects),
   }));
 }
+
+/** Superprospects billed whose super date is in the range, and their cost (invoice lines). */
+export async function superprospectSpend(db: Db, clientId: string, range: Range) {
+  const result = await db.execute(sql`
+    select count(*) as n, coalesce(sum(l.amount_cents), 0) as cents, min(i.currency) as currency
+      from invoice_lines l
+      join invoices i on i.id = l.invoice_id
+     where l.client_id = ${clientId} and l.super_date >= ${range.from} and l.super_date < ${range.to}`);
+  const r = rowsOf(result)[0] ?? {};
+  return { count: num(r.n), cents: num(r.cents), currency: String(r.currency ?? 'usd').toUpperCase() };
+}

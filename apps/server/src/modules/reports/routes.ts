@@ -9,6 +9,7 @@ import {
   pipelineProgressedSchema,
   reportRangeQuery,
   reportSummarySchema,
+  valueReportSchema,
 } from '@rally/shared/schemas/reports';
 import type { ReportOpportunity, StageMove } from '@rally/shared/schemas/reports';
 import { tenantOf } from '../../lib/access.ts';
@@ -22,6 +23,7 @@ import {
   pipelineGenerated,
   pipelineProgressed,
   summary,
+  valueReport,
 } from './service.ts';
 
 const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
@@ -209,5 +211,20 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!found) throw httpError(404, 'Opportunity not found.');
       return found;
     },
+  );
+
+  app.get(
+    '/report/client/:clientId/value_report',
+    {
+      config: { access },
+      schema: {
+        tags: ['reports'],
+        summary: 'Spend on superprospects in the range against the pipeline and revenue it was behind',
+        params: clientIdParam,
+        querystring: reportRangeQuery,
+        response: { 200: valueReportSchema },
+      },
+    },
+    async (request) => valueReport(db, tenantOf(request).clientId, request.query),
   );
 };

@@ -3,6 +3,7 @@ import type {
   OpportunityDetail,
   PerformanceByDate,
   RevenueByMonth,
+  ValueReport,
   PipelineGenerated,
   PipelineProgressed,
   ReportRangeQuery,
@@ -20,6 +21,7 @@ import {
   performanceByDate,
   progressedMoves,
   stageHistoryOf,
+  superprospectSpend,
 } from './repository.ts';
 import type { OpportunityFilter, Range, View } from './repository.ts';
 
@@ -209,4 +211,25 @@ export async function revenueByMonth(db: Db, clientId: string, q: ReportRangeQue
     }
   }
   return { range: epoch(range), window_days: windowDays, currency, rows: [...months.values()] };
+}
+
+export async function valueReport(db: Db, clientId: string, q: ReportRangeQuery): Promise<ValueReport> {
+  const [s, spend] = await Promise.all([
+    summary(db, clientId, q),
+    superprospectSpend(db, clientId, rangeOf(q)),
+  ]);
+  const per = (cents: number) => (spend.cents > 0 ? Math.round((cents / spend.cents) * 10) / 10 : null);
+  return {
+    range: s.range,
+    window_days: s.window_days,
+    currency: s.currency,
+    superprospects_billed: spend.count,
+    spend_cents: spend.cents,
+    spend_currency: spend.currency,
+    pipeline_generated_cents: s.pipeline_generated_cents,
+    pipeline_progressed_cents: s.pipeline_progressed_cents,
+    revenue_influenced_cents: s.revenue_influenced_cents,
+    pipeline_per_spend: per(s.pipeline_generated_cents),
+    revenue_per_spend: per(s.revenue_influenced_cents),
+  };
 }

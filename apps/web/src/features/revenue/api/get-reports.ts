@@ -6,6 +6,7 @@ import {
   pipelineGeneratedSchema,
   pipelineProgressedSchema,
   reportSummarySchema,
+  valueReportSchema,
 } from '@rally/shared/schemas/reports';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
 import { apiBlob, apiRequest } from '../../../lib/api-client.ts';
@@ -147,3 +148,17 @@ export async function downloadScExport(
 ): Promise<void> {
   await saveBlob(await apiBlob(path, { query, clientId }), filename);
 }
+
+/** GET /report/client/{id}/value_report: spend on superprospects against pipeline and revenue. */
+export const useValueReport = (clientId: string, range: Range) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'value', range],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/value_report`, {
+        query: range,
+        schema: valueReportSchema,
+        signal,
+        clientId,
+      }),
+    placeholderData: keepPreviousData,
+  });

@@ -43,6 +43,7 @@ import {
   useProgressed,
   useRevenueSettings,
   useSummary,
+  useValueReport,
 } from '../api/get-reports.ts';
 import type { OpportunityFilter, Range, ReportView } from '../api/get-reports.ts';
 
@@ -183,6 +184,7 @@ function Revenue({ clientId, windowDays }: { clientId: string; windowDays: numbe
         when it came within {windowDays} days before the opportunity was created, moved forward or won (the
         window is a client setting).
       </Text>
+      <ValueLine clientId={clientId} range={range} />
       <EngagementPanel clientId={clientId} range={range} />
       <Tabs defaultValue="generated" keepMounted={false}>
         <Tabs.List>
@@ -819,6 +821,29 @@ function EngagementPanel({ clientId, range }: { clientId: string; range: Range }
           </details>
         </>
       )}
+    </Paper>
+  );
+}
+
+/** The return on what the client paid for superprospects (value_report), in one line. */
+function ValueLine({ clientId, range }: { clientId: string; range: Range }) {
+  const q = useValueReport(clientId, range);
+  if (!q.data) return null;
+  const v = q.data;
+  return (
+    <Paper withBorder radius="md" p="md" bg="indigo.0">
+      <Text size="sm">
+        {v.spend_cents > 0 ? (
+          <>
+            <b>{fullMoney(v.spend_cents, v.spend_currency)}</b> spent on {v.superprospects_billed}{' '}
+            {v.superprospects_billed === 1 ? 'superprospect' : 'superprospects'} in this period was behind{' '}
+            <b>{v.pipeline_per_spend}×</b> its cost in pipeline generated and <b>{v.revenue_per_spend}×</b> in
+            revenue influenced.
+          </>
+        ) : (
+          <>No superprospect was billed in this period, so there is no spend to weigh the results against.</>
+        )}
+      </Text>
     </Paper>
   );
 }

@@ -18,7 +18,9 @@ test.describe('/revenue (issue 17)', () => {
     await expect(generated).toContainText(/\$\d/);
     await expect(page.getByText(/of \d+ new opportunities/)).toBeVisible();
     // value_report: what the superprospects cost against what followed.
-    await expect(page.getByText(/spent on \d+ superprospects? in this period|No superprospect was billed/)).toBeVisible();
+    await expect(
+      page.getByText(/spent on \d+ superprospects? in this period|No superprospect was billed/),
+    ).toBeVisible();
     const table = page.getByRole('table', { name: 'Pipeline generated' });
     await expect(table.getByRole('row')).not.toHaveCount(1);
 

@@ -29,5 +29,8 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./vitest.setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // A screen test renders, clicks and waits on jsdom: 1-2 s alone, but past the 5 s default on a
+    // loaded two-core machine (seen once: the ad editor's 409 test). Slow is not broken.
+    testTimeout: 20_000,
   },
 });

@@ -21,9 +21,12 @@ export function fieldError(field: string, message: string): FieldError {
   return new FieldError([{ field, message }]);
 }
 
-/** An error with a status; the error handler sends `{ message }` for it. */
-export function httpError(statusCode: number, message: string): Error & { statusCode: number } {
-  return Object.assign(new Error(message), { statusCode });
+/**
+ * An error with a status; the error handler sends `{ message }` for it — a 5xx too, since the message
+ * was written for the user ("Marketo did not answer…"), unlike an unexpected error's.
+ */
+export function httpError(statusCode: number, message: string): Error & { statusCode: number; expose: true } {
+  return Object.assign(new Error(message), { statusCode, expose: true as const });
 }
 
 /**
@@ -56,7 +59,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(500).send({ message: INTERNAL_ERROR_MESSAGE });
     }
     const status = err.statusCode ?? 500;
-    if (status >= 500) {
+    if (status >= 500 && (err as { expose?: unknown }).expose !== true) {
       request.log.error({ err }, 'request failed');
       return reply.code(status).send({ message: INTERNAL_ERROR_MESSAGE });
     }

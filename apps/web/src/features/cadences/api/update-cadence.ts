@@ -20,7 +20,14 @@ export function useUpdateCadence(clientId: string, opts: { toast?: boolean } = {
   return useMutation({
     mutationFn: updateCadence,
     meta: { toast: opts.toast ?? true },
+    // A read of this cadence under way while it is saved (the screen polls it while a sync runs) can
+    // answer from before the save and land after it, putting the old value back: the ads switch
+    // snapped back now and then. Such reads are cancelled before the saved cadence is put in place.
+    onMutate: async ({ id, integrationId }) => {
+      await queryClient.cancelQueries({ queryKey: ['cadences', clientId, id, integrationId], exact: true });
+    },
     onSuccess: async (cadence, { id, integrationId }) => {
+      await queryClient.cancelQueries({ queryKey: ['cadences', clientId, id, integrationId], exact: true });
       queryClient.setQueryData(['cadences', clientId, id, integrationId], cadence);
       await queryClient.invalidateQueries({
         queryKey: getCadencesQueryOptions(clientId).queryKey,

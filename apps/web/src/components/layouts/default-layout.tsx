@@ -4,14 +4,16 @@ import { PageFooter } from './page-footer.tsx';
 import { PageHeader } from './page-header.tsx';
 import { RouteTitle } from './route-title.tsx';
 import { ScreenSuspense } from './screen-suspense.tsx';
+import { SkipLink } from './skip-link.tsx';
 
 /** Header, a content column 980 to 1200 px wide (SPEC.md §9), and the footer. */
 export function DefaultLayout() {
   return (
     <Flex direction="column" mih="100vh" bg="gray.0">
       <RouteTitle />
+      <SkipLink />
       <PageHeader />
-      <Box component="main" flex={1} py="xl">
+      <Box component="main" id="content" tabIndex={-1} flex={1} py="xl" style={{ outline: 'none' }}>
         <Container size={1200} miw={{ md: 980 }}>
           <ScreenSuspense>
             <Outlet />

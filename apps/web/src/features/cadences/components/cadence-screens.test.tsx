@@ -173,6 +173,23 @@ describe('CadenceScreen', () => {
     expect(within(day1).queryByRole('button', { name: 'Add content to Day 1' })).toBeNull();
   });
 
+  it('"PUT /cadence/{id}/change_status … (response errors swallowed, nothing returned)": a refused move shows no toast and reads the cadence back', async () => {
+    const show = vi.spyOn(notifications, 'show');
+    const server = await signIn('purple_owner', {
+      'PUT /sc/cadence/7/change_status': { status: 409, body: { message: 'The platform refused the move.' } },
+    });
+    render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    const reads = () => server.calls.filter((c) => c.url.startsWith('/sc/cadence/7?')).length;
+    await userEvent.click(await screen.findByRole('button', { name: 'Pause' }));
+    await waitFor(() =>
+      expect(server.calls.some((c) => c.url.startsWith('/sc/cadence/7/change_status'))).toBe(true),
+    );
+    await waitFor(() => expect(reads()).toBeGreaterThanOrEqual(2));
+    expect(show).not.toHaveBeenCalled();
+    expect(screen.queryByText('The platform refused the move.')).toBeNull();
+    show.mockRestore();
+  });
+
   it('a cadence of another client (404) reads as not found', async () => {
     await signIn('purple_owner', {
       'GET /sc/cadence/7': { status: 404, body: { message: 'Cadence not found.' } },

@@ -232,12 +232,13 @@ describe('AdEditorScreen', () => {
     const user = userEvent.setup();
     render(`/content/${AD_ID}?client_id=${ACME}`);
     await user.click(await screen.findByRole('button', { name: 'More actions' }));
-    // Menus and modals open with a transition, slow on a busy machine.
-    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }, { timeout: 5000 }));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete this ad?' }, { timeout: 5000 });
+    // Menus and modals open with a transition, slow on a busy machine (5 s was missed twice in a
+    // full run beside other work).
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }, { timeout: 15_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this ad?' }, { timeout: 15_000 });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await within(dialog).findByText(message, {}, { timeout: 5000 })).toBeInTheDocument();
-  });
+    expect(await within(dialog).findByText(message, {}, { timeout: 15_000 })).toBeInTheDocument();
+  }, 60_000);
 
   it('a viewer sees the ad read-only: fields disabled, no Save or Publish, and why', async () => {
     await signIn('grey_viewer');

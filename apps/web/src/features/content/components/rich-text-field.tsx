@@ -141,13 +141,14 @@ export function RichTextField({
   });
 
   // A value set from outside (a reset after saving, sanitised by the server) replaces the content.
+  // An editor being torn down (the screen left, or the editor re-made) has no schema left to read.
   useEffect(() => {
-    if (!editor || editor.isFocused) return;
+    if (!editor || editor.isDestroyed || editor.isFocused) return;
     if (normaliseHtml(editor.getHTML()) !== value) editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
 
   useEffect(() => {
-    editor?.setEditable(!disabled);
+    if (editor && !editor.isDestroyed) editor.setEditable(!disabled);
   }, [editor, disabled]);
 
   return (

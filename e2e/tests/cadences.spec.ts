@@ -291,6 +291,29 @@ test.describe('sync a cadence (issue 7)', () => {
     await page.goto(((await start.json()) as { redirect_url: string }).redirect_url);
     await expect(page).toHaveURL(/\/settings\/connections\?client_id=.*&connected=salesloft/);
 
+    // This test is about 'Sync now': it starts once the first sync of the connection has ended (the
+    // list does not yet follow a first sync by itself; a reload shows it).
+    await expect
+      .poll(
+        async () => {
+          const res = await api(
+            page.request,
+            'GET',
+            `/v1/rest/client/${clientId}/integrations`,
+            undefined,
+            clientId,
+          );
+          const list = (await res.json()) as {
+            source: string;
+            is_syncing: boolean;
+            last_synced_at: string | null;
+          }[];
+          const salesloft = list.find((i) => i.source === 'salesloft');
+          return Boolean(salesloft && !salesloft.is_syncing && salesloft.last_synced_at);
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
     await page.goto(`/cadence?client_id=${clientId}`);
     const table = page.getByRole('table', { name: 'Cadences' });
     const row = table

@@ -237,10 +237,11 @@ function StatusControl({ clientId, cadence }: { clientId: string; cadence: Caden
 /** is_super: ads on or off for the whole cadence, saved at once. */
 function AdsSwitch({ clientId, cadence }: { clientId: string; cadence: Cadence }) {
   const update = useUpdateCadence(clientId);
-  const on =
-    update.isPending && update.variables.body.is_super !== undefined
-      ? update.variables.body.is_super
-      : cadence.is_super;
+  // The switch follows the click at once: React state set in the click's own handler renders before
+  // the event ends, while the mutation's pending state reaches the screen a tick later — in that tick
+  // the controlled switch showed the old value again (the "snap back" the e2e walk saw under load).
+  const [clicked, setClicked] = useState<boolean | null>(null);
+  const on = clicked ?? cadence.is_super;
   return (
     <Switch
       size="md"
@@ -250,13 +251,15 @@ function AdsSwitch({ clientId, cadence }: { clientId: string; cadence: Cadence }
       }
       checked={on}
       disabled={update.isPending}
-      onChange={(e) =>
-        update.mutate({
-          id: cadence.id,
-          integrationId: cadence.integration_id,
-          body: { is_super: e.currentTarget.checked },
-        })
-      }
+      onChange={(e) => {
+        const next = e.currentTarget.checked;
+        setClicked(next);
+        update.mutate(
+          { id: cadence.id, integrationId: cadence.integration_id, body: { is_super: next } },
+          // Saved: the cadence now holds the value. Refused: it shows what the server holds.
+          { onSettled: () => setClicked(null) },
+        );
+      }}
     />
   );
 }

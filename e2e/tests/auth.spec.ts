@@ -88,6 +88,30 @@ test.describe('sign-in methods (issue 4)', () => {
     await other.close();
   });
 
+  test('magic link + TOTP: the link leads to the code step, not into the app', async ({ page }) => {
+    const user = await registerViaApi(page.request, unique('linkmfa'));
+    const enrol = await (await api(page.request, 'POST', '/v1/api/user/mfa')).json();
+    expect(
+      (await api(page.request, 'POST', '/v1/api/user/mfa/confirm', { code: totp(enrol.secret) })).status(),
+    ).toBe(200);
+    await page.context().clearCookies();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await expect(page.getByRole('status')).toContainText('Check your inbox');
+
+    const link = await linkFromMail(user.email, /http:\/\/localhost:\d+\/\?token=[\w-]+/);
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+    await expect(page).not.toHaveURL(/token=/);
+    expect((await page.request.get('/v1/api/user/self')).status()).toBe(401);
+    await page.getByLabel('Authentication code').first().click();
+    await page.keyboard.type(totp(enrol.secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectSignedIn(page, 'Eve Tester');
+  });
+
   test('Continue with Google signs in through the identity provider', async ({ page }) => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Continue with Google' }).click();

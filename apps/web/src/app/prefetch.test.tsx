@@ -18,6 +18,7 @@ function signedIn(permissions: string[]): AuthState {
     status: 'ready',
     error: null,
     loggedIn: true,
+    mfaPending: false,
     user: null,
     clients: [],
     integrations: [],

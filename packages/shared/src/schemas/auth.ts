@@ -177,3 +177,6 @@ export const integrationSchema = z.object({
 export type Integration = z.infer<typeof integrationSchema>;
 
 export const messageReply = z.object({ message: z.string() });
+
+/** 401 of self with a sign-in link for a user with TOTP on: the code step comes next (POST /v1/api/auth/mfa). */
+export const mfaRequiredReply = messageReply.extend({ mfa: z.literal(true).optional() });

@@ -219,6 +219,37 @@ describe('e-mailed links', async () => {
     expect(reuse.json()).toEqual({ message: 'Invalid link' });
   });
 
+  it('magic link for a user with TOTP on: no session from the link, the code step instead', async () => {
+    const { user, browser: owner } = await signedIn(app, { [acme]: 'yellow_sdr' });
+    const { secret } = (await owner.post('/v1/api/user/mfa')).json();
+    expect((await owner.post('/v1/api/user/mfa/confirm', { code: totpNow(secret) })).statusCode).toBe(200);
+
+    expect((await new Browser(app).post('/v1/api/auth/link', { email: user.email })).statusCode).toBe(202);
+    const token = linkIn((await mailTo(user.email)).raw, /\/\?token=([\w-]+)/);
+    const b = new Browser(app);
+    const self = await b.get('/v1/api/user/self', { headers: { authorization: `Bearer ${token}` } });
+    expect(self.statusCode).toBe(401);
+    expect(self.json()).toEqual({
+      message: 'Enter the code from your authenticator app to finish signing in.',
+      mfa: true,
+    });
+    expect(b.cookies.get('rally_auth_token')).toBeUndefined();
+    expect(b.cookies.get('rally_mfa')).toBeDefined();
+    expect((await b.get('/v1/api/user/self')).statusCode).toBe(401);
+    // The link is spent: opening it again neither signs in nor starts another code step.
+    const again = await new Browser(app).get('/v1/api/user/self', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(again.json()).toEqual({ message: 'Invalid link' });
+
+    expect((await b.post('/v1/api/auth/mfa', { code: '000000' })).statusCode).toBe(400);
+    expect(b.cookies.get('rally_auth_token')).toBeUndefined();
+    expect((await b.post('/v1/api/auth/mfa', { code: totpNow(secret) })).statusCode).toBe(200);
+    const signedInSelf = await b.get('/v1/api/user/self');
+    expect(signedInSelf.statusCode).toBe(200);
+    expect(signedInSelf.json()).toMatchObject({ id: user.id, mfa_enabled: true });
+  });
+
   it('does not reveal whether an address has an account', async () => {
     const res = await new Browser(app).post('/v1/api/auth/link', { email: 'ghost@example.com' });
     expect(res.statusCode).toBe(202);

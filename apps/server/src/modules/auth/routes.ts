@@ -9,6 +9,7 @@ import {
   magicLinkBody,
   messageReply,
   mfaBody,
+  mfaRequiredReply,
   mfaConfirmReply,
   mfaEnrolReply,
   registerBody,
@@ -26,13 +27,13 @@ import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { emails } from './emails.ts';
 import { consumeToken, findUser, findUserByEmail, issueToken, peekToken } from './repository.ts';
+import { MFA_COOKIE, mfaCookieOptions, startMfaChallenge } from './mfa-challenge.ts';
 import { enrolment, hashRecoveryCode, newRecoveryCodes, newTotpSecret, verifyTotp } from './totp.ts';
 
-export const MFA_COOKIE = 'rally_mfa';
 const MAGIC_LINK_TTL = 15 * 60_000;
 const RESET_TTL = 60 * 60_000;
-const MFA_TTL = 5 * 60_000;
 const INVALID_CREDENTIALS = 'Invalid email or password.';
+const MFA_REQUIRED = 'Enter the code from your authenticator app to finish signing in.';
 const ACCEPTED = 'If an account exists for that address, an e-mail is on its way.';
 
 function tooMany(reply: FastifyReply, r: LimitResult) {
@@ -59,12 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   // Verifying against a real hash for unknown users keeps their answer as slow as a wrong password.
   const dummyHash = hashPassword('not-a-real-password');
-  const mfaCookie = {
-    path: '/v1/api/auth',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: config.secureCookies,
-  };
+  const mfaCookie = mfaCookieOptions(config.secureCookies);
 
   const sendSelf = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
     const self = request.auth ? await app.identity.self(request.auth.user.id) : null;
@@ -109,8 +105,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await limits.account.reset(email);
 
       if (user.mfaSecretEnc) {
-        const token = await issueToken(db, 'mfa_challenge', user.id, MFA_TTL);
-        reply.setCookie(MFA_COOKIE, token, { ...mfaCookie, maxAge: MFA_TTL / 1000 });
+        await startMfaChallenge(db, reply, user.id, config.secureCookies);
         return { mfa: true };
       }
       await app.sessions.start(request, reply, user.id);
@@ -211,7 +206,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user and their client memberships',
-        response: { 200: selfReply, 401: messageReply },
+        response: { 200: selfReply, 401: mfaRequiredReply },
       },
     },
     async (request, reply) => {
@@ -219,6 +214,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (bearer) {
         const used = await consumeToken(db, 'magic_link', bearer);
         if (!used) return reply.code(401).send({ message: 'Invalid link' });
+        // A link proves the mailbox, not the second factor: a TOTP user gets the same code step as a password.
+        const user = await findUser(db, used.userId);
+        if (user?.mfaSecretEnc) {
+          await startMfaChallenge(db, reply, user.id, config.secureCookies);
+          return reply.code(401).send({ message: MFA_REQUIRED, mfa: true as const });
+        }
         await app.sessions.start(request, reply, used.userId);
       }
       return sendSelf(request, reply);

@@ -2,8 +2,9 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ssoConfigs } from '../../db/schema/index.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
+import { Secret, TOTP } from 'otpauth';
+import { ssoConfigs, users } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { Browser, makeClient, makeUser, signedIn } from '../../../test/http.ts';
 import { startOidcProvider } from '../../../test/oidc-provider.ts';
@@ -39,6 +40,23 @@ class HttpBrowser {
     const res = await fetch(u, {
       redirect: 'manual',
       headers: cookies.length ? { cookie: cookies.join('; ') } : {},
+    });
+    for (const line of res.headers.getSetCookie()) this.store(u.origin, line);
+    return res;
+  }
+
+  /** A write as the app's script makes it: a CSRF token first, then the JSON body with that token. */
+  async post(url: string | URL, body: unknown): Promise<Response> {
+    const u = new URL(url);
+    const csrf = (await this.get(`${u.origin}/v1/api/auth/csrf`)).headers.get('x-xsrf-token') ?? '';
+    const cookies = [...(this.jar.get(u.origin) ?? new Map<string, StoredCookie>())]
+      .filter(([, c]) => c.path === '/' || u.pathname === c.path || u.pathname.startsWith(`${c.path}/`))
+      .map(([name, c]) => `${name}=${c.value}`);
+    const res = await fetch(u, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json', 'x-xsrf-token': csrf, cookie: cookies.join('; ') },
+      body: JSON.stringify(body),
     });
     for (const line of res.headers.getSetCookie()) this.store(u.origin, line);
     return res;
@@ -82,6 +100,20 @@ class HttpBrowser {
 
 const atSpaCallback = (u: URL) => u.pathname === '/auth/callback';
 
+const TOTP_SECRET = new Secret({ size: 20 }).base32;
+const totpNow = () =>
+  new TOTP({ secret: Secret.fromBase32(TOTP_SECRET), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+
+/** Turns TOTP on for a user, as enrolment would (the secret encrypted under APP_SECRET). */
+async function withTotp(app: Awaited<ReturnType<typeof createTestApp>>, userId: string) {
+  const box = createSecretBox(app.config.appSecret);
+  await app.db
+    .update(users)
+    .set({ mfaSecretEnc: box.encrypt(TOTP_SECRET) })
+    .where(eq(users.id, userId));
+  app.identity.invalidateUser(userId);
+}
+
 async function setUp() {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
@@ -105,6 +137,7 @@ async function setUp() {
       unverified: { email: 'ann@example.com', email_verified: false },
       nomail: {},
       sso: { email: 'sso.user@acme.test' },
+      totp: { email: 'totp.user@example.com' },
     },
     conformIdTokenClaims: false,
   });
@@ -189,6 +222,23 @@ describe('sign-in with Google and Microsoft', async () => {
     expect(end.href).toBe(`${appUrl}/auth/callback`);
     const self = await browser.get(`${appUrl}/v1/api/user/self`);
     expect(await self.json()).toMatchObject({ email: 'bob@example.com' });
+  });
+
+  it('asks a user with TOTP on for the code after Google: no session until the code is given', async () => {
+    const carol = await makeUser(app, { [acme]: 'yellow_sdr' }, { email: 'totp.user@example.com' });
+    await withTotp(app, carol.id);
+    const { browser, end } = await signInWith(appUrl, 'google', google, 'totp');
+    expect(end.href).toBe(`${appUrl}/auth/callback?mfa=1`);
+    expect(browser.cookie(appUrl, 'rally_auth_token')).toBeUndefined();
+    expect(browser.cookie(appUrl, 'rally_mfa')).toBeTruthy();
+    expect((await browser.get(`${appUrl}/v1/api/user/self`)).status).toBe(401);
+    expect((await browser.post(`${appUrl}/v1/api/auth/mfa`, { code: '000000' })).status).toBe(400);
+    expect(browser.cookie(appUrl, 'rally_auth_token')).toBeUndefined();
+    const ok = await browser.post(`${appUrl}/v1/api/auth/mfa`, { code: totpNow() });
+    expect(ok.status).toBe(200);
+    const self = await browser.get(`${appUrl}/v1/api/user/self`);
+    expect(self.status).toBe(200);
+    expect(await self.json()).toMatchObject({ id: carol.id, mfa_enabled: true });
   });
 
   it('sends an unknown e-mail address back with error=no_account and no session', async () => {
@@ -302,6 +352,21 @@ describe('single sign-on by username', async () => {
     expect(end.url.href).toBe(`${appUrl}/auth/callback`);
     const self = await browser.get(`${appUrl}/v1/api/user/self`);
     expect(await self.json()).toMatchObject({ id: ssoUser.id });
+  });
+
+  it('trusts the organisation’s identity provider for a user with TOTP on: no second code after SSO', async () => {
+    await withTotp(app, ssoUser.id);
+    google.setNextLogin('sso');
+    const browser = new HttpBrowser();
+    const end = await browser.navigate(
+      `${appUrl}/v1/api/auth/sso?username=${encodeURIComponent(ssoUser.email)}`,
+      atSpaCallback,
+    );
+    expect(end.url.href).toBe(`${appUrl}/auth/callback`);
+    expect(browser.cookie(appUrl, 'rally_mfa')).toBeUndefined();
+    const self = await browser.get(`${appUrl}/v1/api/user/self`);
+    expect(self.status).toBe(200);
+    expect(await self.json()).toMatchObject({ id: ssoUser.id, mfa_enabled: true });
   });
 
   it('refuses an identity provider account with another e-mail address', async () => {

@@ -11,7 +11,7 @@ import { tenantOf } from '../../lib/access.ts';
 import { createSecretBox, hashToken, safeEqual } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/errors.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
-import { findUser, findUserByEmail } from '../auth/index.ts';
+import { findUser, findUserByEmail, startMfaChallenge } from '../auth/index.ts';
 
 /** Holds state, nonce and PKCE verifier between the redirect to a provider and its callback. */
 export const FLOW_COOKIE = 'rally_oauth';
@@ -162,6 +162,13 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     } else {
       const user = await findUserByEmail(db, email);
       if (!user) return failTo(reply, 'no_account');
+      // Google and Microsoft vouch for the e-mail address, not for a second factor we can see: a user with
+      // TOTP on gives the code as after a password. SSO (above) is the client's own identity provider,
+      // which enforces its own MFA, and is trusted (docs/decisions/0007-second-factor-for-every-sign-in.md).
+      if (user.mfaSecretEnc) {
+        await startMfaChallenge(db, reply, user.id, config.secureCookies);
+        return reply.redirect(`${SPA_CALLBACK}?mfa=1`, 302);
+      }
       userId = user.id;
     }
     await app.sessions.start(request, reply, userId);

@@ -17,6 +17,11 @@ export type AuthState = {
   /** 'Invalid link' when a ?token= sign-in link fails (SPEC.md §4). */
   error: string | null;
   loggedIn: boolean;
+  /**
+   * A sign-in link (or Google/Microsoft) was accepted for a user with TOTP on: no session yet, the login
+   * screen opens on the code step (POST /v1/api/auth/mfa with the challenge cookie the server set).
+   */
+  mfaPending: boolean;
   user: Self | null;
   clients: Client[];
   integrations: Integration[];
@@ -30,6 +35,7 @@ const loggedOut = (redirect: RedirectTarget | null): AuthState => ({
   status: 'ready',
   error: null,
   loggedIn: false,
+  mfaPending: false,
   user: null,
   clients: [],
   integrations: [],
@@ -106,12 +112,17 @@ async function fetchIntegrations(clientId: string): Promise<Integration[]> {
  * clients or integrations logs out; a failed ?token= link is 'Invalid link'.
  */
 export async function loadSession(): Promise<void> {
-  set({ status: 'loading', loggedIn: true, error: null });
+  set({ status: 'loading', loggedIn: true, error: null, mfaPending: false });
   let user: Self;
   try {
     user = await apiRequest('/v1/api/user/self', { schema: selfReply });
   } catch (err) {
-    if (loginToken) {
+    if (loginToken && isMfaRequired(err)) {
+      // The link was good but the account has a second factor: the code step, as after a password.
+      loginToken = null;
+      dropTokenFromUrl();
+      set({ ...loggedOut(state.redirect), mfaPending: true });
+    } else if (loginToken) {
       loginToken = null;
       set({ ...loggedOut(state.redirect), status: 'error', error: 'Invalid link' });
     } else {
@@ -122,9 +133,7 @@ export async function loadSession(): Promise<void> {
   }
   if (loginToken) {
     loginToken = null;
-    const url = new URL(window.location.href);
-    url.searchParams.delete('token');
-    window.history.replaceState(window.history.state, '', url);
+    dropTokenFromUrl();
   }
   const query = new URLSearchParams(window.location.search).get('client_id');
   const currentClient = chooseClient(user, query, state.redirect);
@@ -145,6 +154,28 @@ export async function loadSession(): Promise<void> {
   } catch {
     await logout();
   }
+}
+
+function dropTokenFromUrl(): void {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('token');
+  window.history.replaceState(window.history.state, '', url);
+}
+
+/** Self's 401 for a sign-in link of a user with TOTP on: `{ message, mfa: true }`. */
+export function isMfaRequired(err: unknown): boolean {
+  return (
+    err instanceof ApiError &&
+    err.status === 401 &&
+    typeof err.data === 'object' &&
+    err.data !== null &&
+    (err.data as { mfa?: unknown }).mfa === true
+  );
+}
+
+/** The code step is pending (Google or Microsoft sign-in of a user with TOTP on, back at /auth/callback). */
+export function setMfaPending(pending: boolean): void {
+  set({ mfaPending: pending });
 }
 
 let onIdentified: ((user: Self) => void) | undefined;
@@ -231,7 +262,7 @@ export function initAuth(): void {
     loginToken: () => loginToken,
     // SPEC.md §4/§8: any 401 logs out, with the 'Not Authenticated' toast.
     onUnauthorized: (error) => {
-      if (!state.loggedIn) return;
+      if (!state.loggedIn || isMfaRequired(error)) return;
       toastApiError(error);
       resetAuth();
     },

@@ -17,7 +17,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { loadSession } from '../../../lib/auth/store.ts';
+import { loadSession, setMfaPending, useAuth } from '../../../lib/auth/store.ts';
 import { requestMagicLink, signIn, ssoStartUrl, verifyMfa } from '../api/auth-api.ts';
 import { FormError } from '../../../components/form-error.tsx';
 
@@ -38,7 +38,9 @@ const CALLBACK_ERRORS: Record<string, string> = {
 /** SPEC.md §2 "/login": every sign-in method, then self, clients and integrations. */
 export function LoginScreen() {
   const [params] = useSearchParams();
-  const [mode, setMode] = useState<Mode>('password');
+  // A sign-in link or a Google/Microsoft sign-in of a user with TOTP on lands on the code step.
+  const { mfaPending } = useAuth();
+  const [mode, setMode] = useState<Mode>(mfaPending ? 'mfa' : 'password');
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -130,6 +132,19 @@ export function LoginScreen() {
           }}
         >
           {recovery ? 'Use an authenticator code' : 'Use a recovery code instead'}
+        </Anchor>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          ta="center"
+          onClick={() => {
+            setCode('');
+            setMfaPending(false);
+            setMode('password');
+          }}
+        >
+          Back to sign-in
         </Anchor>
       </Stack>
     );

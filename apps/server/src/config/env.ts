@@ -79,6 +79,13 @@ const schema = z.object({
     .min(1)
     .max(86_400)
     .default(900),
+  MFA_MAX_FAILURES: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(1000).default(10),
+  MFA_LOCK_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds' })
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(900),
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('true')
@@ -219,6 +226,12 @@ export type Config = {
   /** Sign-in attempts allowed per account in a window (per IP: ten times as many). */
   loginMaxAttempts: number;
   loginWindowSeconds: number;
+  /**
+   * Wrong second-factor codes (TOTP or recovery) per account across sign-ins before it is locked for
+   * `mfaLockSeconds` (also the counting window); per IP: three times as many.
+   */
+  mfaMaxFailures: number;
+  mfaLockSeconds: number;
   /** Cookies are Secure unless the app is served from localhost over plain http. */
   secureCookies: boolean;
   /** "Sign in with Google"; null (sign-in answers 404) while GOOGLE_CLIENT_ID is unset. */
@@ -320,6 +333,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlDays: e.SESSION_TTL_DAYS,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
+    mfaMaxFailures: e.MFA_MAX_FAILURES,
+    mfaLockSeconds: e.MFA_LOCK_SECONDS,
     secureCookies: isSecureOrigin(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     google: oidcProvider(e.GOOGLE_ISSUER, e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
     microsoft: oidcProvider(e.MICROSOFT_ISSUER, e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET),

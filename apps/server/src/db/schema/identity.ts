@@ -183,3 +183,20 @@ export const ssoConfigs = pgTable('sso_configs', {
   enabled: boolean('enabled').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Wrong second-factor codes (TOTP or recovery) counted across sign-ins, per account (`scope` 'mfa-account',
+ * `key` the user id) and per IP ('mfa-ip'). In the database so the count survives restarts and is shared
+ * by every instance; reaching the limit sets `locked_until` (issue 20.2).
+ */
+export const authFailures = pgTable(
+  'auth_failures',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    failures: integer('failures').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clients, memberships, sessions, users } from '../../db/schema/index.ts';
+import { authFailures, clients, memberships, sessions, users } from '../../db/schema/index.ts';
 import { NOT_AUTHENTICATED } from '../../lib/access.ts';
 import { createTestApp, startSmtpServer, waitFor } from '../../../test/helpers.ts';
 import { Browser, makeClient, makeUser, PASSWORD, signedIn } from '../../../test/http.ts';
@@ -186,6 +186,120 @@ describe('two-factor authentication (TOTP)', async () => {
     const res = await new Browser(app).post('/v1/api/auth/mfa', { code: '123456' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/sign in again/);
+  });
+});
+
+describe('wrong second-factor codes are counted per account and per IP, across sign-ins', async () => {
+  const smtp = await startSmtpServer();
+  afterAll(() => smtp.close());
+  const app = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const acme = await makeClient(app);
+  const lockMails = (to: string) =>
+    smtp.received.filter((m) => m.to.includes(to) && /two-step verification locked/.test(m.raw));
+
+  /** A user with TOTP on and its recovery codes. */
+  const totpUser = async () => {
+    const { user, browser } = await signedIn(app, { [acme]: 'yellow_sdr' });
+    const { secret } = (await browser.post('/v1/api/user/mfa')).json();
+    const confirm = await browser.post('/v1/api/user/mfa/confirm', { code: totpNow(secret) });
+    return { user, secret, codes: confirm.json().recovery_codes as string[], browser };
+  };
+  const passwordStep = async (email: string, remoteAddress = '127.0.0.1') => {
+    const b = new Browser(app);
+    const res = await b.request({
+      method: 'POST',
+      url: '/v1/api/auth',
+      payload: { email, password: PASSWORD },
+      remoteAddress,
+    });
+    expect(res.json()).toEqual({ mfa: true });
+    return b;
+  };
+  const code = (b: Browser, c: string, remoteAddress = '127.0.0.1') =>
+    b.request({ method: 'POST', url: '/v1/api/auth/mfa', payload: { code: c }, remoteAddress });
+  const wrongFor = (secret: string) => (totpNow(secret) === '000000' ? '111111' : '000000');
+
+  it('4 sign-ins × 5 wrong codes: locked at 10, a right code and a recovery code refused with 429, one e-mail', async () => {
+    const { user, secret, codes } = await totpUser();
+    const wrong = wrongFor(secret);
+    const statuses: number[] = [];
+    for (let signIn = 0; signIn < 4; signIn++) {
+      const b = await passwordStep(user.email);
+      for (let i = 0; i < 5; i++) statuses.push((await code(b, wrong)).statusCode);
+    }
+    // Five per sign-in used to be the only bound: 20 codes were checked. Now the 10th locks the account.
+    expect(statuses.slice(0, 9)).toEqual(Array(9).fill(400));
+    expect(statuses.slice(9)).toEqual(Array(11).fill(429));
+
+    const b = await passwordStep(user.email);
+    const right = await code(b, totpNow(secret));
+    expect(right.statusCode).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(800);
+    expect(Number(right.headers['retry-after'])).toBeLessThanOrEqual(900);
+    expect(right.json().message).toMatch(/Too many wrong codes.*locked for 15 minutes/);
+    expect((await code(b, codes[0]!)).statusCode).toBe(429);
+    expect(b.cookies.get('rally_auth_token')).toBeUndefined();
+
+    const mail = await waitFor(() => lockMails(user.email).at(0));
+    expect(mail.raw).toMatch(/10 wrong two-step verification codes/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(lockMails(user.email)).toHaveLength(1);
+
+    // The count lives in the database: another process (or a restart) sees the same lock-out.
+    const [row] = await app.db.select().from(authFailures).where(eq(authFailures.key, user.id));
+    expect(row).toMatchObject({ scope: 'mfa-account', failures: 10 });
+    expect(row!.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+
+    // Once the lock-out has passed, the right code signs in; the recovery code was not spent by the refusal.
+    await app.db
+      .update(authFailures)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(authFailures.key, user.id));
+    const after = await passwordStep(user.email);
+    expect((await code(after, codes[0]!)).statusCode).toBe(200);
+    expect((await after.get('/v1/api/user/self')).statusCode).toBe(200);
+    expect(lockMails(user.email)).toHaveLength(1);
+  });
+
+  it('recovery-code guesses count the same, and turning MFA off with wrong codes too', async () => {
+    const { user, secret, browser } = await totpUser();
+    const wrong = wrongFor(secret);
+    for (let i = 0; i < 5; i++) {
+      const b = await passwordStep(user.email);
+      expect((await code(b, 'aaaaa-bbbbb')).statusCode).toBe(400);
+    }
+    for (let i = 0; i < 4; i++)
+      expect((await browser.delete('/v1/api/user/mfa', { code: wrong })).statusCode).toBe(422);
+    expect((await browser.delete('/v1/api/user/mfa', { code: wrong })).statusCode).toBe(429);
+    expect((await browser.delete('/v1/api/user/mfa', { code: totpNow(secret) })).statusCode).toBe(429);
+    await waitFor(() => lockMails(user.email).at(0));
+  });
+
+  it('a right code clears the account count', async () => {
+    const { user, secret } = await totpUser();
+    const ip = '192.0.2.33';
+    const b = await passwordStep(user.email, ip);
+    for (let i = 0; i < 4; i++) expect((await code(b, wrongFor(secret), ip)).statusCode).toBe(400);
+    expect((await code(b, totpNow(secret), ip)).statusCode).toBe(200);
+    expect(await app.db.select().from(authFailures).where(eq(authFailures.key, user.id))).toEqual([]);
+  });
+
+  it('one IP guessing across many accounts is locked at three times the account limit', async () => {
+    const ip = '198.51.100.7';
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { user, secret } = await totpUser();
+      const b = await passwordStep(user.email, ip);
+      for (let j = 0; j < 4; j++) statuses.push((await code(b, wrongFor(secret), ip)).statusCode);
+    }
+    expect(statuses.slice(0, 29)).toEqual(Array(29).fill(400));
+    expect(statuses.slice(29)).toEqual(Array(3).fill(429));
+    // The accounts themselves are not locked: from another address the right code works.
+    const { user, secret } = await totpUser();
+    const fromIp = await passwordStep(user.email, ip);
+    expect((await code(fromIp, totpNow(secret), ip)).statusCode).toBe(429);
+    const elsewhere = await passwordStep(user.email, '203.0.113.9');
+    expect((await code(elsewhere, totpNow(secret), '203.0.113.9')).statusCode).toBe(200);
   });
 });
 

@@ -28,6 +28,16 @@ export const emails = {
       ],
       link,
     ),
+  mfaLocked: (to: string, failures: number, minutes: number, link: string) =>
+    mail(
+      to,
+      `${PRODUCT_NAME}: two-step verification locked after wrong codes`,
+      [
+        `Someone entered ${failures} wrong two-step verification codes while signing in to your account, so signing in with a code is locked for ${minutes} minutes.`,
+        'To get that far they needed your password or a sign-in link sent to this address. If it was not you, choose a new password now:',
+      ],
+      link,
+    ),
   invitation: (to: string, inviter: string, clientName: string, link: string) =>
     mail(
       to,

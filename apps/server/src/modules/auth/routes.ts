@@ -27,6 +27,7 @@ import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { emails } from './emails.ts';
 import { consumeToken, findUser, findUserByEmail, issueToken, peekToken } from './repository.ts';
+import { createMfaLockout } from './mfa-lockout.ts';
 import { MFA_COOKIE, mfaCookieOptions, startMfaChallenge } from './mfa-challenge.ts';
 import { enrolment, hashRecoveryCode, newRecoveryCodes, newTotpSecret, verifyTotp } from './totp.ts';
 
@@ -61,6 +62,47 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Verifying against a real hash for unknown users keeps their answer as slow as a wrong password.
   const dummyHash = hashPassword('not-a-real-password');
   const mfaCookie = mfaCookieOptions(config.secureCookies);
+
+  // Wrong second-factor codes, counted per account and per IP across sign-ins (issue 20.2).
+  const lockout = createMfaLockout(db);
+  const mfaRules = {
+    account: {
+      maxFailures: config.mfaMaxFailures,
+      windowSeconds: config.mfaLockSeconds,
+      lockSeconds: config.mfaLockSeconds,
+    },
+    ip: {
+      maxFailures: config.mfaMaxFailures * 3,
+      windowSeconds: config.mfaLockSeconds,
+      lockSeconds: config.mfaLockSeconds,
+    },
+  };
+  const mfaLockedFor = async (userId: string, ip: string) =>
+    Math.max(await lockout.lockedFor('mfa-account', userId), await lockout.lockedFor('mfa-ip', ip));
+  /** Counts a wrong code; the seconds of a lock-out it caused (0 if none). Mails the user once per lock. */
+  const mfaFailed = async (user: { id: string; email: string }, ip: string) => {
+    const byAccount = await lockout.fail('mfa-account', user.id, mfaRules.account);
+    const byIp = await lockout.fail('mfa-ip', ip, mfaRules.ip);
+    if (byAccount.justLocked)
+      await app.outbox.enqueue(
+        emails.mfaLocked(
+          user.email,
+          mfaRules.account.maxFailures,
+          Math.ceil(mfaRules.account.lockSeconds / 60),
+          `${config.publicUrl}/reset-password`,
+        ),
+      );
+    return Math.max(byAccount.lockedForSeconds, byIp.lockedForSeconds);
+  };
+  const mfaLockedReply = (reply: FastifyReply, seconds: number) => {
+    const minutes = Math.ceil(seconds / 60);
+    return reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send({
+        message: `Too many wrong codes. Two-step verification is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; try again after that.`,
+      });
+  };
 
   const sendSelf = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
     const self = request.auth ? await app.identity.self(request.auth.user.id) : null;
@@ -134,6 +176,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await findUser(db, challenge.userId);
       if (!user?.mfaSecretEnc)
         return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
+      // Locked accounts and addresses are refused before the code is looked at, even a right one.
+      const locked = await mfaLockedFor(user.id, request.ip);
+      if (locked) return mfaLockedReply(reply, locked);
 
       const code = request.body.code;
       let ok = /^\d{6}$/.test(code) && verifyTotp(box.decrypt(user.mfaSecretEnc), code);
@@ -151,10 +196,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .returning({ id: recoveryCodes.id });
         ok = used !== undefined;
       }
-      if (!ok)
+      if (!ok) {
+        const lockedNow = await mfaFailed(user, request.ip);
+        if (lockedNow) return mfaLockedReply(reply, lockedNow);
         return reply
           .code(400)
           .send({ message: 'That code is not valid. Check your authenticator app and try again.' });
+      }
+      await lockout.clear('mfa-account', user.id);
       if (!(await consumeToken(db, 'mfa_challenge', token)))
         return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
       reply.clearCookie(MFA_COOKIE, mfaCookie);
@@ -430,14 +479,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Turn MFA off (needs a current code)',
         body: mfaBody,
-        response: { 204: z.null(), 409: messageReply },
+        response: { 204: z.null(), 409: messageReply, 429: messageReply },
       },
     },
     async (request, reply) => {
       const user = await findUser(db, authOf(request).user.id);
       if (!user?.mfaSecretEnc)
         return reply.code(409).send({ message: 'Two-factor authentication is not on.' });
+      // Guessing the code to turn MFA off counts against the same limit as at sign-in.
+      const locked = await mfaLockedFor(user.id, request.ip);
+      if (locked) return mfaLockedReply(reply, locked);
       if (!verifyTotp(box.decrypt(user.mfaSecretEnc), request.body.code)) {
+        const lockedNow = await mfaFailed(user, request.ip);
+        if (lockedNow) return mfaLockedReply(reply, lockedNow);
         throw fieldError('body.code', 'is not the current code');
       }
       await db.transaction(async (tx) => {

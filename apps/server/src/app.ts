@@ -34,7 +34,7 @@ import {
   crmRestRoutes,
 } from './modules/crm/index.ts';
 import type { CrmSyncService } from './modules/crm/index.ts';
-import { reportRoutes, scReportRoutes } from './modules/reports/index.ts';
+import { reportInsightRoutes, reportRoutes, scReportRoutes } from './modules/reports/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -96,6 +96,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     crmConnectionRoutes,
     marketoConnectionRoutes,
     reportRoutes,
+    reportInsightRoutes,
     contentRoutes,
     trackingApiRoutes,
   ],

@@ -1,2 +1,3 @@
 export { reportRoutes } from './routes.ts';
 export { scReportRoutes } from './sc-routes.ts';
+export { reportInsightRoutes } from './insight-routes.ts';

@@ -8,8 +8,8 @@ import type { Db } from '../../db/client.ts';
  * selected stages applies to the past at once, and there is no second copy to keep in step.
  */
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
+export type Row = Record<string, unknown>;
+export const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 export const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 /** A timestamp column as ISO text; null stays null. */
 export const iso = (v: unknown) =>
@@ -24,7 +24,7 @@ export type Range = { from: Date; to: Date };
  * contact's account, and else the e-mail's domain equal to the account's or company's website
  * domain. A CTE named `account_prospects (company_id, prospect_id)`.
  */
-function accountProspects(clientId: string): SQL {
+export function accountProspects(clientId: string): SQL {
   return sql`account_prospects as (
     select p.company_id, p.id as prospect_id
       from prospects p

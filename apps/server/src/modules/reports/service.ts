@@ -37,7 +37,7 @@ export function rangeOf(q: ReportRangeQuery, now = new Date()): Range {
   return { from, to: to > from ? to : new Date(from.getTime() + DAY_MS) };
 }
 
-const epoch = (r: Range) => ({
+export const epochOf = (r: Range) => ({
   from: Math.floor(r.from.getTime() / 1000),
   to: Math.floor(r.to.getTime() / 1000),
 });
@@ -85,7 +85,7 @@ export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Pr
     moves.filter((m) => m.currency === currency).map((m) => [m.opportunity_id, m]),
   );
   return {
-    range: epoch(range),
+    range: epochOf(range),
     window_days: windowDays,
     currency,
     other_currency_opportunities: items.length - inCurrency.length,
@@ -119,7 +119,7 @@ export async function pipelineGenerated(
   const created = items.filter(
     (o) => o.created_at !== null && new Date(o.created_at) >= range.from && new Date(o.created_at) < range.to,
   );
-  return { range: epoch(range), window_days: windowDays, items: created };
+  return { range: epochOf(range), window_days: windowDays, items: created };
 }
 
 export async function pipelineProgressed(
@@ -130,7 +130,7 @@ export async function pipelineProgressed(
   const range = rangeOf(q);
   const windowDays = await windowDaysOf(db, clientId);
   const items = await progressedMoves(db, clientId, windowDays, range, await progressStageIds(db, clientId));
-  return { range: epoch(range), window_days: windowDays, items };
+  return { range: epochOf(range), window_days: windowDays, items };
 }
 
 export async function opportunityReport(
@@ -180,7 +180,7 @@ export async function performance(
   q: ReportRangeQuery & { view: View },
 ): Promise<PerformanceByDate> {
   const range = rangeOf(q);
-  return { range: epoch(range), view: q.view, rows: await performanceByDate(db, clientId, range, q.view) };
+  return { range: epochOf(range), view: q.view, rows: await performanceByDate(db, clientId, range, q.view) };
 }
 
 /** Won and influenced revenue per month of the close date, in the main currency, every month listed. */
@@ -210,7 +210,7 @@ export async function revenueByMonth(db: Db, clientId: string, q: ReportRangeQue
       row.revenue_influenced_cents += o.amount_cents;
     }
   }
-  return { range: epoch(range), window_days: windowDays, currency, rows: [...months.values()] };
+  return { range: epochOf(range), window_days: windowDays, currency, rows: [...months.values()] };
 }
 
 export async function valueReport(db: Db, clientId: string, q: ReportRangeQuery): Promise<ValueReport> {

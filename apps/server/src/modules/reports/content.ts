@@ -1,0 +1,229 @@
+import { sql } from 'drizzle-orm';
+import type {
+  ContentDetail,
+  ContentPerformance,
+  ContentReport,
+  LandingPagePerformance,
+  ReportRangeQuery,
+  ReportSearch,
+} from '@rally/shared/schemas/report-insights';
+import type { Db } from '../../db/client.ts';
+import { iso, num, rowsOf } from './repository.ts';
+import type { Range, Row } from './repository.ts';
+import { epochOf, rangeOf } from './service.ts';
+
+/**
+ * Content performance (docs/reports.md "Content") and the reports' search. Engagement events carry
+ * the content shown on the target's day; a landing page's numbers are those of the ads that lead to
+ * it (content.landing_page_id).
+ */
+
+const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : null);
+
+function contentRows(clientId: string, range: Range, contentId?: string) {
+  return sql`
+    select c.id, coalesce(c.name, '') as name, c.title, c.status, c.is_archived, c.landing_page_id,
+           coalesce(x.impressions, 0) as impressions, coalesce(x.clicks, 0) as clicks,
+           coalesce(x.views, 0) as views, coalesce(x.targets, 0) as targets
+      from content c
+      left join (
+        select e.content_id,
+               count(*) filter (where e.type = 'impression') as impressions,
+               count(*) filter (where e.type = 'click') as clicks,
+               count(*) filter (where e.type = 'view') as views,
+               count(distinct e.target_id) as targets
+          from engagement_events e
+         where e.client_id = ${clientId} and e.content_id is not null
+           and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+           ${contentId ? sql`and e.content_id = ${contentId}` : sql``}
+         group by e.content_id
+      ) x on x.content_id = c.id
+     where c.client_id = ${clientId}
+       ${contentId ? sql`and c.id = ${contentId}` : sql`and (not c.is_archived or x.content_id is not null)`}
+     order by coalesce(x.impressions, 0) desc, coalesce(x.clicks, 0) desc, lower(coalesce(c.name, c.title)), c.id`;
+}
+
+function toContent(r: Row): ContentPerformance {
+  return {
+    content_id: String(r.id),
+    name: String(r.name) || String(r.title),
+    title: String(r.title),
+    status: String(r.status),
+    is_archived: Boolean(r.is_archived),
+    landing_page_id: (r.landing_page_id as string | null) ?? null,
+    impressions: num(r.impressions),
+    clicks: num(r.clicks),
+    views: num(r.views),
+    targets_reached: num(r.targets),
+    ctr: ratio(num(r.clicks), num(r.impressions)),
+  };
+}
+
+/** Per ad (content item) and per landing page: impressions, clicks, views and rates in the range. */
+export async function contentReport(db: Db, clientId: string, q: ReportRangeQuery): Promise<ContentReport> {
+  const range = rangeOf(q);
+  const [ads, pages] = await Promise.all([
+    db.execute(contentRows(clientId, range)),
+    db.execute(sql`
+      select lp.id, lp.name,
+             count(e.id) filter (where e.type = 'click') as clicks,
+             count(e.id) filter (where e.type = 'view') as views,
+             count(distinct e.target_id) filter (where e.type = 'view') as targets
+        from landing_pages lp
+        left join content c on c.landing_page_id = lp.id and c.client_id = ${clientId}
+        left join engagement_events e
+          on e.content_id = c.id and e.client_id = ${clientId} and e.type in ('click', 'view')
+         and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+       where lp.client_id = ${clientId}
+       group by lp.id, lp.name, lp.is_archived
+      having not lp.is_archived or count(e.id) > 0
+       order by count(e.id) filter (where e.type = 'view') desc, lower(lp.name), lp.id`),
+  ]);
+  const landingPages: LandingPagePerformance[] = rowsOf(pages).map((r) => ({
+    landing_page_id: String(r.id),
+    name: String(r.name),
+    clicks: num(r.clicks),
+    views: num(r.views),
+    targets_reached: num(r.targets),
+    view_rate: ratio(num(r.views), num(r.clicks)),
+  }));
+  return { range: epochOf(range), ads: rowsOf(ads).map(toContent), landing_pages: landingPages };
+}
+
+/** One content item: its totals, a row per day of the range, and the targets that engaged with it. */
+export async function contentDetail(
+  db: Db,
+  clientId: string,
+  contentId: string,
+  q: ReportRangeQuery,
+): Promise<ContentDetail | null> {
+  const range = rangeOf(q);
+  const [row] = rowsOf(await db.execute(contentRows(clientId, range, contentId)));
+  if (!row) return null;
+  const [days, targets] = await Promise.all([
+    db.execute(sql`
+      with days as (
+        select generate_series(date_trunc('day', ${range.from}::timestamptz at time zone 'UTC'),
+                               date_trunc('day', (${range.to}::timestamptz - interval '1 second') at time zone 'UTC'),
+                               '1 day'::interval) as day
+      ),
+      ev as (
+        select date_trunc('day', e.occurred_at at time zone 'UTC') as day,
+               count(*) filter (where e.type = 'impression') as impressions,
+               count(*) filter (where e.type = 'click') as clicks,
+               count(*) filter (where e.type = 'view') as views
+          from engagement_events e
+         where e.client_id = ${clientId} and e.content_id = ${contentId}
+           and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+         group by 1
+      )
+      select to_char(d.day, 'YYYY-MM-DD') as date, coalesce(ev.impressions, 0) as impressions,
+             coalesce(ev.clicks, 0) as clicks, coalesce(ev.views, 0) as views
+        from days d left join ev on ev.day = d.day order by d.day`),
+    db.execute(sql`
+      select t.id as target_id, p.id as prospect_id, trim(p.first_name || ' ' || p.last_name) as name,
+             co.name as company_name, cd.name as cadence_name,
+             count(*) filter (where e.type = 'impression') as impressions,
+             count(*) filter (where e.type = 'click') as clicks,
+             count(*) filter (where e.type = 'view') as views,
+             max(e.occurred_at) as last_at
+        from engagement_events e
+        join targets t on t.id = e.target_id and t.client_id = ${clientId}
+        join prospects p on p.id = t.prospect_id
+        join cadences cd on cd.id = t.cadence_id
+        left join companies co on co.id = p.company_id
+       where e.client_id = ${clientId} and e.content_id = ${contentId}
+         and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+       group by t.id, p.id, co.name, cd.name
+       order by count(*) filter (where e.type = 'click') + count(*) filter (where e.type = 'view') desc,
+                count(*) desc, max(e.occurred_at) desc, t.id
+       limit 200`),
+  ]);
+  return {
+    range: epochOf(range),
+    content: toContent(row),
+    by_date: rowsOf(days).map((r) => ({
+      date: String(r.date),
+      impressions: num(r.impressions),
+      clicks: num(r.clicks),
+      views: num(r.views),
+    })),
+    targets: rowsOf(targets).map((r) => ({
+      target_id: String(r.target_id),
+      prospect_id: String(r.prospect_id),
+      name: String(r.name),
+      company_name: (r.company_name as string | null) ?? null,
+      cadence_name: String(r.cadence_name),
+      impressions: num(r.impressions),
+      clicks: num(r.clicks),
+      views: num(r.views),
+      last_engaged_at: iso(r.last_at) ?? '',
+    })),
+  };
+}
+
+/** `%`, `_` and `\` match themselves: the search is a substring, never a pattern the user writes. */
+export const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Prospects (name, e-mail, title — the trigram-indexed expression), companies, cadences and content
+ * of the client whose text contains the search, case-insensitive, `limit` of each.
+ */
+export async function reportSearch(
+  db: Db,
+  clientId: string,
+  q: { search: string; limit: number },
+): Promise<ReportSearch> {
+  const like = likePattern(q.search);
+  const [people, companies, cadences, content] = await Promise.all([
+    db.execute(sql`
+      select p.id, trim(p.first_name || ' ' || p.last_name) as name, p.email, p.title, co.name as company_name,
+             (select t.id from targets t where t.prospect_id = p.id and t.client_id = ${clientId}
+               order by t.impressions + t.clicks desc, t.id limit 1) as target_id
+        from prospects p
+        left join companies co on co.id = p.company_id
+       where p.client_id = ${clientId}
+         and (p.first_name || ' ' || p.last_name || ' ' || coalesce(p.email, '') || ' ' || p.title) ilike ${like}
+       order by lower(p.first_name), lower(p.last_name), p.id
+       limit ${q.limit}`),
+    db.execute(sql`
+      select id, name, website from companies
+       where client_id = ${clientId} and name ilike ${like}
+       order by lower(name), id limit ${q.limit}`),
+    db.execute(sql`
+      select id, name, status from cadences
+       where client_id = ${clientId} and name ilike ${like}
+       order by lower(name), id limit ${q.limit}`),
+    db.execute(sql`
+      select id, coalesce(name, '') as name, title, status from content
+       where client_id = ${clientId} and not is_archived and (coalesce(name, '') || ' ' || title) ilike ${like}
+       order by lower(coalesce(name, title)), id limit ${q.limit}`),
+  ]);
+  return {
+    search: q.search,
+    prospects: rowsOf(people).map((r) => ({
+      prospect_id: String(r.id),
+      name: String(r.name),
+      email: (r.email as string | null) ?? null,
+      title: String(r.title ?? ''),
+      company_name: (r.company_name as string | null) ?? null,
+      target_id: (r.target_id as string | null) ?? null,
+    })),
+    companies: rowsOf(companies).map((r) => ({
+      account_id: String(r.id),
+      name: String(r.name),
+      website: (r.website as string | null) || null,
+    })),
+    cadences: rowsOf(cadences).map((r) => ({
+      cadence_id: num(r.id),
+      name: String(r.name),
+      status: String(r.status),
+    })),
+    content: rowsOf(content).map((r) => ({
+      content_id: String(r.id),
+      name: String(r.name) || String(r.title),
+      title: String(r.title),
+      status: String(r.status),
+    })),
+  };
+}

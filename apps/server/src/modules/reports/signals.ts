@@ -1,0 +1,286 @@
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type {
+  DashboardStats,
+  Priority,
+  PriorityRow,
+  ReportFeed,
+  ReportFeedItem,
+  ReportRangeQuery,
+  Utilization,
+  UtilizationFilter,
+  UtilizationRow,
+} from '@rally/shared/schemas/report-insights';
+import type { Db } from '../../db/client.ts';
+import { outreachCte, outreachTypes } from './accounts.ts';
+import { accountProspects, iso, mainCurrency, num, rowsOf } from './repository.ts';
+import type { Range } from './repository.ts';
+import { epochOf, rangeOf, summary } from './service.ts';
+
+/**
+ * Signal reports (docs/reports.md "Signals"): whether reps acted on superprospects, the report feed,
+ * open opportunities ranked by recent engagement, and the dashboard's headline numbers.
+ */
+
+const DAY_MS = 86_400_000;
+const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : null);
+const paging = (q: { page?: number; page_size?: number }, limit?: number) => {
+  const pageSize = limit ?? q.page_size ?? 50;
+  const page = limit ? 1 : (q.page ?? 1);
+  return { page, pageSize, offset: (page - 1) * pageSize };
+};
+
+// ---------------------------------------------------------------- signals/utilization
+
+/**
+ * Targets that became superprospects in the range, each with the last outreach activity of its
+ * prospect's CRM contact when that came at or after the super date. The CRM gives activity totals
+ * with their last time, so "contacted after becoming super" is "the last outreach activity is at or
+ * after the super date".
+ */
+function utilizationRows(clientId: string, range: Range): SQL {
+  return sql`with ${outreachCte(clientId)}
+    select t.id as target_id, p.id as prospect_id, trim(p.first_name || ' ' || p.last_name) as name, p.email,
+           co.name as company_name, cd.name as cadence_name,
+           nullif(trim(coalesce(r.first_name, '') || ' ' || coalesce(r.last_name, '')), '') as sales_rep,
+           t.super_date,
+           (select max(ou.last_activity_at)
+              from outreach ou join crm_contacts cc on cc.id = ou.contact_id
+             where cc.prospect_id = t.prospect_id and cc.client_id = ${clientId}
+               and ou.last_activity_at >= t.super_date) as contacted_at
+      from targets t
+      join prospects p on p.id = t.prospect_id
+      join cadences cd on cd.id = t.cadence_id
+      left join companies co on co.id = p.company_id
+      left join sales_reps r on r.id = t.sales_rep_id
+     where t.client_id = ${clientId} and t.super_date >= ${range.from} and t.super_date < ${range.to}`;
+}
+
+const UTILIZATION_WHERE: Record<UtilizationFilter, SQL> = {
+  all: sql`true`,
+  contacted: sql`contacted_at is not null`,
+  not_contacted: sql`contacted_at is null`,
+};
+
+export async function utilization(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { filter: UtilizationFilter; page?: number; page_size?: number },
+  opts: { limit?: number } = {},
+): Promise<Utilization> {
+  const range = rangeOf(q);
+  const { page, pageSize, offset } = paging(q, opts.limit);
+  const [counts, pageResult, types] = await Promise.all([
+    db.execute(sql`
+      select count(*) as n, count(contacted_at) as contacted from (${utilizationRows(clientId, range)}) x`),
+    db.execute(sql`
+      select x.*, count(*) over () as total from (${utilizationRows(clientId, range)}) x
+       where ${UTILIZATION_WHERE[q.filter]}
+       order by x.super_date desc, x.target_id
+       limit ${pageSize} offset ${offset}`),
+    outreachTypes(db, clientId),
+  ]);
+  const c = rowsOf(counts)[0] ?? {};
+  const rows = rowsOf(pageResult);
+  const items: UtilizationRow[] = rows.map((r) => {
+    const superDate = iso(r.super_date) ?? '';
+    const contactedAt = iso(r.contacted_at);
+    return {
+      target_id: String(r.target_id),
+      prospect_id: String(r.prospect_id),
+      name: String(r.name),
+      email: (r.email as string | null) ?? null,
+      company_name: (r.company_name as string | null) ?? null,
+      cadence_name: String(r.cadence_name),
+      sales_rep: (r.sales_rep as string | null) ?? null,
+      super_date: superDate,
+      contacted_at: contactedAt,
+      days_to_contact: contactedAt
+        ? Math.round(((Date.parse(contactedAt) - Date.parse(superDate)) / DAY_MS) * 10) / 10
+        : null,
+    };
+  });
+  return {
+    range: epochOf(range),
+    outreach_activity_types: types,
+    superprospects: num(c.n),
+    contacted: num(c.contacted),
+    share: ratio(num(c.contacted), num(c.n)),
+    items,
+    total: num(rows[0]?.total),
+    page,
+    page_size: pageSize,
+  };
+}
+
+// ---------------------------------------------------------------- feed
+
+/**
+ * The report feed: ad clicks and landing page views (impressions are too many to read one by one;
+ * they are in the performance report), targets becoming superprospects, and opportunity stage
+ * moves, newest first.
+ */
+function feedRows(clientId: string, range: Range): SQL {
+  return sql`
+    select e.occurred_at as at, e.type as kind, trim(p.first_name || ' ' || p.last_name) as title,
+           case when e.type = 'click' then 'Clicked an ad' else 'Viewed the landing page' end
+             || coalesce(' · ' || co.name, '') || ' · ' || cd.name as detail,
+           t.id as target_id, null::uuid as opportunity_id
+      from engagement_events e
+      join targets t on t.id = e.target_id and t.client_id = ${clientId}
+      join prospects p on p.id = t.prospect_id
+      join cadences cd on cd.id = t.cadence_id
+      left join companies co on co.id = p.company_id
+     where e.client_id = ${clientId} and e.type in ('click', 'view')
+       and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+    union all
+    select t.super_date, 'super', trim(p.first_name || ' ' || p.last_name),
+           'Became a superprospect' || coalesce(' · ' || co.name, '') || ' · ' || cd.name, t.id, null
+      from targets t
+      join prospects p on p.id = t.prospect_id
+      join cadences cd on cd.id = t.cadence_id
+      left join companies co on co.id = p.company_id
+     where t.client_id = ${clientId} and t.super_date >= ${range.from} and t.super_date < ${range.to}
+    union all
+    select h.changed_at, 'stage_move', o.name,
+           o.account_name || ': ' || coalesce(coalesce(fs.label, h.from_stage) || ' → ', 'created in ')
+             || coalesce(ts.label, h.to_stage),
+           null, o.id
+      from opportunity_stage_history h
+      join opportunities o on o.id = h.opportunity_id and o.client_id = ${clientId} and not o.is_deleted
+      left join crm_stages fs on fs.id = h.from_stage_id
+      left join crm_stages ts on ts.id = h.to_stage_id
+     where h.client_id = ${clientId} and h.changed_at >= ${range.from} and h.changed_at < ${range.to}`;
+}
+
+export async function reportFeed(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { page?: number; page_size?: number },
+  opts: { limit?: number } = {},
+): Promise<ReportFeed> {
+  const range = rangeOf(q);
+  const { page, pageSize, offset } = paging(q, opts.limit);
+  const result = await db.execute(sql`
+    select x.*, count(*) over () as total from (${feedRows(clientId, range)}) x
+     order by x.at desc, x.kind, x.target_id, x.opportunity_id
+     limit ${pageSize} offset ${offset}`);
+  const rows = rowsOf(result);
+  const items: ReportFeedItem[] = rows.map((r) => ({
+    at: iso(r.at) ?? '',
+    kind: r.kind as ReportFeedItem['kind'],
+    title: String(r.title),
+    detail: String(r.detail),
+    target_id: (r.target_id as string | null) ?? null,
+    opportunity_id: (r.opportunity_id as string | null) ?? null,
+  }));
+  return { range: epochOf(range), items, total: num(rows[0]?.total), page, page_size: pageSize };
+}
+
+// ---------------------------------------------------------------- pipeline/priority
+
+/**
+ * Open opportunities ranked by their account's engagement in the last `days` days: score =
+ * impressions + 5 × clicks + 5 × landing page views; ties by the latest engagement, then amount.
+ */
+export async function priority(
+  db: Db,
+  clientId: string,
+  q: { days: number; page?: number; page_size?: number },
+  opts: { limit?: number } = {},
+): Promise<Priority> {
+  const { page, pageSize, offset } = paging(q, opts.limit);
+  const since = new Date(Date.now() - q.days * DAY_MS);
+  const result = await db.execute(sql`
+    with ${accountProspects(clientId)},
+    eng as (
+      select ap.company_id,
+             count(*) filter (where e.type = 'impression') as impressions,
+             count(*) filter (where e.type = 'click') as clicks,
+             count(*) filter (where e.type = 'view') as views,
+             count(distinct ap.prospect_id) as prospects, max(e.occurred_at) as last_at
+        from engagement_events e
+        join targets t on t.id = e.target_id and t.client_id = ${clientId}
+        join account_prospects ap on ap.prospect_id = t.prospect_id
+       where e.client_id = ${clientId} and e.occurred_at >= ${since}
+       group by ap.company_id
+    )
+    select o.id, o.name, o.account_name, o.company_id, coalesce(s.label, o.stage) as stage, o.amount_cents,
+           o.currency, o.close_date::text as close_date,
+           coalesce(eng.impressions, 0) as impressions, coalesce(eng.clicks, 0) as clicks,
+           coalesce(eng.views, 0) as views, coalesce(eng.prospects, 0) as prospects, eng.last_at,
+           coalesce(eng.impressions, 0) + 5 * coalesce(eng.clicks, 0) + 5 * coalesce(eng.views, 0) as score,
+           count(*) over () as total
+      from opportunities o
+      left join crm_stages s on s.id = o.stage_id
+      left join eng on eng.company_id = o.company_id
+     where o.client_id = ${clientId} and not o.is_deleted and not o.is_closed
+     order by score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
+     limit ${pageSize} offset ${offset}`);
+  const rows = rowsOf(result);
+  const items: PriorityRow[] = rows.map((r) => ({
+    opportunity_id: String(r.id),
+    name: String(r.name),
+    account_name: String(r.account_name),
+    company_id: (r.company_id as string | null) ?? null,
+    stage: String(r.stage),
+    amount_cents: num(r.amount_cents),
+    currency: String(r.currency),
+    close_date: (r.close_date as string | null) ?? null,
+    impressions: num(r.impressions),
+    clicks: num(r.clicks),
+    views: num(r.views),
+    engaged_prospects: num(r.prospects),
+    last_engaged_at: iso(r.last_at),
+    score: num(r.score),
+  }));
+  return { days: q.days, items, total: num(rows[0]?.total), page, page_size: pageSize };
+}
+
+// ---------------------------------------------------------------- dashboard/stats
+
+/**
+ * The dashboard's headline numbers for the range. Each opens to a report: engagement to
+ * `/sc/performance/by_date`, engaged accounts to `alignment`, superprospects to
+ * `signals/utilization`, open pipeline to `pipeline/priority`, generated and influenced to
+ * `pipeline/generated` and `opportunity?filter=influenced`.
+ */
+export async function dashboardStats(db: Db, clientId: string, q: ReportRangeQuery): Promise<DashboardStats> {
+  const range = rangeOf(q);
+  const [s, currency, counts, contacted] = await Promise.all([
+    summary(db, clientId, q),
+    mainCurrency(db, clientId),
+    db.execute(sql`
+      select
+        (select count(*) from cadences where client_id = ${clientId} and status = 'active' and is_super) as cadences,
+        (select count(*) from targets t join cadences cd on cd.id = t.cadence_id
+          where t.client_id = ${clientId} and t.is_active and cd.status = 'active' and cd.is_super) as targets,
+        (select count(distinct e.target_id) from engagement_events e
+          where e.client_id = ${clientId} and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as engaged`),
+    utilization(db, clientId, { ...q, filter: 'all' }, { limit: 1 }),
+  ]);
+  const [open] = rowsOf(
+    await db.execute(sql`
+      select count(*) as n, coalesce(sum(amount_cents), 0) as cents from opportunities
+       where client_id = ${clientId} and not is_deleted and not is_closed and currency = ${currency}`),
+  );
+  const c = rowsOf(counts)[0] ?? {};
+  return {
+    range: epochOf(range),
+    currency,
+    active_cadences: num(c.cadences),
+    active_targets: num(c.targets),
+    engaged_targets: num(c.engaged),
+    engaged_accounts: s.engaged_accounts,
+    impressions: s.impressions,
+    clicks: s.clicks,
+    views: s.views,
+    ctr: ratio(s.clicks, s.impressions),
+    new_superprospects: s.new_superprospects,
+    superprospects_contacted: contacted.contacted,
+    open_opportunities: num(open?.n),
+    open_pipeline_cents: num(open?.cents),
+    pipeline_generated_cents: s.pipeline_generated_cents,
+    revenue_influenced_cents: s.revenue_influenced_cents,
+  };
+}

@@ -26,6 +26,7 @@ import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/i
 import { publicPageRoutes } from './modules/creative/index.ts';
 import { scCreativeRoutes } from './modules/creative/preview-routes.ts';
 import { fileforceRoutes } from './modules/fileforce/index.ts';
+import { hooklyRoutes, setupWebhooks } from './modules/hookly/index.ts';
 import {
   createCrmAdapters,
   createCrmSyncService,
@@ -80,6 +81,8 @@ export type BuildOptions = {
   adapters?: AdapterOptions;
   /** The billing clock (tests set the date to reach month ends and thresholds). */
   billingClock?: () => Date;
+  /** Webhook deliveries' first retry wait in seconds (default 30; tests shorten it). */
+  webhookRetrySeconds?: number;
 };
 
 /** Feature modules of each API base. Later features add themselves here. */
@@ -95,6 +98,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     crmRestRoutes,
     crmConnectionRoutes,
     marketoConnectionRoutes,
+    hooklyRoutes,
     reportRoutes,
     reportInsightRoutes,
     contentRoutes,
@@ -164,6 +168,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('queue', queue);
   app.decorate('outbox', outbox);
   setupFeed(app);
+  // Before the features that emit webhook events (syncs, imports, tracking, billing).
+  const webhooks = setupWebhooks(app, {
+    workers: opts.workers,
+    retryDelaySeconds: opts.webhookRetrySeconds,
+    allowPrivate: config.nodeEnv !== 'production',
+  });
   const integrationSync = createSyncService({
     db: database.db,
     queue,
@@ -171,6 +181,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     adapters: createSequenceAdapters(config.vendors, opts.adapters),
     log: app.log,
     feed: app.feedBus,
+    events: webhooks.events,
   });
   integrationSync.register();
   const crmSync = createCrmSyncService({
@@ -180,6 +191,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     adapters: createCrmAdapters(config.vendors, opts.adapters),
     log: app.log,
     heartbeatSeconds: config.jobHeartbeatSeconds,
+    events: webhooks.events,
   });
   crmSync.register();
   app.decorate('crmSync', crmSync);

@@ -5,3 +5,4 @@ export * from './mail.ts';
 export * from './content.ts';
 export * from './engagement.ts';
 export * from './billing.ts';
+export * from './hookly.ts';

@@ -9,6 +9,7 @@ import { isLastDayOfMonth, monthOf } from './calendar.ts';
 import type { PaymentProvider, ChargeOutcome } from './providers/port.ts';
 import { ensureAccount, lockAccount, unchargedByClient, unchargedSupers } from './repository.ts';
 import type { InvoiceRow, Tx, UnchargedSuper } from './repository.ts';
+import type { WebhookEvents } from '../hookly/index.ts';
 
 /** Waits before retrying a declined charge, by attempt (1st retry after 1 hour … then every 3 days). */
 export const RETRY_DELAYS_HOURS = [1, 6, 24, 72] as const;
@@ -27,6 +28,8 @@ export type ChargingDeps = {
   log: FastifyBaseLogger;
   /** Test seam: runs after the provider accepted a charge and before we record it (crash tests). */
   afterProviderCharge?: (invoiceId: string) => Promise<void> | void;
+  /** Webhooks' `invoice` event: an invoice made, paid, or its payment failed or waiting for the payer. */
+  events?: WebhookEvents;
 };
 
 export type RunResult = { invoiced: number; paid: number; failed: number; actionRequired: number };
@@ -132,20 +135,41 @@ export async function insertInvoice(
 export function createCharging(deps: ChargingDeps) {
   const { db, provider, now, log } = deps;
 
+  /** The `invoice` webhook event, with the invoice as it stands now. */
+  async function emitInvoice(invoiceId: string): Promise<void> {
+    if (!deps.events) return;
+    const [i] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
+    if (!i) return;
+    await deps.events.emit(i.clientId, 'invoice', {
+      invoice_id: i.id,
+      number: i.number,
+      status: i.status,
+      action_required: i.actionRequired,
+      amount_cents: i.amountCents,
+      currency: i.currency,
+      period: i.period,
+      reason: i.reason,
+      failure_reason: i.failureReason,
+      paid_at: i.paidAt ? i.paidAt.toISOString() : null,
+    });
+  }
+
   /** Writes the invoices due for one client; returns how many were made. */
   async function invoiceClient(clientId: string): Promise<number> {
-    return db.transaction(async (tx) => {
+    const made = await db.transaction(async (tx) => {
       const account = await lockAccount(tx, clientId);
       const at = now();
       const batches = planInvoices(clientId, await unchargedSupers(tx, clientId, at), at, account.timeZone);
-      let made = 0;
+      const ids: string[] = [];
       for (const batch of batches) {
         const made1 = await insertInvoice(tx, { clientId, currency: account.currency, at, ...batch });
         if (!made1) continue; // made by an earlier run: its superprospects wait for the next one
-        made += 1;
+        ids.push(made1);
       }
-      return made;
+      return ids;
     });
+    for (const id of made) await emitInvoice(id);
+    return made.length;
   }
 
   async function record(invoice: InvoiceRow, attempt: number, outcome: ChargeOutcome): Promise<void> {
@@ -177,6 +201,7 @@ export function createCharging(deps: ChargingDeps) {
               nextAttemptAt: retryAt(at, attempt),
             };
     await db.update(invoices).set(set).where(eq(invoices.id, invoice.id));
+    await emitInvoice(invoice.id);
     const level = outcome.status === 'succeeded' ? 'info' : 'warn';
     log[level](
       { invoice: invoice.id, client: invoice.clientId, attempt, status: outcome.status },

@@ -33,7 +33,7 @@ declare module 'fastify' {
 export function setupBilling(app: FastifyInstance, opts: { now?: () => Date; workers?: boolean } = {}): void {
   const now = opts.now ?? (() => new Date());
   const provider = createPaymentProvider(app.config, app.db, now);
-  const charging = createCharging({ db: app.db, provider, now, log: app.log });
+  const charging = createCharging({ db: app.db, provider, now, log: app.log, events: app.webhooks });
   // Before the queue starts (e.g. the demo seed adding a card) there is nothing to ask: the first
   // run at start covers it.
   let started = false;

@@ -25,6 +25,7 @@ import {
   superprospectContacts,
 } from './store.ts';
 import type { Tx } from './store.ts';
+import type { WebhookEvents } from '../hookly/index.ts';
 
 export const CRM_SYNC_JOB = 'crm-sync';
 export type CrmSyncJob = { integrationId: number };
@@ -43,6 +44,8 @@ type Deps = {
   now?: () => Date;
   /** JOB_HEARTBEAT_SECONDS: a worker that dies mid-sync is noticed by its silence and the job retried. */
   heartbeatSeconds?: number;
+  /** Webhooks' `sync_finished` (a no-op unless the client has an endpoint for it). */
+  events?: WebhookEvents;
 };
 
 const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
@@ -266,6 +269,22 @@ export function createCrmSyncService(deps: Deps) {
         ...also,
       })
       .where(eq(integrations.id, integrationId));
+    // A sync that will be retried has not finished; one that stopped for good (refused credentials) has.
+    if (deps.events && (!failed || also.isActive === false)) {
+      const [row] = await db
+        .select({ clientId: integrations.clientId, source: integrations.source })
+        .from(integrations)
+        .where(eq(integrations.id, integrationId));
+      if (row) {
+        await deps.events.emit(row.clientId, 'sync_finished', {
+          integration_id: integrationId,
+          source: row.source,
+          status: failed ? 'failed' : 'succeeded',
+          error: also.lastError ?? null,
+          finished_at: now().toISOString(),
+        });
+      }
+    }
   }
 
   return {

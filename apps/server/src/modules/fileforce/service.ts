@@ -15,6 +15,7 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { FieldError, fieldError, httpError } from '../../lib/errors.ts';
 import { store } from '../integrations/index.ts';
+import type { WebhookEvents } from '../hookly/index.ts';
 import { readCsv, readHeader, estimateRows } from './csv.ts';
 import {
   clientCadenceIds,
@@ -52,6 +53,8 @@ export type FileforceDeps = {
   feedBus?: {
     add(item: { clientId: string; type: 'import'; data: Record<string, unknown> }): Promise<unknown>;
   };
+  /** Webhooks' `import_finished` (the app is passed; a no-op without a subscribed endpoint). */
+  webhooks?: WebhookEvents;
 };
 
 export const IMPORT_JOB = 'fileforce.import';
@@ -355,7 +358,26 @@ export class ImportFailure extends Error {
 class Superseded extends Error {}
 
 export async function markFailed(deps: FileforceDeps, id: string, reason: string): Promise<void> {
-  await updateImport(deps.db, id, BUSY, { status: 'failed', failureReason: reason, finishedAt: new Date() });
+  const failed = await updateImport(deps.db, id, BUSY, {
+    status: 'failed',
+    failureReason: reason,
+    finishedAt: new Date(),
+  });
+  if (failed) await emitFinished(deps, failed);
+}
+
+/** The `import_finished` webhook event of an import that is done or failed. */
+async function emitFinished(deps: FileforceDeps, r: FileImportRow): Promise<void> {
+  await deps.webhooks?.emit(r.clientId, 'import_finished', {
+    import_id: r.id,
+    file_name: r.fileName,
+    kind: r.kind,
+    status: r.status,
+    imported_rows: r.importedRows,
+    error_rows: r.errorRows,
+    failure_reason: r.failureReason,
+    finished_at: iso(r.finishedAt),
+  });
 }
 
 /**
@@ -434,6 +456,7 @@ export async function runImport(
         .add({ clientId: done.clientId, type: 'import', data })
         .catch((err: unknown) => deps.log?.warn({ err }, 'import: feed item not recorded'));
     }
+    if (done) await emitFinished(deps, done);
     return done;
   } catch (err) {
     if (err instanceof Superseded) return findImportById(deps.db, id);

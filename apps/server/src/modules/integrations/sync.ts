@@ -17,6 +17,7 @@ import {
 } from './store.ts';
 import type { Tx } from './store.ts';
 import { VendorAuthError } from './vendor-http.ts';
+import type { WebhookEvents } from '../hookly/index.ts';
 
 export const SYNC_JOB = 'integration-sync';
 export type SyncJob = { integrationId: number; cadenceId?: number };
@@ -29,6 +30,8 @@ type Deps = {
   log: FastifyBaseLogger;
   /** The feed's 'sync' item when a sync finishes (issue 7: the feed shows syncs). */
   feed?: { recordSync(integrationId: number, cadenceId?: number): Promise<unknown> };
+  /** Webhooks' `sync_finished` (a no-op unless the client has an endpoint for it). */
+  events?: WebhookEvents;
 };
 
 export function isSequenceSource(source: string): source is SequenceSource {
@@ -292,6 +295,25 @@ export function createSyncService(deps: Deps) {
         ?.recordSync(job.integrationId, job.cadenceId)
         .catch((err: unknown) => log.warn({ err }, 'sync: feed item not recorded'));
     }
+    // A sync that will be retried has not finished; one that stopped for good (refused credentials) has.
+    if (!failed || also.isActive === false) await emitFinished(job, failed, also.lastError ?? null, now);
+  }
+
+  async function emitFinished(job: SyncJob, failed: boolean, error: string | null, at: Date) {
+    if (!deps.events) return;
+    const [row] = await db
+      .select({ clientId: integrations.clientId, source: integrations.source })
+      .from(integrations)
+      .where(eq(integrations.id, job.integrationId));
+    if (!row) return;
+    await deps.events.emit(row.clientId, 'sync_finished', {
+      integration_id: job.integrationId,
+      source: row.source,
+      ...(job.cadenceId ? { cadence_id: job.cadenceId } : {}),
+      status: failed ? 'failed' : 'succeeded',
+      error,
+      finished_at: at.toISOString(),
+    });
   }
 
   return {

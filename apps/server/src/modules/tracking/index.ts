@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 // The feed module's declaration of app.feedBus.
 import type {} from '../feed/index.ts';
+import type { WebhookEventType } from '@rally/shared/schemas/hookly';
+import { engagementData } from '../hookly/index.ts';
 import { createTrackingService } from './service.ts';
 import type { IngestOutcome, TrackingService } from './service.ts';
+import type { StoredFeedItem } from './repository.ts';
 import { registerTransitions, scheduleTransitions } from './transitions.ts';
 import { trackingTagRoutes } from './routes.ts';
 
@@ -18,6 +21,13 @@ export type { IngestItem, IngestOutcome, TrackingService } from './service.ts';
 export type { StoredFeedItem, TargetState } from './repository.ts';
 export { applyTransitions, TRANSITIONS_JOB } from './transitions.ts';
 export { seedDemoEngagement } from './demo.ts';
+
+/** The webhook event of each engagement feed item. */
+const WEBHOOK_EVENT_OF: Record<StoredFeedItem['type'], WebhookEventType> = {
+  super: 'superprospect',
+  click: 'click',
+  view: 'landing_page_view',
+};
 
 declare module 'fastify' {
   // Module augmentation needs an interface.
@@ -39,6 +49,16 @@ export function setupTracking(app: FastifyInstance): void {
     // Looked up at publish time: the feed module may decorate the app after this runs.
     publish: (clientId, item) => {
       if (app.hasDecorator('feedBus')) app.feedBus.publish(clientId, item);
+      // Not awaited: the reply to the tag never waits for webhooks. The emitter answers from a
+      // short cache when the client has no endpoint for the event, so the ingest path stays cheap.
+      if (app.hasDecorator('webhooks')) {
+        void app.webhooks.emit(
+          clientId,
+          WEBHOOK_EVENT_OF[item.type],
+          engagementData(item),
+          new Date(item.created_at),
+        );
+      }
     },
   });
   app.decorate('tracking', tracking);

@@ -37,6 +37,7 @@ const SIGNED_IN = [
   '/settings/connections',
   `/settings/integrations/salesforce?client_id=${CLIENTS.acme}`,
   `/settings/integrations/marketo?client_id=${CLIENTS.acme}`,
+  `/settings/integrations/webhooks?client_id=${CLIENTS.acme}`,
   '/settings/users',
   '/settings/billing',
   '/settings/domain',

@@ -12,7 +12,13 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconPlugConnected, IconRefresh } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconPlugConnected,
+  IconRefresh,
+  IconWebhook,
+} from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { relativeTime } from '@rally/shared/utils/dates';
 import { SEQUENCE_SOURCES, SOURCE_LABELS } from '@rally/shared/schemas/integrations';
@@ -79,6 +85,30 @@ export function ConnectionsScreen() {
         </Alert>
       )}
       <ConnectionList clientId={clientId} canWrite={canWrite} canSync={canSync} />
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Webhooks
+        </Title>
+        <Card withBorder radius="md" padding="md">
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Group gap="sm" wrap="nowrap">
+              <IconWebhook size={32} stroke={1.5} aria-hidden />
+              <Text size="sm">
+                Send Rally’s events (superprospects, clicks, landing page views, finished syncs and imports,
+                invoices) to your own systems.
+              </Text>
+            </Group>
+            <Button
+              size="xs"
+              variant="light"
+              component={Link}
+              to={`/settings/integrations/webhooks?client_id=${clientId}`}
+            >
+              Manage webhooks
+            </Button>
+          </Group>
+        </Card>
+      </Stack>
     </Stack>
   );
 }

@@ -1,0 +1,1 @@
+export { WebhooksScreen } from './components/webhooks-screen.tsx';

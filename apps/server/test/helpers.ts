@@ -73,6 +73,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     SEED_DEMO: 'false',
     WEB_DIST: FIXTURE_WEB_DIST,
     DATABASE_URL: databaseUrl,
+    // The suite's fakes (pictures, SSO issuers, Marketo) listen on loopback; SSRF tests set 'false'.
+    ALLOW_PRIVATE_FETCH: 'true',
     ...opts.env,
   });
   const app = await buildApp(config, { jobPollingSeconds: 0.5, pgliteSnapshot: pgliteSnapshot(), ...opts });

@@ -90,6 +90,10 @@ const schema = z.object({
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
+  ALLOW_PRIVATE_FETCH: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_ISSUER: url('an OpenID Connect issuer').default('https://accounts.google.com'),
@@ -259,6 +263,11 @@ export type Config = {
   s3: S3Config | null;
   /** Resolvers for the landing domain check; empty means the system's. */
   dnsServers: string[];
+  /**
+   * Server-side fetches of user-given URLs (ad pictures, SSO issuers, Marketo, webhooks) may reach
+   * loopback and private addresses: local development and test fakes only (ALLOW_PRIVATE_FETCH).
+   */
+  allowPrivateFetch: boolean;
 };
 
 export class ConfigError extends Error {
@@ -383,6 +392,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : null,
     dnsServers: e.DNS_SERVERS ?? [],
+    allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
   };
 }
 

@@ -5,6 +5,7 @@ import { messageReply } from '@rally/shared/schemas/auth';
 import { adRenderBody, adRenderQuery } from '@rally/shared/schemas/content';
 import type { TemplateId } from '@rally/shared/schemas/content';
 import { tenantOf } from '../../lib/access.ts';
+import { assertFetchableUrl } from '../../lib/guarded-fetch.ts';
 import { personaliseText } from '../content/index.ts';
 import type { AdInput } from './render.ts';
 import type { AdTarget } from './service.ts';
@@ -51,6 +52,11 @@ export const scCreativeRoutes: FastifyPluginAsyncZod = async (app) => {
       const creative = creativeOf(app);
       const { size } = request.query;
       const body = request.body;
+      if (body.sdr_img_url) {
+        await assertFetchableUrl('body.sdr_img_url', body.sdr_img_url, {
+          allowPrivate: app.config.allowPrivateFetch,
+        });
+      }
       const brand = await creative.brand(tenantOf(request).clientId);
       const assignee = body.assignee ?? null;
       const values = personalisationValues(assignee, SAMPLE_PROSPECT);

@@ -58,8 +58,8 @@ export function creativeOf(app: FastifyInstance): Creative {
   if (creative) return creative;
   const loadImage = createImageLoader({
     readUpload: async (id) => (await readUpload(app, id))?.bytes ?? null,
-    // Development and tests fetch pictures from loopback fakes; production never reaches inside.
-    allowPrivateNetwork: app.config.nodeEnv !== 'production',
+    // Only ALLOW_PRIVATE_FETCH (tests' loopback fakes, local development) lets a picture come from inside.
+    allowPrivateNetwork: app.config.allowPrivateFetch,
   });
   const renderer = createAdRenderer({ cacheDir: adCacheDir(app.config.dataDir), loadImage });
   const sanitized = new LRUCache<string, string>({

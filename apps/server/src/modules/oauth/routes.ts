@@ -10,6 +10,14 @@ import { memberships, ssoConfigs } from '../../db/schema/index.ts';
 import { tenantOf } from '../../lib/access.ts';
 import { createSecretBox, hashToken, safeEqual } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/errors.ts';
+import type { GuardedFetchInit } from '../../lib/guarded-fetch.ts';
+import {
+  FetchBlockedError,
+  GuardedFetchError,
+  assertFetchableUrl,
+  fetchErrorMessage,
+  guardedFetch,
+} from '../../lib/guarded-fetch.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import { findUser, findUserByEmail, startMfaChallenge } from '../auth/index.ts';
 
@@ -23,6 +31,8 @@ const SCOPE = 'openid email profile';
 const SPA_CALLBACK = '/auth/callback';
 const SSO_NOT_SET_UP = 'Single sign-on is not set up for this account.';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A client's SSO issuer gets this long per request (discovery, token, user info), not 10 s. */
+const SSO_FETCH_TIMEOUT_MS = 5_000;
 
 type FlowKind = OAuthProvider | 'sso';
 type OidcClient = { issuer: string; clientId: string; clientSecret: string };
@@ -58,7 +68,25 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     sameSite: 'lax' as const,
     secure: config.secureCookies,
   };
-  const discovery = createDiscoveryCache({ allowLoopbackHttp: config.nodeEnv !== 'production' });
+  // Google and Microsoft: issuers the operator configured (tests point them at loopback fakes).
+  const operatorDiscovery = createDiscoveryCache({ allowLoopbackHttp: config.nodeEnv !== 'production' });
+  // A client's own SSO issuer is typed in by its owner: every request to it goes through guardedFetch.
+  const ssoDiscovery = createDiscoveryCache({
+    allowLoopbackHttp: config.allowPrivateFetch,
+    fetch: (url, o) =>
+      guardedFetch(
+        url,
+        {
+          method: o.method,
+          headers: o.headers,
+          body: o.body as GuardedFetchInit['body'],
+          signal: o.signal ?? null,
+          redirect: 'manual',
+        },
+        { allowPrivate: config.allowPrivateFetch, timeoutMs: SSO_FETCH_TIMEOUT_MS, maxBytes: 1024 * 1024 },
+      ),
+  });
+  const discoveryFor = (kind: FlowKind) => (kind === 'sso' ? ssoDiscovery : operatorDiscovery);
   const redirectUri = (kind: FlowKind) => `${config.publicUrl}${authPath}/${kind}/callback`;
 
   const startFlow = async (
@@ -70,7 +98,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     let configuration: oidc.Configuration;
     try {
-      configuration = await discovery.get(client);
+      configuration = await discoveryFor(kind).get(client);
     } catch (err) {
       request.log.warn({ err, provider: kind, issuer: client.issuer }, 'OpenID Connect discovery failed');
       return failTo(reply, 'provider_error');
@@ -122,7 +150,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
 
     let claims: Record<string, unknown>;
     try {
-      const configuration = await discovery.get(client);
+      const configuration = await discoveryFor(kind).get(client);
       const tokens = await oidc.authorizationCodeGrant(
         configuration,
         new URL(`${redirectUri(kind)}?${query.toString()}`),
@@ -333,6 +361,8 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       if (config.nodeEnv === 'production' && new URL(b.issuer).protocol !== 'https:') {
         throw fieldError('body.issuer', 'must start with https://');
       }
+      // Sign-ins will fetch from this issuer: refuse an internal address now (issue 20).
+      await assertFetchableUrl('body.issuer', b.issuer, { allowPrivate: config.allowPrivateFetch });
       const [existing] = await db.select().from(ssoConfigs).where(eq(ssoConfigs.clientId, clientId));
       const keptSecret = existing?.oidcClientId === b.client_id ? existing.clientSecretEnc : undefined;
       const clientSecretEnc = b.client_secret === undefined ? keptSecret : box.encrypt(b.client_secret);
@@ -345,12 +375,15 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       // Catch a mistyped issuer now rather than at the next sign-in.
       if (b.enabled) {
         try {
-          await discovery.probe(b.issuer);
+          await ssoDiscovery.probe(b.issuer);
         } catch (err) {
           request.log.info({ err, issuer: b.issuer }, 'SSO issuer discovery failed');
+          const refused = guardedFetchErrorOf(err);
           throw fieldError(
             'body.issuer',
-            'no OpenID Connect provider answers at this address (…/.well-known/openid-configuration)',
+            refused instanceof FetchBlockedError
+              ? fetchErrorMessage(refused)
+              : 'no OpenID Connect provider answers at this address (…/.well-known/openid-configuration)',
           );
         }
       }
@@ -375,6 +408,14 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
+/** The GuardedFetchError behind a discovery failure (openid-client may wrap it), if any. */
+function guardedFetchErrorOf(err: unknown): GuardedFetchError | null {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof GuardedFetchError) return e;
+  }
+  return null;
+}
+
 function failTo(reply: FastifyReply, reason: OAuthError) {
   return reply.redirect(`${SPA_CALLBACK}?error=${reason}`, 302);
 }
@@ -388,12 +429,15 @@ function isFalse(v: unknown): boolean {
  * (openid-client binds both into one Configuration, and Entra ID's multi-tenant issuer check only
  * survives on the discovered object), so Google and Microsoft each have one entry. Failures are not kept.
  */
-function createDiscoveryCache(opts: { allowLoopbackHttp: boolean }) {
+function createDiscoveryCache(opts: { allowLoopbackHttp: boolean; fetch?: oidc.CustomFetch }) {
   const cache = new Map<string, { at: number; configuration: Promise<oidc.Configuration> }>();
 
   const discover = (issuer: string, clientId: string, clientSecret?: string) => {
     const server = new URL(issuer);
-    const insecure = opts.allowLoopbackHttp && server.protocol === 'http:' && LOOPBACK.has(server.hostname);
+    const insecure =
+      opts.allowLoopbackHttp &&
+      server.protocol === 'http:' &&
+      (opts.fetch !== undefined || LOOPBACK.has(server.hostname));
     return oidc.discovery(
       server,
       clientId,
@@ -402,6 +446,7 @@ function createDiscoveryCache(opts: { allowLoopbackHttp: boolean }) {
       {
         execute: insecure ? [oidc.allowInsecureRequests] : [],
         timeout: 10,
+        ...(opts.fetch ? { [oidc.customFetch]: opts.fetch } : {}),
       },
     );
   };

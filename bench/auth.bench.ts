@@ -28,6 +28,53 @@ async function signIn(base: string): Promise<{ cookie: string; ms: number }> {
   return { cookie: `${csrfCookie}; ${session}`, ms };
 }
 
+/** One POST /v1/api/auth/link (a fresh CSRF token first, untimed); the ms of the POST alone. */
+async function linkRequest(base: string, email: string): Promise<number> {
+  const csrfRes = await fetch(`${base}/v1/api/auth/csrf`);
+  const cookie = csrfRes.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const token = csrfRes.headers.get('x-xsrf-token') ?? '';
+  const t = performance.now();
+  const res = await fetch(`${base}/v1/api/auth/link`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-xsrf-token': token, cookie },
+    body: JSON.stringify({ email }),
+  });
+  await res.arrayBuffer();
+  const ms = performance.now() - t;
+  if (res.status !== 202) throw new Error(`magic link: ${res.status}`);
+  return ms;
+}
+
+/**
+ * Magic-link requests for a known address (the demo user) and unknown ones, interleaved, sequential:
+ * the medians must match, or the answer's time tells who has an account (issue 20.6).
+ */
+async function magicLinkTiming(base: string, rounds = 200) {
+  const known: number[] = [];
+  const unknown: number[] = [];
+  for (let i = 0; i < 20; i++) await linkRequest(base, `warm-${i}@nowhere.invalid`);
+  const settle = () => new Promise((r) => setTimeout(r, 15));
+  for (let i = 0; i < rounds; i++) {
+    // A pause after each request, so the work a known address starts after its reply (token, outbox)
+    // has ended before the next measured request, as for an attacker probing one address at a time.
+    known.push(await linkRequest(base, DEMO.email));
+    await settle();
+    unknown.push(
+      await linkRequest(base, `nobody-${i}-${Math.random().toString(36).slice(2)}@nowhere.invalid`),
+    );
+    await settle();
+  }
+  report(
+    'magic link, known address, median',
+    `${median(known).toFixed(2)} ms`,
+    `${median(unknown).toFixed(2)} ms (unknown address)`,
+    median(known) / median(unknown),
+  );
+}
+
 async function timed(url: string): Promise<number> {
   const t = performance.now();
   await (await fetch(url)).arrayBuffer();
@@ -36,7 +83,8 @@ async function timed(url: string): Promise<number> {
 
 /**
  * Sign-in latency with the argon2id parameters in use (sequential, median of 30) against a plain
- * /healthz round trip; and GET /v1/api/user/self throughput against the bare hello-world.
+ * /healthz round trip; magic-link answer time for a known against an unknown address (median of 200
+ * each, interleaved); and GET /v1/api/user/self throughput against the bare hello-world.
  */
 export async function run(seconds: number) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-bench-'));
@@ -58,6 +106,8 @@ export async function run(seconds: number) {
       `${median(pings).toFixed(1)} ms (healthz)`,
       median(logins) / median(pings),
     );
+
+    await magicLinkTiming(real.url);
 
     const { cookie } = await signIn(real.url);
     const self = async () => {

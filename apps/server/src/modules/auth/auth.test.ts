@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authFailures, clients, memberships, sessions, users } from '../../db/schema/index.ts';
+import { authFailures, authTokens, clients, memberships, sessions, users } from '../../db/schema/index.ts';
 import { NOT_AUTHENTICATED } from '../../lib/access.ts';
 import { createTestApp, startSmtpServer, waitFor } from '../../../test/helpers.ts';
 import { Browser, makeClient, makeUser, PASSWORD, signedIn } from '../../../test/http.ts';
@@ -390,6 +390,41 @@ describe('e-mailed links', async () => {
       (await anon.patch('/v1/api/user/reset_password', { hash, password: 'another new password' }))
         .statusCode,
     ).toBe(400);
+  });
+});
+
+describe('sign-in link and reset requests per IP', async () => {
+  const app = await createTestApp();
+  const ask = (url: string, email: string, remoteAddress: string) =>
+    new Browser(app).request({ method: 'POST', url, payload: { email }, remoteAddress });
+
+  it('20 requests from one IP (any addresses, links and resets together), then 429 with Retry-After', async () => {
+    const ip = '198.51.100.20';
+    for (let i = 0; i < 20; i++) {
+      const url = i % 2 ? '/v1/api/user/reset_password' : '/v1/api/auth/link';
+      expect((await ask(url, `someone-${i}@example.com`, ip)).statusCode).toBe(202);
+    }
+    const refused = await ask('/v1/api/auth/link', 'someone-else@example.com', ip);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().message).toMatch(/Too many attempts/);
+    expect((await ask('/v1/api/user/reset_password', 'x@example.com', ip)).statusCode).toBe(429);
+    // Another address is not affected.
+    expect((await ask('/v1/api/auth/link', 'someone-else@example.com', '203.0.113.20')).statusCode).toBe(202);
+  });
+
+  it('answers a known and an unknown address alike, before deciding which it is', async () => {
+    const user = await makeUser(app, { [await makeClient(app)]: 'yellow_sdr' });
+    const known = await ask('/v1/api/auth/link', user.email, '192.0.2.50');
+    const unknown = await ask('/v1/api/auth/link', 'ghost-2@example.com', '192.0.2.50');
+    expect(known.statusCode).toBe(202);
+    expect(unknown.statusCode).toBe(202);
+    expect(known.json()).toEqual(unknown.json());
+    expect(Object.keys(known.headers).sort()).toEqual(Object.keys(unknown.headers).sort());
+    // The token is made by the job after the reply.
+    await waitFor(
+      async () => (await app.db.select().from(authTokens).where(eq(authTokens.userId, user.id))).length,
+    );
   });
 });
 

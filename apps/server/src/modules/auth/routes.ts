@@ -37,6 +37,8 @@ const INVALID_CREDENTIALS = 'Invalid email or password.';
 const MFA_REQUIRED = 'Enter the code from your authenticator app to finish signing in.';
 const ACCEPTED = 'If an account exists for that address, an e-mail is on its way.';
 
+type MailRequest = { kind: 'magic_link' | 'password_reset'; email: string };
+
 function tooMany(reply: FastifyReply, r: LimitResult) {
   const seconds = r.allowed ? 1 : r.retryAfterSeconds;
   return reply
@@ -58,6 +60,55 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     ip: createLimiter(store, 'login-ip', config.loginMaxAttempts * 10, windowS),
     mfa: createLimiter(store, 'login-mfa', config.loginMaxAttempts, windowS),
     mail: createLimiter(store, 'mail', config.loginMaxAttempts, windowS),
+    // Sign-in links and reset mails asked for from one address, whatever the e-mail addresses (issue 20.6).
+    mailIp: createLimiter(store, 'mail-ip', config.loginMaxAttempts * 4, windowS),
+  };
+
+  /**
+   * Sign-in links and password resets: whether the address has an account is looked up only after the
+   * reply has been sent (the route's onResponse hook), so a known and an unknown address do exactly the
+   * same work before it (two limiter hits) and the answer's time tells nothing (issue 20.6). The mail
+   * itself then goes through the durable outbox.
+   */
+  const mailRequests = new WeakMap<FastifyRequest, MailRequest>();
+  const inFlight = new Set<Promise<void>>();
+  app.addHook('onClose', async () => void (await Promise.allSettled(inFlight)));
+  const acceptMailRequest = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: MailRequest['kind'],
+    address: string,
+  ) => {
+    const email = address.trim().toLowerCase();
+    const byIp = await limits.mailIp.hit(request.ip);
+    if (!byIp.allowed) return tooMany(reply, byIp);
+    const byAddress = await limits.mail.hit(`${kind}:${email}`);
+    if (!byAddress.allowed) return tooMany(reply, byAddress);
+    mailRequests.set(request, { kind, email });
+    return reply.code(202).send({ message: ACCEPTED });
+  };
+  const sendRequestedMail = async (request: FastifyRequest) => {
+    const job = mailRequests.get(request);
+    if (!job) return;
+    mailRequests.delete(request);
+    const work = (async () => {
+      const user = await findUserByEmail(db, job.email);
+      if (!user) return;
+      if (job.kind === 'magic_link') {
+        const token = await issueToken(db, 'magic_link', user.id, MAGIC_LINK_TTL);
+        await app.outbox.enqueue(emails.magicLink(user.email, `${config.publicUrl}/?token=${token}`));
+      } else {
+        const token = await issueToken(db, 'password_reset', user.id, RESET_TTL);
+        await app.outbox.enqueue(
+          emails.passwordReset(user.email, `${config.publicUrl}/reset-password?hash=${token}`),
+        );
+      }
+    })().catch((err: unknown) =>
+      request.log.error({ err, kind: job.kind }, 'could not send the requested e-mail'),
+    );
+    inFlight.add(work);
+    await work;
+    inFlight.delete(work);
   };
   // Verifying against a real hash for unknown users keeps their answer as slow as a wrong password.
   const dummyHash = hashPassword('not-a-real-password');
@@ -216,6 +267,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/link',
     {
       config: { access: 'public' },
+      onResponse: async (request) => sendRequestedMail(request),
       schema: {
         tags: ['auth'],
         summary: 'E-mail a single-use sign-in link',
@@ -223,16 +275,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 202: messageReply, 429: messageReply },
       },
     },
-    async (request, reply) => {
-      const limit = await limits.mail.hit(`link:${request.body.email}`);
-      if (!limit.allowed) return tooMany(reply, limit);
-      const user = await findUserByEmail(db, request.body.email);
-      if (user) {
-        const token = await issueToken(db, 'magic_link', user.id, MAGIC_LINK_TTL);
-        await app.outbox.enqueue(emails.magicLink(user.email, `${config.publicUrl}/?token=${token}`));
-      }
-      return reply.code(202).send({ message: ACCEPTED });
-    },
+    async (request, reply) => acceptMailRequest(request, reply, 'magic_link', request.body.email),
   );
 
   app.post(
@@ -355,6 +398,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/user/reset_password',
     {
       config: { access: 'public' },
+      onResponse: async (request) => sendRequestedMail(request),
       schema: {
         tags: ['auth'],
         summary: 'E-mail a password reset link',
@@ -362,18 +406,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 202: messageReply, 429: messageReply },
       },
     },
-    async (request, reply) => {
-      const limit = await limits.mail.hit(`reset:${request.body.email}`);
-      if (!limit.allowed) return tooMany(reply, limit);
-      const user = await findUserByEmail(db, request.body.email);
-      if (user) {
-        const token = await issueToken(db, 'password_reset', user.id, RESET_TTL);
-        await app.outbox.enqueue(
-          emails.passwordReset(user.email, `${config.publicUrl}/reset-password?hash=${token}`),
-        );
-      }
-      return reply.code(202).send({ message: ACCEPTED });
-    },
+    async (request, reply) => acceptMailRequest(request, reply, 'password_reset', request.body.email),
   );
 
   app.patch(

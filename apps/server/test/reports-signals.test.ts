@@ -1,5 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { opportunities } from '../src/db/schema/index.ts';
+import { makeIntegration } from './engagement.ts';
 import { createTestApp } from './helpers.ts';
 import { Browser, signedIn } from './http.ts';
 import { RANGE, daysAgo, epoch, fieldsOf, standardScene } from './reports-world.ts';
@@ -113,6 +116,17 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
   });
 
   it('pipeline/priority: open opportunities ranked by their account engagement of the last days', async () => {
+    // A revenue file import's row has no closed flag, only the stage's text: "Closed Won" is not open.
+    await app.db.insert(opportunities).values({
+      clientId: s.clientId,
+      integrationId: await makeIntegration(app, s.clientId),
+      externalId: randomUUID(),
+      name: 'Alpha (file, won)',
+      accountName: 'Alpha',
+      companyId: s.alpha,
+      amountCents: 100,
+      stage: 'Closed Won',
+    });
     const res = await owner.get(`${base}/pipeline/priority`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ days: 30, total: 2 });

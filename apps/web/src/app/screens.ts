@@ -18,6 +18,7 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   'auth-callback': () => import('./routes/auth-callback.tsx'),
   clients: () => import('./routes/clients.tsx'),
   revenue: () => import('./routes/revenue.tsx'),
+  reports: () => import('./routes/reports.tsx'),
   prospects: () => import('./routes/prospects.tsx'),
   onboarding: () => import('./routes/onboarding.tsx'),
   cadences: () => import('./routes/cadences.tsx'),

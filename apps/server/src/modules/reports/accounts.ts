@@ -14,7 +14,7 @@ import type {
 } from '@rally/shared/schemas/report-insights';
 import { NO_ROLE } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
-import { accountProspects, iso, num, rowsOf } from './repository.ts';
+import { accountProspects, iso, num, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
 import { epochOf, rangeOf } from './service.ts';
 
@@ -235,10 +235,10 @@ export async function targetStats(
         (select max(ou.last_activity_at) from outreach ou join crm_contacts cc on cc.id = ou.contact_id
           where cc.prospect_id = ${target.prospect_id}) as last_at,
         (select count(*) from opportunities o
-          where o.client_id = ${clientId} and not o.is_deleted and not o.is_closed
+          where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
             and o.company_id in (select company_id from account_prospects where prospect_id = ${target.prospect_id})) as open_n,
         (select coalesce(sum(o.amount_cents), 0) from opportunities o
-          where o.client_id = ${clientId} and not o.is_deleted and not o.is_closed
+          where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
             and o.company_id in (select company_id from account_prospects where prospect_id = ${target.prospect_id})) as open_cents`),
   ]);
   const t = rowsOf(totals)[0] ?? {};
@@ -420,8 +420,8 @@ export async function buyingGroup(
     }));
   const [open] = rowsOf(
     await db.execute(sql`
-      select count(*) as n from opportunities
-       where client_id = ${clientId} and company_id = ${accountId} and not is_deleted and not is_closed`),
+      select count(*) as n from opportunities o
+       where o.client_id = ${clientId} and o.company_id = ${accountId} and not o.is_deleted and ${openOpportunity}`),
   );
   return {
     range: epochOf(range),

@@ -20,6 +20,12 @@ const isoAt = (v: unknown) => new Date(v as string).toISOString();
 export type Range = { from: Date; to: Date };
 
 /**
+ * An open opportunity (alias `o`): not closed in the CRM. A revenue file import gives no closed flag,
+ * only the stage's text, so a row without a catalogue stage whose stage reads "Closed …" is closed.
+ */
+export const openOpportunity = sql`(not o.is_closed and not (o.stage_id is null and o.stage ilike 'closed%'))`;
+
+/**
  * Which prospects belong to which account (a Rally company): the prospect's own company, the CRM
  * contact's account, and else the e-mail's domain equal to the account's or company's website
  * domain. A CTE named `account_prospects (company_id, prospect_id)`.

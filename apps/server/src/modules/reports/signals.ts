@@ -13,7 +13,7 @@ import type {
 } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
 import { outreachCte, outreachTypes } from './accounts.ts';
-import { accountProspects, iso, mainCurrency, num, rowsOf } from './repository.ts';
+import { accountProspects, iso, mainCurrency, num, openOpportunity, rowsOf } from './repository.ts';
 import type { Range } from './repository.ts';
 import { epochOf, rangeOf, summary } from './service.ts';
 
@@ -214,7 +214,7 @@ export async function priority(
       from opportunities o
       left join crm_stages s on s.id = o.stage_id
       left join eng on eng.company_id = o.company_id
-     where o.client_id = ${clientId} and not o.is_deleted and not o.is_closed
+     where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
      order by score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
      limit ${pageSize} offset ${offset}`);
   const rows = rowsOf(result);
@@ -261,8 +261,8 @@ export async function dashboardStats(db: Db, clientId: string, q: ReportRangeQue
   ]);
   const [open] = rowsOf(
     await db.execute(sql`
-      select count(*) as n, coalesce(sum(amount_cents), 0) as cents from opportunities
-       where client_id = ${clientId} and not is_deleted and not is_closed and currency = ${currency}`),
+      select count(*) as n, coalesce(sum(o.amount_cents), 0) as cents from opportunities o
+       where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.currency = ${currency}`),
   );
   const c = rowsOf(counts)[0] ?? {};
   return {

@@ -98,7 +98,8 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Feed', 'Cadences', 'Prospects', 'Revenue', 'Content']);
+      // Reports (issue 17) with reports.read, which an SDR has.
+    ).toEqual(['Feed', 'Cadences', 'Prospects', 'Revenue', 'Reports', 'Content']);
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute(
       'href',
       `/settings/connections?client_id=${ACME}`,

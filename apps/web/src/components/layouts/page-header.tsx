@@ -44,6 +44,8 @@ const NAV: readonly { label: string; to: string; icon: IconName }[] = [
   { label: 'Content', to: '/content', icon: 'content' },
 ];
 const CLIENTS_LINK = { label: 'Clients', to: '/clients', icon: 'clients' } as const;
+/** Issue 17: the account, content, signal and priority reports, for roles that may read reports. */
+const REPORTS_LINK = { label: 'Reports', to: '/reports', icon: 'reports' } as const;
 
 /**
  * The client switcher for users with several clients: the client's name on wide screens, an icon on
@@ -115,7 +117,12 @@ export function PageHeader() {
 
   const links =
     user && client
-      ? [...NAV, ...(perms.includes('client.read') ? [CLIENTS_LINK] : [])].map((n) => ({ ...n, to: q(n.to) }))
+      ? [
+          ...NAV.slice(0, 4),
+          ...(perms.includes('reports.read') ? [REPORTS_LINK] : []),
+          ...NAV.slice(4),
+          ...(perms.includes('client.read') ? [CLIENTS_LINK] : []),
+        ].map((n) => ({ ...n, to: q(n.to) }))
       : [];
   const settingsTo = q(
     perms.includes('billing_details.read') ? '/settings/billing' : '/settings/connections',

@@ -1,0 +1,5 @@
+import { ReportsScreen } from '../../features/reports/index.ts';
+
+export default function ReportsRoute() {
+  return <ReportsScreen />;
+}

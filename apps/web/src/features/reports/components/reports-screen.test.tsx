@@ -1,0 +1,122 @@
+import { notifications } from '@mantine/notifications';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import { acmeSession, CLIENT_IDS } from '../../../testing/fixtures.ts';
+import type { Routes } from '../../../testing/fixtures.ts';
+import { fakeServer, renderWithRouter } from '../../../testing/render.tsx';
+import { ReportsScreen } from './reports-screen.tsx';
+
+const ACME = CLIENT_IDS.acme;
+const base = `/v1/report/client/${ACME}`;
+const range = { from: 1_790_000_000, to: 1_797_776_000 };
+const paged = { total: 1, page: 1, page_size: 25 };
+
+const ALIGNMENT = {
+  range,
+  outreach_activity_types: ['Call', 'Email'],
+  counts: { both: 1, outreach_only: 2, ads_only: 3, total: 6 },
+  items: [
+    {
+      account_id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00a001',
+      name: 'Brightline Freight',
+      website: 'https://brightline.example',
+      segment: 'both',
+      outreach_activities: 7,
+      outreach_contacts: 2,
+      last_outreach_at: '2026-11-20T10:00:00.000Z',
+      impressions: 1234,
+      clicks: 5,
+      views: 2,
+      engaged_prospects: 3,
+      last_engaged_at: '2026-11-21T10:00:00.000Z',
+    },
+  ],
+  ...paged,
+};
+
+async function open(path: string, routes: Routes) {
+  const server = fakeServer({ ...acmeSession('yellow_sdr'), ...routes });
+  vi.stubGlobal('fetch', server.fetchFn);
+  await loadSession();
+  renderWithRouter(<ReportsScreen />, path);
+  return server;
+}
+
+afterEach(() => {
+  notifications.clean();
+  resetAuth();
+  vi.unstubAllGlobals();
+});
+
+describe('ReportsScreen (issue 17)', () => {
+  it('alignment: the counts per segment and the accounts table; a segment refetches with its filter', async () => {
+    const server = await open(`/reports?client_id=${ACME}`, { [`${base}/alignment`]: { body: ALIGNMENT } });
+    const table = await screen.findByRole('table', { name: 'Accounts by alignment' });
+    const row = within(table).getByRole('row', { name: /Brightline Freight/ });
+    expect(within(row).getByText('Both')).toBeInTheDocument();
+    expect(within(row).getByText('1,234')).toBeInTheDocument();
+    expect(screen.getByText(/\(Call, Email\)/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('radio', { name: 'Ads only (3)' }));
+    expect(
+      server.calls.some((c) => c.url.startsWith(`${base}/alignment?`) && c.url.includes('segment=ads_only')),
+    ).toBe(true);
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeInTheDocument();
+  });
+
+  it('content: an empty client says so for ads and landing pages', async () => {
+    await open(`/reports?client_id=${ACME}&tab=content`, {
+      [`${base}/content`]: { body: { range, ads: [], landing_pages: [] } },
+    });
+    expect(await screen.findByText(/No ad yet/)).toBeInTheDocument();
+    expect(screen.getByText('No landing page yet.')).toBeInTheDocument();
+  });
+
+  it('signals: a failed load shows the error with a way to try again', async () => {
+    await open(`/reports?client_id=${ACME}&tab=signals`, {
+      [`${base}/signals/utilization`]: {
+        status: 422,
+        body: {
+          message: 'Validation Error',
+          errors: [{ field: 'querystring.to', message: 'must be after from' }],
+        },
+      },
+    });
+    expect(await screen.findByText('Could not load the signals report')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('priority: open opportunities with their score', async () => {
+    await open(`/reports?client_id=${ACME}&tab=priority`, {
+      [`${base}/pipeline/priority`]: {
+        body: {
+          days: 30,
+          items: [
+            {
+              opportunity_id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00b001',
+              name: 'Brightline - Fleet pilot',
+              account_name: 'Brightline Freight',
+              company_id: null,
+              stage: 'Qualification',
+              amount_cents: 4_500_000,
+              currency: 'USD',
+              close_date: null,
+              impressions: 12,
+              clicks: 2,
+              views: 1,
+              engaged_prospects: 2,
+              last_engaged_at: '2026-11-21T10:00:00.000Z',
+              score: 27,
+            },
+          ],
+          ...paged,
+        },
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Open opportunities by engagement' });
+    const row = within(table).getByRole('row', { name: /Fleet pilot/ });
+    expect(within(row).getByText('27')).toBeInTheDocument();
+    expect(within(row).getByText('$45,000')).toBeInTheDocument();
+  });
+});

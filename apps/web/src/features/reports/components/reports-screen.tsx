@@ -1,0 +1,670 @@
+import { useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import {
+  Badge,
+  Box,
+  Button,
+  Group,
+  Pagination,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDownload } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { abbreviateNumber, formatDate } from '@rally/shared';
+import type { AlignmentSegment, UtilizationFilter } from '@rally/shared/schemas/report-insights';
+import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { useAuth } from '../../../lib/auth/store.ts';
+import {
+  PAGE_SIZE,
+  downloadReport,
+  useAlignment,
+  useContentReport,
+  usePriority,
+  useUtilization,
+} from '../api/get-insights.ts';
+import type { ExportReport, Range } from '../api/get-insights.ts';
+
+const DAY = 86_400;
+const PRESETS = [
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+  { value: '182', label: '6 months' },
+  { value: '365', label: '12 months' },
+];
+const TABS = [
+  { value: 'alignment', label: 'Alignment' },
+  { value: 'content', label: 'Content' },
+  { value: 'signals', label: 'Signals' },
+  { value: 'priority', label: 'Priority' },
+] as const;
+type Tab = (typeof TABS)[number]['value'];
+
+/** The last `days` days up to the end of today (local), as epoch seconds. */
+function rangeOfDays(days: number): Range {
+  const end = new Date();
+  end.setHours(24, 0, 0, 0);
+  const to = Math.floor(end.getTime() / 1000);
+  return { from: to - days * DAY, to };
+}
+
+const whole = (n: number) => n.toLocaleString('en-US');
+const percent = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
+const day = (iso: string | null) => (iso ? formatDate(iso, 'd MMM yyyy') : '—');
+const fileDay = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);
+const money = (cents: number, currency: string) => {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
+      cents / 100,
+    );
+  } catch {
+    return `${currency} ${whole(Math.round(cents / 100))}`;
+  }
+};
+
+/**
+ * /reports (issue 17): the account, content, signal and priority reports of docs/reports.md, each a
+ * table with its CSV export. The tab is kept in the address (`?tab=`), so a report can be linked.
+ */
+export function ReportsScreen() {
+  const auth = useAuth();
+  const clientId = auth.currentClient;
+  if (!clientId) return <ScreenLoader />;
+  return <Reports key={clientId} clientId={clientId} />;
+}
+
+function Reports({ clientId }: { clientId: string }) {
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab: Tab = TABS.some((t) => t.value === asked) ? (asked as Tab) : 'alignment';
+  const [preset, setPreset] = useState('90');
+  const range = useMemo(() => rangeOfDays(Number(preset)), [preset]);
+  const setTab = (value: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('tab', value ?? 'alignment');
+        return next;
+      },
+      { replace: true },
+    );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <div>
+          <Title order={1}>Reports</Title>
+          <Text c="dimmed" mt={4}>
+            Where sales and your ads meet: accounts, content, signals acted on and deals to push.
+          </Text>
+        </div>
+        {tab !== 'priority' && (
+          <Box w={{ base: '100%', sm: 'auto' }}>
+            <SegmentedControl
+              aria-label="Period"
+              data={PRESETS}
+              value={preset}
+              onChange={setPreset}
+              fullWidth
+            />
+          </Box>
+        )}
+      </Group>
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          {TABS.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="alignment" pt="md">
+          <AlignmentPanel clientId={clientId} range={range} />
+        </Tabs.Panel>
+        <Tabs.Panel value="content" pt="md">
+          <ContentPanel clientId={clientId} range={range} />
+        </Tabs.Panel>
+        <Tabs.Panel value="signals" pt="md">
+          <SignalsPanel clientId={clientId} range={range} />
+        </Tabs.Panel>
+        <Tabs.Panel value="priority" pt="md">
+          <PriorityPanel clientId={clientId} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+function ExportButton({
+  clientId,
+  report,
+  query,
+  filename,
+  label = 'Export CSV',
+}: {
+  clientId: string;
+  report: ExportReport;
+  query: Record<string, string | number>;
+  filename: string;
+  label?: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      variant="default"
+      size="xs"
+      leftSection={<IconDownload size={14} />}
+      loading={busy}
+      onClick={async () => {
+        setBusy(true);
+        try {
+          await downloadReport(clientId, report, query, filename);
+        } catch {
+          notifications.show({ color: 'red', message: 'The export could not be made. Please try again.' });
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {label}
+    </Button>
+  );
+}
+
+function Empty({ text }: { text: string }) {
+  return (
+    <Paper withBorder radius="md" p="xl">
+      <Text c="dimmed" ta="center">
+        {text}
+      </Text>
+    </Paper>
+  );
+}
+
+/** A table in a bordered box that scrolls sideways on narrow screens. */
+function ReportTable({
+  label,
+  minWidth,
+  head,
+  children,
+}: {
+  label: string;
+  minWidth: number;
+  head: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Paper withBorder radius="md">
+      <Table.ScrollContainer minWidth={minWidth} type="native">
+        <Table highlightOnHover verticalSpacing="sm" aria-label={label}>
+          <Table.Thead>{head}</Table.Thead>
+          <Table.Tbody>{children}</Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}
+
+function Pages({
+  total,
+  page,
+  onChange,
+  label,
+}: {
+  total: number;
+  page: number;
+  onChange: (p: number) => void;
+  label: string;
+}) {
+  const pages = Math.ceil(total / PAGE_SIZE);
+  if (pages < 2) return null;
+  return (
+    <Group justify="flex-end">
+      <Pagination
+        total={pages}
+        value={page}
+        onChange={onChange}
+        size="sm"
+        getControlProps={(control) => ({ 'aria-label': `${label}: ${control} page` })}
+        getItemProps={(p) => ({ 'aria-label': `${label}: page ${p}` })}
+      />
+    </Group>
+  );
+}
+
+function Stat({ label, value, detail }: { label: string; value: string; detail?: string }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Text size="xs" tt="uppercase" fw={700} c="dimmed">
+        {label}
+      </Text>
+      <Text fz={26} fw={700} lh={1.2} mt={4}>
+        {value}
+      </Text>
+      {detail && (
+        <Text size="sm" c="dimmed" mt={4}>
+          {detail}
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+// ---------------------------------------------------------------- alignment
+
+const SEGMENT_LABEL: Record<Exclude<AlignmentSegment, 'all'>, string> = {
+  both: 'Both',
+  outreach_only: 'Outreach only',
+  ads_only: 'Ads only',
+};
+const SEGMENT_COLOR: Record<Exclude<AlignmentSegment, 'all'>, string> = {
+  both: 'teal',
+  outreach_only: 'blue',
+  ads_only: 'grape',
+};
+
+function AlignmentPanel({ clientId, range }: { clientId: string; range: Range }) {
+  const [segment, setSegment] = useState<AlignmentSegment>('all');
+  const [page, setPage] = useState(1);
+  const q = useAlignment(clientId, range, segment, page);
+  if (q.isPending) return <PanelLoading label="Loading the alignment report" />;
+  if (q.isError)
+    return <PanelError error={q.error} what="the alignment report" onRetry={() => void q.refetch()} />;
+  const { counts, items, total, outreach_activity_types: types } = q.data;
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+        <Stat
+          label="Worked by both"
+          value={abbreviateNumber(counts.both)}
+          detail="sales outreach and your ads"
+        />
+        <Stat
+          label="Outreach only"
+          value={abbreviateNumber(counts.outreach_only)}
+          detail="no engagement with your ads"
+        />
+        <Stat label="Ads only" value={abbreviateNumber(counts.ads_only)} detail="no sales outreach yet" />
+      </SimpleGrid>
+      <Text size="sm" c="dimmed">
+        Outreach is the CRM activity your CRM settings count as outreach
+        {types.length ? ` (${types.join(', ')})` : ' (none chosen yet)'}, last done in the period; ads are
+        impressions, clicks and landing page views of the account&apos;s prospects.
+      </Text>
+      <Group justify="space-between" wrap="wrap">
+        <SegmentedControl
+          aria-label="Worked by"
+          size="xs"
+          value={segment}
+          onChange={(v) => {
+            setSegment(v as AlignmentSegment);
+            setPage(1);
+          }}
+          data={[
+            { value: 'all', label: `All (${whole(counts.total)})` },
+            { value: 'both', label: `Both (${whole(counts.both)})` },
+            { value: 'outreach_only', label: `Outreach only (${whole(counts.outreach_only)})` },
+            { value: 'ads_only', label: `Ads only (${whole(counts.ads_only)})` },
+          ]}
+        />
+        <ExportButton
+          clientId={clientId}
+          report="alignment"
+          query={{ ...range, segment }}
+          filename={`alignment-${segment}-${fileDay(range.from)}.csv`}
+        />
+      </Group>
+      {items.length === 0 ? (
+        <Empty text="No account was worked by sales outreach or your ads in this period." />
+      ) : (
+        <ReportTable
+          label="Accounts by alignment"
+          minWidth={820}
+          head={
+            <Table.Tr>
+              <Table.Th>Account</Table.Th>
+              <Table.Th>Worked by</Table.Th>
+              <Table.Th ta="right">Outreach</Table.Th>
+              <Table.Th>Last outreach</Table.Th>
+              <Table.Th ta="right">Impressions</Table.Th>
+              <Table.Th ta="right">Clicks</Table.Th>
+              <Table.Th ta="right">Views</Table.Th>
+              <Table.Th ta="right">Engaged prospects</Table.Th>
+            </Table.Tr>
+          }
+        >
+          {items.map((a) => (
+            <Table.Tr key={a.account_id}>
+              <Table.Td>
+                <Text fw={600} size="sm">
+                  {a.name}
+                </Text>
+                {a.website && (
+                  <Text size="xs" c="dimmed">
+                    {a.website}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={SEGMENT_COLOR[a.segment]}>
+                  {SEGMENT_LABEL[a.segment]}
+                </Badge>
+              </Table.Td>
+              <Table.Td ta="right">{whole(a.outreach_activities)}</Table.Td>
+              <Table.Td>{day(a.last_outreach_at)}</Table.Td>
+              <Table.Td ta="right">{whole(a.impressions)}</Table.Td>
+              <Table.Td ta="right">{whole(a.clicks)}</Table.Td>
+              <Table.Td ta="right">{whole(a.views)}</Table.Td>
+              <Table.Td ta="right">{whole(a.engaged_prospects)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ReportTable>
+      )}
+      <Pages total={total} page={page} onChange={setPage} label="Accounts" />
+    </Stack>
+  );
+}
+
+// ---------------------------------------------------------------- content
+
+function ContentPanel({ clientId, range }: { clientId: string; range: Range }) {
+  const q = useContentReport(clientId, range);
+  if (q.isPending) return <PanelLoading label="Loading the content report" />;
+  if (q.isError)
+    return <PanelError error={q.error} what="the content report" onRetry={() => void q.refetch()} />;
+  const { ads, landing_pages: pages } = q.data;
+  return (
+    <Stack gap="lg">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            Ads
+          </Title>
+          <ExportButton
+            clientId={clientId}
+            report="content"
+            query={{ ...range, kind: 'ads' }}
+            filename={`content-ads-${fileDay(range.from)}.csv`}
+          />
+        </Group>
+        {ads.length === 0 ? (
+          <Empty text="No ad yet. Ads made in Content show here with their numbers." />
+        ) : (
+          <ReportTable
+            label="Ad performance"
+            minWidth={720}
+            head={
+              <Table.Tr>
+                <Table.Th>Ad</Table.Th>
+                <Table.Th ta="right">Impressions</Table.Th>
+                <Table.Th ta="right">Clicks</Table.Th>
+                <Table.Th ta="right">CTR</Table.Th>
+                <Table.Th ta="right">Landing page views</Table.Th>
+                <Table.Th ta="right">Targets reached</Table.Th>
+              </Table.Tr>
+            }
+          >
+            {ads.map((a) => (
+              <Table.Tr key={a.content_id}>
+                <Table.Td>
+                  <Text fw={600} size="sm">
+                    {a.name}
+                  </Text>
+                  {(a.is_archived || a.status !== 'published') && (
+                    <Text size="xs" c="dimmed">
+                      {a.is_archived ? 'Archived' : 'Draft'}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">{whole(a.impressions)}</Table.Td>
+                <Table.Td ta="right">{whole(a.clicks)}</Table.Td>
+                <Table.Td ta="right">{percent(a.ctr)}</Table.Td>
+                <Table.Td ta="right">{whole(a.views)}</Table.Td>
+                <Table.Td ta="right">{whole(a.targets_reached)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ReportTable>
+        )}
+      </Stack>
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            Landing pages
+          </Title>
+          <ExportButton
+            clientId={clientId}
+            report="content"
+            query={{ ...range, kind: 'landing_pages' }}
+            filename={`content-landing-pages-${fileDay(range.from)}.csv`}
+          />
+        </Group>
+        {pages.length === 0 ? (
+          <Empty text="No landing page yet." />
+        ) : (
+          <ReportTable
+            label="Landing page performance"
+            minWidth={600}
+            head={
+              <Table.Tr>
+                <Table.Th>Landing page</Table.Th>
+                <Table.Th ta="right">Clicks to it</Table.Th>
+                <Table.Th ta="right">Views</Table.Th>
+                <Table.Th ta="right">View rate</Table.Th>
+                <Table.Th ta="right">Targets reached</Table.Th>
+              </Table.Tr>
+            }
+          >
+            {pages.map((p) => (
+              <Table.Tr key={p.landing_page_id}>
+                <Table.Td fw={600}>{p.name}</Table.Td>
+                <Table.Td ta="right">{whole(p.clicks)}</Table.Td>
+                <Table.Td ta="right">{whole(p.views)}</Table.Td>
+                <Table.Td ta="right">{percent(p.view_rate)}</Table.Td>
+                <Table.Td ta="right">{whole(p.targets_reached)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ReportTable>
+        )}
+      </Stack>
+    </Stack>
+  );
+}
+
+// ---------------------------------------------------------------- signals
+
+function SignalsPanel({ clientId, range }: { clientId: string; range: Range }) {
+  const [filter, setFilter] = useState<UtilizationFilter>('all');
+  const [page, setPage] = useState(1);
+  const q = useUtilization(clientId, range, filter, page);
+  if (q.isPending) return <PanelLoading label="Loading the signals report" />;
+  if (q.isError)
+    return <PanelError error={q.error} what="the signals report" onRetry={() => void q.refetch()} />;
+  const u = q.data;
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+        <Stat label="New superprospects" value={abbreviateNumber(u.superprospects)} detail="in the period" />
+        <Stat
+          label="Contacted after"
+          value={abbreviateNumber(u.contacted)}
+          detail="sales outreach after they became super"
+        />
+        <Stat label="Signal used" value={percent(u.share)} detail="of superprospects acted on" />
+      </SimpleGrid>
+      <Group justify="space-between" wrap="wrap">
+        <SegmentedControl
+          aria-label="Superprospects shown"
+          size="xs"
+          value={filter}
+          onChange={(v) => {
+            setFilter(v as UtilizationFilter);
+            setPage(1);
+          }}
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'not_contacted', label: 'Not contacted' },
+            { value: 'contacted', label: 'Contacted' },
+          ]}
+        />
+        <ExportButton
+          clientId={clientId}
+          report="signals/utilization"
+          query={{ ...range, filter }}
+          filename={`signals-utilization-${filter}-${fileDay(range.from)}.csv`}
+        />
+      </Group>
+      {u.items.length === 0 ? (
+        <Empty
+          text={
+            filter === 'all'
+              ? 'No prospect became a superprospect in this period.'
+              : 'No superprospect matches this filter in this period.'
+          }
+        />
+      ) : (
+        <ReportTable
+          label="Superprospects and outreach"
+          minWidth={860}
+          head={
+            <Table.Tr>
+              <Table.Th>Prospect</Table.Th>
+              <Table.Th>Cadence</Table.Th>
+              <Table.Th>Sales rep</Table.Th>
+              <Table.Th>Super since</Table.Th>
+              <Table.Th>Contacted</Table.Th>
+              <Table.Th ta="right">Days to contact</Table.Th>
+            </Table.Tr>
+          }
+        >
+          {u.items.map((r) => (
+            <Table.Tr key={r.target_id}>
+              <Table.Td>
+                <Text fw={600} size="sm">
+                  {r.name}
+                </Text>
+                {r.company_name && (
+                  <Text size="xs" c="dimmed">
+                    {r.company_name}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{r.cadence_name}</Table.Td>
+              <Table.Td>{r.sales_rep ?? '—'}</Table.Td>
+              <Table.Td>{day(r.super_date)}</Table.Td>
+              <Table.Td>
+                {r.contacted_at ? (
+                  day(r.contacted_at)
+                ) : (
+                  <Badge variant="light" color="orange">
+                    Not yet
+                  </Badge>
+                )}
+              </Table.Td>
+              <Table.Td ta="right">{r.days_to_contact ?? '—'}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ReportTable>
+      )}
+      <Pages total={u.total} page={page} onChange={setPage} label="Superprospects" />
+    </Stack>
+  );
+}
+
+// ---------------------------------------------------------------- priority
+
+const PRIORITY_DAYS = [
+  { value: '7', label: '7 days' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+];
+
+function PriorityPanel({ clientId }: { clientId: string }) {
+  const [days, setDays] = useState('30');
+  const [page, setPage] = useState(1);
+  const q = usePriority(clientId, Number(days), page);
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Text size="sm" c="dimmed" maw={560}>
+          Open opportunities ranked by their account&apos;s recent engagement with your ads. Score:
+          impressions + 5 × clicks + 5 × landing page views.
+        </Text>
+        <Group gap="sm">
+          <SegmentedControl
+            aria-label="Engagement of the last"
+            size="xs"
+            value={days}
+            onChange={(v) => {
+              setDays(v);
+              setPage(1);
+            }}
+            data={PRIORITY_DAYS}
+          />
+          <ExportButton
+            clientId={clientId}
+            report="pipeline/priority"
+            query={{ days: Number(days) }}
+            filename={`pipeline-priority-${days}d.csv`}
+          />
+        </Group>
+      </Group>
+      {q.isPending ? (
+        <PanelLoading label="Loading the priority list" />
+      ) : q.isError ? (
+        <PanelError error={q.error} what="the priority list" onRetry={() => void q.refetch()} />
+      ) : q.data.items.length === 0 ? (
+        <Empty text="No open opportunity yet. Connect a CRM to rank its deals by engagement." />
+      ) : (
+        <>
+          <ReportTable
+            label="Open opportunities by engagement"
+            minWidth={900}
+            head={
+              <Table.Tr>
+                <Table.Th>Opportunity</Table.Th>
+                <Table.Th>Stage</Table.Th>
+                <Table.Th ta="right">Amount</Table.Th>
+                <Table.Th ta="right">Score</Table.Th>
+                <Table.Th ta="right">Impressions</Table.Th>
+                <Table.Th ta="right">Clicks</Table.Th>
+                <Table.Th ta="right">Views</Table.Th>
+                <Table.Th>Last engagement</Table.Th>
+              </Table.Tr>
+            }
+          >
+            {q.data.items.map((o) => (
+              <Table.Tr key={o.opportunity_id}>
+                <Table.Td>
+                  <Text fw={600} size="sm">
+                    {o.name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {o.account_name}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{o.stage}</Table.Td>
+                <Table.Td ta="right">{money(o.amount_cents, o.currency)}</Table.Td>
+                <Table.Td ta="right" fw={700}>
+                  {whole(o.score)}
+                </Table.Td>
+                <Table.Td ta="right">{whole(o.impressions)}</Table.Td>
+                <Table.Td ta="right">{whole(o.clicks)}</Table.Td>
+                <Table.Td ta="right">{whole(o.views)}</Table.Td>
+                <Table.Td>{day(o.last_engaged_at)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ReportTable>
+          <Pages total={q.data.total} page={page} onChange={setPage} label="Opportunities" />
+        </>
+      )}
+    </Stack>
+  );
+}

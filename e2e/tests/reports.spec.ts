@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from './fixtures.ts';
+import { CLIENTS, signInAs } from './support.ts';
+
+/**
+ * Issue 17: the /reports screen on the demo data (the CRM demo's accounts, contacts with outreach
+ * activity and opportunities, and the demo engagement), in Chromium.
+ */
+test.describe('/reports (issue 17)', () => {
+  test('alignment, content, signals and priority tabs show real rows, and a table exports as CSV', async ({
+    page,
+  }, testInfo) => {
+    await signInAs(page);
+    await page.goto(`/reports?client_id=${CLIENTS.acme}`);
+    await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+
+    const accounts = page.getByRole('table', { name: 'Accounts by alignment' });
+    await expect(accounts.getByRole('row').nth(1)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-alignment.png'), fullPage: true });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^alignment-all-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(csv.split('\r\n')[0]).toContain('Account,Website,Worked by');
+    const firstAccount = (await accounts.getByRole('row').nth(1).getByRole('cell').first().innerText()).split(
+      '\n',
+    )[0]!;
+    expect(csv).toContain(firstAccount);
+
+    await page.getByRole('tab', { name: 'Content' }).click();
+    await expect(page).toHaveURL(/tab=content/);
+    await expect(page.getByRole('table', { name: 'Ad performance' }).getByRole('row').nth(1)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-content.png'), fullPage: true });
+
+    await page.getByRole('tab', { name: 'Signals' }).click();
+    await expect(page.getByText('Signal used')).toBeVisible();
+    await expect(
+      page
+        .getByRole('table', { name: 'Superprospects and outreach' })
+        .or(page.getByText(/No prospect became/)),
+    ).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-signals.png'), fullPage: true });
+
+    await page.getByRole('tab', { name: 'Priority' }).click();
+    const priority = page.getByRole('table', { name: 'Open opportunities by engagement' });
+    await expect(priority.getByRole('row').nth(1)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-priority.png'), fullPage: true });
+    const [prio] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(prio.suggestedFilename()).toBe('pipeline-priority-30d.csv');
+  });
+});

@@ -89,3 +89,77 @@ test.describe('/revenue (issue 17)', () => {
     expect((await settings.json()).revenue_report_enabled).toBe(true);
   });
 });
+
+/** Issue 22: the custom period uses the shared date picker, on a phone with a touch screen. */
+test.describe('/revenue custom period on a phone (issue 22)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'en-GB' });
+
+  test('a swipe goes back a month, two taps choose the days, the report follows', async ({ page }) => {
+    await signInAs(page);
+    await page.goto(`/revenue?client_id=${CLIENTS.acme}`);
+    await expect(page.getByRole('heading', { name: 'Revenue', level: 1 })).toBeVisible();
+    await page.getByRole('radiogroup', { name: 'Period' }).getByText('Custom', { exact: true }).click();
+    const field = page.getByRole('textbox', { name: 'Custom period' });
+    await expect(field).toHaveValue(/^\d{1,2} \w{3} \d{4} – \d{1,2} \w{3} \d{4}$/);
+
+    await page.getByRole('button', { name: 'Open the calendar: Custom period' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Custom period: calendar' });
+    const calendar = dialog.getByTestId('calendar');
+    // en-GB (the browser's locale here) starts the week on Monday.
+    await expect(calendar.getByRole('columnheader').first()).toHaveText('Mo');
+    const monthName = (d: Date) => d.toLocaleString('en-GB', { month: 'long', year: 'numeric' });
+    const today = new Date();
+    // The custom range starts as the last 30 days: the calendar opens on the month of its first day.
+    const first = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 29);
+    const previous = new Date(first.getFullYear(), first.getMonth() - 1, 1);
+    await expect(calendar.getByText(monthName(first), { exact: true })).toBeVisible();
+
+    // A quick swipe to the right (≤ 300 ms, ≥ 60 px across, ≤ 80 px up or down): the month before.
+    await calendar.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const y = box.top + 80;
+      const touch = (x: number) =>
+        new Touch({ identifier: 1, target: el, clientX: x, clientY: y, pageX: x, pageY: y });
+      el.dispatchEvent(
+        new TouchEvent('touchstart', {
+          bubbles: true,
+          changedTouches: [touch(box.left + 40)],
+          touches: [touch(box.left + 40)],
+        }),
+      );
+      el.dispatchEvent(
+        new TouchEvent('touchend', { bubbles: true, changedTouches: [touch(box.left + 140)], touches: [] }),
+      );
+    });
+    await expect(calendar.getByText(monthName(previous), { exact: true })).toBeVisible();
+
+    const dayLabel = (d: number) =>
+      new Date(previous.getFullYear(), previous.getMonth(), d).toLocaleString('en-GB', {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+      });
+    const expected = await page.evaluate(
+      ([y, m]) => ({
+        from: Math.floor(new Date(y, m, 5).getTime() / 1000),
+        to: Math.floor(new Date(y, m, 21).getTime() / 1000),
+      }),
+      [previous.getFullYear(), previous.getMonth()] as const,
+    );
+    const summary = page.waitForRequest(
+      (r) =>
+        r.url().includes('/summary') && new URL(r.url()).searchParams.get('from') === String(expected.from),
+    );
+    await calendar.getByRole('button', { name: dayLabel(5), exact: true }).tap();
+    await calendar.getByRole('button', { name: dayLabel(20), exact: true }).tap();
+    const url = new URL((await summary).url());
+    expect(Number(url.searchParams.get('from'))).toBe(expected.from);
+    expect(Number(url.searchParams.get('to'))).toBe(expected.to);
+    const short = `${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][previous.getMonth()]} ${previous.getFullYear()}`;
+    await expect(field).toHaveValue(`5 ${short} – 20 ${short}`);
+    // The popover closes on its own (110 ms after the second day).
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(/of \d+ new opportunities/)).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('revenue-custom-phone.png'), fullPage: true });
+  });
+});

@@ -1,9 +1,19 @@
-import { DEFAULT_THEME, MantineProvider, TableScrollContainer, createTheme } from '@mantine/core';
+import {
+  DEFAULT_THEME,
+  MantineProvider,
+  Menu,
+  TableScrollContainer,
+  Tooltip,
+  createTheme,
+} from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
 import type { CSSVariablesResolver, MantineColorsTuple } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toastApiError } from '../lib/api-errors.ts';
 import { RoutePrefetchProvider } from './prefetch.tsx';
+import { MENU_HIDE_DELAY_MS, TOOLTIP_DISTANCE_PX, TOOLTIP_SHOW_DELAY_MS } from '../config/widgets.ts';
+import { calendarLocale, firstDayOfWeek } from '../components/date-picker/week-start.ts';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 
@@ -37,6 +47,11 @@ export const theme = createTheme({
   components: {
     // A table that scrolls sideways (phones) must be reachable from the keyboard to be scrolled.
     TableScrollContainer: TableScrollContainer.extend({ defaultProps: { tabIndex: 0 } }),
+    // SPEC.md §9, for every menu and tooltip rather than per use.
+    Menu: Menu.extend({ defaultProps: { closeDelay: MENU_HIDE_DELAY_MS } }),
+    Tooltip: Tooltip.extend({
+      defaultProps: { openDelay: TOOLTIP_SHOW_DELAY_MS, offset: TOOLTIP_DISTANCE_PX },
+    }),
   },
 });
 
@@ -80,10 +95,12 @@ export function AppProviders({ children }: { children: ReactNode }) {
   );
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <Notifications position="bottom-left" autoClose={TOAST_AUTO_CLOSE_MS} />
-      <QueryClientProvider client={queryClient}>
-        <RoutePrefetchProvider>{children}</RoutePrefetchProvider>
-      </QueryClientProvider>
+      <DatesProvider settings={{ firstDayOfWeek: firstDayOfWeek(calendarLocale()) }}>
+        <Notifications position="bottom-left" autoClose={TOAST_AUTO_CLOSE_MS} />
+        <QueryClientProvider client={queryClient}>
+          <RoutePrefetchProvider>{children}</RoutePrefetchProvider>
+        </QueryClientProvider>
+      </DatesProvider>
     </MantineProvider>
   );
 }

@@ -177,7 +177,7 @@ export function PageHeader() {
                   </Box>
                 </>
               )}
-              <Tooltip label="Settings" openDelay={200}>
+              <Tooltip label="Settings">
                 <ActionIcon
                   component={Link}
                   to={settingsTo}

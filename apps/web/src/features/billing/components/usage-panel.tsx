@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { CompositeChart } from '@mantine/charts';
 import { Group, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import type { UsageReport } from '@rally/shared/schemas/billing';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { PanelError } from '../../../components/panel-states.tsx';
 import { useUsage } from '../api/billing.ts';
 import { money } from '../format.ts';
@@ -38,7 +39,7 @@ export function chartPoints(report: UsageReport, today: string): Point[] {
   });
 }
 
-function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
+function Stat({ label, value, hint }: { label: string; value: React.ReactNode; hint?: string }) {
   return (
     <Paper withBorder radius="md" p="sm">
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -89,16 +90,30 @@ export function UsagePanel({ clientId }: { clientId: string }) {
       ) : report ? (
         <Stack gap="md">
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-            <Stat label="Superprospects" value={String(report.total.super)} hint="this month so far" />
-            <Stat label="Active targets" value={String(report.total.active)} hint="shown an ad this month" />
+            <Stat
+              label="Superprospects"
+              value={<AbbreviatedNumber value={report.total.super} />}
+              hint="this month so far"
+            />
+            <Stat
+              label="Active targets"
+              value={<AbbreviatedNumber value={report.total.active} />}
+              hint="shown an ad this month"
+            />
             <Stat
               label="Estimated supers"
-              value={String(report.total.estimated_supers)}
+              value={<AbbreviatedNumber value={report.total.estimated_supers} />}
               hint="by the month end"
             />
             <Stat
               label="Estimated charge"
-              value={money(report.total.estimated_payment)}
+              value={
+                <AbbreviatedNumber
+                  value={report.total.estimated_payment / 100}
+                  prefix="$"
+                  full={money(report.total.estimated_payment)}
+                />
+              }
               hint="for this month"
             />
           </SimpleGrid>

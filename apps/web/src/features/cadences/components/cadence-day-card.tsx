@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import type { CadenceDay } from '@rally/shared/schemas/cadences';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { contentLabel } from '../api/get-content-options.ts';
 import type { ContentOption } from '../api/get-content-options.ts';
 import { newKey } from './cadence-draft.ts';
@@ -43,7 +44,7 @@ function DayCounts({ day }: { day: CadenceDay }) {
       {items.map(([label, value]) => (
         <div key={label}>
           <Text size="lg" fw={700} lh={1.1} c={label === 'Super' && value ? 'indigo' : undefined}>
-            {value}
+            <AbbreviatedNumber value={value} />
           </Text>
           <Text size="xs" c="dimmed">
             {label}

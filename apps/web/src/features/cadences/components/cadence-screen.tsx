@@ -7,7 +7,6 @@ import {
   Card,
   Group,
   Modal,
-  MultiSelect,
   Paper,
   SimpleGrid,
   Stack,
@@ -25,6 +24,8 @@ import type { SalesRep } from '@rally/shared/schemas/integrations';
 import { sortSalesReps } from '@rally/shared';
 import { FormError } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
+import { MultiSelect } from '../../../components/multi-select.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useChangeCadenceStatus } from '../api/change-cadence-status.ts';
@@ -159,7 +160,7 @@ function CadenceView({
               {label}
             </Text>
             <Text size="xl" fw={700}>
-              {value}
+              <AbbreviatedNumber value={value} />
             </Text>
             <Text size="xs" c="dimmed">
               {hint}
@@ -442,13 +443,10 @@ function RepsSection({
       <MultiSelect
         label="Sales reps"
         description="Only these reps' prospects see ads. Leave empty for every rep."
-        placeholder={selected.length ? undefined : 'Every rep'}
         data={options.map((r) => ({ value: r.id, label: repName(r) }))}
         value={selected}
         onChange={onChange}
-        searchable
         clearable
-        nothingFoundMessage={options.length ? 'No rep matches' : 'No rep has prospects in this cadence'}
         renderOption={({ option }) => {
           const r = byId.get(option.value);
           return (

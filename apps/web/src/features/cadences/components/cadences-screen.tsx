@@ -6,6 +6,7 @@ import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import type { CadenceListItem } from '@rally/shared/schemas/cadences';
 import type { SalesRep } from '@rally/shared/schemas/integrations';
 import { sortSalesReps } from '@rally/shared';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -123,7 +124,9 @@ function CadenceTable({
                   <SelectedReps ids={c.selected_sdrs} repsById={repsById} />
                 </Table.Td>
                 <Table.Td ta="right">{c.day_count}</Table.Td>
-                <Table.Td ta="right">{c.counts.total}</Table.Td>
+                <Table.Td ta="right">
+                  <AbbreviatedNumber value={c.counts.total} />
+                </Table.Td>
                 <Table.Td ta="right">{c.counts.active}</Table.Td>
                 <Table.Td ta="right">{c.counts.contacted}</Table.Td>
                 <Table.Td ta="right">

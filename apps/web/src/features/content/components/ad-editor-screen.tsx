@@ -139,7 +139,7 @@ function TagMenu({ onInsert }: { onInsert: (html: string) => void }) {
   return (
     <Menu position="bottom-end" withinPortal width={220}>
       <Menu.Target>
-        <Tooltip label="Insert a personalisation tag" openDelay={200}>
+        <Tooltip label="Insert a personalisation tag">
           <ActionIcon variant="subtle" color="gray" aria-label="Insert a personalisation tag">
             <IconBraces size={16} />
           </ActionIcon>

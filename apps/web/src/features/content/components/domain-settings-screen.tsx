@@ -120,7 +120,7 @@ function CopyValue({ value, label }: { value: string; label: string }) {
       <Code>{value}</Code>
       <CopyButton value={value}>
         {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : `Copy the ${label}`} openDelay={200}>
+          <Tooltip label={copied ? 'Copied' : `Copy the ${label}`}>
             <ActionIcon
               variant="subtle"
               color={copied ? 'teal' : 'gray'}

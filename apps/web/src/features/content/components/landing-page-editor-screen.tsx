@@ -370,7 +370,7 @@ function PagePreview({ page, dirty }: { page: LandingPage; dirty: boolean }) {
           />
           <CopyButton value={url}>
             {({ copied, copy }) => (
-              <Tooltip label={copied ? 'Copied' : 'Copy the public link'} openDelay={200}>
+              <Tooltip label={copied ? 'Copied' : 'Copy the public link'}>
                 <ActionIcon variant="default" onClick={copy} aria-label="Copy the public link">
                   {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
                 </ActionIcon>

@@ -84,7 +84,7 @@ function PageTable({ clientId, archived, canWrite, onCreate }: ListTableProps) {
                       <Text size="sm" ff="monospace" c="dimmed">
                         {p.public_path}
                       </Text>
-                      <Tooltip label="Open the public page" openDelay={200}>
+                      <Tooltip label="Open the public page">
                         <ActionIcon
                           component="a"
                           href={p.public_path}

@@ -10,7 +10,7 @@ export function RelativeTime({ value, prefix = '' }: { value: string | null; pre
       </Text>
     );
   return (
-    <Tooltip label={formatDate(value, 'd MMM yyyy, HH:mm')} openDelay={200}>
+    <Tooltip label={formatDate(value, 'd MMM yyyy, HH:mm')}>
       <Text size="sm" c="dimmed" span>
         {prefix}
         {relativeTime(value)}

@@ -29,6 +29,7 @@ import { formatDate, relativeTime } from '@rally/shared';
 import { FEED_ITEM_TYPES } from '@rally/shared/schemas/feed';
 import type { FeedItem, FeedItemType } from '@rally/shared/schemas/feed';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -192,7 +193,7 @@ function HeadlineCards({ clientId, now }: { clientId: string; now: Date }) {
         ) : (
           <Stack gap={2} mt={4}>
             <Text fz={32} fw={700} lh={1.1} aria-label="New superprospects today">
-              {supers.data.count}
+              <AbbreviatedNumber value={supers.data.count} />
             </Text>
             <Delta now={supers.data.count} before={supers.data.yesterday} unit="yesterday" />
           </Stack>
@@ -214,7 +215,7 @@ function HeadlineCards({ clientId, now }: { clientId: string; now: Date }) {
             ).map(([label, value, before]) => (
               <Stack gap={0} key={label}>
                 <Text fz={22} fw={700} lh={1.2}>
-                  {value}
+                  <AbbreviatedNumber value={value} />
                 </Text>
                 <Text size="xs" c="dimmed">
                   {label}
@@ -237,7 +238,7 @@ function HeadlineCards({ clientId, now }: { clientId: string; now: Date }) {
           failed('engagement', () => void engagement.refetch())
         ) : e.last_event ? (
           <Stack gap={2} mt={4}>
-            <Tooltip label={formatDate(e.last_event.at, 'd MMM yyyy, HH:mm')} openDelay={200}>
+            <Tooltip label={formatDate(e.last_event.at, 'd MMM yyyy, HH:mm')}>
               <Text fz={22} fw={700} lh={1.2}>
                 {relativeTime(e.last_event.at, now)}
               </Text>
@@ -400,7 +401,7 @@ function FeedRow({ item, now, divider }: { item: FeedItem; now: Date; divider: b
           </Text>
         )}
       </Stack>
-      <Tooltip label={formatDate(item.created_at, 'd MMM yyyy, HH:mm')} openDelay={200}>
+      <Tooltip label={formatDate(item.created_at, 'd MMM yyyy, HH:mm')}>
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {relativeTime(item.created_at, now)}
         </Text>

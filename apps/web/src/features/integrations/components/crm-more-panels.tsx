@@ -1,8 +1,9 @@
-import { Group, MultiSelect, Paper, Select, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Group, Paper, Select, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import type { CrmSettings, CrmSourceName } from '@rally/shared/schemas/crm';
 import { FormError } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { MultiSelect } from '../../../components/multi-select.tsx';
 import {
   useActivityDefinition,
   useCrmOwners,
@@ -112,7 +113,6 @@ function ActivityPicker({
           return { value: t, label: a ? `${t} (${a.total.toLocaleString()})` : t };
         })}
         value={def.data.activity_types}
-        placeholder={types.length ? 'Choose activity types' : 'None synced yet'}
         disabled={!canEdit || save.isPending || types.length === 0}
         onChange={(v) => save.mutate(v)}
       />

@@ -120,7 +120,7 @@ function Details({ clientId, initial }: { clientId: string; initial: Prospect })
                       </Text>
                     </Table.Td>
                     <Table.Td ta="right">
-                      <Tooltip label="Ad clicks and landing page views" openDelay={200}>
+                      <Tooltip label="Ad clicks and landing page views">
                         <Text size="sm" span>
                           {c.engagements}
                         </Text>
@@ -129,7 +129,7 @@ function Details({ clientId, initial }: { clientId: string; initial: Prospect })
                     <Table.Td ta="right">{c.impressions}</Table.Td>
                     <Table.Td>
                       {c.super_date ? (
-                        <Tooltip label={relativeTime(c.super_date)} openDelay={200}>
+                        <Tooltip label={relativeTime(c.super_date)}>
                           <Badge
                             color="indigo"
                             variant="light"
@@ -181,7 +181,7 @@ function EntryTags({ entry }: { entry: ProspectCadence }) {
           <Text size="sm" fw={500} truncate>
             {entry.cadence_name}
           </Text>
-          <Tooltip label="Opens the 300x250 ad in a new tab (counts an impression)" openDelay={200}>
+          <Tooltip label="Opens the 300x250 ad in a new tab (counts an impression)">
             <Anchor
               href={entry.ad_tag_url}
               target="_blank"
@@ -220,7 +220,7 @@ function TagRow({ label, cadence, value }: { label: string; cadence: string; val
       />
       <CopyButton value={value}>
         {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : `Copy the ${label.toLowerCase()}`} openDelay={200}>
+          <Tooltip label={copied ? 'Copied' : `Copy the ${label.toLowerCase()}`}>
             <ActionIcon
               variant="subtle"
               color={copied ? 'teal' : 'gray'}

@@ -19,7 +19,7 @@ import {
   Text,
   Timeline,
   Title,
-  Tooltip,
+  useMatches,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChartBar, IconDownload, IconInfoCircle } from '@tabler/icons-react';
@@ -27,6 +27,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { abbreviateNumber, formatDate } from '@rally/shared';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
 import type { ReportOpportunity, ReportSummary, StageMove } from '@rally/shared/schemas/reports';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
+import { DatePicker } from '../../../components/date-picker/date-picker.tsx';
+import type { DateRange } from '../../../components/date-picker/date-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -53,6 +56,7 @@ const PRESETS = [
   { value: '90', label: '90 days' },
   { value: '182', label: '6 months' },
   { value: '365', label: '12 months' },
+  { value: 'custom', label: 'Custom' },
 ];
 
 /** The last `days` days up to the end of today (local), as epoch seconds. */
@@ -61,6 +65,26 @@ function rangeOfDays(days: number): Range {
   end.setHours(24, 0, 0, 0);
   const to = Math.floor(end.getTime() / 1000);
   return { from: to - days * DAY, to };
+}
+
+/** A custom range of whole local days, first to last included, as epoch seconds (`to` exclusive). */
+export function rangeOfDates(first: string, last: string): Range {
+  const [fy, fm, fd] = first.split('-').map(Number) as [number, number, number];
+  const [ly, lm, ld] = last.split('-').map(Number) as [number, number, number];
+  return {
+    from: Math.floor(new Date(fy, fm - 1, fd).getTime() / 1000),
+    to: Math.floor(new Date(ly, lm - 1, ld + 1).getTime() / 1000),
+  };
+}
+
+const isoDay = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** The custom range starts as the last 30 days, today included. */
+function lastDays(days: number): DateRange {
+  const today = new Date();
+  const first = new Date(today.getFullYear(), today.getMonth(), today.getDate() - days + 1);
+  return [isoDay(first), isoDay(today)];
 }
 
 function currencySymbol(currency: string): string {
@@ -158,7 +182,15 @@ function Header({ children }: { children?: React.ReactNode }) {
 
 function Revenue({ clientId, windowDays }: { clientId: string; windowDays: number }) {
   const [preset, setPreset] = useState('90');
-  const range = useMemo(() => rangeOfDays(Number(preset)), [preset]);
+  // Five periods fit a phone's width in the small size.
+  const periodSize = useMatches({ base: 'xs', xs: 'sm' });
+  const [custom, setCustom] = useState<DateRange>(() => lastDays(30));
+  // A custom range applies once both its days are chosen; until then the last complete one stays.
+  const [applied, setApplied] = useState<[string, string]>(() => lastDays(30) as [string, string]);
+  const range = useMemo(
+    () => (preset === 'custom' ? rangeOfDates(applied[0], applied[1]) : rangeOfDays(Number(preset))),
+    [preset, applied],
+  );
   const summary = useSummary(clientId, range);
   const [opened, setOpened] = useState<string | null>(null);
   return (
@@ -168,12 +200,27 @@ function Revenue({ clientId, windowDays }: { clientId: string; windowDays: numbe
           <SegmentedControl
             aria-label="Period"
             data={PRESETS}
+            size={periodSize}
             value={preset}
             onChange={setPreset}
             fullWidth
           />
         </Box>
       </Header>
+      {preset === 'custom' && (
+        <DatePicker
+          type="range"
+          label="Custom period"
+          description="First and last day, both included"
+          value={custom}
+          maxDate={isoDay(new Date())}
+          onChange={(v) => {
+            setCustom(v);
+            if (v[0] && v[1]) setApplied([v[0], v[1]]);
+          }}
+          w={{ base: '100%', sm: 320 }}
+        />
+      )}
       {summary.isError ? (
         <PanelError error={summary.error} what="the revenue report" onRetry={() => void summary.refetch()} />
       ) : (
@@ -221,27 +268,31 @@ function Headlines({ summary }: { summary: ReportSummary | undefined }) {
   const cards = [
     {
       label: 'Pipeline generated',
-      value: shortMoney(summary.pipeline_generated_cents, c),
+      amount: summary.pipeline_generated_cents / 100,
+      prefix: currencySymbol(c),
       detail: `${summary.generated} of ${summary.opportunities_created} new opportunities (${shortMoney(summary.pipeline_created_cents, c)})`,
       exact: fullMoney(summary.pipeline_generated_cents, c),
     },
     {
       label: 'Pipeline progressed',
-      value: shortMoney(summary.pipeline_progressed_cents, c),
+      amount: summary.pipeline_progressed_cents / 100,
+      prefix: currencySymbol(c),
       detail: `${summary.progressed} ${summary.progressed === 1 ? 'opportunity' : 'opportunities'} moved forward`,
       exact: fullMoney(summary.pipeline_progressed_cents, c),
     },
     {
       label: 'Revenue influenced',
-      value: shortMoney(summary.revenue_influenced_cents, c),
+      amount: summary.revenue_influenced_cents / 100,
+      prefix: currencySymbol(c),
       detail: `${summary.influenced} of ${summary.won} won (${shortMoney(summary.revenue_won_cents, c)})`,
       exact: fullMoney(summary.revenue_influenced_cents, c),
     },
     {
       label: 'Engaged accounts',
-      value: abbreviateNumber(summary.engaged_accounts),
+      amount: summary.engaged_accounts,
+      prefix: '',
       detail: `${abbreviateNumber(summary.impressions)} impressions · ${abbreviateNumber(summary.clicks)} clicks · ${abbreviateNumber(summary.views)} views`,
-      exact: `${summary.engaged_accounts} accounts`,
+      exact: `${summary.engaged_accounts.toLocaleString('en-US')}`,
     },
   ];
   return (
@@ -251,11 +302,9 @@ function Headlines({ summary }: { summary: ReportSummary | undefined }) {
           <Text size="xs" tt="uppercase" fw={700} c="dimmed">
             {card.label}
           </Text>
-          <Tooltip label={card.exact}>
-            <Text fz={28} fw={700} lh={1.2} mt={4} w="fit-content">
-              {card.value}
-            </Text>
-          </Tooltip>
+          <Text fz={28} fw={700} lh={1.2} mt={4} w="fit-content">
+            <AbbreviatedNumber value={card.amount} prefix={card.prefix} full={card.exact} />
+          </Text>
           <Text size="sm" c="dimmed" mt={4}>
             {card.detail}
           </Text>

@@ -111,7 +111,6 @@ export function MembersPanel({ clientId, clientName, selfId, myRole, canWrite }:
                                 : 'A client needs at least one owner. Make someone else owner first.'
                             }
                             disabled={!ownerLocked && !lastOwner}
-                            openDelay={200}
                           >
                             <div>
                               <RoleSelect
@@ -145,7 +144,6 @@ export function MembersPanel({ clientId, clientName, selfId, myRole, canWrite }:
                                   ? 'Only an owner can remove an owner'
                                   : `Remove ${name}`
                             }
-                            openDelay={200}
                           >
                             <ActionIcon
                               variant="subtle"

@@ -7,3 +7,4 @@ export * from './utils/colors.ts';
 export * from './utils/base58.ts';
 export * from './utils/sales-reps.ts';
 export * from './utils/escape.ts';
+export * from './utils/email.ts';

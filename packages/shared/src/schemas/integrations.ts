@@ -52,6 +52,8 @@ export const salesRepSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),
   email: z.string().nullable(),
+  /** The source gave no valid e-mail address for this rep (SPEC.md §5): `email` is null. */
+  email_invalid: z.boolean().default(false),
   photo_url: z.string().nullable(),
   title: z.string(),
   selected: z.boolean(),

@@ -95,6 +95,11 @@ export const salesReps = pgTable(
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
     email: text('email'),
+    /**
+     * The source gave an e-mail that is no valid address (SPEC.md §5): it is not stored (email is
+     * null) and the rep is flagged, not dropped.
+     */
+    emailInvalid: boolean('email_invalid').notNull().default(false),
     title: text('title').notNull().default(''),
     photoUrl: text('photo_url'),
     companyName: text('company_name').notNull().default(''),

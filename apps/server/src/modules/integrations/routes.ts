@@ -395,6 +395,7 @@ export const scIntegrationRoutes: FastifyPluginAsyncZod = async (app) => {
         first_name: rep.firstName,
         last_name: rep.lastName,
         email: rep.email,
+        email_invalid: rep.emailInvalid,
         photo_url: rep.photoUrl,
         title: rep.title,
         selected: rep.selected,

@@ -3,6 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { cadenceDays, cadences, companies, prospects, salesReps, targets } from '../../db/schema/index.ts';
+import { isEmail } from '@rally/shared';
 import type { RemoteCadence, RemoteCompany, RemoteProspect, RemoteUser } from './port.ts';
 
 /**
@@ -41,6 +42,20 @@ function chunks<T>(rows: T[]): T[][] {
   return out;
 }
 
+/**
+ * SPEC.md §5: a sales rep's e-mail must be a valid address, whichever source it comes from. A rep
+ * whose source gives something else (blank means none) is kept, without the e-mail and flagged
+ * `email_invalid`, rather than failing the page of the sync it came in.
+ */
+export function checkedEmail(email: string | null | undefined): {
+  email: string | null;
+  emailInvalid: boolean;
+} {
+  const e = email?.trim() ?? '';
+  if (e === '') return { email: null, emailInvalid: false };
+  return isEmail(e) ? { email: e, emailInvalid: false } : { email: null, emailInvalid: true };
+}
+
 export async function upsertSalesReps(
   tx: Tx,
   integration: IntegrationRef,
@@ -57,7 +72,7 @@ export async function upsertSalesReps(
           externalId: u.externalId,
           firstName: u.firstName,
           lastName: u.lastName,
-          email: u.email,
+          ...checkedEmail(u.email),
           title: u.title,
           isActive: u.isActive,
         })),
@@ -69,6 +84,7 @@ export async function upsertSalesReps(
           firstName: excluded(salesReps.firstName),
           lastName: excluded(salesReps.lastName),
           email: excluded(salesReps.email),
+          emailInvalid: excluded(salesReps.emailInvalid),
           title: sql`case when ${excluded(salesReps.title)} = '' then ${salesReps.title} else ${excluded(salesReps.title)} end`,
           isActive: excluded(salesReps.isActive),
           updatedAt: sql`now()`,

@@ -17,6 +17,7 @@ const rep = (id: string, first: string, photo: string | null): SalesRep => ({
   first_name: first,
   last_name: 'Rep',
   email: `${first.toLowerCase()}@example.com`,
+  email_invalid: false,
   photo_url: photo,
   title: 'SDR',
   selected: true,

@@ -134,6 +134,11 @@ function RepTable({
                             {r.email}
                           </Text>
                         )}
+                        {r.email_invalid && (
+                          <Text size="xs" c="orange">
+                            No valid e-mail in the source: fix it there and sync again
+                          </Text>
+                        )}
                       </div>
                     </Group>
                   </Table.Td>

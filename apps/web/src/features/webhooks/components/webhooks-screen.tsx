@@ -555,7 +555,7 @@ function DeliveryRow({ delivery: d }: { delivery: WebhookDelivery }) {
       <Table.Td ta="right">{d.attempts}</Table.Td>
       <Table.Td>
         {d.last_error ? (
-          <Tooltip label={d.last_error} multiline w={320} openDelay={200}>
+          <Tooltip label={d.last_error} multiline w={320}>
             <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
               {d.last_error}
             </Text>

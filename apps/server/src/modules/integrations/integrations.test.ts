@@ -216,6 +216,7 @@ describe('sales reps: GET/POST /sc/sdr, POST /sc/sdr/{id}, GET /sc/sdr/cadence/{
         'first_name',
         'last_name',
         'email',
+        'email_invalid',
         'photo_url',
         'title',
         'selected',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
@@ -13,6 +14,12 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** Northwind's seeded landing page and one of its ads (apps/server/src/modules/content/demo.ts). */
 const DEMO_PAGE = `/lp/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101')}`;
 const DEMO_AD_PREVIEW = `/content/preview/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100102')}/300x250`;
+
+/** A demo cohort's fixed id (apps/server/src/modules/cohorts/demo.ts demoCohortId). */
+const demoCohortId = (clientId: string, n: 0 | 1) => {
+  const h = createHash('sha256').update(`rally-demo-cohort:${clientId}:${n}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
 
 const LOGGED_OUT = [
   '/login',
@@ -32,6 +39,9 @@ const SIGNED_IN = [
   `/reports?client_id=${CLIENTS.acme}&tab=content`,
   `/reports?client_id=${CLIENTS.acme}&tab=signals`,
   `/reports?client_id=${CLIENTS.acme}&tab=priority`,
+  `/cohorts?client_id=${CLIENTS.acme}`,
+  `/cohorts/new?client_id=${CLIENTS.acme}`,
+  `/cohorts/${demoCohortId(CLIENTS.acme, 0)}?client_id=${CLIENTS.acme}`,
   '/content',
   '/landing-pages',
   `/landing-pages/6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101?client_id=${CLIENTS.agency}`,

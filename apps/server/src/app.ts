@@ -19,6 +19,7 @@ import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/inde
 import { authRoutes } from './modules/auth/index.ts';
 import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
+import { cohortApiRoutes, setupCohorts } from './modules/cohorts/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
 import { feedRoutes, setupFeed } from './modules/feed/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
@@ -103,6 +104,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     reportInsightRoutes,
     contentRoutes,
     trackingApiRoutes,
+    cohortApiRoutes,
   ],
   sc: [
     scIntegrationRoutes,
@@ -209,6 +211,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   app.addHook('onClose', async () => clearInterval(crmTimer));
   setupTracking(app);
+  setupCohorts(app);
   app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);
 

@@ -8,6 +8,7 @@ import {
   DEMO_PASSWORD,
   seedDemo,
   seedDemoBillingData,
+  seedDemoCohortData,
   seedDemoContentData,
   seedDemoCrmData,
   seedDemoData,
@@ -33,6 +34,8 @@ if (config.seedDemo && config.services.includes('main')) {
   await seedDemoContentData(app.db);
   // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
   await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
+  // After the engagement seed: the filter cohort picks the engaged prospects.
+  await seedDemoCohortData({ db: app.db, tracking: app.tracking, cohorts: app.cohorts });
   // After the engagement seed: the demo invoices bill its superprospects.
   await seedDemoBillingData({ db: app.db, billing: app.billing });
 }

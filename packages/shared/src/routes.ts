@@ -55,6 +55,10 @@ export const APP_ROUTES = [
   { id: 'onboarding', path: '/onboarding', title: 'Onboarding', layout: 'default' },
   { id: 'cadences', path: '/cadence', title: 'Cadences', layout: 'default', needsIntegration: true },
   { id: 'cadence', path: '/cadence/:id', title: 'Cadence', layout: 'default', needsIntegration: true },
+  // Cohorts (issue 18): audiences for marketing, from CRM lists or prospect filters.
+  { id: 'cohorts', path: '/cohorts', title: 'Cohorts', layout: 'default', needsIntegration: true },
+  { id: 'cohort-new', path: '/cohorts/new', title: 'New cohort', layout: 'default', needsIntegration: true },
+  { id: 'cohort', path: '/cohorts/:id', title: 'Cohort', layout: 'default', needsIntegration: true },
   // Content studio (issue 8): ads and landing pages are made before any integration exists.
   { id: 'content', path: '/content', title: 'Content', layout: 'default' },
   { id: 'content-item', path: '/content/:id', title: 'Ad creative', layout: 'default' },

@@ -12,6 +12,8 @@ import { seedDemoEngagement } from '../modules/tracking/index.ts';
 import type { TrackingService } from '../modules/tracking/index.ts';
 import { seedDemoBilling } from '../modules/billing/index.ts';
 import { seedDemoCrm } from '../modules/crm/index.ts';
+import { seedDemoCohorts } from '../modules/cohorts/index.ts';
+import type { CohortService } from '../modules/cohorts/index.ts';
 import type { BillingService, Charging, PaymentProvider } from '../modules/billing/index.ts';
 import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
@@ -56,6 +58,13 @@ export const DEMO_USERS: DemoUser[] = [
     firstName: 'Sam',
     lastName: 'Okafor',
     memberships: [{ client: 'acme', role: 'yellow_sdr', isDefault: true }],
+  },
+  // A marketing manager (issue 18): builds cohorts without running cadences.
+  {
+    email: 'morgan@rally.test',
+    firstName: 'Morgan',
+    lastName: 'Lee',
+    memberships: [{ client: 'acme', role: 'green_manager', isDefault: true }],
   },
 ];
 
@@ -171,6 +180,18 @@ export async function seedDemoEngagementData(deps: {
   tracking: TrackingService;
 }): Promise<{ events: number }> {
   return seedDemoEngagement(
+    deps,
+    DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
+  );
+}
+
+/** Issue 18: two cohorts per demo data client with 60 days of engagement; after the engagement seed. */
+export async function seedDemoCohortData(deps: {
+  db: Db;
+  tracking: TrackingService;
+  cohorts: CohortService;
+}): Promise<{ cohorts: number; events: number }> {
+  return seedDemoCohorts(
     deps,
     DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
   );

@@ -11,6 +11,7 @@ import {
   IconRoute,
   IconSettings,
   IconUsers,
+  IconUsersGroup,
   IconX,
 } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -20,6 +21,7 @@ const ICONS = {
   cadences: IconRoute,
   check: IconCheck,
   clients: IconBuilding,
+  cohorts: IconUsersGroup,
   close: IconX,
   content: IconPhoto,
   feed: IconLayoutList,

@@ -6,3 +6,4 @@ export * from './content.ts';
 export * from './engagement.ts';
 export * from './billing.ts';
 export * from './hookly.ts';
+export * from './cohorts.ts';

@@ -116,6 +116,8 @@ export const salesReps = pgTable(
 );
 
 export const CADENCE_STATUSES = ['draft', 'active', 'paused', 'finished'] as const;
+/** `sequence`: mirrors a sequence or a file's cadence; `cohort`: the hidden cadence of a cohort (cohorts.ts). */
+export const CADENCE_KINDS = ['sequence', 'cohort'] as const;
 export type CadenceStatus = (typeof CADENCE_STATUSES)[number];
 
 /** Transition actions and content of one cadence day (SPEC.md §3 "Content day", "Cadence action"). */
@@ -142,6 +144,7 @@ export const cadences = pgTable(
     externalId: text('external_id').notNull(),
     name: text('name').notNull(),
     status: text('status', { enum: CADENCE_STATUSES }).notNull().default('active'),
+    kind: text('kind', { enum: CADENCE_KINDS }).notNull().default('sequence'),
     /** Ads switched on for this cadence. */
     isSuper: boolean('is_super').notNull().default(false),
     isSyncing: boolean('is_syncing').notNull().default(false),

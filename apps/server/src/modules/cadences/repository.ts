@@ -58,8 +58,9 @@ function toRow(r: Joined): CadenceRow {
 }
 
 export async function listCadences(db: Db, clientId: string): Promise<CadenceRow[]> {
+  // A cohort's hidden cadence (kind 'cohort') is the cohort's business: not listed, not editable here.
   const rows = await cadenceSelect(db)
-    .where(eq(cadences.clientId, clientId))
+    .where(and(eq(cadences.clientId, clientId), eq(cadences.kind, 'sequence')))
     .orderBy(asc(cadences.name), asc(cadences.id));
   return rows.map(toRow);
 }
@@ -75,6 +76,7 @@ export async function findCadence(
     and(
       eq(cadences.id, id),
       eq(cadences.clientId, clientId),
+      eq(cadences.kind, 'sequence'),
       integrationId === undefined ? undefined : eq(cadences.integrationId, integrationId),
     ),
   );
@@ -137,7 +139,7 @@ export async function lockCadence(tx: Tx, clientId: string, id: number): Promise
   const rows = await tx
     .select({ id: cadences.id })
     .from(cadences)
-    .where(and(eq(cadences.id, id), eq(cadences.clientId, clientId)))
+    .where(and(eq(cadences.id, id), eq(cadences.clientId, clientId), eq(cadences.kind, 'sequence')))
     .for('update');
   return rows.length > 0;
 }
@@ -214,6 +216,7 @@ export async function changeStatus(
         eq(cadences.id, id),
         eq(cadences.clientId, clientId),
         eq(cadences.integrationId, integrationId),
+        eq(cadences.kind, 'sequence'),
         inArray(cadences.status, [...from]),
       ),
     )

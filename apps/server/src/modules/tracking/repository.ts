@@ -97,7 +97,8 @@ const UUID_TEXT = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
  * day's content: the first `content_days` entry naming published, non-archived content of the same
  * client). Ads run when the cadence is active with ads on (`is_super`), the target is still in it,
  * and its rep is selected (onboarding) and, when the cadence names reps (`selected_sdrs`), one of
- * them. CASE guards the casts and array calls: SQL does not promise to evaluate AND/OR in order.
+ * them. A cohort's hidden cadence (cadences.kind = 'cohort', issue 18) has members without a rep:
+ * their ads run on the cadence's status alone, so pausing a cohort (its cadence) stops them. CASE guards the casts and array calls: SQL does not promise to evaluate AND/OR in order.
  */
 function stateCtes(where: SQL, lock: boolean): SQL {
   return sql`
@@ -108,7 +109,8 @@ t as (
   order by t.id ${lock ? sql.raw('for update') : sql.raw('')}
 ), s as (
   select t.*, c.name as cadence_name,
-    coalesce(c.status = 'active' and c.is_super and t.is_active and r.selected
+    coalesce(c.status = 'active' and c.is_super and t.is_active
+      and (r.selected or (c.kind = 'cohort' and t.sales_rep_id is null))
       and case when jsonb_typeof(c.selected_sdrs) <> 'array' then true
         when jsonb_array_length(c.selected_sdrs) = 0 then true
         else c.selected_sdrs ? r.id::text end, false) as runs,

@@ -81,6 +81,7 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
       ['Cadences', `/cadence?client_id=${NORTHWIND}`],
       ['Prospects', `/prospects?client_id=${NORTHWIND}`],
       ['Revenue', `/revenue?client_id=${NORTHWIND}`],
+      ['Cohorts', `/cohorts?client_id=${NORTHWIND}`],
       ['Content', `/content?client_id=${NORTHWIND}`],
       ['Clients', `/clients?client_id=${NORTHWIND}`],
     ]);
@@ -99,7 +100,7 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
         .getAllByRole('link')
         .map((a) => a.textContent),
       // Reports (issue 17) with reports.read, which an SDR has.
-    ).toEqual(['Feed', 'Cadences', 'Prospects', 'Revenue', 'Reports', 'Content']);
+    ).toEqual(['Feed', 'Cadences', 'Prospects', 'Revenue', 'Reports', 'Cohorts', 'Content']);
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute(
       'href',
       `/settings/connections?client_id=${ACME}`,
@@ -120,6 +121,7 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
       `/cadence?client_id=${NORTHWIND}`,
       `/prospects?client_id=${NORTHWIND}`,
       `/revenue?client_id=${NORTHWIND}`,
+      `/cohorts?client_id=${NORTHWIND}`,
       `/content?client_id=${NORTHWIND}`,
       `/clients?client_id=${NORTHWIND}`,
       `/settings/billing?client_id=${NORTHWIND}`,

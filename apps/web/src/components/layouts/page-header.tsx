@@ -40,6 +40,8 @@ const NAV: readonly { label: string; to: string; icon: IconName }[] = [
   { label: 'Cadences', to: '/cadence', icon: 'cadences' },
   { label: 'Prospects', to: '/prospects', icon: 'prospects' },
   { label: 'Revenue', to: '/revenue', icon: 'revenue' },
+  // Issue 18: marketing audiences (SPEC.md §1 "cohorts and journeys").
+  { label: 'Cohorts', to: '/cohorts', icon: 'cohorts' },
   // Not in SPEC.md §2's list: the content studio (issue 8) needs a way in from every screen.
   { label: 'Content', to: '/content', icon: 'content' },
 ];
@@ -101,7 +103,7 @@ function ClientSwitcher({
 }
 
 /**
- * SPEC.md §2 "Header and navigation": Feed, Cadences, Prospects and Revenue (then Content) with
+ * SPEC.md §2 "Header and navigation": Feed, Cadences, Prospects and Revenue (then Cohorts and Content) with
  * client_id; Clients only with client.read; the cog to billing or connections; the user's name with
  * Log out. Logged out: Sign Up and Sign In. Below the md breakpoint the links move into a drawer behind a burger.
  */

@@ -1,0 +1,5 @@
+import { CreateCohortScreen } from '../../features/cohorts/index.ts';
+
+export default function CreateCohortRoute() {
+  return <CreateCohortScreen />;
+}

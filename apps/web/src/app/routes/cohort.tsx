@@ -1,0 +1,5 @@
+import { CohortScreen } from '../../features/cohorts/index.ts';
+
+export default function CohortRoute() {
+  return <CohortScreen />;
+}

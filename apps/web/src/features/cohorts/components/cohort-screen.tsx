@@ -1,0 +1,431 @@
+import '@mantine/charts/styles.css';
+import { LineChart } from '@mantine/charts';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Paper,
+  Progress,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconArchive, IconChartLine } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { COHORT_SOURCE_LABELS } from '@rally/shared/schemas/cohorts';
+import type { Cohort, CohortAudienceReport } from '@rally/shared/schemas/cohorts';
+import { abbreviateNumber } from '@rally/shared';
+import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useAuth } from '../../../lib/auth/store.ts';
+import { useCohort } from '../api/get-cohort.ts';
+import { useCohortAudience, useCohortImpact } from '../api/get-cohort-reports.ts';
+import { useCohortSegment } from '../api/get-cohort-segment.ts';
+import { useSyncCohort } from '../api/sync-cohort.ts';
+import { CohortStatusActions } from './cohort-status-actions.tsx';
+import { CohortStatusBadge, syncText } from './status-badge.tsx';
+
+const MEMBERS_PAGE = 20;
+
+/** /cohorts/{id}: the cohort's state, sync, members with engagement, impact by date and audience. */
+export function CohortScreen() {
+  const auth = useAuth();
+  const { id = '' } = useParams();
+  const clientId = auth.currentClient;
+  if (!clientId || !auth.currentRole) return <ScreenLoader />;
+  return (
+    <CohortView
+      clientId={clientId}
+      id={id}
+      canWrite={auth.currentRole.permissions.includes('cohort.write')}
+      canReport={auth.currentRole.permissions.includes('reports.read')}
+    />
+  );
+}
+
+function CohortView({
+  clientId,
+  id,
+  canWrite,
+  canReport,
+}: {
+  clientId: string;
+  id: string;
+  canWrite: boolean;
+  canReport: boolean;
+}) {
+  const cohort = useCohort(clientId, id);
+  const back = (
+    <Anchor component={Link} to={`/cohorts?client_id=${clientId}`} size="sm">
+      ← Cohorts
+    </Anchor>
+  );
+  if (cohort.isPending) return <PanelLoading label="Loading the cohort" />;
+  if (cohort.isError) {
+    if (cohort.error instanceof ApiError && cohort.error.status === 404)
+      return (
+        <Stack>
+          {back}
+          <Alert color="gray" title="Cohort not found">
+            It may have been removed, or it belongs to another client.
+          </Alert>
+        </Stack>
+      );
+    return <PanelError error={cohort.error} what="the cohort" onRetry={() => void cohort.refetch()} />;
+  }
+  const c = cohort.data;
+  return (
+    <Stack gap="lg">
+      <div>
+        {back}
+        <Group justify="space-between" align="flex-start">
+          <div>
+            <Group gap="sm">
+              <Title order={1}>{c.name}</Title>
+              <CohortStatusBadge status={c.status} />
+            </Group>
+            <Text c="dimmed" size="sm">
+              {COHORT_SOURCE_LABELS[c.source_kind]}
+              {c.crm_list_name ? `: ${c.crm_list_name}` : ''}
+              {c.source_kind === 'filter' ? `: ${describeFilters(c)}` : ''}
+            </Text>
+          </div>
+          {canWrite && <CohortStatusActions clientId={clientId} cohort={c} size="sm" />}
+        </Group>
+      </div>
+      {c.status === 'archived' && (
+        <Alert color="gray" icon={<IconArchive size={18} />} title="Archived">
+          This cohort is read-only and its ads are stopped. Restore it to change it.
+        </Alert>
+      )}
+      {c.status === 'paused' && (
+        <Alert color="yellow" title="Paused">
+          Its members&apos; ads show a blank image and count nothing, and syncs stop, until you resume it.
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }}>
+        <Stat label="Members" value={c.size} />
+        <Stat label="Accounts" value={c.accounts} />
+        <Stat label="Impressions" value={c.impressions} />
+        <Stat label="Clicks" value={c.clicks} />
+        <Stat label="Landing page views" value={c.views} />
+        <Stat label="Superprospects" value={c.supers} />
+      </SimpleGrid>
+      <SyncPanel clientId={clientId} cohort={c} canWrite={canWrite} />
+      {canReport && <ImpactPanel clientId={clientId} id={c.id} />}
+      <MembersPanel clientId={clientId} id={c.id} />
+      {canReport && <AudiencePanel clientId={clientId} id={c.id} />}
+    </Stack>
+  );
+}
+
+function describeFilters(c: Cohort): string {
+  const f = c.filters;
+  const parts = [
+    f.title ? `title contains “${f.title}”` : null,
+    f.company ? `company contains “${f.company}”` : null,
+    f.cadence_id ? `in cadence #${f.cadence_id}` : null,
+    f.superprospect === true ? 'superprospects' : f.superprospect === false ? 'not superprospects' : null,
+    f.engagement === 'engaged' ? 'engaged' : f.engagement === 'not_engaged' ? 'not engaged' : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'every active prospect';
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <Paper withBorder radius="md" p="sm">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} fz="xl">
+        {abbreviateNumber(value)}
+      </Text>
+    </Paper>
+  );
+}
+
+function SyncPanel({ clientId, cohort, canWrite }: { clientId: string; cohort: Cohort; canWrite: boolean }) {
+  const sync = useSyncCohort(clientId);
+  const busy = cohort.sync_state === 'queued' || cohort.sync_state === 'running';
+  const progress = cohort.sync_progress;
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Group justify="space-between">
+        <div>
+          <Text fw={600} size="sm">
+            Sync
+          </Text>
+          <Text size="sm" c={cohort.sync_state === 'failed' ? 'red.8' : 'dimmed'} aria-live="polite">
+            {syncText(cohort)}
+            {cohort.sync_error ? ` — ${cohort.sync_error}` : ''}
+          </Text>
+        </div>
+        {canWrite && cohort.status === 'active' && (
+          <Button
+            size="xs"
+            variant="light"
+            loading={sync.isPending}
+            disabled={busy}
+            onClick={() => sync.mutate(cohort.id)}
+          >
+            {busy ? 'Syncing…' : 'Sync now'}
+          </Button>
+        )}
+      </Group>
+      {busy && (
+        <Progress
+          mt="sm"
+          value={progress?.total ? Math.min(100, (progress.done / progress.total) * 100) : 5}
+          animated
+          aria-label="Sync progress"
+        />
+      )}
+    </Paper>
+  );
+}
+
+function ImpactPanel({ clientId, id }: { clientId: string; id: string }) {
+  const [days, setDays] = useState('60');
+  const q = useCohortImpact(clientId, id, Number(days));
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Group justify="space-between" mb="sm">
+        <Group gap={6}>
+          <IconChartLine size={16} aria-hidden />
+          <Title order={2} size="h5">
+            Impact by date
+          </Title>
+        </Group>
+        <SegmentedControl
+          size="xs"
+          aria-label="Period"
+          value={days}
+          onChange={setDays}
+          data={[
+            { value: '30', label: '30 days' },
+            { value: '60', label: '60 days' },
+            { value: '90', label: '90 days' },
+          ]}
+        />
+      </Group>
+      {q.isPending ? (
+        <Skeleton height={220} role="status" aria-label="Loading the impact" />
+      ) : q.isError ? (
+        <PanelError error={q.error} what="the impact" onRetry={() => void q.refetch()} />
+      ) : q.data.by_date.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No impressions, clicks or views in this period yet.
+        </Text>
+      ) : (
+        <>
+          <LineChart
+            h={220}
+            data={q.data.by_date}
+            dataKey="date"
+            series={[
+              { name: 'impressions', label: 'Impressions', color: 'indigo.6' },
+              { name: 'clicks', label: 'Clicks', color: 'teal.7' },
+              { name: 'views', label: 'Landing page views', color: 'orange.7' },
+            ]}
+            withLegend
+            curveType="monotone"
+            valueFormatter={(v) => abbreviateNumber(v)}
+            // The table below carries the numbers for screen readers and copying.
+            lineChartProps={{ accessibilityLayer: false }}
+            aria-hidden
+          />
+          <details>
+            <summary>
+              <Text span size="sm">
+                Show the numbers
+              </Text>
+            </summary>
+            <Table mt="xs" fz="sm" verticalSpacing={4} aria-label="Impact per day">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Day</Table.Th>
+                  <Table.Th ta="right">Impressions</Table.Th>
+                  <Table.Th ta="right">Clicks</Table.Th>
+                  <Table.Th ta="right">Landing page views</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {q.data.by_date.map((r) => (
+                  <Table.Tr key={r.date}>
+                    <Table.Td>{r.date}</Table.Td>
+                    <Table.Td ta="right">{r.impressions}</Table.Td>
+                    <Table.Td ta="right">{r.clicks}</Table.Td>
+                    <Table.Td ta="right">{r.views}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </details>
+        </>
+      )}
+    </Paper>
+  );
+}
+
+function MembersPanel({ clientId, id }: { clientId: string; id: string }) {
+  const [page, setPage] = useState(1);
+  const q = useCohortSegment(clientId, id, page, MEMBERS_PAGE);
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">
+        Members
+      </Title>
+      {q.isPending ? (
+        <PanelLoading label="Loading the members" />
+      ) : q.isError ? (
+        <PanelError error={q.error} what="the members" onRetry={() => void q.refetch()} />
+      ) : q.data.items.length === 0 ? (
+        <Paper withBorder radius="md" p="lg">
+          <Text size="sm" c="dimmed" ta="center">
+            No members yet. They arrive with the cohort&apos;s sync.
+          </Text>
+        </Paper>
+      ) : (
+        <Paper withBorder radius="md">
+          {/* Focusable so a keyboard can scroll it sideways on a narrow screen (no links inside). */}
+          <Table.ScrollContainer
+            minWidth={760}
+            type="native"
+            tabIndex={0}
+            role="region"
+            aria-label="Members table"
+          >
+            <Table verticalSpacing="xs" aria-label="Members">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Title</Table.Th>
+                  <Table.Th>Company</Table.Th>
+                  <Table.Th ta="right">Impressions</Table.Th>
+                  <Table.Th ta="right">Clicks</Table.Th>
+                  <Table.Th ta="right">Views</Table.Th>
+                  <Table.Th>Engagement</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {q.data.items.map((m) => (
+                  <Table.Tr key={m.id}>
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {`${m.first_name} ${m.last_name}`.trim() || m.email || 'Unnamed'}
+                      </Text>
+                      {m.email && (
+                        <Text size="xs" c="dimmed">
+                          {m.email}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{m.title || '—'}</Table.Td>
+                    <Table.Td>{m.company_name ?? '—'}</Table.Td>
+                    <Table.Td ta="right">{m.impressions}</Table.Td>
+                    <Table.Td ta="right">{m.clicks}</Table.Td>
+                    <Table.Td ta="right">{m.views}</Table.Td>
+                    <Table.Td>
+                      {m.super_date ? (
+                        <Badge color="indigo" variant="filled">
+                          Superprospect
+                        </Badge>
+                      ) : m.impressions + m.clicks + m.views > 0 ? (
+                        <Badge color="teal" variant="light">
+                          Engaged
+                        </Badge>
+                      ) : (
+                        <Text size="sm" c="dimmed">
+                          Not yet
+                        </Text>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+      {q.data && q.data.total > MEMBERS_PAGE && (
+        <Group justify="flex-end">
+          <Pagination
+            total={Math.ceil(q.data.total / MEMBERS_PAGE)}
+            value={page}
+            onChange={setPage}
+            getControlProps={(control) => ({ 'aria-label': `${control} page of members` })}
+            getItemProps={(p) => ({ 'aria-label': `Members page ${p}` })}
+          />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function AudienceTable({ label, rows }: { label: string; rows: CohortAudienceReport['by_title'] }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Title order={3} size="h5" mb="xs">
+        {label}
+      </Title>
+      {rows.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No members yet.
+        </Text>
+      ) : (
+        <Table fz="sm" verticalSpacing={4} aria-label={label}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{label.replace('By ', '').replace(/^./, (s) => s.toUpperCase())}</Table.Th>
+              <Table.Th ta="right">Members</Table.Th>
+              <Table.Th ta="right">Engaged</Table.Th>
+              <Table.Th ta="right">Impressions</Table.Th>
+              <Table.Th ta="right">Clicks</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr key={r.label}>
+                <Table.Td>{r.label}</Table.Td>
+                <Table.Td ta="right">{r.members}</Table.Td>
+                <Table.Td ta="right">{r.engaged}</Table.Td>
+                <Table.Td ta="right">{r.impressions}</Table.Td>
+                <Table.Td ta="right">{r.clicks}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Paper>
+  );
+}
+
+function AudiencePanel({ clientId, id }: { clientId: string; id: string }) {
+  const q = useCohortAudience(clientId, id);
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">
+        Audience
+      </Title>
+      {q.isPending ? (
+        <PanelLoading label="Loading the audience" />
+      ) : q.isError ? (
+        <PanelError error={q.error} what="the audience" onRetry={() => void q.refetch()} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <AudienceTable label="By title" rows={q.data.by_title} />
+          <AudienceTable label="By company" rows={q.data.by_company} />
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}

@@ -174,7 +174,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const webhooks = setupWebhooks(app, {
     workers: opts.workers,
     retryDelaySeconds: opts.webhookRetrySeconds,
-    allowPrivate: config.nodeEnv !== 'production',
+    allowPrivate: config.allowPrivateFetch,
   });
   const integrationSync = createSyncService({
     db: database.db,

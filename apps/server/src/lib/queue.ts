@@ -7,7 +7,19 @@ import type { SqlExecutor } from '../db/client.ts';
 
 export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
 
-type Registration = { name: string; options: QueueOptions; handler: JobHandler<never> };
+/**
+ * How a queue's worker takes jobs. Default: one job per fetch, then the polling interval. A queue of
+ * many short jobs (webhook deliveries) takes `batchSize` at a time, runs them side by side, and
+ * fetches again at once while batches come back full.
+ */
+export type WorkOptions = { batchSize?: number };
+
+type Registration = {
+  name: string;
+  options: QueueOptions;
+  handler: JobHandler<never>;
+  work: WorkOptions;
+};
 
 /**
  * The durable job queue (ARCHITECTURE.md §3): pg-boss in the application database, reached through
@@ -43,9 +55,14 @@ export class JobQueue {
   }
 
   /** Declares a queue and its handler; the worker starts with the queue. */
-  register<T extends object>(name: string, handler: JobHandler<T>, options: QueueOptions = {}): void {
+  register<T extends object>(
+    name: string,
+    handler: JobHandler<T>,
+    options: QueueOptions = {},
+    work: WorkOptions = {},
+  ): void {
     if (this.started) throw new Error(`Register job "${name}" before the queue starts`);
-    this.registrations.push({ name, options, handler: handler as JobHandler<never> });
+    this.registrations.push({ name, options, handler: handler as JobHandler<never>, work });
   }
 
   async start(opts: { workers: boolean }): Promise<void> {
@@ -58,13 +75,26 @@ export class JobQueue {
         ...r.options,
       });
       if (!opts.workers) continue;
+      const batchSize = r.work.batchSize ?? 1;
+      const handler = r.handler as JobHandler<object>;
       await this.boss.work<object>(
         r.name,
-        { pollingIntervalSeconds: this.pollingIntervalSeconds, batchSize: 1 },
+        {
+          pollingIntervalSeconds: this.pollingIntervalSeconds,
+          batchSize,
+          ...(batchSize > 1 ? { burstWhenBatchFull: true } : {}),
+        },
         async (jobs) => {
+          if (batchSize > 1) {
+            // Side by side; one failure fails the batch, whose jobs are retried (handlers are idempotent).
+            const results = await Promise.allSettled(jobs.map((job) => handler(job.data, job)));
+            const failed = results.find((x) => x.status === 'rejected');
+            if (failed) throw failed.reason;
+            return;
+          }
           for (const job of jobs) {
             this.log.debug({ job: r.name, id: job.id }, 'job started');
-            await (r.handler as JobHandler<object>)(job.data, job);
+            await handler(job.data, job);
           }
         },
       );

@@ -51,6 +51,60 @@ function verified(secret: string, r: Received) {
   }) as { type: string; timestamp: string; data: Record<string, unknown> };
 }
 
+describe('webhooks never reach private addresses unless ALLOW_PRIVATE_FETCH allows it', async () => {
+  const app = await createTestApp({ env: { ALLOW_PRIVATE_FETCH: 'false' } });
+  const mine = await makeClient(app, 'Strict');
+  const { browser: owner } = await signedIn(app, { [mine]: 'purple_owner' });
+  const base = `/v1/hookly/client/${mine}/settings`;
+
+  it('422 naming body.url for loopback, private, link-local, metadata and plain-http URLs, on create and change', async () => {
+    for (const url of [
+      'https://127.0.0.1/hooks',
+      'https://localhost./hooks',
+      'https://10.1.2.3/hooks',
+      'https://192.168.0.10/hooks',
+      'https://172.16.5.4/hooks',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.64.0.1/hooks',
+      'https://[::1]/hooks',
+      'https://[::ffff:127.0.0.1]/hooks',
+      'https://0x7f000001/hooks',
+      'http://93.184.216.34/hooks',
+    ]) {
+      const res = await owner.post(base, { url, events: ['click'] });
+      expect(res.statusCode, url).toBe(422);
+      expect(res.json().errors[0].field, url).toBe('body.url');
+    }
+    expect((await owner.get(base)).json().endpoints).toEqual([]);
+
+    // A stored public endpoint cannot be moved onto a private address either.
+    const created = await owner.post(base, { url: 'https://93.184.216.34/hooks', events: ['click'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().endpoint.id as string;
+    const moved = await owner.patch(`${base}/${id}`, { url: 'https://169.254.169.254/' });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json().errors[0].field).toBe('body.url');
+    expect(moved.json().message).toMatch(/public internet address/);
+  });
+
+  it('a delivery whose address is refused fails at once, without retries, saying why', async () => {
+    const created = await owner.post(base, { url: 'https://93.184.216.34/other', events: ['invoice'] });
+    const id = created.json().endpoint.id as string;
+    // As if its DNS now answered a private address: stored directly, the check at delivery refuses it.
+    await app.db
+      .update(webhookEndpoints)
+      .set({ url: 'https://127.0.0.1:9/hooks' })
+      .where(eq(webhookEndpoints.id, id));
+    await owner.post(`${base}/${id}/test`);
+    const [d] = await waitFor(async () => {
+      const all = (await owner.get(`${base}/${id}/deliveries`)).json().deliveries as WebhookDelivery[];
+      return all[0]?.status === 'failed' ? all : null;
+    }, 20_000);
+    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_status_code: null });
+    expect(d!.last_error).toMatch(/^Not sent: the endpoint's URL must point to a public internet address/);
+  });
+});
+
 describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus a test export"', async () => {
   const app = await createTestApp({ webhookRetrySeconds: 1 });
   const mine = await makeClient(app, 'Acme');

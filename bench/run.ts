@@ -1,7 +1,8 @@
 /**
  * Runs the benchmarks and prints each figure next to a baseline measured in the same run.
  * `npm run bench` (all) or `npm run bench -- healthz startup bundle`. BENCH_SECONDS sets load length;
- * `--rows N` sets the size of the import benchmark's file (default 1,000,000).
+ * `--rows N` sets the size of the import benchmark's file (default 1,000,000); `--events N` the
+ * number of webhook events (default 2,000).
  */
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
@@ -13,6 +14,7 @@ import * as prospects from './prospects.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
 import * as startup from './startup.bench.ts';
 import * as sync from './sync.bench.ts';
+import * as webhooks from './webhooks.bench.ts';
 
 const names: string[] = [];
 const options = new Map<string, string>();
@@ -25,6 +27,9 @@ for (let i = 0; i < args.length; i++) {
 const rows = options.has('rows') ? Number(options.get('rows')) : undefined;
 if (rows !== undefined && !(Number.isInteger(rows) && rows > 0))
   throw new Error('--rows must be a whole number');
+const events = options.has('events') ? Number(options.get('events')) : undefined;
+if (events !== undefined && !(Number.isInteger(events) && events > 0))
+  throw new Error('--events must be a whole number');
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const all: Record<string, () => unknown> = {
@@ -38,6 +43,7 @@ const all: Record<string, () => unknown> = {
   'crm-sync': () => crmSync.run(),
   pages: () => publicPages.run(seconds),
   prospects: () => prospects.run(),
+  webhooks: () => webhooks.run({ events }),
 };
 const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {

@@ -1,5 +1,8 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +18,8 @@ import {
   makeTarget,
   showing,
 } from '../../../test/engagement.ts';
+import { smallPortal, startFakeHubSpot } from '../../../test/fakes/hubspot.ts';
+import { importCsvFile } from '../fileforce/index.ts';
 import { sign } from './index.ts';
 
 type Received = { headers: http.IncomingHttpHeaders; body: string; answered: number };
@@ -444,5 +449,93 @@ describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus
       expect(await log(other.id)).toEqual([]);
       expect(quiet.received).toEqual([]);
     });
+
+    it('a landing page view sends landing_page_view; a finished file import sends import_finished', async () => {
+      const receiver = await startReceiver();
+      const { endpoint, secret } = await create({
+        url: receiver.url,
+        events: ['landing_page_view', 'import_finished'],
+      });
+      const rep = await makeRep(app, mine, { calendarUrl: 'https://cal.example/maya' });
+      const contentId = await makeContent(app, mine);
+      const cadenceId = await makeCadence(app, mine, { days: { 1: showing(contentId) } });
+      const t = await makeTarget(app, mine, cadenceId, { repId: rep });
+      expect((await app.tracking.recordView(t.token)).status).toBe('recorded');
+
+      const dir = mkdtempSync(path.join(tmpdir(), 'rally-hooks-'));
+      const file = path.join(dir, 'people.csv');
+      writeFileSync(
+        file,
+        'Email,First Name,Last Name,Cadence,Day\nada@example.com,Ada,Lovelace,Hooks cadence,1\n',
+      );
+      const imported = await importCsvFile(app, { clientId: mine, kind: 'targets', filePath: file });
+      expect(imported.status).toBe('done');
+
+      const deliveries = await finished(endpoint.id, 2);
+      expect(deliveries.map((d) => d.event_type).sort()).toEqual(['import_finished', 'landing_page_view']);
+      const payloads = receiver.received.map((r) => verified(secret, r));
+      expect(payloads.find((p) => p.type === 'landing_page_view')!.data).toMatchObject({
+        client_id: mine,
+        target_id: t.id,
+        views: 1,
+      });
+      expect(payloads.find((p) => p.type === 'import_finished')!.data).toMatchObject({
+        client_id: mine,
+        import_id: imported.id,
+        file_name: 'people.csv',
+        kind: 'targets',
+        status: 'done',
+        imported_rows: 1,
+        error_rows: 0,
+      });
+    });
   });
+});
+
+describe('sync_finished from a CRM sync', async () => {
+  const PUBLIC_URL = 'http://rally.test';
+  const fake = await startFakeHubSpot({ seed: smallPortal() });
+  afterAll(() => fake.close());
+  const app = await createTestApp({
+    env: {
+      PUBLIC_URL,
+      HUBSPOT_CLIENT_ID: fake.clientId,
+      HUBSPOT_CLIENT_SECRET: fake.clientSecret,
+      HUBSPOT_API_URL: fake.apiUrl,
+      HUBSPOT_AUTH_URL: fake.authUrl,
+    },
+    adapters: { retry: { baseDelayMs: 1, maxDelayMs: 5, sleep: async () => {} } },
+  });
+  const clientId = await makeClient(app, 'Synced');
+  const { browser: owner } = await signedIn(app, { [clientId]: 'purple_owner' });
+
+  it('a HubSpot sync that finishes sends sync_finished with its integration and status', async () => {
+    const receiver = await startReceiver();
+    const created = await owner.post(`/v1/hookly/client/${clientId}/settings`, {
+      url: receiver.url,
+      events: ['sync_finished'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { secret } = created.json() as WebhookEndpointWithSecret;
+
+    // The OAuth walk a browser makes: our redirect call, the fake's consent, our callback.
+    const start = await owner.get(
+      `/v1/integration/crm/hubspot/client/${clientId}/redirect?return_to=integration`,
+    );
+    expect(start.statusCode, start.body).toBe(200);
+    const consent = await fetch(new URL(start.json().redirect_url), { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location')!);
+    expect((await owner.get(`${back.pathname}${back.search}`, { clientId: null })).statusCode).toBe(302);
+
+    const [r] = await waitFor(() => (receiver.received.length ? receiver.received : null), 30_000);
+    const payload = verified(secret, r!);
+    expect(payload.type).toBe('sync_finished');
+    expect(payload.data).toMatchObject({
+      client_id: clientId,
+      source: 'hubspot',
+      status: 'succeeded',
+      error: null,
+    });
+    expect(typeof payload.data.integration_id).toBe('number');
+  }, 60_000);
 });

@@ -6,13 +6,14 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PRODUCT_NAME } from '@rally/shared';
 import type { Config, ServiceName } from './config/env.ts';
 import { openDatabase } from './db/client.ts';
 import type { Database, Db } from './db/client.ts';
 import { registerErrorHandler } from './lib/errors.ts';
+import { storableTextValidatorCompiler } from './lib/request-text.ts';
 import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
@@ -144,7 +145,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(storableTextValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {

@@ -20,4 +20,24 @@ describe('the error handler', () => {
     expect(bug.json()).toEqual({ message: INTERNAL_ERROR_MESSAGE });
     await app.close();
   });
+
+  it('answers a value PostgreSQL refused (22P05, 22021, 22003, 22P02; wrapped by drizzle) with a 422, not a 500', async () => {
+    const app = Fastify({ logger: false });
+    registerErrorHandler(app);
+    app.get('/:code', async (request) => {
+      const { code } = request.params as { code: string };
+      throw Object.assign(new Error('Failed query: insert …'), {
+        cause: Object.assign(new Error('pg'), { code }),
+      });
+    });
+    for (const code of ['22P05', '22021', '22003', '22P02']) {
+      const res = await app.inject({ url: `/${code}` });
+      expect(res.statusCode, code).toBe(422);
+      expect(res.json().errors[0].field).toBe('request');
+    }
+    // Other database errors stay 500s with no detail.
+    const other = await app.inject({ url: '/42P01' });
+    expect(other.statusCode).toBe(500);
+    expect(other.json()).toEqual({ message: INTERNAL_ERROR_MESSAGE });
+  });
 });

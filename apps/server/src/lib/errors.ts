@@ -58,6 +58,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err }, 'reply did not match its schema');
       return reply.code(500).send({ message: INTERNAL_ERROR_MESSAGE });
     }
+    // Safety net (issue 20 item 4): input PostgreSQL refused as a value is the caller's mistake, not
+    // ours. The schemas should have caught it with the field's name; this keeps it from being a 500.
+    const pgCode = postgresCodeOf(err);
+    if (pgCode && pgCode in BAD_VALUE_CODES) {
+      request.log.warn({ err, pgCode }, 'PostgreSQL refused a value the schema let through');
+      const message = BAD_VALUE_CODES[pgCode] ?? 'is not a valid value';
+      return reply.code(422).send({
+        message: `request: ${message}`,
+        errors: [{ field: 'request', message }],
+      });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 500 && (err as { expose?: unknown }).expose !== true) {
       request.log.error({ err }, 'request failed');
@@ -65,6 +76,26 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     return reply.code(status).send({ message: err.message });
   });
+}
+
+/** PostgreSQL errors that mean "this value cannot be stored or read as that type" (class 22). */
+const BAD_VALUE_CODES: Record<string, string> = {
+  '22P05': 'holds a character PostgreSQL cannot store (NUL)',
+  '22021': 'is not valid text (invalid UTF-8 or a lone UTF-16 surrogate)',
+  '22003': 'holds a number out of range for its field',
+  '22P02': 'holds a value that is not valid for its type',
+  '22007': 'holds an invalid date or time',
+  '22008': 'holds a date or time out of range',
+};
+
+/** The SQLSTATE of a PostgreSQL error, looked for in the error and its causes (drizzle wraps them). */
+export function postgresCodeOf(err: unknown): string | null {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 /** The single row a write with `.returning()` must produce; its absence is a bug, not bad input. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_EPOCH_SECONDS } from './common.ts';
 
 /** ARCHITECTURE.md §6: $5.00 per superprospect, charged when 40 accumulate or on the month's last day. */
 export const SUPERPROSPECT_PRICE_CENTS = 500;
@@ -257,11 +258,13 @@ export const usageQuery = z
       .number({ error: 'must be a date in epoch seconds' })
       .int('must be whole seconds')
       .min(0)
+      .max(MAX_EPOCH_SECONDS, 'must be a date in epoch seconds before the year 10000')
       .optional(),
     to: z.coerce
       .number({ error: 'must be a date in epoch seconds' })
       .int('must be whole seconds')
       .min(0)
+      .max(MAX_EPOCH_SECONDS, 'must be a date in epoch seconds before the year 10000')
       .optional(),
   })
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serialIdSchema } from './common.ts';
 
 /** SPEC.md §4 / ARCHITECTURE.md §5: draft → active ⇄ paused → finished. */
 export const CADENCE_STATUS_VALUES = ['draft', 'active', 'paused', 'finished'] as const;
@@ -140,12 +141,8 @@ export type CadenceListItem = z.infer<typeof cadenceListItemSchema>;
 export const cadenceSchema = cadenceBase.extend({ days: z.array(cadenceDaySchema) });
 export type Cadence = z.infer<typeof cadenceSchema>;
 
-export const cadenceIdParam = z.object({
-  id: z.coerce.number().int('must be a cadence id').positive('must be a cadence id'),
-});
-export const integrationIdQuery = z.object({
-  integration_id: z.coerce.number().int('must be an integration id').positive('must be an integration id'),
-});
+export const cadenceIdParam = z.object({ id: serialIdSchema('a cadence id') });
+export const integrationIdQuery = z.object({ integration_id: serialIdSchema('an integration id') });
 
 /** `PUT /sc/cadence/{id}`: every field optional; days not named keep their content. */
 export const updateCadenceBody = z.object({
@@ -168,7 +165,7 @@ export const updateCadenceBody = z.object({
 export type UpdateCadenceBody = z.infer<typeof updateCadenceBody>;
 
 export const changeStatusQuery = z.object({
-  integration_id: z.coerce.number().int('must be an integration id').positive('must be an integration id'),
+  integration_id: serialIdSchema('an integration id'),
   client_id: z.uuid('must be the id (UUID) of a client'),
   status: z.enum(CADENCE_STATUS_VALUES, { message: `must be one of ${CADENCE_STATUS_VALUES.join(', ')}` }),
 });
@@ -182,7 +179,7 @@ export const superAudienceQuery = z.object({
     .max(100, 'must be at most 100')
     .default(25),
   /** Only this cadence's superprospects. */
-  cadence_id: z.coerce.number().int('must be a cadence id').positive('must be a cadence id').optional(),
+  cadence_id: serialIdSchema('a cadence id').optional(),
 });
 
 /** One superprospect: a target with a super_date (ARCHITECTURE.md §5), newest first. */

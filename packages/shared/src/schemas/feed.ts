@@ -60,6 +60,7 @@ export const feedPageQuery = z
       .number({ error: 'must be the id of a feed item' })
       .int('must be the id of a feed item')
       .positive('must be the id of a feed item')
+      .max(Number.MAX_SAFE_INTEGER, 'must be the id of a feed item')
       .optional(),
   })
   .refine((q) => (q.page - 1) * q.page_size < FEED_MAX_OFFSET, {

@@ -14,6 +14,7 @@ import {
   updateSalesRepBody,
 } from '@rally/shared/schemas/integrations';
 import type { SalesRep } from '@rally/shared/schemas/integrations';
+import { cadenceIdParam, integrationIdQuery } from '@rally/shared/schemas/cadences';
 import { cadences, integrations, salesReps, targets } from '../../db/schema/index.ts';
 import { authOf, tenantOf } from '../../lib/access.ts';
 import { createSecretBox, hmac, randomToken, safeEqual } from '../../lib/crypto.ts';
@@ -306,12 +307,8 @@ export const scIntegrationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const cadenceParams = z.object({
-    id: z.coerce.number().int('must be a cadence id').positive('must be a cadence id'),
-  });
-  const integrationQuery = z.object({
-    integration_id: z.coerce.number().int('must be an integration id').positive('must be an integration id'),
-  });
+  const cadenceParams = cadenceIdParam;
+  const integrationQuery = integrationIdQuery;
 
   async function tenantCadence(clientId: string, id: number, integrationId: number) {
     const [row] = await db

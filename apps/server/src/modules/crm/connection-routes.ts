@@ -273,6 +273,7 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
           saveCredentials: async (next) => {
             creds = next;
           },
+          interactive: true,
         });
         const sealed = box.encrypt(JSON.stringify(creds));
         const [row] = await db

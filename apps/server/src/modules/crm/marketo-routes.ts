@@ -7,7 +7,7 @@ import { tenantOf } from '../../lib/access.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { toIntegrationReply } from '../integrations/reply.ts';
-import { VendorAuthError, VendorError } from '../integrations/vendor-http.ts';
+import { VendorAuthError, VendorError, VendorUnreachableError } from '../integrations/vendor-http.ts';
 import { normalizeMarketoBase } from './adapters/marketo/adapter.ts';
 import type { ClientCredentials, Credentials } from './port.ts';
 
@@ -120,15 +120,18 @@ export const marketoConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
           saveCredentials: async (next) => {
             creds = next;
           },
+          interactive: true,
         }));
       } catch (err) {
         if (err instanceof VendorAuthError) {
           throw fieldError('body.client_secret', 'Marketo refused this client id and secret');
         }
         const why =
-          err instanceof VendorError
-            ? err.message
-            : ((err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message);
+          err instanceof VendorUnreachableError
+            ? err.reason
+            : err instanceof VendorError
+              ? err.message
+              : (err as Error).message;
         request.log.warn({ err }, 'Marketo connection check failed');
         // Sent here, not thrown: the error handler hides every 5xx message, and this one is for the user.
         return reply.code(502).send({

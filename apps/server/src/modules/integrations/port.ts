@@ -102,6 +102,11 @@ export type AdapterContext = {
    */
   reloadCredentials?(): Promise<Credentials | null>;
   signal?: AbortSignal;
+  /**
+   * A user is waiting for the answer (connecting an account): no retries and a short time limit per
+   * request, so a vendor that cannot be reached is reported at once (VendorUnreachableError).
+   */
+  interactive?: boolean;
 };
 
 export type AuthorizeParams = { state: string; redirectUri: string };

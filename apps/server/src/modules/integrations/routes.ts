@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sortSalesReps } from '@rally/shared';
+import { messageReply } from '@rally/shared/schemas/auth';
 import {
   SOURCE_LABELS,
   cadenceSyncReply,
@@ -22,7 +23,7 @@ import { fieldError, httpError } from '../../lib/errors.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import type { Credentials, SequenceAdapter } from './port.ts';
 import { toIntegrationReply } from './reply.ts';
-import { VendorAuthError, VendorError } from './vendor-http.ts';
+import { VendorAuthError, VendorError, VendorUnreachableError } from './vendor-http.ts';
 
 const clientIdParam = z.uuid('must be the id (UUID) of a client');
 const FLOW_COOKIE = 'rally_vendor_flow';
@@ -59,6 +60,8 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       saveCredentials: async (next) => {
         current = next;
       },
+      // The user is waiting: a vendor that cannot be reached is a 502 at once, not retries for 20 s.
+      interactive: true,
     });
     const [row] = await db
       .insert(integrations)
@@ -96,7 +99,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Connect a sequence platform: the OAuth consent URL, or an API key checked and stored',
         params: z.object({ source: sequenceSourceParam, clientId: clientIdParam }),
         body: connectBody,
-        response: { 200: connectReply, 201: connectReply },
+        response: { 200: connectReply, 201: connectReply, 502: messageReply },
       },
     },
     async (request, reply) => {
@@ -110,6 +113,14 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
           const row = await saveConnection(tenantOf(request).clientId, adapter, { kind: 'api_key', apiKey });
           return reply.code(201).send({ integration: toIntegrationReply(row) });
         } catch (err) {
+          if (err instanceof VendorUnreachableError || (err instanceof VendorError && err.status >= 500)) {
+            request.log.warn({ err, source }, 'vendor could not be reached');
+            const why = err instanceof VendorUnreachableError ? err.reason : `it answered ${err.status}`;
+            throw httpError(
+              502,
+              `${label} could not be reached (${why}). Nothing was stored; please try again later.`,
+            );
+          }
           if (err instanceof VendorAuthError || err instanceof VendorError) {
             throw fieldError('body.api_key', `${label} did not accept this key: ${err.message}`);
           }

@@ -27,6 +27,32 @@ export class VendorError extends Error {
   }
 }
 
+/**
+ * The vendor could not be reached at all (refused connection, unknown host, no answer in time): the
+ * route answers 502 naming the vendor, and nothing is stored.
+ */
+export class VendorUnreachableError extends Error {
+  readonly vendor: string;
+  /** The network reason (ECONNREFUSED, ENOTFOUND, timeout…). */
+  readonly reason: string;
+  constructor(vendor: string, reason: string, cause?: unknown) {
+    super(`${vendor} could not be reached (${reason})`, { cause });
+    this.name = 'VendorUnreachableError';
+    this.vendor = vendor;
+    this.reason = reason;
+  }
+}
+
+/** The network reason of a failed fetch: undici puts the system error code in `cause`. */
+function networkReason(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'no answer in time';
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? 'network error';
+}
+
+/** A user waiting for a connection check gets an answer within this, per request. */
+export const INTERACTIVE_TIMEOUT_MS = 10_000;
+
 export type RetryPolicy = {
   /** Attempts after the first (rate limits, 5xx, network). */
   retries: number;
@@ -35,6 +61,8 @@ export type RetryPolicy = {
   maxDelayMs: number;
   /** Longest wait a vendor's Retry-After may impose before we give up this run. */
   maxRateLimitWaitMs: number;
+  /** Longest wait for one request's answer before it counts as a network failure. */
+  attemptTimeoutMs: number;
   sleep: (ms: number) => Promise<unknown>;
 };
 
@@ -43,6 +71,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxRateLimitWaitMs: 120_000,
+  attemptTimeoutMs: 60_000,
   sleep: (ms) => sleep(ms),
 };
 
@@ -115,20 +144,30 @@ export function createVendorHttp(options: VendorHttpOptions) {
     return JSON.stringify(body);
   }
 
-  /** One request with retries, without authentication (token endpoints). */
-  async function send(req: VendorRequest, signal?: AbortSignal): Promise<Response> {
+  /**
+   * One request with retries, without authentication (token endpoints). `interactive` (a user is
+   * waiting): no retries and INTERACTIVE_TIMEOUT_MS per request. A vendor that cannot be reached
+   * raises VendorUnreachableError.
+   */
+  async function send(req: VendorRequest, signal?: AbortSignal, interactive = false): Promise<Response> {
+    const retries = interactive ? 0 : policy.retries;
+    const timeoutMs = interactive
+      ? Math.min(INTERACTIVE_TIMEOUT_MS, policy.attemptTimeoutMs)
+      : policy.attemptTimeoutMs;
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
       let res: Response;
+      const timeout = AbortSignal.timeout(timeoutMs);
       try {
         res = await fetch(req.url, {
           method: req.method ?? 'GET',
           headers,
           body: encode(req.body, headers),
-          signal,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
       } catch (err) {
-        if (signal?.aborted || attempt >= policy.retries) throw err;
+        if (signal?.aborted) throw err;
+        if (attempt >= retries) throw new VendorUnreachableError(options.vendor, networkReason(err), err);
         await policy.sleep(backoff(attempt));
         continue;
       }
@@ -138,7 +177,7 @@ export function createVendorHttp(options: VendorHttpOptions) {
         ? await options.classify({ status: res.status, headers: res.headers, text: () => res.clone().text() })
         : null;
       if (verdict?.kind === 'auth') authFailed.add(res);
-      if ((res.status === 429 || verdict?.kind === 'rate_limit') && attempt < policy.retries) {
+      if ((res.status === 429 || verdict?.kind === 'rate_limit') && attempt < retries) {
         const hinted = verdict?.kind === 'rate_limit' ? verdict.waitMs : rateLimitWait(res, Date.now());
         await res.body?.cancel();
         if (hinted !== null && hinted > policy.maxRateLimitWaitMs) {
@@ -151,7 +190,7 @@ export function createVendorHttp(options: VendorHttpOptions) {
         await policy.sleep(hinted ?? backoff(attempt));
         continue;
       }
-      if (RETRIED.has(res.status) && attempt < policy.retries) {
+      if (RETRIED.has(res.status) && attempt < retries) {
         await res.body?.cancel();
         await policy.sleep(backoff(attempt));
         continue;
@@ -169,13 +208,17 @@ export function createVendorHttp(options: VendorHttpOptions) {
   return {
     policy,
     /** An unauthenticated call (token exchange and refresh). */
-    async raw<T>(req: VendorRequest, signal?: AbortSignal): Promise<T> {
-      return parse<T>(await send(req, signal));
+    async raw<T>(req: VendorRequest, signal?: AbortSignal, interactive = false): Promise<T> {
+      return parse<T>(await send(req, signal, interactive));
     },
     /** An authenticated call: refreshes an OAuth token once on 401, else raises VendorAuthError. */
     async request<T>(ctx: AdapterContext, req: VendorRequest): Promise<T> {
       const attempt = () =>
-        send({ ...req, headers: { ...req.headers, ...options.authorize(ctx.credentials()) } }, ctx.signal);
+        send(
+          { ...req, headers: { ...req.headers, ...options.authorize(ctx.credentials()) } },
+          ctx.signal,
+          ctx.interactive,
+        );
       let res = await attempt();
       if (res.status === 401 || authFailed.has(res)) {
         await res.body?.cancel();

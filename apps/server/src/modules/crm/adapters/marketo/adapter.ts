@@ -102,7 +102,7 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
   });
 
   /** A new token from the identity service; 401 means the credentials are no good. */
-  async function token(creds: ClientCredentials): Promise<ClientCredentials> {
+  async function token(creds: ClientCredentials, interactive = false): Promise<ClientCredentials> {
     const q = new URLSearchParams({
       grant_type: 'client_credentials',
       client_id: creds.clientId,
@@ -110,7 +110,11 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
     });
     let reply: TokenReply;
     try {
-      reply = await http.raw<TokenReply>({ url: `${identityUrl(creds.baseUrl)}?${q}` });
+      reply = await http.raw<TokenReply>(
+        { url: `${identityUrl(creds.baseUrl)}?${q}` },
+        undefined,
+        interactive,
+      );
     } catch (err) {
       if (err instanceof VendorError && (err.status === 401 || err.status === 403)) {
         throw new VendorAuthError(MARKETO_REVOKED_MESSAGE);
@@ -217,7 +221,8 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
     auth: 'client_credentials',
 
     async connect(creds) {
-      return token({ ...creds, baseUrl: normalizeMarketoBase(creds.baseUrl) });
+      // Only the connect form calls this: a user is waiting (no retries, a short time limit).
+      return token({ ...creds, baseUrl: normalizeMarketoBase(creds.baseUrl) }, true);
     },
 
     async whoami(ctx) {

@@ -10,6 +10,7 @@ import * as crmSync from './crm-sync.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as fileImport from './import.bench.ts';
 import * as ingest from './ingest.bench.ts';
+import * as memory from './memory.bench.ts';
 import * as prospects from './prospects.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
 import * as startup from './startup.bench.ts';
@@ -44,6 +45,7 @@ const all: Record<string, () => unknown> = {
   pages: () => publicPages.run(seconds),
   prospects: () => prospects.run(),
   webhooks: () => webhooks.run({ events }),
+  memory: () => memory.run(),
 };
 const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {

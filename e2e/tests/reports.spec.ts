@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInAs } from './support.ts';
 
@@ -28,6 +29,23 @@ test.describe('/reports (issue 17)', () => {
       '\n',
     )[0]!;
     expect(csv).toContain(firstAccount);
+
+    // An account opens to its buying group, a person of it to the prospect's timeline.
+    await accounts.getByRole('button', { name: firstAccount }).click();
+    const account = page.getByRole('dialog', { name: firstAccount });
+    await expect(account.getByRole('table').first()).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-buying-group.png') });
+    const axe = () =>
+      new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect((await axe()).violations.map((v) => v.id)).toEqual([]);
+    await account.getByRole('table').first().getByRole('button').first().click();
+    const person = page.getByRole('dialog');
+    await expect(person.getByRole('table', { name: 'Timeline' })).toBeVisible();
+    await expect(person.getByRole('table', { name: 'Timeline' }).getByRole('row').nth(1)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-target.png') });
+    expect((await axe()).violations.map((v) => v.id)).toEqual([]);
+    await person.getByRole('button', { name: 'Close the prospect' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
 
     await page.getByRole('tab', { name: 'Content' }).click();
     await expect(page).toHaveURL(/tab=content/);

@@ -1,8 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   alignmentSchema,
+  buyingGroupSchema,
   contentReportSchema,
   prioritySchema,
+  targetActivitiesSchema,
+  targetReportSchema,
+  targetStatsSchema,
   utilizationSchema,
 } from '@rally/shared/schemas/report-insights';
 import type { AlignmentSegment, UtilizationFilter } from '@rally/shared/schemas/report-insights';
@@ -70,7 +74,60 @@ export const usePriority = (clientId: string, days: number, page: number) =>
     placeholderData: keepPreviousData,
   });
 
-export type ExportReport = 'alignment' | 'content' | 'signals/utilization' | 'pipeline/priority';
+/** GET …/buying_group/{account id}: the account's people by role, with their engagement. */
+export const useBuyingGroup = (clientId: string, accountId: string | null, range: Range) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'buying-group', accountId, range],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/buying_group/${accountId}`, {
+        query: range,
+        schema: buyingGroupSchema,
+        signal,
+        clientId,
+      }),
+    enabled: accountId !== null,
+  });
+
+/** GET …/target/{id}, its stats and the first page of its timeline. */
+export const useTarget = (clientId: string, targetId: string | null) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'target', targetId],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/target/${targetId}`, { schema: targetReportSchema, signal, clientId }),
+    enabled: targetId !== null,
+  });
+export const useTargetStats = (clientId: string, targetId: string | null, range: Range) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'target-stats', targetId, range],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/target/${targetId}/stats`, {
+        query: range,
+        schema: targetStatsSchema,
+        signal,
+        clientId,
+      }),
+    enabled: targetId !== null,
+  });
+export const useTargetActivities = (clientId: string, targetId: string | null, range: Range) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'target-activities', targetId, range],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/target/${targetId}/activities`, {
+        query: { ...range, page: 1, page_size: 100 },
+        schema: targetActivitiesSchema,
+        signal,
+        clientId,
+      }),
+    enabled: targetId !== null,
+  });
+
+export type ExportReport =
+  | 'alignment'
+  | 'content'
+  | 'signals/utilization'
+  | 'pipeline/priority'
+  | `buying_group/${string}`
+  | `target/${string}/activities`;
 
 /**
  * Downloads a report's CSV export. The calls need the x-client-id header, so the file is fetched and

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import {
+  Anchor,
   Badge,
   Box,
-  Button,
   Group,
   Pagination,
   Paper,
@@ -15,23 +15,23 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconDownload } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
-import { abbreviateNumber, formatDate } from '@rally/shared';
+import { abbreviateNumber } from '@rally/shared';
 import type { AlignmentSegment, UtilizationFilter } from '@rally/shared/schemas/report-insights';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
+import { AccountDrawer, TargetDrawer } from './report-drawers.tsx';
+import type { Opened } from './report-drawers.tsx';
+import { Empty, ExportButton, day, fileDay, percent, whole } from './report-parts.tsx';
 import {
   PAGE_SIZE,
-  downloadReport,
   useAlignment,
   useContentReport,
   usePriority,
   useUtilization,
 } from '../api/get-insights.ts';
-import type { ExportReport, Range } from '../api/get-insights.ts';
+import type { Range } from '../api/get-insights.ts';
 
 const DAY = 86_400;
 const PRESETS = [
@@ -56,10 +56,6 @@ function rangeOfDays(days: number): Range {
   return { from: to - days * DAY, to };
 }
 
-const whole = (n: number) => n.toLocaleString('en-US');
-const percent = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
-const day = (iso: string | null) => (iso ? formatDate(iso, 'd MMM yyyy') : '—');
-const fileDay = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);
 const money = (cents: number, currency: string) => {
   try {
     return new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
@@ -87,6 +83,9 @@ function Reports({ clientId }: { clientId: string }) {
   const tab: Tab = TABS.some((t) => t.value === asked) ? (asked as Tab) : 'alignment';
   const [preset, setPreset] = useState('90');
   const range = useMemo(() => rangeOfDays(Number(preset)), [preset]);
+  const [opened, setOpened] = useState<Opened>(null);
+  const openAccount = (id: string) => setOpened({ kind: 'account', id });
+  const openTarget = (id: string) => setOpened({ kind: 'target', id });
   const setTab = (value: string | null) =>
     setParams(
       (prev) => {
@@ -127,65 +126,32 @@ function Reports({ clientId }: { clientId: string }) {
           ))}
         </Tabs.List>
         <Tabs.Panel value="alignment" pt="md">
-          <AlignmentPanel clientId={clientId} range={range} />
+          <AlignmentPanel clientId={clientId} range={range} onOpen={openAccount} />
         </Tabs.Panel>
         <Tabs.Panel value="content" pt="md">
           <ContentPanel clientId={clientId} range={range} />
         </Tabs.Panel>
         <Tabs.Panel value="signals" pt="md">
-          <SignalsPanel clientId={clientId} range={range} />
+          <SignalsPanel clientId={clientId} range={range} onOpen={openTarget} />
         </Tabs.Panel>
         <Tabs.Panel value="priority" pt="md">
-          <PriorityPanel clientId={clientId} />
+          <PriorityPanel clientId={clientId} onOpen={openAccount} />
         </Tabs.Panel>
       </Tabs>
+      <AccountDrawer
+        clientId={clientId}
+        accountId={opened?.kind === 'account' ? opened.id : null}
+        range={range}
+        onClose={() => setOpened(null)}
+        onOpenTarget={openTarget}
+      />
+      <TargetDrawer
+        clientId={clientId}
+        targetId={opened?.kind === 'target' ? opened.id : null}
+        range={range}
+        onClose={() => setOpened(null)}
+      />
     </Stack>
-  );
-}
-
-function ExportButton({
-  clientId,
-  report,
-  query,
-  filename,
-  label = 'Export CSV',
-}: {
-  clientId: string;
-  report: ExportReport;
-  query: Record<string, string | number>;
-  filename: string;
-  label?: string;
-}) {
-  const [busy, setBusy] = useState(false);
-  return (
-    <Button
-      variant="default"
-      size="xs"
-      leftSection={<IconDownload size={14} />}
-      loading={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          await downloadReport(clientId, report, query, filename);
-        } catch {
-          notifications.show({ color: 'red', message: 'The export could not be made. Please try again.' });
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      {label}
-    </Button>
-  );
-}
-
-function Empty({ text }: { text: string }) {
-  return (
-    <Paper withBorder radius="md" p="xl">
-      <Text c="dimmed" ta="center">
-        {text}
-      </Text>
-    </Paper>
   );
 }
 
@@ -271,7 +237,24 @@ const SEGMENT_COLOR: Record<Exclude<AlignmentSegment, 'all'>, string> = {
   ads_only: 'grape',
 };
 
-function AlignmentPanel({ clientId, range }: { clientId: string; range: Range }) {
+/** A row's name as a button that opens what is behind it. */
+function Opener({ children, onClick }: { children: ReactNode; onClick: () => void }) {
+  return (
+    <Anchor component="button" type="button" fw={600} size="sm" ta="left" onClick={onClick}>
+      {children}
+    </Anchor>
+  );
+}
+
+function AlignmentPanel({
+  clientId,
+  range,
+  onOpen,
+}: {
+  clientId: string;
+  range: Range;
+  onOpen: (accountId: string) => void;
+}) {
   const [segment, setSegment] = useState<AlignmentSegment>('all');
   const [page, setPage] = useState(1);
   const q = useAlignment(clientId, range, segment, page);
@@ -344,9 +327,7 @@ function AlignmentPanel({ clientId, range }: { clientId: string; range: Range })
           {items.map((a) => (
             <Table.Tr key={a.account_id}>
               <Table.Td>
-                <Text fw={600} size="sm">
-                  {a.name}
-                </Text>
+                <Opener onClick={() => onOpen(a.account_id)}>{a.name}</Opener>
                 {a.website && (
                   <Text size="xs" c="dimmed">
                     {a.website}
@@ -480,7 +461,15 @@ function ContentPanel({ clientId, range }: { clientId: string; range: Range }) {
 
 // ---------------------------------------------------------------- signals
 
-function SignalsPanel({ clientId, range }: { clientId: string; range: Range }) {
+function SignalsPanel({
+  clientId,
+  range,
+  onOpen,
+}: {
+  clientId: string;
+  range: Range;
+  onOpen: (targetId: string) => void;
+}) {
   const [filter, setFilter] = useState<UtilizationFilter>('all');
   const [page, setPage] = useState(1);
   const q = useUtilization(clientId, range, filter, page);
@@ -547,9 +536,7 @@ function SignalsPanel({ clientId, range }: { clientId: string; range: Range }) {
           {u.items.map((r) => (
             <Table.Tr key={r.target_id}>
               <Table.Td>
-                <Text fw={600} size="sm">
-                  {r.name}
-                </Text>
+                <Opener onClick={() => onOpen(r.target_id)}>{r.name || r.email}</Opener>
                 {r.company_name && (
                   <Text size="xs" c="dimmed">
                     {r.company_name}
@@ -586,7 +573,7 @@ const PRIORITY_DAYS = [
   { value: '90', label: '90 days' },
 ];
 
-function PriorityPanel({ clientId }: { clientId: string }) {
+function PriorityPanel({ clientId, onOpen }: { clientId: string; onOpen: (accountId: string) => void }) {
   const [days, setDays] = useState('30');
   const [page, setPage] = useState(1);
   const q = usePriority(clientId, Number(days), page);
@@ -646,9 +633,20 @@ function PriorityPanel({ clientId }: { clientId: string }) {
                   <Text fw={600} size="sm">
                     {o.name}
                   </Text>
-                  <Text size="xs" c="dimmed">
-                    {o.account_name}
-                  </Text>
+                  {o.company_id ? (
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="xs"
+                      onClick={() => onOpen(o.company_id ?? '')}
+                    >
+                      {o.account_name}
+                    </Anchor>
+                  ) : (
+                    <Text size="xs" c="dimmed">
+                      {o.account_name}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>{o.stage}</Table.Td>
                 <Table.Td ta="right">{money(o.amount_cents, o.currency)}</Table.Td>

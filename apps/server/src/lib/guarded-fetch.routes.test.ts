@@ -118,4 +118,22 @@ describe('server-side fetches of user-given URLs with ALLOW_PRIVATE_FETCH off', 
       .where(eq(integrations.clientId, acme));
     expect(stored!.n).toBe(0);
   });
+
+  it('a silent issuer (private addresses allowed, as in development) is a 422 after 5 s, not a 10 s hang', async () => {
+    const dev = await createTestApp({ env: { ALLOW_PRIVATE_FETCH: 'true' } });
+    const client = await makeClient(dev, 'Dev');
+    const { browser } = await signedIn(dev, { [client]: 'purple_owner' });
+    const started = Date.now();
+    const res = await browser.put(`/v1/rest/client/${client}/sso`, {
+      issuer: `http://127.0.0.1:${port}`,
+      client_id: 'dev-sso',
+      client_secret: 'dev-sso-secret',
+      enabled: true,
+    });
+    const took = Date.now() - started;
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors[0].field).toBe('body.issuer');
+    expect(took).toBeGreaterThanOrEqual(4500);
+    expect(took).toBeLessThan(8000);
+  }, 30_000);
 });

@@ -18,6 +18,7 @@ import {
   makeTarget,
   showing,
 } from '../../../test/engagement.ts';
+import { makeBillingClient, makeSupers } from '../../../test/billing.ts';
 import { smallPortal, startFakeHubSpot } from '../../../test/fakes/hubspot.ts';
 import { importCsvFile } from '../fileforce/index.ts';
 import { sign } from './index.ts';
@@ -448,6 +449,31 @@ describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus
       });
       expect(await log(other.id)).toEqual([]);
       expect(quiet.received).toEqual([]);
+    });
+
+    it('40 superprospects make an invoice, which sends invoice (number, amount, status)', async () => {
+      const billed = await makeBillingClient(app.db);
+      const { browser: billedOwner } = await signedIn(app, { [billed]: 'purple_owner' });
+      const receiver = await startReceiver();
+      const created = await billedOwner.post(`/v1/hookly/client/${billed}/settings`, {
+        url: receiver.url,
+        events: ['invoice'],
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const { secret } = created.json() as WebhookEndpointWithSecret;
+      await makeSupers(app.db, billed, 40, new Date());
+      // The billing job may get there first; either way the invoice is made once and announced.
+      await app.billing.charging.invoiceClient(billed);
+      const [r] = await waitFor(() => (receiver.received.length ? receiver.received : null), 20_000);
+      const payload = verified(secret, r!);
+      expect(payload.type).toBe('invoice');
+      expect(payload.data).toMatchObject({
+        client_id: billed,
+        number: 'R-00001',
+        status: 'open',
+        amount_cents: 40 * 500,
+        reason: 'threshold',
+      });
     });
 
     it('a landing page view sends landing_page_view; a finished file import sends import_finished', async () => {

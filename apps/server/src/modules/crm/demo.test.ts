@@ -5,6 +5,7 @@ import {
   crmContacts,
   crmOwners,
   opportunities,
+  opportunityContacts,
   opportunityStageHistory,
 } from '../../db/schema/index.ts';
 import {
@@ -118,6 +119,16 @@ describe('demo CRM data: stages and opportunities over six months with stage his
         .where(eq(crmContacts.clientId, client.id));
       expect(contacts!.n).toBeGreaterThan(20);
       expect(contacts!.prospects).toBe(contacts!.n);
+      // Contact roles on the opportunities (the reports' buying groups), one primary per opportunity.
+      const [roles] = await app.db
+        .select({
+          n: count(),
+          primaries: sql<number>`count(*) filter (where ${opportunityContacts.isPrimary})::int`,
+        })
+        .from(opportunityContacts)
+        .where(eq(opportunityContacts.clientId, client.id));
+      expect(roles!.n).toBeGreaterThan(stats!.n);
+      expect(roles!.primaries).toBeLessThanOrEqual(stats!.n);
     }
     demo.clientId = DEMO_CLIENTS.globex.id;
     expect(

@@ -15,6 +15,7 @@ import {
   crmStages,
   integrations,
   opportunities,
+  opportunityContacts,
   opportunityStageHistory,
   prospects,
   salesReps,
@@ -53,6 +54,8 @@ export const DEMO_STAGES = [
   { key: 'Closed Lost', probability: 0, closed: true, won: false },
 ] as const;
 const OPEN_STAGES = DEMO_STAGES.filter((s) => !s.closed).length;
+
+const CONTACT_ROLES = ['Decision Maker', 'Economic Buyer', 'Evaluator', 'Technical Buyer', 'Influencer'];
 
 const PRODUCTS = ['Fleet pilot', 'Annual renewal', 'Cold chain add-on', 'Warehouse robotics', 'Expansion'];
 
@@ -342,6 +345,31 @@ export async function seedDemoCrm(
       }));
       for (let i = 0; i < history.length; i += 500) {
         await tx.insert(opportunityStageHistory).values(history.slice(i, i + 500));
+      }
+
+      // Contact roles (Salesforce OpportunityContactRole): up to three people of the account on each
+      // opportunity, the first primary, so the reports' buying groups group people by role.
+      const contactIndex = new Map(contacts.map((c) => [c.externalId, c.id]));
+      const contactsOfCompany = new Map<string, string[]>();
+      for (const [i, p] of people.entries()) {
+        const id = contactIndex.get(sfId('003', clientIdx, i + 1));
+        if (p.companyId && id)
+          contactsOfCompany.set(p.companyId, [...(contactsOfCompany.get(p.companyId) ?? []), id]);
+      }
+      const roles = opps.flatMap((o, k) =>
+        (contactsOfCompany.get(o.companyId ?? '') ?? []).slice(0, 3).map((contactId, j) => ({
+          clientId,
+          opportunityId: must(oppId.get(o.externalId)),
+          contactId,
+          role: must(CONTACT_ROLES[(k + j) % CONTACT_ROLES.length]),
+          isPrimary: j === 0,
+        })),
+      );
+      for (let i = 0; i < roles.length; i += 500) {
+        await tx
+          .insert(opportunityContacts)
+          .values(roles.slice(i, i + 500))
+          .onConflictDoNothing();
       }
 
       // Reports count every stage from Qualification on; a move into Proposal or later is progress.

@@ -144,6 +144,12 @@ const schema = z.object({
     .min(10, 'must be at least 10')
     .max(3600, 'must be at most 3600')
     .default(30),
+  COHORT_SYNC_CHUNK: z.coerce
+    .number({ message: 'must be a whole number of members' })
+    .int('must be a whole number of members')
+    .min(10, 'must be at least 10')
+    .max(5000, 'must be at most 5000')
+    .default(500),
   S3_BUCKET: z.string().trim().min(3).max(63).optional(),
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
   S3_ENDPOINT: url('an S3-compatible endpoint, e.g. https://s3.eu-west-1.amazonaws.com').optional(),
@@ -259,6 +265,8 @@ export type Config = {
    * (its process died) and is retried; the queue looks for such jobs every third of it.
    */
   jobHeartbeatSeconds: number;
+  /** Members a cohort sync writes per transaction (a crash redoes at most one such chunk). */
+  cohortSyncChunk: number;
   /** Uploaded images go to S3-compatible storage when set, else to DATA_DIR/uploads. */
   s3: S3Config | null;
   /** Resolvers for the landing domain check; empty means the system's. */
@@ -382,6 +390,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
     jobHeartbeatSeconds: e.JOB_HEARTBEAT_SECONDS,
+    cohortSyncChunk: e.COHORT_SYNC_CHUNK,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

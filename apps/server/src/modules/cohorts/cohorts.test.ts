@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, gt, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cohort, CohortListReply, CohortSegmentReply } from '@rally/shared/schemas/cohorts';
 import {
+  cohortMembers,
+  cohorts,
   companies,
   crmAccounts,
   crmContacts,
@@ -594,5 +596,83 @@ describe('refusals', () => {
       name: 'Mine',
       status: 'active',
     });
+  });
+});
+
+describe('a sync that died half-way (its job is taken up again)', () => {
+  it('goes on from the stored cursor and ends with every member once; running it again changes nothing', async () => {
+    const crashClient = await makeClient(app, 'Crash Co');
+    const owner = (await signedIn(app, { [crashClient]: 'purple_owner' })).browser;
+    for (let i = 0; i < 24; i++) await person(crashClient, 'Crash Buyer', `Company ${i % 6}`);
+    const res = await owner.post('/v1/rest/cohort', {
+      name: 'Crash',
+      source_kind: 'filter',
+      filters: { title: 'crash' },
+    });
+    const cohort = await synced(owner, (res.json() as Cohort).id);
+    expect(cohort.size).toBe(24);
+
+    // The state a job leaves when its process is killed after 10 of 24 members: the members
+    // past the cursor are not there, the cohort says running with its cursor.
+    const rows = await app.db
+      .select({ prospectId: cohortMembers.prospectId, targetId: cohortMembers.targetId })
+      .from(cohortMembers)
+      .where(eq(cohortMembers.cohortId, cohort.id))
+      .orderBy(cohortMembers.prospectId);
+    const cursor = rows[9]!.prospectId;
+    await app.db
+      .delete(cohortMembers)
+      .where(and(eq(cohortMembers.cohortId, cohort.id), gt(cohortMembers.prospectId, cursor)));
+    await app.db
+      .update(cohorts)
+      .set({
+        syncState: 'running',
+        syncProgress: {
+          done: 10,
+          total: 24,
+          cursor,
+          // The job began before its first chunk: the sync that made the 24 members.
+          started_at: cohort.created_at,
+        } as never,
+      })
+      .where(eq(cohorts.id, cohort.id));
+
+    await app.cohorts.runSync({ cohortId: cohort.id });
+    const after = (await owner.get(`/v1/api/cohort/${cohort.id}`)).json() as Cohort;
+    expect(after).toMatchObject({ sync_state: 'done', size: 24 });
+    const count = async () => {
+      const [m] = await app.db
+        .select({
+          n: sql<number>`count(*)::int`,
+          d: sql<number>`count(distinct ${cohortMembers.prospectId})::int`,
+        })
+        .from(cohortMembers)
+        .where(eq(cohortMembers.cohortId, cohort.id));
+      const [cad] = await app.db
+        .select({ id: cohorts.cadenceId })
+        .from(cohorts)
+        .where(eq(cohorts.id, cohort.id));
+      const [t] = await app.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(targets)
+        .where(eq(targets.cadenceId, cad!.id));
+      return { members: Number(m!.n), distinct: Number(m!.d), targets: Number(t!.n) };
+    };
+    expect(await count()).toEqual({ members: 24, distinct: 24, targets: 24 });
+    // The members written before the crash kept their ad tags (their targets).
+    const kept = await app.db
+      .select({ targetId: cohortMembers.targetId })
+      .from(cohortMembers)
+      .where(and(eq(cohortMembers.cohortId, cohort.id), lte(cohortMembers.prospectId, cursor)));
+    expect(kept.map((k) => k.targetId).sort()).toEqual(
+      rows
+        .slice(0, 10)
+        .map((r) => r.targetId)
+        .sort(),
+    );
+
+    // The queue retrying a job that already finished: nothing changes.
+    await app.cohorts.runSync({ cohortId: cohort.id });
+    expect(await count()).toEqual({ members: 24, distinct: 24, targets: 24 });
   });
 });

@@ -22,6 +22,7 @@ export function setupCohorts(app: FastifyInstance): void {
     queue: app.queue,
     log: app.log,
     heartbeatSeconds: app.config.jobHeartbeatSeconds,
+    chunk: app.config.cohortSyncChunk,
   });
   service.register();
   app.decorate('cohorts', service);

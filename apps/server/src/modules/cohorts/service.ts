@@ -30,6 +30,8 @@ type Deps = {
   log: FastifyBaseLogger;
   /** A job whose process died is retried once its heartbeat is this old (config.jobHeartbeatSeconds). */
   heartbeatSeconds?: number;
+  /** Members per transaction (config.cohortSyncChunk); SYNC_CHUNK by default. */
+  chunk?: number;
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -140,7 +142,7 @@ export function createCohortService(deps: Deps) {
         cohort = fresh;
         const current = cohort;
         const step = await db.transaction(async (tx) => {
-          const out = await repo.writeMemberChunk(tx, current, cursor, SYNC_CHUNK);
+          const out = await repo.writeMemberChunk(tx, current, cursor, deps.chunk ?? SYNC_CHUNK);
           if (out.last) {
             await repo.setSync(tx, current.id, {
               syncProgress: {
@@ -156,6 +158,7 @@ export function createCohortService(deps: Deps) {
         if (!step.last) break;
         cursor = step.last;
         done += step.written;
+        log.debug({ cohortId: current.id, done, total }, 'cohort sync: chunk written');
       }
       const finished = cohort;
       await db.transaction(async (tx) => {
@@ -169,6 +172,11 @@ export function createCohortService(deps: Deps) {
           lastSyncedAt: new Date(),
         });
       });
+      // Changed while this sync ran (a PATCH could not queue a second one): sync again.
+      const latest = await repo.findCohortById(db, finished.id);
+      if (latest && latest.status === 'active' && latest.updatedAt > startedAt) {
+        await requestSync(latest.clientId, latest.id);
+      }
     } catch (err) {
       log.error({ err, cohortId: data.cohortId }, 'cohort sync failed');
       await repo

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { APP_ROUTES, matchAppRoute, matchPattern } from './routes.ts';
+import { APP_ROUTES, matchAppRoute, matchPattern, needsIntegration } from './routes.ts';
+import type { AppRoute } from './routes.ts';
 
 describe('route table (SPEC.md §2)', () => {
   it('declares every route of the spec once', () => {
@@ -89,10 +90,50 @@ describe('route table (SPEC.md §2)', () => {
     expect(matchAppRoute('/content/preview/abc/300x250')?.route.id).toBe('content-preview');
     expect(matchAppRoute('/landing-pages')?.route.id).toBe('landing-pages');
     expect(matchAppRoute('/landing-pages/x')?.route.id).toBe('landing-page-edit');
-    // Made before any integration exists, and readable by every member.
+    // Readable by every member; like most app routes, they need an integration (SPEC.md §2).
     for (const p of ['/content', '/content/x', '/landing-pages', '/landing-pages/x']) {
-      expect(matchAppRoute(p)?.route, p).not.toHaveProperty('needsIntegration');
+      expect(needsIntegration(matchAppRoute(p)!.route), p).toBe(true);
       expect(matchAppRoute(p)?.route, p).not.toHaveProperty('permission');
     }
+  });
+});
+
+describe('"Most app routes require the logged-in check and the has-integration check" (SPEC.md §2)', () => {
+  it('every app route needs an integration but onboarding, settings, client settings, clients and the public pages', () => {
+    const without = APP_ROUTES.filter((r) => !needsIntegration(r)).map((r) => r.path);
+    const allowed = (p: string) =>
+      p === '/' ||
+      p === '/onboarding' ||
+      p === '/clients' ||
+      p.startsWith('/settings') ||
+      p.startsWith('/client-settings') ||
+      p.startsWith('/lp/') ||
+      p.startsWith('/content/preview/') ||
+      p.startsWith('/legal/') ||
+      ['/login', '/signup', '/register', '/reset-password', '/change-password', '/auth/callback'].includes(p);
+    expect(without.filter((p) => !allowed(p))).toEqual([]);
+    for (const p of [
+      '/feed',
+      '/revenue',
+      '/reports',
+      '/prospects',
+      '/cadence',
+      '/cadence/:id',
+      '/content',
+      '/landing-pages',
+    ])
+      expect(needsIntegration(APP_ROUTES.find((r) => r.path === p)!), p).toBe(true);
+  });
+
+  it('each logged-in route that does without an integration says why', () => {
+    for (const r of (APP_ROUTES as readonly AppRoute[]).filter(
+      (r) => !r.exempt && !r.guestOnly && !needsIntegration(r),
+    )) {
+      expect(typeof r.withoutIntegration, r.path).toBe('string');
+      expect((r.withoutIntegration ?? '').length, r.path).toBeGreaterThan(20);
+    }
+    // Public and guest-only routes check neither login nor integrations, so they need no reason.
+    for (const r of (APP_ROUTES as readonly AppRoute[]).filter((r) => r.exempt || r.guestOnly))
+      expect(r).not.toHaveProperty('withoutIntegration');
   });
 });

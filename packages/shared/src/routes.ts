@@ -17,17 +17,40 @@ export type AppRoute = {
   guestOnly?: boolean;
   /** Reachable without login (SPEC.md §2: login, signup, change-password, reset-password; public pages). */
   exempt?: boolean;
-  /** Needs at least one integration, else the user is sent to /onboarding. */
-  needsIntegration?: boolean;
+  /**
+   * Why this route works for a client without any integration. SPEC.md §2: "Most app routes require
+   * the logged-in check and the has-integration check": every logged-in route sends a client with
+   * no integration to /onboarding unless it says here why not (see `needsIntegration`).
+   */
+  withoutIntegration?: string;
   /** Needs this permission in the current client, else the error page. */
   permission?: Permission;
   /** Redirects to this path (query kept). */
   redirectTo?: string;
 };
 
+/** Why the routes below work without an integration (SPEC.md §2 exemptions), one reason each. */
+const WITHOUT_INTEGRATION = {
+  onboarding: 'Where a client without an integration is sent, to connect one.',
+  clients: 'Picking or creating a client comes before that client has any integration.',
+  settings:
+    'The user’s and the client’s own settings (profile, users, billing, domain, connections) are needed before, and to make, the first integration.',
+  clientSettings:
+    'The client’s website, Facebook page and sales reps are filled in while onboarding, before or without an integration.',
+  serverPage: 'A public page the server renders (the public-pages module); the app only hands it over.',
+  redirect: 'Only redirects; the route it leads to does its own checks.',
+} as const;
+
 export const APP_ROUTES = [
-  { id: 'root', path: '/', title: 'Feed', layout: 'default', redirectTo: '/feed' },
-  { id: 'feed', path: '/feed', title: 'Feed', layout: 'default', needsIntegration: true },
+  {
+    id: 'root',
+    path: '/',
+    title: 'Feed',
+    layout: 'default',
+    redirectTo: '/feed',
+    withoutIntegration: WITHOUT_INTEGRATION.redirect,
+  },
+  { id: 'feed', path: '/feed', title: 'Feed', layout: 'default' },
   { id: 'login', path: '/login', title: 'Sign In', layout: 'auth', exempt: true },
   {
     id: 'signup',
@@ -41,25 +64,37 @@ export const APP_ROUTES = [
   { id: 'reset-password', path: '/reset-password', title: 'Reset password', layout: 'auth', exempt: true },
   { id: 'change-password', path: '/change-password', title: 'Change password', layout: 'auth', exempt: true },
   { id: 'auth-callback', path: '/auth/callback', title: 'Signing in', layout: 'empty', exempt: true },
-  { id: 'clients', path: '/clients', title: 'Clients', layout: 'default', permission: 'client.read' },
-  { id: 'revenue', path: '/revenue', title: 'Revenue', layout: 'default', needsIntegration: true },
+  {
+    id: 'clients',
+    path: '/clients',
+    title: 'Clients',
+    layout: 'default',
+    permission: 'client.read',
+    withoutIntegration: WITHOUT_INTEGRATION.clients,
+  },
+  { id: 'revenue', path: '/revenue', title: 'Revenue', layout: 'default' },
   {
     id: 'reports',
     path: '/reports',
     title: 'Reports',
     layout: 'default',
-    needsIntegration: true,
     permission: 'reports.read',
   },
-  { id: 'prospects', path: '/prospects', title: 'Prospects', layout: 'default', needsIntegration: true },
-  { id: 'onboarding', path: '/onboarding', title: 'Onboarding', layout: 'default' },
-  { id: 'cadences', path: '/cadence', title: 'Cadences', layout: 'default', needsIntegration: true },
-  { id: 'cadence', path: '/cadence/:id', title: 'Cadence', layout: 'default', needsIntegration: true },
+  { id: 'prospects', path: '/prospects', title: 'Prospects', layout: 'default' },
+  {
+    id: 'onboarding',
+    path: '/onboarding',
+    title: 'Onboarding',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.onboarding,
+  },
+  { id: 'cadences', path: '/cadence', title: 'Cadences', layout: 'default' },
+  { id: 'cadence', path: '/cadence/:id', title: 'Cadence', layout: 'default' },
   // Cohorts (issue 18): audiences for marketing, from CRM lists or prospect filters.
-  { id: 'cohorts', path: '/cohorts', title: 'Cohorts', layout: 'default', needsIntegration: true },
-  { id: 'cohort-new', path: '/cohorts/new', title: 'New cohort', layout: 'default', needsIntegration: true },
-  { id: 'cohort', path: '/cohorts/:id', title: 'Cohort', layout: 'default', needsIntegration: true },
-  // Content studio (issue 8): ads and landing pages are made before any integration exists.
+  { id: 'cohorts', path: '/cohorts', title: 'Cohorts', layout: 'default' },
+  { id: 'cohort-new', path: '/cohorts/new', title: 'New cohort', layout: 'default' },
+  { id: 'cohort', path: '/cohorts/:id', title: 'Cohort', layout: 'default' },
+  // Content studio: its ads and landing pages are for the cadences of an integration (SPEC.md §2).
   { id: 'content', path: '/content', title: 'Content', layout: 'default' },
   { id: 'content-item', path: '/content/:id', title: 'Ad creative', layout: 'default' },
   { id: 'landing-pages', path: '/landing-pages', title: 'Landing pages', layout: 'default' },
@@ -70,14 +105,22 @@ export const APP_ROUTES = [
     title: 'Settings',
     layout: 'default',
     redirectTo: '/settings/profile',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
-  { id: 'settings-domain', path: '/settings/domain', title: 'Landing page domain', layout: 'default' },
+  {
+    id: 'settings-domain',
+    path: '/settings/domain',
+    title: 'Landing page domain',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
+  },
   {
     id: 'settings-billing',
     path: '/settings/billing',
     title: 'Billing',
     layout: 'default',
     permission: 'billing_details.read',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
   // One invoice, printable: no app chrome around it.
   {
@@ -86,21 +129,42 @@ export const APP_ROUTES = [
     title: 'Invoice',
     layout: 'empty',
     permission: 'billing_details.read',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
-  { id: 'settings-profile', path: '/settings/profile', title: 'Profile', layout: 'default' },
-  { id: 'settings-connections', path: '/settings/connections', title: 'Connections', layout: 'default' },
-  { id: 'settings-users', path: '/settings/users', title: 'Users', layout: 'default' },
+  {
+    id: 'settings-profile',
+    path: '/settings/profile',
+    title: 'Profile',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
+  },
+  {
+    id: 'settings-connections',
+    path: '/settings/connections',
+    title: 'Connections',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
+  },
+  {
+    id: 'settings-users',
+    path: '/settings/users',
+    title: 'Users',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
+  },
   {
     id: 'settings-users-pending',
     path: '/settings/users/:slug',
     title: 'Pending invitations',
     layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
   {
     id: 'settings-integrations',
     path: '/settings/integrations/*',
     title: 'Integration settings',
     layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
   {
     id: 'client-settings',
@@ -108,28 +172,57 @@ export const APP_ROUTES = [
     title: 'Client settings',
     layout: 'default',
     redirectTo: '/client-settings/website',
+    withoutIntegration: WITHOUT_INTEGRATION.clientSettings,
   },
-  { id: 'client-settings-website', path: '/client-settings/website', title: 'Website', layout: 'default' },
-  { id: 'client-settings-facebook', path: '/client-settings/facebook', title: 'Facebook', layout: 'default' },
+  {
+    id: 'client-settings-website',
+    path: '/client-settings/website',
+    title: 'Website',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.clientSettings,
+  },
+  {
+    id: 'client-settings-facebook',
+    path: '/client-settings/facebook',
+    title: 'Facebook',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.clientSettings,
+  },
   {
     id: 'client-settings-sales-reps',
     path: '/client-settings/sales-reps',
     title: 'Sales reps',
     layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.clientSettings,
   },
-  { id: 'lp-preview', path: '/lp/preview', title: 'Landing page preview', layout: 'empty' },
+  {
+    id: 'lp-preview',
+    path: '/lp/preview',
+    title: 'Landing page preview',
+    layout: 'empty',
+    withoutIntegration: WITHOUT_INTEGRATION.serverPage,
+  },
   { id: 'landing-page', path: '/lp/:base58', title: 'Landing page', layout: 'empty', exempt: true },
   {
     id: 'content-preview',
     path: '/content/preview/:base58/:resolution',
     title: 'Content preview',
     layout: 'empty',
+    withoutIntegration: WITHOUT_INTEGRATION.serverPage,
   },
   // Public legal pages linked from the page footer (SPEC.md §2 footer); readable without login.
   { id: 'legal-cookies', path: '/legal/cookies', title: 'Cookies', layout: 'default', exempt: true },
   { id: 'legal-privacy', path: '/legal/privacy', title: 'Privacy', layout: 'default', exempt: true },
   { id: 'legal-terms', path: '/legal/terms', title: 'Terms of use', layout: 'default', exempt: true },
 ] as const satisfies readonly AppRoute[];
+
+/**
+ * SPEC.md §2: "Most app routes require the logged-in check and the has-integration check". Public
+ * (exempt) and guest-only routes need neither; the routes that give a reason do without the second.
+ */
+export function needsIntegration(route: AppRoute): boolean {
+  return !route.exempt && !route.guestOnly && route.withoutIntegration === undefined;
+}
 
 export type AppRouteId = (typeof APP_ROUTES)[number]['id'];
 

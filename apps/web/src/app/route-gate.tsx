@@ -1,3 +1,4 @@
+import { needsIntegration } from '@rally/shared';
 import type { AppRoute } from '@rally/shared';
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -85,7 +86,7 @@ export function RouteGate({ route, children }: { route: AppRoute; children: Reac
   if (current && queryClient !== current)
     return <Navigate to={withClientId(location.pathname, location.search, current)} replace />;
   if (route.redirectTo) return <Navigate to={`${route.redirectTo}${location.search}`} replace />;
-  if (route.needsIntegration && auth.integrations.length === 0) {
+  if (needsIntegration(route) && auth.integrations.length === 0) {
     return <Navigate to={current ? `/onboarding?client_id=${current}` : '/onboarding'} replace />;
   }
   if (route.permission && !auth.currentRole?.permissions.includes(route.permission)) {

@@ -28,7 +28,7 @@ export function BalancePanel({ clientId }: { clientId: string }) {
       }
     >
       {balance.isPending ? (
-        <Skeleton height={56} aria-label="Loading the balance" />
+        <Skeleton height={56} role="status" aria-label="Loading the balance" />
       ) : balance.isError ? (
         <PanelError error={balance.error} what="the balance" onRetry={() => void balance.refetch()} />
       ) : b ? (

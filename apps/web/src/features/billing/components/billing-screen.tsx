@@ -39,7 +39,9 @@ export function BillingScreen() {
         <BalancePanel clientId={clientId} />
         <CardPanel clientId={clientId} canWrite={canWrite} />
       </SimpleGrid>
-      <Suspense fallback={<Skeleton height={360} radius="md" aria-label="Loading the usage report" />}>
+      <Suspense
+        fallback={<Skeleton height={360} radius="md" role="status" aria-label="Loading the usage report" />}
+      >
         <UsagePanel clientId={clientId} />
       </Suspense>
       <InvoicesPanel clientId={clientId} canWrite={canWrite} />

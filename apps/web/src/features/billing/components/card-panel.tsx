@@ -56,7 +56,7 @@ export function CardPanel({ clientId, canWrite }: { clientId: string; canWrite: 
       }
     >
       {card.isPending ? (
-        <Skeleton height={44} aria-label="Loading the card on file" />
+        <Skeleton height={44} role="status" aria-label="Loading the card on file" />
       ) : card.isError ? (
         <PanelError error={card.error} what="the card on file" onRetry={() => void card.refetch()} />
       ) : current ? (
@@ -236,7 +236,9 @@ function StripeCardForm({ clientId, onDone }: { clientId: string; onDone: () => 
           ref={mountRef}
           style={{ padding: 10, border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}
         />
-        {!element && !error && <Skeleton height={20} mt={-30} aria-label="Loading the card form" />}
+        {!element && !error && (
+          <Skeleton height={20} mt={-30} role="status" aria-label="Loading the card form" />
+        )}
       </div>
       {error && (
         <Alert color="red" variant="light" role="alert">

@@ -30,7 +30,7 @@ export function BillingAddressPanel({ clientId, canWrite }: { clientId: string; 
   return (
     <SettingsBox title="Billing address" description="Printed on your invoices.">
       {address.isPending ? (
-        <Skeleton height={160} aria-label="Loading the billing address" />
+        <Skeleton height={160} role="status" aria-label="Loading the billing address" />
       ) : address.isError ? (
         <PanelError error={address.error} what="the billing address" onRetry={() => void address.refetch()} />
       ) : (
@@ -122,7 +122,7 @@ export function BillingInfoPanel({ clientId, canWrite }: { clientId: string; can
       description="Who receives invoices, what they show, and the time zone whose month end triggers the charge."
     >
       {info.isPending ? (
-        <Skeleton height={160} aria-label="Loading the billing details" />
+        <Skeleton height={160} role="status" aria-label="Loading the billing details" />
       ) : info.isError ? (
         <PanelError error={info.error} what="the billing details" onRetry={() => void info.refetch()} />
       ) : (

@@ -48,7 +48,7 @@ export function InvoicesPanel({ clientId, canWrite }: { clientId: string; canWri
       description="Each charge is an invoice listing the superprospects it covers."
     >
       {invoices.isPending ? (
-        <Skeleton height={120} aria-label="Loading the invoices" />
+        <Skeleton height={120} role="status" aria-label="Loading the invoices" />
       ) : invoices.isError ? (
         <PanelError error={invoices.error} what="the invoices" onRetry={() => void invoices.refetch()} />
       ) : invoices.data.invoices.length === 0 ? (

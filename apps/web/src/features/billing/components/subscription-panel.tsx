@@ -23,7 +23,7 @@ export function SubscriptionPanel({ clientId, canWrite }: { clientId: string; ca
       }
     >
       {sub.isPending ? (
-        <Skeleton height={72} aria-label="Loading the plan" />
+        <Skeleton height={72} role="status" aria-label="Loading the plan" />
       ) : sub.isError ? (
         <PanelError error={sub.error} what="the plan" onRetry={() => void sub.refetch()} />
       ) : s ? (

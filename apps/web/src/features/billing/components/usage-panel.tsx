@@ -84,7 +84,7 @@ export function UsagePanel({ clientId }: { clientId: string }) {
       }
     >
       {usage.isPending ? (
-        <Skeleton height={280} aria-label="Loading the usage report" />
+        <Skeleton height={280} role="status" aria-label="Loading the usage report" />
       ) : usage.isError ? (
         <PanelError error={usage.error} what="the usage report" onRetry={() => void usage.refetch()} />
       ) : report ? (

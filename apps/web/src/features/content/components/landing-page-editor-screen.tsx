@@ -55,7 +55,11 @@ const LazyRichTextField = lazy(() =>
 
 function RichTextField(props: ComponentProps<typeof LazyRichTextField>) {
   return (
-    <Suspense fallback={<Skeleton h={(props.minHeight ?? 120) + 70} radius="md" aria-label={props.label} />}>
+    <Suspense
+      fallback={
+        <Skeleton h={(props.minHeight ?? 120) + 70} radius="md" role="status" aria-label={props.label} />
+      }
+    >
       <LazyRichTextField {...props} />
     </Suspense>
   );

@@ -11,6 +11,7 @@ import type { CSSVariablesResolver, MantineColorsTuple } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toastApiError } from '../lib/api-errors.ts';
+import { actionName, refreshAuthBeforeAction } from '../lib/auth/action-refresh.ts';
 import { RoutePrefetchProvider } from './prefetch.tsx';
 import { MENU_HIDE_DELAY_MS, TOOLTIP_DISTANCE_PX, TOOLTIP_SHOW_DELAY_MS } from '../config/widgets.ts';
 import { calendarLocale, firstDayOfWeek } from '../components/date-picker/week-start.ts';
@@ -86,6 +87,10 @@ export function AppProviders({ children }: { children: ReactNode }) {
       new QueryClient({
         queryCache: new QueryCache({ onError: toastApiError }),
         mutationCache: new MutationCache({
+          // SPEC.md §8: the auth state is refreshed before each action but those named update:….
+          onMutate: (_vars, mutation) => {
+            refreshAuthBeforeAction(actionName(mutation.options.mutationKey));
+          },
           onError: (error, _vars, _ctx, mutation) => {
             if (mutation.meta?.toast !== false) toastApiError(error);
           },

@@ -22,6 +22,8 @@ export const updateContentItem = ({ id, body }: UpdateContentInput) =>
 export function useUpdateContentItem(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    // Saved while the editor is in use: no auth refresh before it (SPEC.md §8, lib/auth/action-refresh.ts).
+    mutationKey: ['update:content'],
     mutationFn: updateContentItem,
     meta: { toast: false },
     onSuccess: (item) => {

@@ -10,6 +10,8 @@ export type UpdateLandingPageInput = { id: string; body: LandingPageUpdateBody }
 export function useUpdateLandingPage(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    // Saved while the editor is in use: no auth refresh before it (SPEC.md §8, lib/auth/action-refresh.ts).
+    mutationKey: ['update:landing_page'],
     mutationFn: ({ id, body }: UpdateLandingPageInput) =>
       apiRequest(`/v1/rest/client/${clientId}/landing_page/${id}`, {
         method: 'PATCH',

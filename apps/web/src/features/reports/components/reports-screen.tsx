@@ -1,9 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import {
   Anchor,
   Badge,
-  Box,
   Group,
   Pagination,
   Paper,
@@ -16,8 +15,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useSearchParams } from 'react-router';
-import { abbreviateNumber } from '@rally/shared';
 import type { AlignmentSegment, UtilizationFilter } from '@rally/shared/schemas/report-insights';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
+import { usePeriodPicker } from '../../../components/period-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -33,13 +33,6 @@ import {
 } from '../api/get-insights.ts';
 import type { Range } from '../api/get-insights.ts';
 
-const DAY = 86_400;
-const PRESETS = [
-  { value: '30', label: '30 days' },
-  { value: '90', label: '90 days' },
-  { value: '182', label: '6 months' },
-  { value: '365', label: '12 months' },
-];
 const TABS = [
   { value: 'alignment', label: 'Alignment' },
   { value: 'content', label: 'Content' },
@@ -47,14 +40,6 @@ const TABS = [
   { value: 'priority', label: 'Priority' },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
-
-/** The last `days` days up to the end of today (local), as epoch seconds. */
-function rangeOfDays(days: number): Range {
-  const end = new Date();
-  end.setHours(24, 0, 0, 0);
-  const to = Math.floor(end.getTime() / 1000);
-  return { from: to - days * DAY, to };
-}
 
 const money = (cents: number, currency: string) => {
   try {
@@ -81,8 +66,7 @@ function Reports({ clientId }: { clientId: string }) {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const tab: Tab = TABS.some((t) => t.value === asked) ? (asked as Tab) : 'alignment';
-  const [preset, setPreset] = useState('90');
-  const range = useMemo(() => rangeOfDays(Number(preset)), [preset]);
+  const { range, presets, customField } = usePeriodPicker();
   const [opened, setOpened] = useState<Opened>(null);
   const openAccount = (id: string) => setOpened({ kind: 'account', id });
   const openTarget = (id: string) => setOpened({ kind: 'target', id });
@@ -105,18 +89,9 @@ function Reports({ clientId }: { clientId: string }) {
             Where sales and your ads meet: accounts, content, signals acted on and deals to push.
           </Text>
         </div>
-        {tab !== 'priority' && (
-          <Box w={{ base: '100%', sm: 'auto' }}>
-            <SegmentedControl
-              aria-label="Period"
-              data={PRESETS}
-              value={preset}
-              onChange={setPreset}
-              fullWidth
-            />
-          </Box>
-        )}
+        {tab !== 'priority' && presets}
       </Group>
+      {tab !== 'priority' && customField}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
           {TABS.map((t) => (
@@ -206,7 +181,7 @@ function Pages({
   );
 }
 
-function Stat({ label, value, detail }: { label: string; value: string; detail?: string }) {
+function Stat({ label, value, detail }: { label: string; value: ReactNode; detail?: string }) {
   return (
     <Paper withBorder radius="md" p="md">
       <Text size="xs" tt="uppercase" fw={700} c="dimmed">
@@ -267,15 +242,19 @@ function AlignmentPanel({
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <Stat
           label="Worked by both"
-          value={abbreviateNumber(counts.both)}
+          value={<AbbreviatedNumber value={counts.both} />}
           detail="sales outreach and your ads"
         />
         <Stat
           label="Outreach only"
-          value={abbreviateNumber(counts.outreach_only)}
+          value={<AbbreviatedNumber value={counts.outreach_only} />}
           detail="no engagement with your ads"
         />
-        <Stat label="Ads only" value={abbreviateNumber(counts.ads_only)} detail="no sales outreach yet" />
+        <Stat
+          label="Ads only"
+          value={<AbbreviatedNumber value={counts.ads_only} />}
+          detail="no sales outreach yet"
+        />
       </SimpleGrid>
       <Text size="sm" c="dimmed">
         Outreach is the CRM activity your CRM settings count as outreach
@@ -480,10 +459,14 @@ function SignalsPanel({
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
-        <Stat label="New superprospects" value={abbreviateNumber(u.superprospects)} detail="in the period" />
+        <Stat
+          label="New superprospects"
+          value={<AbbreviatedNumber value={u.superprospects} />}
+          detail="in the period"
+        />
         <Stat
           label="Contacted after"
-          value={abbreviateNumber(u.contacted)}
+          value={<AbbreviatedNumber value={u.contacted} />}
           detail="sales outreach after they became super"
         />
         <Stat label="Signal used" value={percent(u.share)} detail="of superprospects acted on" />

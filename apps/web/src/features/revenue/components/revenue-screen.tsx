@@ -4,7 +4,6 @@ import { BarChart, LineChart } from '@mantine/charts';
 import {
   Anchor,
   Badge,
-  Box,
   Button,
   Drawer,
   Group,
@@ -19,7 +18,6 @@ import {
   Text,
   Timeline,
   Title,
-  useMatches,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChartBar, IconDownload, IconInfoCircle } from '@tabler/icons-react';
@@ -28,8 +26,7 @@ import { abbreviateNumber, formatDate } from '@rally/shared';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
 import type { ReportOpportunity, ReportSummary, StageMove } from '@rally/shared/schemas/reports';
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
-import { DatePicker } from '../../../components/date-picker/date-picker.tsx';
-import type { DateRange } from '../../../components/date-picker/date-picker.tsx';
+import { usePeriodPicker } from '../../../components/period-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -49,43 +46,6 @@ import {
   useValueReport,
 } from '../api/get-reports.ts';
 import type { OpportunityFilter, Range, ReportView } from '../api/get-reports.ts';
-
-const DAY = 86_400;
-const PRESETS = [
-  { value: '30', label: '30 days' },
-  { value: '90', label: '90 days' },
-  { value: '182', label: '6 months' },
-  { value: '365', label: '12 months' },
-  { value: 'custom', label: 'Custom' },
-];
-
-/** The last `days` days up to the end of today (local), as epoch seconds. */
-function rangeOfDays(days: number): Range {
-  const end = new Date();
-  end.setHours(24, 0, 0, 0);
-  const to = Math.floor(end.getTime() / 1000);
-  return { from: to - days * DAY, to };
-}
-
-/** A custom range of whole local days, first to last included, as epoch seconds (`to` exclusive). */
-export function rangeOfDates(first: string, last: string): Range {
-  const [fy, fm, fd] = first.split('-').map(Number) as [number, number, number];
-  const [ly, lm, ld] = last.split('-').map(Number) as [number, number, number];
-  return {
-    from: Math.floor(new Date(fy, fm - 1, fd).getTime() / 1000),
-    to: Math.floor(new Date(ly, lm - 1, ld + 1).getTime() / 1000),
-  };
-}
-
-const isoDay = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-
-/** The custom range starts as the last 30 days, today included. */
-function lastDays(days: number): DateRange {
-  const today = new Date();
-  const first = new Date(today.getFullYear(), today.getMonth(), today.getDate() - days + 1);
-  return [isoDay(first), isoDay(today)];
-}
 
 function currencySymbol(currency: string): string {
   try {
@@ -181,46 +141,13 @@ function Header({ children }: { children?: React.ReactNode }) {
 }
 
 function Revenue({ clientId, windowDays }: { clientId: string; windowDays: number }) {
-  const [preset, setPreset] = useState('90');
-  // Five periods fit a phone's width in the small size.
-  const periodSize = useMatches({ base: 'xs', xs: 'sm' });
-  const [custom, setCustom] = useState<DateRange>(() => lastDays(30));
-  // A custom range applies once both its days are chosen; until then the last complete one stays.
-  const [applied, setApplied] = useState<[string, string]>(() => lastDays(30) as [string, string]);
-  const range = useMemo(
-    () => (preset === 'custom' ? rangeOfDates(applied[0], applied[1]) : rangeOfDays(Number(preset))),
-    [preset, applied],
-  );
+  const { range, presets, customField } = usePeriodPicker();
   const summary = useSummary(clientId, range);
   const [opened, setOpened] = useState<string | null>(null);
   return (
     <Stack gap="lg">
-      <Header>
-        <Box w={{ base: '100%', sm: 'auto' }}>
-          <SegmentedControl
-            aria-label="Period"
-            data={PRESETS}
-            size={periodSize}
-            value={preset}
-            onChange={setPreset}
-            fullWidth
-          />
-        </Box>
-      </Header>
-      {preset === 'custom' && (
-        <DatePicker
-          type="range"
-          label="Custom period"
-          description="First and last day, both included"
-          value={custom}
-          maxDate={isoDay(new Date())}
-          onChange={(v) => {
-            setCustom(v);
-            if (v[0] && v[1]) setApplied([v[0], v[1]]);
-          }}
-          w={{ base: '100%', sm: 320 }}
-        />
-      )}
+      <Header>{presets}</Header>
+      {customField}
       {summary.isError ? (
         <PanelError error={summary.error} what="the revenue report" onRetry={() => void summary.refetch()} />
       ) : (

@@ -163,3 +163,51 @@ test.describe('/revenue custom period on a phone (issue 22)', () => {
     await page.screenshot({ path: test.info().outputPath('revenue-custom-phone.png'), fullPage: true });
   });
 });
+
+/** Issue 22: the file import screen offers revenue (opportunities) beside prospects. */
+test('revenue import from the app: the revenue kind, the column mapping, a dry run and the progress', async ({
+  page,
+}) => {
+  await signInAs(page);
+  await page.goto(`/settings/integrations/fileforce?client_id=${CLIENTS.acme}`);
+  await page.getByRole('link', { name: 'Import revenue' }).click();
+  await expect(page.getByRole('heading', { name: 'Upload your revenue' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Revenue (opportunities)' })).toBeChecked();
+  const id = `E2E-${Date.now()}`;
+  const csv = [
+    'Opportunity Id,Opportunity Name,Account,Amount,Stage,Close Date',
+    `${id}-1,Acme - Pilot,Acme Robotics,"$12,500.00",Negotiation,2026-12-15`,
+    `${id}-2,Acme - Unpriced,Acme Robotics,lots,Prospecting,2026-12-20`,
+  ].join('\n');
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'revenue.csv', mimeType: 'text/csv', buffer: Buffer.from(`${csv}\n`) });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Match your columns' })).toBeVisible();
+  // The revenue fields, matched from the header row.
+  await expect(page.getByRole('textbox', { name: 'Column for Amount' })).toHaveValue('Amount');
+  await expect(page.getByRole('textbox', { name: 'Column for Close date' })).toHaveValue('Close Date');
+  await page.getByRole('button', { name: 'Check the file' }).click();
+  const report = page.getByRole('region', { name: 'Check report' });
+  await expect(report).toContainText('Rows with problems');
+  await page.screenshot({ path: test.info().outputPath('revenue-import-check.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Import 1 rows' }).click();
+  await expect(page.getByText('1 rows imported')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('progressbar', { name: 'Import progress 100%' })).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  const res = await api(
+    page.request,
+    'GET',
+    `/v1/integration/crm/fileforce/client/${CLIENTS.acme}/revenue?page_size=100`,
+    undefined,
+    CLIENTS.acme,
+  );
+  expect(res.status()).toBe(200);
+  const items = (await res.json()).items as { opportunity_id: string; amount_cents: number; stage: string }[];
+  expect(items.find((o) => o.opportunity_id === `${id}-1`)).toMatchObject({
+    amount_cents: 1_250_000,
+    stage: 'Negotiation',
+  });
+  expect(items.some((o) => o.opportunity_id === `${id}-2`)).toBe(false);
+});

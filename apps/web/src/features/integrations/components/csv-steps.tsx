@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import {
+  Radio,
   Alert,
   Badge,
   Button,
@@ -17,7 +18,13 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconDownload, IconFileUpload } from '@tabler/icons-react';
 import { FILEFORCE_FIELDS } from '@rally/shared/schemas/fileforce';
-import type { CheckReport, ColumnMapping, FileImport, ImportRowError } from '@rally/shared/schemas/fileforce';
+import type {
+  CheckReport,
+  ColumnMapping,
+  FileImport,
+  ImportKind,
+  ImportRowError,
+} from '@rally/shared/schemas/fileforce';
 import { relativeTime } from '@rally/shared/utils/dates';
 import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
@@ -31,10 +38,35 @@ import {
   useUploadCsv,
 } from '../api/fileforce.ts';
 
+const REVENUE_EXAMPLE: Record<string, string> = {
+  opportunity_id: '006A000001',
+  name: 'Analytical Engines - Expansion',
+  account_name: 'Analytical Engines',
+  amount: '48000',
+  currency: 'USD',
+  stage: 'Negotiation',
+  close_date: '2026-12-15',
+};
+
+/** What each kind of file holds, as the upload step says it. */
+const KIND_TEXT: Record<ImportKind, { title: string; help: string; sample: string }> = {
+  targets: {
+    title: 'Upload your prospects',
+    help: 'A CSV file with one prospect per row: e-mail address (required), name, title and company, and the cadence, day and sales rep they are on. Rows that name a cadence create it in Rally. You will match the columns next.',
+    sample: 'rally-prospects-sample.csv',
+  },
+  revenue: {
+    title: 'Upload your revenue',
+    help: 'A CSV file with one opportunity per row: its id in your CRM, name, account, amount, stage and close date. Importing the same id again updates it. The Revenue screen ties them to the accounts that saw your ads. You will match the columns next.',
+    sample: 'rally-revenue-sample.csv',
+  },
+};
+
 /** A two-row example of the columns we accept, offered as a download. */
-function sampleCsvUrl(): string {
-  const fields = FILEFORCE_FIELDS.targets.filter((f) => f.name !== 'cadence_id');
+function sampleCsvUrl(kind: ImportKind = 'targets'): string {
+  const fields = FILEFORCE_FIELDS[kind].filter((f) => f.name !== 'cadence_id');
   const example: Record<string, string> = {
+    ...REVENUE_EXAMPLE,
     email: 'ada@example.com',
     first_name: 'Ada',
     last_name: 'Lovelace',
@@ -55,31 +87,48 @@ function sampleCsvUrl(): string {
 
 export function CsvUploadStep({
   clientId,
+  kind = 'targets',
+  onKindChange,
   onBack,
   onUploaded,
 }: {
   clientId: string;
+  /** Prospects (targets) or revenue (opportunities): the same mapping, dry run and progress follow. */
+  kind?: ImportKind;
+  onKindChange?: (kind: ImportKind) => void;
   onBack: () => void;
   onUploaded: (importId: string) => void;
 }) {
   const upload = useUploadCsv(clientId);
+  const text = KIND_TEXT[kind];
   const [file, setFile] = useState<File | null>(null);
   const fieldError = fieldErrorsOf(upload.error)['file'];
   return (
     <Stack>
       <Title order={2} size="h3">
-        Upload your prospects
+        {text.title}
       </Title>
-      <Text size="sm">
-        A CSV file with one prospect per row: e-mail address (required), name, title and company, and the
-        cadence, day and sales rep they are on. Rows that name a cadence create it in Rally. You will match
-        the columns next.
-      </Text>
+      {onKindChange && (
+        <Radio.Group
+          label="What is in the file?"
+          value={kind}
+          onChange={(v) => {
+            onKindChange(v as ImportKind);
+            upload.reset();
+          }}
+        >
+          <Group mt={6}>
+            <Radio value="targets" label="Prospects (targets)" />
+            <Radio value="revenue" label="Revenue (opportunities)" />
+          </Group>
+        </Radio.Group>
+      )}
+      <Text size="sm">{text.help}</Text>
       <Group>
         <Button
           component="a"
-          href={sampleCsvUrl()}
-          download="rally-prospects-sample.csv"
+          href={sampleCsvUrl(kind)}
+          download={text.sample}
           variant="subtle"
           size="xs"
           leftSection={<IconDownload size={14} />}
@@ -105,9 +154,7 @@ export function CsvUploadStep({
         <Button
           disabled={!file}
           loading={upload.isPending}
-          onClick={() =>
-            file && upload.mutate({ file, kind: 'targets' }, { onSuccess: (i) => onUploaded(i.id) })
-          }
+          onClick={() => file && upload.mutate({ file, kind }, { onSuccess: (i) => onUploaded(i.id) })}
         >
           Upload
         </Button>
@@ -341,7 +388,8 @@ export function CsvImportStep({
 }: {
   clientId: string;
   importId: string | null;
-  onDone: () => void;
+  /** Told what the file held: after revenue there are no sales reps to pick. */
+  onDone: (kind: ImportKind) => void;
 }) {
   if (!importId) return <Text size="sm">No import is running.</Text>;
   return <ImportProgress clientId={clientId} importId={importId} onDone={onDone} />;
@@ -354,7 +402,7 @@ function ImportProgress({
 }: {
   clientId: string;
   importId: string;
-  onDone: () => void;
+  onDone: (kind: ImportKind) => void;
 }) {
   const imp = useImport(clientId, importId);
   if (imp.isPending) return <PanelLoading label="Loading the import" />;
@@ -411,7 +459,7 @@ function ImportProgress({
       )}
       <RowErrors errors={i.errors} label="Rows skipped" />
       <Group justify="flex-end">
-        <Button disabled={i.status !== 'done'} onClick={onDone}>
+        <Button disabled={i.status !== 'done'} onClick={() => onDone(i.kind)}>
           Continue
         </Button>
       </Group>
@@ -438,14 +486,24 @@ export function ImportHistory({ clientId, canWrite }: { clientId: string; canWri
           Imports
         </Title>
         {canWrite && (
-          <Button
-            size="xs"
-            variant="light"
-            component="a"
-            href={`/onboarding?client_id=${clientId}&source=fileforce`}
-          >
-            Import another file
-          </Button>
+          <Group gap="xs">
+            <Button
+              size="xs"
+              variant="light"
+              component="a"
+              href={`/onboarding?client_id=${clientId}&source=fileforce`}
+            >
+              Import prospects
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              component="a"
+              href={`/onboarding?client_id=${clientId}&source=fileforce&kind=revenue`}
+            >
+              Import revenue
+            </Button>
+          </Group>
         )}
       </Group>
       {imports.isPending ? (

@@ -130,6 +130,8 @@ export function OnboardingScreen() {
             {step === 'connect' && source === 'fileforce' && (
               <CsvUploadStep
                 clientId={clientId}
+                kind={params.get('kind') === 'revenue' ? 'revenue' : 'targets'}
+                onKindChange={(k) => go({ kind: k === 'revenue' ? k : null })}
                 onBack={() => go({ source: null, step: null })}
                 onUploaded={(importId) => go({ import_id: importId, step: 'map' })}
               />
@@ -146,7 +148,7 @@ export function OnboardingScreen() {
               <CsvImportStep
                 clientId={clientId}
                 importId={params.get('import_id')}
-                onDone={() => nextStep('sync')}
+                onDone={(kind) => (kind === 'revenue' ? go({ step: 'done' }) : nextStep('sync'))}
               />
             )}
             {step === 'sync' && source && source !== 'fileforce' && (

@@ -23,6 +23,7 @@ import { Link, useParams } from 'react-router';
 import { COHORT_SOURCE_LABELS } from '@rally/shared/schemas/cohorts';
 import type { Cohort, CohortAudienceReport } from '@rally/shared/schemas/cohorts';
 import { abbreviateNumber } from '@rally/shared';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -147,7 +148,7 @@ function Stat({ label, value }: { label: string; value: number }) {
         {label}
       </Text>
       <Text fw={700} fz="xl">
-        {abbreviateNumber(value)}
+        <AbbreviatedNumber value={value} />
       </Text>
     </Paper>
   );

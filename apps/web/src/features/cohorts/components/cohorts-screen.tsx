@@ -18,7 +18,7 @@ import { IconArrowDown, IconArrowUp, IconSearch, IconUsersGroup } from '@tabler/
 import { Link, useSearchParams } from 'react-router';
 import { COHORT_SORT_FIELDS, COHORT_SOURCE_LABELS } from '@rally/shared/schemas/cohorts';
 import type { CohortSortField } from '@rally/shared/schemas/cohorts';
-import { abbreviateNumber } from '@rally/shared';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -187,10 +187,18 @@ function CohortTable({ clientId, canWrite }: { clientId: string; canWrite: boole
                     <Table.Td>
                       <CohortStatusBadge status={c.status} />
                     </Table.Td>
-                    <Table.Td ta="right">{abbreviateNumber(c.size)}</Table.Td>
-                    <Table.Td ta="right">{abbreviateNumber(c.accounts)}</Table.Td>
-                    <Table.Td ta="right">{abbreviateNumber(c.impressions)}</Table.Td>
-                    <Table.Td ta="right">{abbreviateNumber(c.clicks)}</Table.Td>
+                    <Table.Td ta="right">
+                      <AbbreviatedNumber value={c.size} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <AbbreviatedNumber value={c.accounts} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <AbbreviatedNumber value={c.impressions} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <AbbreviatedNumber value={c.clicks} />
+                    </Table.Td>
                     <Table.Td>
                       {c.sync_state === 'failed' ? (
                         <Badge color="red" variant="light">

@@ -18,7 +18,7 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { COHORT_NAME_MAX } from '@rally/shared/schemas/cohorts';
 import type { CohortFilters, CohortPreSyncBody } from '@rally/shared/schemas/cohorts';
-import { abbreviateNumber } from '@rally/shared';
+import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -249,13 +249,13 @@ function Estimate({
         <Group gap="xl" data-testid="cohort-estimate" opacity={pending ? 0.6 : 1}>
           <Text size="sm">
             <Text span fw={700} fz="xl">
-              {abbreviateNumber(data.contacts)}
+              <AbbreviatedNumber value={data.contacts} />
             </Text>{' '}
             {data.contacts === 1 ? 'contact' : 'contacts'}
           </Text>
           <Text size="sm">
             <Text span fw={700} fz="xl">
-              {abbreviateNumber(data.accounts)}
+              <AbbreviatedNumber value={data.accounts} />
             </Text>{' '}
             {data.accounts === 1 ? 'account' : 'accounts'}
           </Text>

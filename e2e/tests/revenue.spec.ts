@@ -179,14 +179,15 @@ test('revenue import from the app: the revenue kind, the column mapping, a dry r
     `${id}-1,Acme - Pilot,Acme Robotics,"$12,500.00",Negotiation,2026-12-15`,
     `${id}-2,Acme - Unpriced,Acme Robotics,lots,Prospecting,2026-12-20`,
   ].join('\n');
+  // Mantine's file field is a button; the file goes to its hidden input.
   await page
-    .getByLabel('CSV file')
+    .locator('input[type="file"]')
     .setInputFiles({ name: 'revenue.csv', mimeType: 'text/csv', buffer: Buffer.from(`${csv}\n`) });
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Match your columns' })).toBeVisible();
   // The revenue fields, matched from the header row.
-  await expect(page.getByRole('textbox', { name: 'Column for Amount' })).toHaveValue('Amount');
-  await expect(page.getByRole('textbox', { name: 'Column for Close date' })).toHaveValue('Close Date');
+  await expect(page.getByLabel('Column for Amount', { exact: true }).first()).toHaveValue('Amount');
+  await expect(page.getByLabel('Column for Close date', { exact: true }).first()).toHaveValue('Close Date');
   await page.getByRole('button', { name: 'Check the file' }).click();
   const report = page.getByRole('region', { name: 'Check report' });
   await expect(report).toContainText('Rows with problems');

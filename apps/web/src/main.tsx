@@ -8,20 +8,26 @@ import { createRouter } from './app/router.tsx';
 import { AnalyticsConsentBanner } from './components/analytics-consent-banner.tsx';
 import { identify, initAnalytics } from './lib/analytics.ts';
 import { initAuth, setIdentifyHandler } from './lib/auth/store.ts';
-import { loadCardProvider } from './lib/card-provider.ts';
 import { startDeployWatch } from './lib/deploy.ts';
+import { afterFirstScreen } from './lib/after-first-screen.ts';
 import { getRuntimeConfig } from './lib/runtime-config.ts';
-import { startTagManager } from './lib/tag-manager.ts';
 
 setIdentifyHandler((user) => identify(user.id));
 initAuth();
 startDeployWatch();
-// Third-party add-ons, each only when the server has it configured (SPEC.md §1).
-void getRuntimeConfig().then((config) => {
-  void initAnalytics(config.analytics);
-  startTagManager(config.gtm_id);
-  loadCardProvider(config.stripe_publishable_key);
-});
+// Third-party add-ons, each only when the server has it configured (SPEC.md §1), once the first
+// screen is up.
+afterFirstScreen(
+  () =>
+    void getRuntimeConfig().then((config) => {
+      void initAnalytics(config.analytics);
+      // Loaded only when configured: most pages of most installs have neither (issue 19: /login JS).
+      if (config.gtm_id) void import('./lib/tag-manager.ts').then((m) => m.startTagManager(config.gtm_id));
+      if (config.stripe_publishable_key) {
+        void import('./lib/card-provider.ts').then((m) => m.loadCardProvider(config.stripe_publishable_key));
+      }
+    }),
+);
 
 const router = createRouter();
 const root = document.getElementById('root');

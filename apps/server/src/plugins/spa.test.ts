@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/helpers.ts';
 
@@ -38,6 +39,20 @@ describe('serving the single-page app', async () => {
     expect(build.statusCode).toBe(200);
     expect(build.headers['cache-control']).toBe('no-cache');
     expect(build.body.trim()).toBe('build-1');
+  });
+
+  it("sends the build's precompressed copy of an asset to a client that accepts its encoding", async () => {
+    const plain = await app.inject('/assets/index-abc123.js');
+    const br = await app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
   });
 
   it('a missing file is a plain 404, not the app shell', async () => {

@@ -27,6 +27,8 @@ export const spaPlugin: FastifyPluginAsync<{ webDist: string }> = async (app, op
       // Register a route per built file, so unknown paths fall through to the not-found handler below.
       wildcard: false,
       cacheControl: false,
+      // The build writes .br and .gz beside each text asset (apps/web/vite.config.ts precompress).
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const rel = path.relative(opts.webDist, filePath).split(path.sep).join('/');
         const hashed = rel.startsWith('assets/');

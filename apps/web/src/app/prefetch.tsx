@@ -4,10 +4,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import type { ReactNode } from 'react';
-// The api modules, not the features' index files: those would pull every screen into the main chunk.
-import { getClientsQueryOptions } from '../features/clients/api/get-clients.ts';
-import { getInvitationsQueryOptions } from '../features/settings/api/get-invitations.ts';
-import { getMembersQueryOptions } from '../features/settings/api/get-members.ts';
 import { getAuthState } from '../lib/auth/store.ts';
 import type { AuthState } from '../lib/auth/store.ts';
 import { LinkPrefetchContext } from '../lib/link-prefetch.ts';
@@ -38,15 +34,29 @@ type RouteData = {
 export const ROUTE_DATA: Partial<Record<AppRouteId, RouteData>> = {
   clients: {
     permission: 'client.read',
-    prefetch: (qc) => [qc.prefetchQuery(getClientsQueryOptions())],
+    // The api modules load on demand (not the features' index files, which would pull every screen),
+    // so their schemas stay out of the first download (issue 19).
+    prefetch: (qc) => [
+      import('../features/clients/api/get-clients.ts').then((m) =>
+        qc.prefetchQuery(m.getClientsQueryOptions()),
+      ),
+    ],
   },
   'settings-users': {
     permission: 'users.read',
-    prefetch: (qc, clientId) => [qc.prefetchQuery(getMembersQueryOptions(clientId))],
+    prefetch: (qc, clientId) => [
+      import('../features/settings/api/get-members.ts').then((m) =>
+        qc.prefetchQuery(m.getMembersQueryOptions(clientId)),
+      ),
+    ],
   },
   'settings-users-pending': {
     permission: 'users.read',
-    prefetch: (qc, clientId) => [qc.prefetchQuery(getInvitationsQueryOptions(clientId))],
+    prefetch: (qc, clientId) => [
+      import('../features/settings/api/get-invitations.ts').then((m) =>
+        qc.prefetchQuery(m.getInvitationsQueryOptions(clientId)),
+      ),
+    ],
   },
 };
 

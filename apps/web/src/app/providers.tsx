@@ -1,22 +1,41 @@
-import {
-  DEFAULT_THEME,
-  MantineProvider,
-  Menu,
-  TableScrollContainer,
-  Tooltip,
-  createTheme,
+import { DEFAULT_THEME, MantineProvider, createTheme } from '@mantine/core';
+import type {
+  CSSVariablesResolver,
+  MantineColorsTuple,
+  MenuProps,
+  TableScrollContainerProps,
+  TooltipProps,
 } from '@mantine/core';
-import { DatesProvider } from '@mantine/dates';
-import type { CSSVariablesResolver, MantineColorsTuple } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toastApiError } from '../lib/api-errors.ts';
 import { actionName, refreshAuthBeforeAction } from '../lib/auth/action-refresh.ts';
+import { afterFirstScreen } from '../lib/after-first-screen.ts';
 import { RoutePrefetchProvider } from './prefetch.tsx';
 import { MENU_HIDE_DELAY_MS, TOOLTIP_DISTANCE_PX, TOOLTIP_SHOW_DELAY_MS } from '../config/widgets.ts';
-import { calendarLocale, firstDayOfWeek } from '../components/date-picker/week-start.ts';
-import { useState } from 'react';
+import { useNotifications } from '@mantine/notifications';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
+
+// The toast container (with its transitions and scroll lock) loads after the first screen, or with
+// the first toast if that comes sooner, so the sign-in screen does not wait for it (issue 19: /login
+// JS budget). Toasts raised before it is there wait in Mantine's store and show when it mounts.
+const NotificationsHost = lazy(() => import('../components/notifications-host.tsx'));
+
+function DeferredNotifications() {
+  const { notifications, queue } = useNotifications();
+  // Unit tests render screens without the app's start-up: the container is there from the start, as
+  // before, so no late state update lands outside the tests' act().
+  const [ready, setReady] = useState(import.meta.env.MODE === 'test');
+  useEffect(() => {
+    if (!ready) afterFirstScreen(() => setReady(true));
+  }, [ready]);
+  if (!ready && notifications.length === 0 && queue.length === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <NotificationsHost autoClose={TOAST_AUTO_CLOSE_MS} />
+    </Suspense>
+  );
+}
 
 /**
  * Colour contrast (WCAG 2.1 AA, 4.5:1 for text) is settled here, once, so every screen inherits it
@@ -47,12 +66,17 @@ export const theme = createTheme({
   defaultRadius: 'md',
   components: {
     // A table that scrolls sideways (phones) must be reachable from the keyboard to be scrolled.
-    TableScrollContainer: TableScrollContainer.extend({ defaultProps: { tabIndex: 0 } }),
+    // Plain objects, not Component.extend(): importing the components here put the scroll area, the
+    // menus and tooltips and their positioning library in the first download of every page (issue 19).
+    TableScrollContainer: { defaultProps: { tabIndex: 0 } satisfies Partial<TableScrollContainerProps> },
     // SPEC.md §9, for every menu and tooltip rather than per use.
-    Menu: Menu.extend({ defaultProps: { closeDelay: MENU_HIDE_DELAY_MS } }),
-    Tooltip: Tooltip.extend({
-      defaultProps: { openDelay: TOOLTIP_SHOW_DELAY_MS, offset: TOOLTIP_DISTANCE_PX },
-    }),
+    Menu: { defaultProps: { closeDelay: MENU_HIDE_DELAY_MS } satisfies Partial<MenuProps> },
+    Tooltip: {
+      defaultProps: {
+        openDelay: TOOLTIP_SHOW_DELAY_MS,
+        offset: TOOLTIP_DISTANCE_PX,
+      } satisfies Partial<TooltipProps>,
+    },
   },
 });
 
@@ -100,12 +124,10 @@ export function AppProviders({ children }: { children: ReactNode }) {
   );
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <DatesProvider settings={{ firstDayOfWeek: firstDayOfWeek(calendarLocale()) }}>
-        <Notifications position="bottom-left" autoClose={TOAST_AUTO_CLOSE_MS} />
-        <QueryClientProvider client={queryClient}>
-          <RoutePrefetchProvider>{children}</RoutePrefetchProvider>
-        </QueryClientProvider>
-      </DatesProvider>
+      <DeferredNotifications />
+      <QueryClientProvider client={queryClient}>
+        <RoutePrefetchProvider>{children}</RoutePrefetchProvider>
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

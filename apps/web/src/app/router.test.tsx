@@ -114,7 +114,7 @@ describe('router built from the shared route table', () => {
   it('"Logged-in users are sent to /" from /login', async () => {
     await signIn();
     const { router } = renderRoutes(buildRoutes(), '/login');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/feed'), { timeout: 5000 });
   });
 
   it('shows "Page not found" for an unknown path', async () => {

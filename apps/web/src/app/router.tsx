@@ -3,16 +3,22 @@ import type { AppRoute, Layout } from '@rally/shared';
 import { createBrowserRouter } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { AuthLayout } from '../components/layouts/auth-layout.tsx';
-import { DefaultLayout } from '../components/layouts/default-layout.tsx';
 import { EmptyLayout } from '../components/layouts/empty-layout.tsx';
 import { ScreenLoader } from '../components/layouts/screen-suspense.tsx';
 import type { RouteHandle } from '../components/layouts/route-title.tsx';
 import { ErrorPage } from '../components/errors/error-page.tsx';
-import { NotFoundPage } from '../components/errors/not-found-page.tsx';
 import { pageview } from '../lib/analytics.ts';
 import { reloadIfStale } from '../lib/deploy.ts';
 import { RouteGate } from './route-gate.tsx';
+import { firstScreenShown } from '../lib/after-first-screen.ts';
+import { useEffect } from 'react';
 import { screens } from './screens.ts';
+
+/** Tells deferred work (lib/after-first-screen.ts) that a screen, not a loader, has been committed. */
+function FirstScreenMark() {
+  useEffect(firstScreenShown, []);
+  return null;
+}
 
 function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { route };
@@ -24,6 +30,7 @@ function toRouteObject(route: AppRoute): RouteObject {
       return {
         Component: () => (
           <RouteGate route={route}>
+            <FirstScreenMark />
             <Screen />
           </RouteGate>
         ),
@@ -40,17 +47,40 @@ function routesFor(layout: Layout): RouteObject[] {
 export function buildRoutes(): RouteObject[] {
   return [
     {
-      errorElement: <ErrorPage />,
+      errorElement: (
+        <>
+          <FirstScreenMark />
+          <ErrorPage />
+        </>
+      ),
       // Shown while the first screen's code loads.
       HydrateFallback: ScreenLoader,
       children: [
         { Component: AuthLayout, children: routesFor('auth') },
         { Component: EmptyLayout, children: routesFor('empty') },
         {
-          Component: DefaultLayout,
+          // The app shell (header, navigation, client switcher and their menus) loads with the first
+          // screen that needs it, so /login does not download it (issue 19: /login JS budget).
+          lazy: async () => ({
+            Component: (await import('../components/layouts/default-layout.tsx')).DefaultLayout,
+          }),
           children: [
             ...routesFor('default'),
-            { path: '*', Component: NotFoundPage, handle: { title: 'Page not found' } },
+            {
+              path: '*',
+              handle: { title: 'Page not found' },
+              lazy: async () => {
+                const { NotFoundPage } = await import('../components/errors/not-found-page.tsx');
+                return {
+                  Component: () => (
+                    <>
+                      <FirstScreenMark />
+                      <NotFoundPage />
+                    </>
+                  ),
+                };
+              },
+            },
           ],
         },
       ],

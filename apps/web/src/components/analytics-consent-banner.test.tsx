@@ -40,7 +40,8 @@ describe('AnalyticsConsentBanner', () => {
 
   it('asks while consent is pending and remembers Accept', async () => {
     const analytics = await renderBanner(true);
-    expect(screen.getByRole('region', { name: 'Analytics consent' })).toBeVisible();
+    // The question itself is a lazy chunk.
+    expect(await screen.findByRole('region', { name: 'Analytics consent' })).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
     expect(analytics.getConsent()).toBe('granted');
     expect(localStorage.getItem('rally.analytics-consent')).toBe('granted');
@@ -49,7 +50,7 @@ describe('AnalyticsConsentBanner', () => {
 
   it('remembers Decline', async () => {
     const analytics = await renderBanner(true);
-    await userEvent.click(screen.getByRole('button', { name: 'Decline' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Decline' }));
     expect(analytics.getConsent()).toBe('denied');
     expect(screen.queryByRole('region', { name: 'Analytics consent' })).toBeNull();
   });

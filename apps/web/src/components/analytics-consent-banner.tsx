@@ -1,34 +1,16 @@
-import { Button, Group, Paper, Text } from '@mantine/core';
-import { setConsent, useAnalyticsConsent } from '../lib/analytics.ts';
+import { Suspense, lazy } from 'react';
+import { useAnalyticsConsent } from '../lib/analytics.ts';
+
+// Its own chunk: most visitors never see it, and it is mounted on every page (issue 19).
+const AnalyticsConsentPanel = lazy(() => import('./analytics-consent-panel.tsx'));
 
 /** Asks once for analytics consent (SPEC.md §4); shown only while analytics is configured and pending. */
 export function AnalyticsConsentBanner() {
   const { enabled, consent } = useAnalyticsConsent();
   if (!enabled || consent !== 'pending') return null;
   return (
-    <Paper
-      role="region"
-      aria-label="Analytics consent"
-      withBorder
-      shadow="md"
-      p="md"
-      w="calc(100% - 32px)"
-      maw={420}
-      // Bottom centre: toasts own the bottom left, and the footer's legal links (which a visitor may
-      // want to read before answering) sit at the right on wide screens.
-      style={{ position: 'fixed', left: '50%', transform: 'translateX(-50%)', bottom: 16, zIndex: 300 }}
-    >
-      <Text size="sm" mb="sm">
-        We use analytics to learn how the product is used and to improve it. Is that all right with you?
-      </Text>
-      <Group justify="flex-end" gap="xs">
-        <Button variant="default" size="xs" onClick={() => setConsent('denied')}>
-          Decline
-        </Button>
-        <Button size="xs" onClick={() => setConsent('granted')}>
-          Accept
-        </Button>
-      </Group>
-    </Paper>
+    <Suspense fallback={null}>
+      <AnalyticsConsentPanel />
+    </Suspense>
   );
 }

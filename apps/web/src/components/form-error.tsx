@@ -1,6 +1,10 @@
-import { Alert } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Text } from '@mantine/core';
+import { Suspense, lazy } from 'react';
 import { ApiError } from '../lib/api-client.ts';
+
+// Most forms never fail, and the sign-in form is the first download: the alert loads with the first
+// error (issue 19). Until then the message shows as plain red text, so nothing waits for it.
+const FormErrorAlert = lazy(() => import('./form-error-alert.tsx'));
 
 const SERVER_TROUBLE = 'Something went wrong. Please contact the support team.';
 
@@ -16,9 +20,15 @@ export function FormError({ error }: { error: unknown }) {
         ? error.message
         : SERVER_TROUBLE;
   return (
-    <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-      {message}
-    </Alert>
+    <Suspense
+      fallback={
+        <Text c="red.9" size="sm">
+          {message}
+        </Text>
+      }
+    >
+      <FormErrorAlert message={message} />
+    </Suspense>
   );
 }
 

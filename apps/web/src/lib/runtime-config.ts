@@ -1,12 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { apiRequest } from './api-client.ts';
+import type { runtimeConfigSchema } from './runtime-config-schema.ts';
 
-/** What GET /v1/api/config says about the third-party add-ons; null means "not configured". */
-export const runtimeConfigSchema = z.object({
-  analytics: z.object({ key: z.string(), api_host: z.string() }).nullable(),
-  gtm_id: z.string().nullable(),
-  stripe_publishable_key: z.string().nullable(),
-});
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 const ADD_ONS_OFF: RuntimeConfig = { analytics: null, gtm_id: null, stripe_publishable_key: null };
@@ -18,11 +13,14 @@ let cached: Promise<RuntimeConfig> | undefined;
  * product contract (SPEC.md §1), so their absence must never break the app.
  */
 export function getRuntimeConfig(): Promise<RuntimeConfig> {
-  cached ??= apiRequest('/v1/api/config', { schema: runtimeConfigSchema, retries: 1 }).catch(
-    (err: unknown) => {
+  // The schema loads with the call, not with the first download (issue 19: /login JS budget).
+  cached ??= import('./runtime-config-schema.ts')
+    .then(({ runtimeConfigSchema }) =>
+      apiRequest('/v1/api/config', { schema: runtimeConfigSchema, retries: 1 }),
+    )
+    .catch((err: unknown) => {
       console.warn('Add-on configuration unavailable; analytics and third-party scripts stay off', err);
       return ADD_ONS_OFF;
-    },
-  );
+    });
   return cached;
 }

@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import { ActionIcon, Box, Group, Popover, Stack, Text, TextInput } from '@mantine/core';
 import type { BoxProps } from '@mantine/core';
-import { DatePicker as MantineDatePicker, MiniCalendar, TimeInput } from '@mantine/dates';
+import { DatesProvider, DatePicker as MantineDatePicker, MiniCalendar, TimeInput } from '@mantine/dates';
 import type { DayOfWeek } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import dayjs from 'dayjs';
@@ -85,7 +85,19 @@ export type DatePickerProps = CommonProps &
  * a single date or a range; the calendar shows a month, a week or a day, starts its weeks on the
  * locale's first day and pages on a swipe. The constants are in config/widgets.ts.
  */
+/**
+ * The week start from the locale, for this picker's calendars: here rather than at the app's root, so
+ * the dates package is not part of every page's first download (issue 19).
+ */
 export function DatePicker(props: DatePickerProps) {
+  return (
+    <DatesProvider settings={{ firstDayOfWeek: firstDayOfWeek(calendarLocale()) }}>
+      <DatePickerBody {...props} />
+    </DatesProvider>
+  );
+}
+
+function DatePickerBody(props: DatePickerProps) {
   const mode: DatePickerMode = props.mode ?? 'date';
   const isRange = props.type === 'range';
   const shown = isRange ? showRange(props.value) : show(props.value, mode);

@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod';
 import { parseRole } from '@rally/shared';
-import { clientSchema, integrationSchema, selfReply } from '@rally/shared/schemas/auth';
 import type { Client, Integration, Self } from '@rally/shared/schemas/auth';
 import { ApiError, apiRequest, configureApiClient } from '../api-client.ts';
 import { reset as resetAnalytics } from '../analytics.ts';
 import { toastApiError } from '../api-errors.ts';
 import { hasAuthHint } from '../auth-cookie.ts';
+
+const schemas = () => import('./auth-schemas.ts');
 
 export type CurrentRole = { colour: string; name: string; permissions: string[] };
 export type RedirectTarget = { path: string; clientID: string | null };
@@ -102,7 +102,7 @@ export function chooseClient(
 
 async function fetchIntegrations(clientId: string): Promise<Integration[]> {
   return apiRequest(`/v1/rest/client/${clientId}/integrations`, {
-    schema: z.array(integrationSchema),
+    schema: (await schemas()).integrationsReply,
     clientId,
   });
 }
@@ -115,7 +115,7 @@ export async function loadSession(): Promise<void> {
   set({ status: 'loading', loggedIn: true, error: null, mfaPending: false });
   let user: Self;
   try {
-    user = await apiRequest('/v1/api/user/self', { schema: selfReply });
+    user = await apiRequest('/v1/api/user/self', { schema: (await schemas()).selfReply });
   } catch (err) {
     if (loginToken && isMfaRequired(err)) {
       // The link was good but the account has a second factor: the code step, as after a password.
@@ -139,7 +139,7 @@ export async function loadSession(): Promise<void> {
   const currentClient = chooseClient(user, query, state.redirect);
   try {
     const [clients, integrations] = await Promise.all([
-      apiRequest('/v1/rest/client', { schema: z.array(clientSchema), clientId: currentClient }),
+      apiRequest('/v1/rest/client', { schema: (await schemas()).clientsReply, clientId: currentClient }),
       currentClient ? fetchIntegrations(currentClient) : Promise.resolve([]),
     ]);
     set({
@@ -197,14 +197,14 @@ export async function switchClient(clientId: string): Promise<void> {
 
 /** Refreshes self (after a profile change) without the loading state. */
 export async function refreshUser(): Promise<void> {
-  const user = await apiRequest('/v1/api/user/self', { schema: selfReply });
+  const user = await apiRequest('/v1/api/user/self', { schema: (await schemas()).selfReply });
   set({ user, currentRole: roleIn(user, state.currentClient) });
 }
 
 export async function refreshClients(): Promise<void> {
   const [user, clients] = await Promise.all([
-    apiRequest('/v1/api/user/self', { schema: selfReply }),
-    apiRequest('/v1/rest/client', { schema: z.array(clientSchema) }),
+    apiRequest('/v1/api/user/self', { schema: (await schemas()).selfReply }),
+    apiRequest('/v1/rest/client', { schema: (await schemas()).clientsReply }),
   ]);
   set({ user, clients, currentRole: roleIn(user, state.currentClient) });
 }

@@ -1,31 +1,24 @@
-import {
-  Anchor,
-  Button,
-  Divider,
-  Group,
-  PasswordInput,
-  PinInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Anchor, Box, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconBrandGoogleFilled, IconBrandWindows, IconKey, IconMail } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { z } from 'zod';
-import { loadSession, setMfaPending, useAuth } from '../../../lib/auth/store.ts';
-import { requestMagicLink, signIn, ssoStartUrl, verifyMfa } from '../api/auth-api.ts';
+import { loadSession, useAuth } from '../../../lib/auth/store.ts';
+import { requestMagicLink, signIn, ssoStartUrl } from '../api/auth-api.ts';
 import { FormError } from '../../../components/form-error.tsx';
+import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { useLightAction, useLightForm } from '../../../lib/use-light-form.ts';
 
-const credentials = z.object({
-  email: z.string().trim().min(1, 'Enter your e-mail address').email('Enter a valid e-mail address'),
-  password: z.string().min(1, 'Enter your password'),
-});
-const emailOnly = z.object({ email: z.string().trim().email('Enter a valid e-mail address') });
+const MfaStep = lazy(() => import('./mfa-step.tsx'));
+
+// Plain checks rather than a schema library: this screen is the first download (issue 19); the
+// server checks the address again and names the field if it disagrees.
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const validEmail = (value: string) => (EMAIL.test(value.trim()) ? null : 'Enter a valid e-mail address');
+const credentials = {
+  email: (value: string) => (value.trim() ? validEmail(value) : 'Enter your e-mail address'),
+  password: (value: string) => (value ? null : 'Enter your password'),
+};
+const emailOnly = { email: validEmail };
 
 type Mode = 'password' | 'mfa' | 'link' | 'sso';
 
@@ -41,112 +34,25 @@ export function LoginScreen() {
   // A sign-in link or a Google/Microsoft sign-in of a user with TOTP on lands on the code step.
   const { mfaPending } = useAuth();
   const [mode, setMode] = useState<Mode>(mfaPending ? 'mfa' : 'password');
-  const [code, setCode] = useState('');
-  const [recovery, setRecovery] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const callbackError = params.get('error');
 
-  const form = useForm({
-    mode: 'uncontrolled',
-    initialValues: { email: '', password: '' },
-    validate: zod4Resolver(credentials),
-  });
-  const linkForm = useForm({
-    mode: 'uncontrolled',
-    initialValues: { email: '' },
-    validate: zod4Resolver(emailOnly),
-  });
-  const ssoForm = useForm({
-    mode: 'uncontrolled',
-    initialValues: { email: '' },
-    validate: zod4Resolver(emailOnly),
-  });
+  const form = useLightForm({ email: '', password: '' }, credentials);
+  const linkForm = useLightForm({ email: '' }, emailOnly);
+  const ssoForm = useLightForm({ email: '' }, emailOnly);
 
-  const login = useMutation({
-    mutationFn: signIn,
-    meta: { toast: false },
-    onSuccess: async (reply) => {
-      if (reply.mfa) setMode('mfa');
-      else await loadSession();
-    },
+  // Errors show in the form (no toast), as FormError below.
+  const login = useLightAction(signIn, async (reply) => {
+    if (reply.mfa) setMode('mfa');
+    else await loadSession();
   });
-  const mfa = useMutation({ mutationFn: verifyMfa, meta: { toast: false }, onSuccess: () => loadSession() });
-  const link = useMutation({
-    mutationFn: requestMagicLink,
-    meta: { toast: false },
-    onSuccess: (_r, email) => setSentTo(email),
-  });
+  const link = useLightAction(requestMagicLink, (_r, email) => setSentTo(email));
 
   if (mode === 'mfa') {
     return (
-      <Stack gap="md">
-        <div>
-          <Title order={1} fz={24}>
-            Two-step verification
-          </Title>
-          <Text c="dimmed" size="sm">
-            Enter the 6-digit code from your authenticator app.
-          </Text>
-        </div>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            mfa.mutate(code.trim());
-          }}
-        >
-          <Stack gap="sm">
-            {recovery ? (
-              <TextInput
-                label="Recovery code"
-                value={code}
-                onChange={(e) => setCode(e.currentTarget.value)}
-                autoFocus
-              />
-            ) : (
-              <Group justify="center">
-                <PinInput
-                  length={6}
-                  type="number"
-                  oneTimeCode
-                  value={code}
-                  onChange={setCode}
-                  ariaLabel="Authentication code"
-                  autoFocus
-                />
-              </Group>
-            )}
-            <FormError error={mfa.error} />
-            <Button type="submit" fullWidth loading={mfa.isPending} disabled={code.trim().length < 6}>
-              Verify
-            </Button>
-          </Stack>
-        </form>
-        <Anchor
-          component="button"
-          type="button"
-          size="sm"
-          ta="center"
-          onClick={() => {
-            setCode('');
-            setRecovery(!recovery);
-          }}
-        >
-          {recovery ? 'Use an authenticator code' : 'Use a recovery code instead'}
-        </Anchor>
-        <Anchor
-          component="button"
-          type="button"
-          size="sm"
-          ta="center"
-          onClick={() => {
-            setCode('');
-            setMfaPending(false);
-            setMode('password');
-          }}
-        >
-          Back to sign-in
-        </Anchor>
-      </Stack>
+      <Suspense fallback={<ScreenLoader />}>
+        <MfaStep onBack={() => setMode('password')} />
+      </Suspense>
     );
   }
 
@@ -184,24 +90,23 @@ export function LoginScreen() {
           Continue with Microsoft
         </Button>
       </Stack>
-      <Divider label="or" labelPosition="center" />
+      {/* Drawn from parts already loaded: Divider is one more file on the first download (issue 19). */}
+      <Group gap="xs" wrap="nowrap" role="separator" aria-label="or">
+        <Box flex={1} h={1} bg="gray.3" />
+        <Text size="xs" c="dimmed" aria-hidden>
+          or
+        </Text>
+        <Box flex={1} h={1} bg="gray.3" />
+      </Group>
 
       {mode === 'password' && (
-        <form onSubmit={form.onSubmit((v) => login.mutate(v))} noValidate>
+        <form
+          onSubmit={form.onSubmit((v) => login.mutate({ email: v.email.trim(), password: v.password }))}
+          noValidate
+        >
           <Stack gap="sm">
-            <TextInput
-              label="Email"
-              type="email"
-              autoComplete="username"
-              key={form.key('email')}
-              {...form.getInputProps('email')}
-            />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              key={form.key('password')}
-              {...form.getInputProps('password')}
-            />
+            <TextInput label="Email" type="email" autoComplete="username" {...form.field('email')} />
+            <PasswordInput label="Password" autoComplete="current-password" {...form.field('password')} />
             <Group justify="flex-end" mt={-6}>
               <Anchor component={Link} to="/reset-password" size="xs">
                 Forgot password?
@@ -224,13 +129,7 @@ export function LoginScreen() {
         ) : (
           <form onSubmit={linkForm.onSubmit((v) => link.mutate(v.email.trim()))} noValidate>
             <Stack gap="sm">
-              <TextInput
-                label="Email"
-                type="email"
-                autoComplete="username"
-                key={linkForm.key('email')}
-                {...linkForm.getInputProps('email')}
-              />
+              <TextInput label="Email" type="email" autoComplete="username" {...linkForm.field('email')} />
               <FormError error={link.error} />
               <Button type="submit" fullWidth loading={link.isPending}>
                 Email me a sign-in link
@@ -245,13 +144,7 @@ export function LoginScreen() {
           noValidate
         >
           <Stack gap="sm">
-            <TextInput
-              label="Work email"
-              type="email"
-              autoComplete="username"
-              key={ssoForm.key('email')}
-              {...ssoForm.getInputProps('email')}
-            />
+            <TextInput label="Work email" type="email" autoComplete="username" {...ssoForm.field('email')} />
             <Button type="submit" fullWidth>
               Continue with SSO
             </Button>

@@ -231,6 +231,9 @@ describe('AdEditorScreen', () => {
     });
     const user = userEvent.setup();
     render(`/content/${AD_ID}?client_id=${ACME}`);
+    // The editor first, then its menu: a click on the menu button while the ad is still loading can
+    // land on a button that the loaded screen replaces, and the menu never opens (flaky on main).
+    await screen.findByRole('textbox', { name: 'Image text' }, { timeout: 15_000 });
     await user.click(await screen.findByRole('button', { name: 'More actions' }));
     // Menus and modals open with a transition, slow on a busy machine (5 s was missed twice in a
     // full run beside other work).

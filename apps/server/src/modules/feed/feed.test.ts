@@ -243,6 +243,33 @@ describe('GET /sc/dashboard/feed/data (SPEC.md §9 "feed ... paged by page and p
     await app.db.delete(feedItems).where(sqlEq(feedItems.id, fresh!.id));
   });
 
+  it('until_id keeps an item stored later but dated earlier (a backfill): the pages add up to the total', async () => {
+    const top = ids.at(-1)!;
+    // Stored after every other item, dated between the 5th and 6th newest.
+    const [late] = await app.db
+      .insert(feedItems)
+      .values({ clientId, type: 'sync', data: {}, createdAt: new Date(Date.now() - 5.5 * 60_000) })
+      .returning({ id: feedItems.id });
+    try {
+      const first = (
+        await owner.get(`/sc/dashboard/feed/data?page=1&page_size=10&until_id=${top}`)
+      ).json<FeedPageReply>();
+      const second = (
+        await owner.get(`/sc/dashboard/feed/data?page=2&page_size=10&until_id=${top}`)
+      ).json<FeedPageReply>();
+      const third = (
+        await owner.get(`/sc/dashboard/feed/data?page=3&page_size=10&until_id=${top}`)
+      ).json<FeedPageReply>();
+      const seen = [...first.items, ...second.items, ...third.items].map((i) => i.id);
+      expect(first.total).toBe(26);
+      expect(seen).toHaveLength(26);
+      expect(new Set(seen).size).toBe(26);
+      expect(first.items.map((i) => i.id)).toContain(late!.id);
+    } finally {
+      await app.db.delete(feedItems).where(sqlEq(feedItems.id, late!.id));
+    }
+  });
+
   it('422 naming the field for a bad page, page_size, type or until_id, and past the newest 10,000', async () => {
     const bad: [string, string][] = [
       ['page=0', 'querystring.page'],

@@ -86,7 +86,16 @@ const where = (f: FeedFilter) =>
     [
       sql`f.client_id = ${f.clientId}`,
       ...(f.type ? [sql`f.type = ${f.type}`] : []),
-      ...(f.untilId ? [sql`f.id <= ${f.untilId}`] : []),
+      // "The list as it stood" at the item until_id: what existed then (a lower id), and anything
+      // older than that item in the list's order. An item stored later but dated earlier (a backfill,
+      // a seeder writing history out of order) belongs before the cut too, or a later page, cut by
+      // id alone, skips it while the total counts it.
+      ...(f.untilId
+        ? [
+            sql`(f.id <= ${f.untilId} or (f.created_at, f.id) < (select u.created_at, u.id from feed_items u
+              where u.id = ${f.untilId} and u.client_id = ${f.clientId}))`,
+          ]
+        : []),
     ],
     sql` and `,
   );

@@ -52,8 +52,18 @@ export const latestSuper = (p: Prospect) =>
     null,
   );
 
-/** The most impressions in one cadence (the impressions sort's key). */
+/** The most impressions in one cadence. */
 export const topImpressions = (p: Prospect) => Math.max(0, ...p.cadences.map((c) => c.impressions));
+
+/**
+ * The impressions the row shows. Under the impressions sort, those of the cadence entry that placed
+ * the row (`target_id`: with a cadence or rep filter, the best matching entry), so the column reads
+ * in the order of the sort even when another entry, such as a cohort's, has more; otherwise the most
+ * in one cadence.
+ */
+export const shownImpressions = (p: Prospect, sort: ProspectSort) =>
+  (sort === 'impressions' ? p.cadences.find((c) => c.target_id === p.target_id)?.impressions : undefined) ??
+  topImpressions(p);
 
 const yesNo = (v: string | null) => (v === 'true' ? true : v === 'false' ? false : null);
 
@@ -483,7 +493,7 @@ function ProspectTable({
                     )}
                   </Table.Td>
                   <Table.Td ta="right">
-                    <Text size="sm">{topImpressions(p)}</Text>
+                    <Text size="sm">{shownImpressions(p, params.sort)}</Text>
                   </Table.Td>
                 </Table.Tr>
               );

@@ -18,7 +18,8 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArchive, IconChartLine } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { COHORT_SOURCE_LABELS } from '@rally/shared/schemas/cohorts';
 import type { Cohort, CohortAudienceReport } from '@rally/shared/schemas/cohorts';
@@ -65,6 +66,7 @@ function CohortView({
   canReport: boolean;
 }) {
   const cohort = useCohort(clientId, id);
+  useRefreshOnSync(clientId, id, cohort.data ? cohort.data.last_synced_at : undefined);
   const back = (
     <Anchor component={Link} to={`/cohorts?client_id=${clientId}`} size="sm">
       ← Cohorts
@@ -275,6 +277,25 @@ function ImpactPanel({ clientId, id }: { clientId: string; id: string }) {
       )}
     </Paper>
   );
+}
+
+/**
+ * The members and reports may have been fetched while the sync was still running; when the cohort
+ * reports a new sync time, ask for them again so the page never shows "Synced" beside an empty list.
+ */
+function useRefreshOnSync(clientId: string, id: string, syncedAt: string | null | undefined) {
+  const queryClient = useQueryClient();
+  const seen = useRef(syncedAt);
+  useEffect(() => {
+    if (syncedAt === undefined || seen.current === syncedAt) return;
+    const first = seen.current === undefined;
+    seen.current = syncedAt;
+    if (first) return;
+    void queryClient.invalidateQueries({
+      queryKey: ['cohorts', clientId, 'one', id],
+      predicate: (q) => q.queryKey.length > 4,
+    });
+  }, [queryClient, clientId, id, syncedAt]);
 }
 
 function MembersPanel({ clientId, id }: { clientId: string; id: string }) {

@@ -66,8 +66,13 @@ test('an owner adds a webhook, sends a test and sees the delivery in the log', a
     await expect(form.getByText('Choose at least one event.')).toBeVisible();
     await form.getByLabel('Endpoint URL').fill(receiver.url);
     await form.getByLabel('Description').fill('Our event bridge');
-    await form.getByRole('checkbox', { name: 'Ad click' }).check();
-    await form.getByRole('checkbox', { name: 'Invoice' }).check();
+    // The events are chosen in the app's one multiselect; each option says what it sends.
+    await form.getByRole('combobox', { name: 'Events' }).click();
+    await expect(page.getByRole('option', { name: /Invoice.*An invoice was made/ })).toBeVisible();
+    await page.getByRole('option', { name: /Ad click/ }).click();
+    await page.getByRole('option', { name: /Invoice/ }).click();
+    await page.screenshot({ path: 'test-results/webhooks-events.png', fullPage: true });
+    await page.keyboard.press('Escape');
     await form.getByRole('button', { name: 'Add endpoint' }).click();
 
     await expect(page.getByText('Copy the signing secret now')).toBeVisible();

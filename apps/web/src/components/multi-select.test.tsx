@@ -64,6 +64,11 @@ describe('the multiselect (SPEC.md §9)', () => {
     );
   });
 
+  it("no longer says 'Select option' once something is chosen", () => {
+    open(options(3), ['v1']);
+    expect(screen.getByRole('combobox', { name: 'Sales reps' })).not.toHaveAttribute('placeholder');
+  });
+
   it("says 'List is empty.' with nothing to choose", async () => {
     open([]);
     expect(await screen.findByText('List is empty.')).toBeInTheDocument();

@@ -15,6 +15,7 @@ export type MultiSelectProps = Omit<
  */
 export function MultiSelect({ data, styles, searchable = true, ...props }: MultiSelectProps) {
   const empty = !data || data.length === 0;
+  const chosen = (props.value ?? props.defaultValue ?? []).length > 0;
   return (
     <MantineMultiSelect
       {...props}
@@ -22,7 +23,8 @@ export function MultiSelect({ data, styles, searchable = true, ...props }: Multi
       searchable={searchable}
       limit={MULTISELECT.optionsLimit}
       maxDropdownHeight={MULTISELECT.maxHeightPx}
-      placeholder={MULTISELECT.placeholder}
+      // Only while nothing is chosen (SPEC.md §9), not after the picked values.
+      placeholder={chosen ? undefined : MULTISELECT.placeholder}
       nothingFoundMessage={empty ? MULTISELECT.emptyText : MULTISELECT.noMatchText}
       styles={{
         ...(typeof styles === 'object' ? styles : {}),

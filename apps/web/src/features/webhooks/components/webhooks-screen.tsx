@@ -6,7 +6,6 @@ import {
   Badge,
   Button,
   Card,
-  Checkbox,
   CopyButton,
   Group,
   Modal,
@@ -38,6 +37,7 @@ import type {
   WebhookEndpoint,
   WebhookEventType,
 } from '@rally/shared/schemas/hookly';
+import { MultiSelect } from '../../../components/multi-select.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
@@ -195,7 +195,8 @@ function SecretOnce({ url, secret, onClose }: { url: string; secret: string; onC
   );
 }
 
-function EventCheckboxes({
+/** The events to send, in the app's one multi-choice field (SPEC.md §9); each option says what it is. */
+function EventPicker({
   value,
   onChange,
   error,
@@ -205,25 +206,29 @@ function EventCheckboxes({
   error?: string;
 }) {
   return (
-    <Checkbox.Group
+    <MultiSelect
       label="Events"
       description="Rally sends only the events you choose."
+      data={WEBHOOK_EVENT_TYPES.map((t) => ({ value: t, label: WEBHOOK_EVENTS[t].label }))}
       value={value}
       onChange={(v) => onChange(v as WebhookEventType[])}
       error={error}
       withAsterisk
-    >
-      <Stack gap="xs" mt="xs">
-        {WEBHOOK_EVENT_TYPES.map((t) => (
-          <Checkbox
-            key={t}
-            value={t}
-            label={WEBHOOK_EVENTS[t].label}
-            description={WEBHOOK_EVENTS[t].description}
-          />
-        ))}
-      </Stack>
-    </Checkbox.Group>
+      renderOption={({ option, checked }) => (
+        <div>
+          <Group gap={6} wrap="nowrap">
+            {/* The picked ones stay listed (to unpick them), so they carry a check mark. */}
+            {checked && <IconCheck size={14} aria-hidden />}
+            <Text size="sm" fw={checked ? 600 : undefined}>
+              {option.label}
+            </Text>
+          </Group>
+          <Text size="xs" c="dimmed">
+            {WEBHOOK_EVENTS[option.value as WebhookEventType].description}
+          </Text>
+        </div>
+      )}
+    />
   );
 }
 
@@ -269,7 +274,10 @@ function AddEndpointForm({
           description="An https:// address that answers 2xx to a POST."
           placeholder="https://example.com/webhooks/rally"
           value={url}
-          onChange={(e) => setUrl(e.currentTarget.value)}
+          onChange={(e) => {
+            setUrl(e.currentTarget.value);
+            setLocal(({ url: _fixed, ...rest }) => rest);
+          }}
           error={errors.url}
           withAsterisk
           maxLength={2000}
@@ -282,9 +290,12 @@ function AddEndpointForm({
           error={errors.description}
           maxLength={200}
         />
-        <EventCheckboxes
+        <EventPicker
           value={events}
-          onChange={setEvents}
+          onChange={(v) => {
+            setEvents(v);
+            setLocal(({ events: _fixed, ...rest }) => rest);
+          }}
           error={errors.events ?? Object.entries(errors).find(([k]) => k.startsWith('events.'))?.[1]}
         />
         <FormError error={other} />
@@ -439,7 +450,14 @@ function EditEvents({
       }}
     >
       <Stack gap="sm">
-        <EventCheckboxes value={events} onChange={setEvents} error={local ?? server.events} />
+        <EventPicker
+          value={events}
+          onChange={(v) => {
+            setEvents(v);
+            setLocal(undefined);
+          }}
+          error={local ?? server.events}
+        />
         <FormError error={change.error && !Object.keys(server).length ? change.error : null} />
         <Group>
           <Button size="xs" type="submit" loading={change.isPending}>

@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/index.ts';
 import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { cohortApiRoutes, setupCohorts } from './modules/cohorts/index.ts';
+import { campaignApiRoutes, setupCampaigns } from './modules/campaigns/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
 import { feedRoutes, setupFeed } from './modules/feed/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
@@ -106,6 +107,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     contentRoutes,
     trackingApiRoutes,
     cohortApiRoutes,
+    campaignApiRoutes,
   ],
   sc: [
     scIntegrationRoutes,
@@ -213,6 +215,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => clearInterval(crmTimer));
   setupTracking(app);
   setupCohorts(app);
+  setupCampaigns(app);
   app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);
 

@@ -8,6 +8,7 @@ import {
   DEMO_PASSWORD,
   seedDemo,
   seedDemoBillingData,
+  seedDemoCampaignData,
   seedDemoCohortData,
   seedDemoContentData,
   seedDemoCrmData,
@@ -36,6 +37,8 @@ if (config.seedDemo && config.services.includes('main')) {
   await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
   // After the engagement seed: the filter cohort picks the engaged prospects.
   await seedDemoCohortData({ db: app.db, tracking: app.tracking, cohorts: app.cohorts });
+  // After the cohort seed: one campaign on a demo cohort.
+  await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
   // After the engagement seed: the demo invoices bill its superprospects.
   await seedDemoBillingData({ db: app.db, billing: app.billing });
 }

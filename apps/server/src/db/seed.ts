@@ -14,6 +14,8 @@ import { seedDemoBilling } from '../modules/billing/index.ts';
 import { seedDemoCrm } from '../modules/crm/index.ts';
 import { seedDemoCohorts } from '../modules/cohorts/index.ts';
 import type { CohortService } from '../modules/cohorts/index.ts';
+import { seedDemoCampaigns } from '../modules/campaigns/index.ts';
+import type { CampaignService } from '../modules/campaigns/index.ts';
 import type { BillingService, Charging, PaymentProvider } from '../modules/billing/index.ts';
 import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
@@ -192,6 +194,17 @@ export async function seedDemoCohortData(deps: {
   cohorts: CohortService;
 }): Promise<{ cohorts: number; events: number }> {
   return seedDemoCohorts(
+    deps,
+    DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
+  );
+}
+
+/** Issue 18: one campaign on a demo cohort per demo data client; after the cohort seed. */
+export async function seedDemoCampaignData(deps: {
+  db: Db;
+  campaigns: CampaignService;
+}): Promise<{ campaigns: number }> {
+  return seedDemoCampaigns(
     deps,
     DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
   );

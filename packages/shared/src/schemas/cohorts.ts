@@ -75,7 +75,7 @@ function checkSource(
     ctx.addIssue({
       code: 'custom',
       path: ['source_kind'],
-      message: 'csv cohorts come from the people-based upload, which is not available yet',
+      message: 'csv cohorts come from the people-based upload: POST /rest/content/pba with csv and name',
     });
   }
 }

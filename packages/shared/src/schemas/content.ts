@@ -2,6 +2,8 @@
 // SPEC.md §3 ("Colors", "Ad sizes", "Assignee", "Ad creative", "Landing page payload", "Landing page",
 // "Content item", "Client settings"), §5 (validation) and §9 (constants).
 import { z } from 'zod';
+import { pbaCsvSchema } from './campaigns.ts';
+import { COHORT_NAME_MAX } from './cohorts.ts';
 import { DEFAULT_COLORS, hexColorSchema } from '../utils/colors.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -330,14 +332,44 @@ export const contentListQuery = z.object({
 });
 export const contentListReply = z.object({ items: z.array(contentItemSchema), total: z.number().int() });
 
-/** POST /v1/rest/content/pba: the content's texts with data-id tags filled in ("personalise by assignee"). */
-export const pbaBody = z.object({
-  content_id: uuidSchema('the id of a content item'),
-  /** Values come from this target's prospect and rep when given. */
-  target_id: uuidSchema('the id of a target').optional(),
-  /** Override or extra values by data-id (win over the target's and the content's assignee). */
-  values: z.record(z.string().max(100), text(1000)).optional(),
-});
+/**
+ * POST /v1/rest/content/pba, two uses (docs/decisions/0009-campaigns-and-people-based-cohorts.md):
+ * with `content_id` (and no `csv`), the content's texts with data-id tags filled in ("personalise by
+ * assignee"); with `csv` and `name`, people-based ads: a cohort of the usable people of the list.
+ */
+export const pbaBody = z
+  .object({
+    content_id: uuidSchema('the id of a content item').optional(),
+    /** Values come from this target's prospect and rep when given. */
+    target_id: uuidSchema('the id of a target').optional(),
+    /** Override or extra values by data-id (win over the target's and the content's assignee). */
+    values: z.record(z.string().max(100), text(1000)).optional(),
+    /** People-based: the list of people (CSV text with a header row). */
+    csv: pbaCsvSchema.optional(),
+    /** People-based: the new cohort's name. */
+    name: z
+      .string({ error: 'must be text' })
+      .trim()
+      .min(1, 'is required')
+      .max(COHORT_NAME_MAX, `must be at most ${COHORT_NAME_MAX} characters`)
+      .optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.csv !== undefined) {
+      if (b.name === undefined) ctx.addIssue({ code: 'custom', path: ['name'], message: 'is required' });
+      for (const key of ['target_id', 'values'] as const) {
+        if (b[key] !== undefined) {
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is not used with csv' });
+        }
+      }
+    } else if (b.content_id === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content_id'],
+        message: 'is required (or csv, for people-based ads)',
+      });
+    }
+  });
 export const pbaReply = z.object({
   content_id: z.uuid(),
   values: z.record(z.string(), z.string()),
@@ -348,8 +380,19 @@ export const pbaReply = z.object({
 });
 export type PbaReply = z.infer<typeof pbaReply>;
 
-/** POST /v1/rest/content/parse_pba_data: the data-id tags found in a text. */
-export const parsePbaBody = z.object({ text: text(HTML_MAX_LENGTH) });
+/**
+ * POST /v1/rest/content/parse_pba_data: with `text`, the data-id tags found in it; with `csv` (a
+ * list of people), which rows are usable for people-based ads and why not.
+ */
+export const parsePbaBody = z
+  .object({ text: text(HTML_MAX_LENGTH).optional(), csv: pbaCsvSchema.optional() })
+  .superRefine((b, ctx) => {
+    if (b.text === undefined && b.csv === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['csv'], message: 'is required (a list of people), or text' });
+    } else if (b.text !== undefined && b.csv !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'give either text or csv, not both' });
+    }
+  });
 export const parsePbaReply = z.object({
   tags: z.array(
     z.object({

@@ -7,3 +7,4 @@ export * from './engagement.ts';
 export * from './billing.ts';
 export * from './hookly.ts';
 export * from './cohorts.ts';
+export * from './campaigns.ts';

@@ -352,6 +352,11 @@ function sourceRows(cohort: CohortRecord): SQL {
       from prospects p left join companies co on co.id = p.company_id
       where ${filterWhere(cohort.clientId, cohort.filters)})`;
   }
+  if (cohort.sourceKind === 'csv') {
+    // A people-based (CSV) cohort's source is the list it was made from: its members stay as they are.
+    return sql`(select m.prospect_id, m.company_id, m.crm_contact_id from cohort_members m
+      where m.cohort_id = ${cohort.id})`;
+  }
   return sql`(select null::uuid as prospect_id, null::uuid as company_id, null::uuid as crm_contact_id where false)`;
 }
 

@@ -31,7 +31,16 @@ import {
   uploadReply,
 } from '@rally/shared/schemas/content';
 import type { UploadKind } from '@rally/shared/schemas/content';
-import { authOf, tenantOf } from '../../lib/access.ts';
+import {
+  PBA_CSV_MAX_CHARS,
+  PBA_MAX_ROWS,
+  pbaCohortReply,
+  pbaPeopleReply,
+} from '@rally/shared/schemas/campaigns';
+import type { PbaRow } from '@rally/shared/schemas/campaigns';
+import { authOf, requirePermission, tenantOf } from '../../lib/access.ts';
+import { sendCsv } from '../../lib/csv-export.ts';
+import type { CsvColumn } from '../../lib/csv-export.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import {
   createContent,
@@ -76,6 +85,21 @@ const READ = { access: 'member' } as const;
 const CONTENT_WRITE = { access: { permission: 'content.write' } } as const;
 const SETTINGS_WRITE = { access: { permission: 'settings.write' } } as const;
 const errors = { 404: errorReply, 409: errorReply, 422: errorReply };
+
+const parsePbaQuery = z.object({
+  format: z.enum(['json', 'csv'], { error: 'must be json or csv' }).default('json'),
+});
+/** The people check as a file: every row with whether it is usable and why not. */
+const PEOPLE_CSV_COLUMNS: CsvColumn<PbaRow>[] = [
+  { header: 'row', value: (r) => r.row },
+  { header: 'usable', value: (r) => r.usable },
+  { header: 'reasons', value: (r) => r.reasons.join('; ') },
+  { header: 'email', value: (r) => r.email },
+  { header: 'first_name', value: (r) => r.first_name },
+  { header: 'last_name', value: (r) => r.last_name },
+  { header: 'company', value: (r) => r.company },
+  { header: 'title', value: (r) => r.title },
+];
 
 /** Brand images belong to settings; ad and page images to whoever edits content. */
 const UPLOAD_PERMISSION: Record<UploadKind, Permission[]> = {
@@ -144,25 +168,41 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: READ,
       schema: {
         tags: ['content'],
-        summary: "A content item's texts with its data-id tags filled in (personalised by assignee)",
+        summary:
+          "People-based ads: a cohort of a CSV list's usable people (`csv`, `name`); or a content item's " +
+          'texts with its data-id tags filled in (`content_id`)',
         description:
-          'Values: the content assignee, then the target’s rep and prospect (prospect_*), then `values`. ' +
-          'A tag without a value is emptied (SPEC.md §5).',
+          'With `csv` (a list of people with a header row, as read by parse_pba_data) and `name`: a ' +
+          'cohort (source csv) of its usable rows, each found among the prospects by e-mail or by name ' +
+          'and company, or made; its members get ad tags through the same engine. Needs cohort.write; ' +
+          '201 with the cohort. `content_id` is the content its ads show.\n\n' +
+          'With `content_id` alone: values from the content assignee, then the target’s rep and prospect ' +
+          '(prospect_*), then `values`; a tag without a value is emptied (SPEC.md §5).',
         body: pbaBody,
-        response: { 200: pbaReply, ...errors },
+        response: { 200: pbaReply, 201: pbaCohortReply, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const clientId = tenantOf(request).clientId;
-      const item = await getContent(db, clientId, request.body.content_id).catch((err: unknown) => {
+      const body = request.body;
+      if (body.csv !== undefined) {
+        requirePermission(request, 'cohort.write');
+        const made = await app.campaigns.createPeopleCohort(clientId, authOf(request).user.id, {
+          name: body.name ?? '',
+          csv: body.csv,
+          content_id: body.content_id,
+        });
+        return reply.code(201).send(made);
+      }
+      const item = await getContent(db, clientId, body.content_id ?? '').catch((err: unknown) => {
         if ((err as { statusCode?: number }).statusCode === 404) {
           throw fieldError('body.content_id', 'is not a content item of this client');
         }
         throw err;
       });
       const values = await personalisationValues(db, clientId, item, {
-        targetId: request.body.target_id,
-        values: request.body.values,
+        targetId: body.target_id,
+        values: body.values,
       });
       return { content_id: item.id, values, ...personaliseContent(item, values) };
     },
@@ -174,14 +214,31 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: READ,
       schema: {
         tags: ['content'],
-        summary: 'The data-id (personalisation) tags a text holds',
+        summary:
+          'Which rows of a list of people (`csv`) are usable for people-based ads; or the data-id tags a `text` holds',
+        description:
+          `\`csv\`: CSV text with a header row naming the columns (email; first_name, last_name or name; ` +
+          `company; title), at most ${PBA_MAX_ROWS} people and ${PBA_CSV_MAX_CHARS} characters. A row is ` +
+          'usable with a valid e-mail, or a first and last name with a company; every other row says why ' +
+          'not. Needs cohort.write. `?format=csv` answers the rows as a CSV file (cells that a spreadsheet ' +
+          'would run as formulas are quoted).\n\n`text`: the data-id tags it holds.',
+        querystring: parsePbaQuery,
         body: parsePbaBody,
-        response: { 200: parsePbaReply, 422: errorReply },
+        response: { 200: z.union([parsePbaReply, pbaPeopleReply, z.string()]), 422: errorReply },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const { csv, text } = request.body;
+      if (csv !== undefined) {
+        requirePermission(request, 'cohort.write');
+        const read = app.campaigns.parsePeople(csv);
+        if (request.query.format === 'csv') {
+          return sendCsv(reply, 'people-check.csv', PEOPLE_CSV_COLUMNS, read.rows);
+        }
+        return read;
+      }
       const counts = new Map<string, number>();
-      for (const id of findDataIds(request.body.text)) counts.set(id, (counts.get(id) ?? 0) + 1);
+      for (const id of findDataIds(text ?? '')) counts.set(id, (counts.get(id) ?? 0) + 1);
       return {
         tags: [...counts].map(([id, count]) => {
           const known = PERSONALISATION_TAGS.find((t) => t.id === id);

@@ -15,7 +15,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * behaviour (expired tokens, revoked app, rate-limit replies mid-listing) through the controls.
  */
 
-export type HsObjectType = 'deals' | 'contacts' | 'companies';
+export type HsActivityType = 'calls' | 'emails' | 'meetings' | 'tasks';
+export type HsObjectType = 'deals' | 'contacts' | 'companies' | HsActivityType;
 
 export type HsRecord = {
   id: string;
@@ -112,9 +113,22 @@ const SCOPE_FOR: Record<string, string> = {
   pipelines: 'crm.objects.deals.read',
   properties: 'crm.schemas.deals.read',
   lists: 'crm.lists.read',
+  // HubSpot's activity objects are read with the contacts scope.
+  calls: 'crm.objects.contacts.read',
+  emails: 'crm.objects.contacts.read',
+  meetings: 'crm.objects.contacts.read',
+  tasks: 'crm.objects.contacts.read',
 };
 
-const OBJECT_TYPE_ID: Record<HsObjectType, string> = { contacts: '0-1', companies: '0-2', deals: '0-3' };
+const OBJECT_TYPE_ID: Record<HsObjectType, string> = {
+  contacts: '0-1',
+  companies: '0-2',
+  deals: '0-3',
+  tasks: '0-27',
+  meetings: '0-47',
+  calls: '0-48',
+  emails: '0-49',
+};
 
 export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   const now = opts.now ?? (() => Date.now());
@@ -123,7 +137,15 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   const hubId = 40_000_000 + Math.floor(Math.random() * 1_000_000);
   let origin = '';
   let grantScope = opts.scope ?? HUBSPOT_SCOPES.join(' ');
-  const objects: Record<HsObjectType, HsRecord[]> = { deals: [], contacts: [], companies: [] };
+  const objects: Record<HsObjectType, HsRecord[]> = {
+    deals: [],
+    contacts: [],
+    companies: [],
+    calls: [],
+    emails: [],
+    meetings: [],
+    tasks: [],
+  };
   const pipelines: HsPipeline[] = [];
   const owners: HsOwner[] = [];
   const lists: HsList[] = [];
@@ -192,6 +214,31 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     if (type === 'contacts') r.properties.lastmodifieddate = at;
     r.updatedAt = at;
     return r;
+  }
+
+  /**
+   * Logs an activity on a contact as a rep would: the activity is associated both ways, and the
+   * contact's activity roll-ups (`notes_last_updated`) move its `lastmodifieddate`, as HubSpot does.
+   */
+  function addActivity(type: HsActivityType, contactId: string, at = tick()): HsRecord {
+    const r = addRecord(type, { hs_timestamp: at }, at, { contacts: [contactId] });
+    const contact = objects.contacts.find((x) => x.id === contactId);
+    if (!contact) throw new Error(`fake HubSpot: no contact ${contactId}`);
+    (contact.associations[type] ??= []).push(r.id);
+    update('contacts', contactId, { notes_last_updated: tick() });
+    return r;
+  }
+
+  /** Deletes an activity: gone from its contact, whose roll-ups move on. */
+  function removeActivity(type: HsActivityType, id: string) {
+    const r = objects[type].find((x) => x.id === id);
+    if (!r) throw new Error(`fake HubSpot: no ${type} ${id}`);
+    r.archived = true;
+    for (const contactId of r.associations.contacts ?? []) {
+      const contact = objects.contacts.find((x) => x.id === contactId);
+      if (contact) contact.associations[type] = (contact.associations[type] ?? []).filter((x) => x !== id);
+      update('contacts', contactId, { notes_last_updated: tick() });
+    }
   }
 
   function archive(type: HsObjectType, id: string) {
@@ -887,6 +934,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     addRecord,
     update,
     archive,
+    addActivity,
+    removeActivity,
     objectTypeId: OBJECT_TYPE_ID,
     customProperties,
     /** How many contact batch updates were made. */

@@ -158,6 +158,11 @@ export type RemoteActivityCount = {
   activityType: string;
   count: number;
   lastActivityAt: string | null;
+  /**
+   * The vendor's modified time of the change that led to this total (the Task's SystemModstamp, the
+   * HubSpot contact's lastmodifieddate): the phase's cursor, in the vendor's clock, not ours.
+   */
+  changedAt: string | null;
 };
 
 /** A field of the CRM's opportunity (or contact) object, for the mapping screens (`/fields`). */

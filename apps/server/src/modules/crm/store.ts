@@ -628,7 +628,19 @@ export async function upsertActivityCounts(
   ref: IntegrationRef,
   counts: RemoteActivityCount[],
 ): Promise<void> {
-  const unique = lastByKey(counts, (c) => `${c.contactExternalId}\u0000${c.activityType}`);
+  const latest = lastByKey(counts, (c) => `${c.contactExternalId}\u0000${c.activityType}`);
+  // A total of 0 is stored as no row: the table holds only contacts with activity.
+  for (const part of chunks(latest.filter((c) => c.count <= 0))) {
+    const pairs = sql.join(
+      part.map((c) => sql`(${c.contactExternalId}, ${c.activityType.slice(0, 100)})`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`delete from ${crmActivityCounts} where ${crmActivityCounts.integrationId} = ${ref.id}
+            and (${crmActivityCounts.contactExternalId}, ${crmActivityCounts.activityType}) in (${pairs})`,
+    );
+  }
+  const unique = latest.filter((c) => c.count > 0);
   const contacts = await idsByExternal(
     tx,
     crmContacts,

@@ -202,18 +202,13 @@ export function createCrmSyncService(deps: Deps) {
         await db.transaction((tx) => finishListMembers(tx, list.id, seen));
       }
 
-      // Activity totals carry no modified time: the cursor becomes the time this phase started.
-      const activitiesFrom = now().toISOString();
+      // The cursor is the vendor's time of the newest change read (never our clock: the two drift).
       await walk(
         'activities',
         adapter.activityCounts?.(ctx, cursor.activities ?? null),
-        () => null,
+        (c) => c.changedAt,
         (tx, items) => upsertActivityCounts(tx, ref, items),
       );
-      if (adapter.activityCounts) {
-        cursor.activities = activitiesFrom;
-        await db.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
-      }
       // Write-back (off by default): Rally's superprospects to the CRM, after the pull so that
       // contacts synced just now are matched.
       const [settings] = await db

@@ -6,6 +6,7 @@ import type {
   CrmAdapter,
   CrmPage,
   RemoteAccount,
+  RemoteActivityCount,
   RemoteContact,
   RemoteField,
   RemoteList,
@@ -57,6 +58,9 @@ export const HUBSPOT_REVOKED_MESSAGE =
 
 /** Search pages (HubSpot: ≤200) and its cap per query. */
 const SEARCH_LIMIT = 200;
+/** HubSpot's activity objects and the activity type names Rally stores (Salesforce's own words). */
+const ACTIVITY_OBJECTS = { calls: 'Call', emails: 'Email', meetings: 'Meeting', tasks: 'Task' } as const;
+type ActivityObject = keyof typeof ACTIVITY_OBJECTS;
 const SEARCH_CAP = 10_000;
 
 type TokenReply = { access_token: string; refresh_token?: string; expires_in?: number };
@@ -255,18 +259,19 @@ export function createHubSpotAdapter(
       );
   }
 
-  /** The first associated record of each deal (v4 batch associations, 1,000 ids a call). */
+  /** The associated records of each record (v4 batch associations, 1,000 ids a call). */
   async function associations(
     ctx: AdapterContext,
-    to: 'companies' | 'contacts',
-    dealIds: string[],
+    to: 'companies' | 'contacts' | ActivityObject,
+    fromIds: string[],
+    from: 'deals' | 'contacts' = 'deals',
   ): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
-    for (let i = 0; i < dealIds.length; i += 1000) {
+    for (let i = 0; i < fromIds.length; i += 1000) {
       const reply = await post<{
         results: { from: { id: string }; to: { toObjectId: number | string }[] }[];
-      }>(ctx, `/crm/v4/associations/deals/${to}/batch/read`, {
-        inputs: dealIds.slice(i, i + 1000).map((id) => ({ id })),
+      }>(ctx, `/crm/v4/associations/${from}/${to}/batch/read`, {
+        inputs: fromIds.slice(i, i + 1000).map((id) => ({ id })),
       });
       for (const r of reply.results) {
         out.set(
@@ -422,6 +427,43 @@ export function createHubSpotAdapter(
             updatedAt: iso(c.properties.lastmodifieddate) ?? c.updatedAt,
           })),
         };
+      }
+    },
+
+    async *activityCounts(ctx, since) {
+      // Logging a call, e-mail, meeting or task moves the contact's `lastmodifieddate` (HubSpot
+      // updates its activity roll-ups such as `notes_last_updated`), so the contacts changed since
+      // the cursor are the ones whose totals may have moved; their totals are then counted over all
+      // their associated activities, with the newest `hs_timestamp` of each type.
+      for await (const page of search(ctx, 'contacts', 'lastmodifieddate', [], since)) {
+        const ids = page.items.map((c) => c.id);
+        const changedAt = iso(page.items.at(-1)?.properties.lastmodifieddate);
+        const items: RemoteActivityCount[] = [];
+        for (const [object, activityType] of Object.entries(ACTIVITY_OBJECTS) as [ActivityObject, string][]) {
+          const linked = ids.length ? await associations(ctx, object, ids, 'contacts') : new Map();
+          const activityIds = [...new Set([...linked.values()].flat())];
+          const when = new Map<string, string | null>();
+          for (let i = 0; i < activityIds.length; i += 100) {
+            const reply = await post<{ results: HsObject[] }>(ctx, `/crm/v3/objects/${object}/batch/read`, {
+              inputs: activityIds.slice(i, i + 100).map((id) => ({ id })),
+              properties: ['hs_timestamp'],
+            });
+            for (const r of reply.results) when.set(r.id, iso(r.properties.hs_timestamp) ?? r.createdAt);
+          }
+          for (const contact of ids) {
+            // A contact with none (any more) says 0, so a removed last activity clears the total.
+            const list: string[] = linked.get(contact) ?? [];
+            const times = list.flatMap((id) => when.get(id) ?? []).sort();
+            items.push({
+              contactExternalId: contact,
+              activityType,
+              count: list.length,
+              lastActivityAt: times.at(-1) ?? null,
+              changedAt,
+            });
+          }
+        }
+        yield { items, total: page.total };
       }
     },
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   cadences,
   crmAccounts,
+  crmActivityCounts,
   crmContacts,
   crmListMembers,
   crmStages,
@@ -192,6 +193,66 @@ describe('HubSpot connection and sync (issue 16)', () => {
     expect(await n(opportunityStageHistory)).toBe(before.history + 1);
     await app.crmSync.run({ integrationId: (await connectionOf())!.id });
     expect(await n(opportunityStageHistory)).toBe(before.history + 1);
+  });
+
+  it('activity totals: calls, e-mails, meetings and tasks per contact, kept right as activities come and go', async () => {
+    const id = (await connectionOf())!.id;
+    const [ana, ben] = fake.objects('contacts');
+    const call = fake.addActivity('calls', ana!.id);
+    const lastCall = fake.addActivity('calls', ana!.id);
+    fake.addActivity('emails', ana!.id);
+    fake.addActivity('meetings', ben!.id);
+    const task = fake.addActivity('tasks', ben!.id);
+    const totals = async () =>
+      (
+        await app.db
+          .select({
+            contact: crmActivityCounts.contactExternalId,
+            type: crmActivityCounts.activityType,
+            count: crmActivityCounts.count,
+            last: crmActivityCounts.lastActivityAt,
+            linked: crmActivityCounts.contactId,
+          })
+          .from(crmActivityCounts)
+          .where(eq(crmActivityCounts.integrationId, id))
+          .orderBy(asc(crmActivityCounts.contactExternalId), asc(crmActivityCounts.activityType))
+      ).map((r) => ({ ...r, last: r.last?.toISOString() ?? null, linked: r.linked !== null }));
+
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: id });
+    // Found through the contacts' associations, in HubSpot's words mapped to the CRM-neutral names.
+    expect(fake.requests.some((r) => r.path === '/crm/v4/associations/contacts/calls/batch/read')).toBe(true);
+    expect(await totals()).toEqual([
+      { contact: ana!.id, type: 'Call', count: 2, last: lastCall.properties.hs_timestamp, linked: true },
+      { contact: ana!.id, type: 'Email', count: 1, last: expect.any(String), linked: true },
+      { contact: ben!.id, type: 'Meeting', count: 1, last: expect.any(String), linked: true },
+      { contact: ben!.id, type: 'Task', count: 1, last: task.properties.hs_timestamp, linked: true },
+    ]);
+
+    // A call and the only task are deleted, an e-mail to Ben is logged: the totals follow.
+    fake.removeActivity('calls', call.id);
+    fake.removeActivity('tasks', task.id);
+    fake.addActivity('emails', ben!.id);
+    await app.crmSync.run({ integrationId: id });
+    const after = await totals();
+    expect(after.map((r) => [r.contact, r.type, r.count])).toEqual([
+      [ana!.id, 'Call', 1],
+      [ana!.id, 'Email', 1],
+      [ben!.id, 'Email', 1],
+      [ben!.id, 'Meeting', 1],
+    ]);
+    // Running again changes nothing.
+    await app.crmSync.run({ integrationId: id });
+    expect(await totals()).toEqual(after);
+    // The activity types are offered for the outreach and meeting definitions, with their totals.
+    const offered = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/outreach`)).json() as {
+      available: { type: string; total: number }[];
+    };
+    expect(offered.available.map((a) => [a.type, a.total]).sort()).toEqual([
+      ['Call', 1],
+      ['Email', 2],
+      ['Meeting', 1],
+    ]);
   });
 
   it('refreshes an expired token mid-sync and waits out a 429 TEN_SECONDLY_ROLLING', async () => {

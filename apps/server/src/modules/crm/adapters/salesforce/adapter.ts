@@ -605,6 +605,7 @@ export function createSalesforceAdapter(
       );
       for await (const page of changed) {
         const who = [...new Set(page.items.flatMap((r) => str(r.WhoId) ?? []))];
+        const changedAt = sfTimeToIso(page.items.at(-1)?.SystemModstamp);
         const items: RemoteActivityCount[] = [];
         for (let i = 0; i < who.length; i += 200) {
           const ids = who
@@ -619,6 +620,7 @@ export function createSalesforceAdapter(
               activityType: type,
               count: 0,
               lastActivityAt: null,
+              changedAt,
             };
             t.count += 1;
             if (at && (!t.lastActivityAt || at > t.lastActivityAt)) t.lastActivityAt = at;

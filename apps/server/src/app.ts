@@ -22,6 +22,7 @@ import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/i
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { cohortApiRoutes, setupCohorts } from './modules/cohorts/index.ts';
 import { campaignApiRoutes, setupCampaigns } from './modules/campaigns/index.ts';
+import { journeyApiRoutes, setupJourneys } from './modules/journeys/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
 import { feedRoutes, setupFeed } from './modules/feed/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
@@ -108,6 +109,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     trackingApiRoutes,
     cohortApiRoutes,
     campaignApiRoutes,
+    journeyApiRoutes,
   ],
   sc: [
     scIntegrationRoutes,
@@ -214,6 +216,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   app.addHook('onClose', async () => clearInterval(crmTimer));
   setupTracking(app);
+  setupJourneys(app, { workers: opts.workers });
   setupCohorts(app);
   setupCampaigns(app);
   app.decorate('integrationSync', integrationSync);

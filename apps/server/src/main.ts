@@ -36,7 +36,12 @@ if (config.seedDemo && config.services.includes('main')) {
   // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
   await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
   // After the engagement seed: the filter cohort picks the engaged prospects.
-  await seedDemoCohortData({ db: app.db, tracking: app.tracking, cohorts: app.cohorts });
+  await seedDemoCohortData({
+    db: app.db,
+    tracking: app.tracking,
+    cohorts: app.cohorts,
+    journeys: app.journeys,
+  });
   // After the cohort seed: one campaign on a demo cohort.
   await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
   // After the engagement seed: the demo invoices bill its superprospects.

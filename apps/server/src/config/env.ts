@@ -150,6 +150,18 @@ const schema = z.object({
     .min(10, 'must be at least 10')
     .max(5000, 'must be at most 5000')
     .default(500),
+  JOURNEY_EVALUATE_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1')
+    .max(3600, 'must be at most 3600')
+    .default(60),
+  JOURNEY_CHUNK: z.coerce
+    .number({ message: 'must be a whole number of accounts' })
+    .int('must be a whole number of accounts')
+    .min(100, 'must be at least 100')
+    .max(200_000, 'must be at most 200000')
+    .default(20_000),
   S3_BUCKET: z.string().trim().min(3).max(63).optional(),
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
   S3_ENDPOINT: url('an S3-compatible endpoint, e.g. https://s3.eu-west-1.amazonaws.com').optional(),
@@ -267,6 +279,10 @@ export type Config = {
   jobHeartbeatSeconds: number;
   /** Members a cohort sync writes per transaction (a crash redoes at most one such chunk). */
   cohortSyncChunk: number;
+  /** Every journey's rules are evaluated this often where job workers run (seconds). */
+  journeyEvaluateSeconds: number;
+  /** Accounts a journey evaluation handles per transaction. */
+  journeyChunk: number;
   /** Uploaded images go to S3-compatible storage when set, else to DATA_DIR/uploads. */
   s3: S3Config | null;
   /** Resolvers for the landing domain check; empty means the system's. */
@@ -391,6 +407,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
     jobHeartbeatSeconds: e.JOB_HEARTBEAT_SECONDS,
     cohortSyncChunk: e.COHORT_SYNC_CHUNK,
+    journeyEvaluateSeconds: e.JOURNEY_EVALUATE_SECONDS,
+    journeyChunk: e.JOURNEY_CHUNK,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -16,6 +16,7 @@ import { seedDemoCohorts } from '../modules/cohorts/index.ts';
 import type { CohortService } from '../modules/cohorts/index.ts';
 import { seedDemoCampaigns } from '../modules/campaigns/index.ts';
 import type { CampaignService } from '../modules/campaigns/index.ts';
+import type { JourneyService } from '../modules/journeys/index.ts';
 import type { BillingService, Charging, PaymentProvider } from '../modules/billing/index.ts';
 import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
@@ -187,11 +188,15 @@ export async function seedDemoEngagementData(deps: {
   );
 }
 
-/** Issue 18: two cohorts per demo data client with 60 days of engagement; after the engagement seed. */
+/**
+ * Issue 18: two cohorts per demo data client with 60 days of engagement, the first with a journey
+ * whose accounts move stage over those days; after the engagement seed.
+ */
 export async function seedDemoCohortData(deps: {
   db: Db;
   tracking: TrackingService;
   cohorts: CohortService;
+  journeys?: JourneyService;
 }): Promise<{ cohorts: number; events: number }> {
   return seedDemoCohorts(
     deps,

@@ -203,6 +203,8 @@ export const cohortMemberSchema = z.object({
   /** The member's ad tag (`/t/{token}/ad/{size}.png`) and click tag (`/t/{token}/c`). */
   ad_tag: z.string(),
   click_tag: z.string(),
+  /** The journey stage of the member's account, when the cohort has a journey. */
+  stage: z.object({ id: z.uuid(), name: z.string(), position: z.number().int() }).nullable().optional(),
 });
 export type CohortMember = z.infer<typeof cohortMemberSchema>;
 export const cohortSegmentReply = z.object({

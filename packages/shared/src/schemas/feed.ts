@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** What the activity feed shows: new superprospects, ad clicks, landing page views, syncs, imports. */
-export const FEED_ITEM_TYPES = ['super', 'click', 'view', 'sync', 'import'] as const;
+export const FEED_ITEM_TYPES = ['super', 'click', 'view', 'sync', 'import', 'journey'] as const;
 export type FeedItemType = (typeof FEED_ITEM_TYPES)[number];
 
 export const FEED_TYPE_LABELS: Record<FeedItemType, string> = {
@@ -10,6 +10,7 @@ export const FEED_TYPE_LABELS: Record<FeedItemType, string> = {
   view: 'Landing page view',
   sync: 'Sync finished',
   import: 'File imported',
+  journey: 'Journey stage move',
 };
 
 const iso = z.iso.datetime({ offset: true });

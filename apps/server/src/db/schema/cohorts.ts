@@ -103,5 +103,7 @@ export const cohortMembers = pgTable(
     uniqueIndex('cohort_members_target_uq').on(t.targetId),
     index('cohort_members_client_idx').on(t.clientId),
     index('cohort_members_company_idx').on(t.cohortId, t.companyId),
+    // A journey's accounts (docs/decisions/0010): the company, or the member when it has none.
+    index('cohort_members_account_idx').on(t.cohortId, sql`coalesce(${t.companyId}, ${t.prospectId})`),
   ],
 );

@@ -39,7 +39,7 @@ export const engagementEvents = pgTable(
   ],
 );
 
-export const FEED_ITEM_TYPES = ['super', 'click', 'view', 'sync', 'import'] as const;
+export const FEED_ITEM_TYPES = ['super', 'click', 'view', 'sync', 'import', 'journey'] as const;
 
 /** The activity feed of a client (new superprospects, clicks, landing page views, syncs). */
 export const feedItems = pgTable(

@@ -8,3 +8,4 @@ export * from './billing.ts';
 export * from './hookly.ts';
 export * from './cohorts.ts';
 export * from './campaigns.ts';
+export * from './journeys.ts';

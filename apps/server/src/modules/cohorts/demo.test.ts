@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { cohorts } from '../../db/schema/index.ts';
+import { cohorts, journeyMoves } from '../../db/schema/index.ts';
+import { demoJourneyId } from './demo.ts';
 import {
   DEMO_CLIENTS,
   seedDemo,
@@ -40,6 +41,29 @@ describe('demo cohorts (issue 18 "Demo")', () => {
       );
       expect(impact.json().by_date.length).toBeGreaterThan(10);
     }
+
+    // The journey: accounts moved stage over the 60 days, and the view shows it.
+    const moves = await app.db
+      .select()
+      .from(journeyMoves)
+      .where(eq(journeyMoves.journeyId, demoJourneyId(acme)));
+    expect(moves.length).toBeGreaterThan(3);
+    const days = new Set(moves.map((m) => m.movedAt.toISOString().slice(0, 10)));
+    expect(days.size).toBeGreaterThan(2);
+    const cohortOfJourney = rows.find((c) => c.sourceKind === 'crm_list') ?? rows[0]!;
+    const now = Math.floor(Date.now() / 1000);
+    const view = await browser.get(
+      `/v1/report/client/${acme}/cohort/${cohortOfJourney.id}/journey/view?from=${now - 61 * 86_400}&to=${now + 60}`,
+    );
+    expect(view.statusCode, view.body).toBe(200);
+    const funnel = view.json().by_date as { accounts: number[] }[];
+    expect(funnel[0]!.accounts.slice(1).every((n) => n === 0)).toBe(true);
+    expect(
+      funnel
+        .at(-1)!
+        .accounts.slice(1)
+        .some((n) => n > 0),
+    ).toBe(true);
 
     const second = await seedDemoCohortData(app);
     expect(second).toEqual({ cohorts: 0, events: 0 });

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { AD_SIZES } from '@rally/shared/schemas/content';
 import type { Db } from '../../db/client.ts';
-import { cohortMembers, cohorts, content, crmLists, targets } from '../../db/schema/index.ts';
+import { cohortMembers, cohorts, content, crmLists, crmStages, targets } from '../../db/schema/index.ts';
 import type { IngestItem, TrackingService } from '../tracking/index.ts';
+import type { JourneyService } from '../journeys/index.ts';
 import type { CohortService } from './service.ts';
 
 const DAY_MS = 86_400_000;
@@ -14,6 +15,12 @@ const DAY_MS = 86_400_000;
  */
 export function demoCohortId(clientId: string, n: 0 | 1): string {
   const h = createHash('sha256').update(`rally-demo-cohort:${clientId}:${n}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The demo journey's id (on the first demo cohort of the client), fixed like the cohorts'. */
+export function demoJourneyId(clientId: string): string {
+  const h = createHash('sha256').update(`rally-demo-journey:${clientId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -31,10 +38,12 @@ function prng(seed: string): () => number {
  * Issue 18 "Demo": per demo client, two cohorts — one from its first CRM list, one from prospect
  * filters (engaged prospects) — synced here, showing the client's first published content, with
  * 60 days of impressions, clicks and views recorded through the tracking service (so counters,
- * superprospects and feed items follow the live rule). A client that has cohorts is left alone.
+ * superprospects and feed items follow the live rule). The first cohort gets a journey (five stages,
+ * begun 60 days ago) evaluated week by week as the engagement is recorded, so its accounts move
+ * stage over the 60 days. A client that has cohorts is left alone.
  */
 export async function seedDemoCohorts(
-  deps: { db: Db; tracking: TrackingService; cohorts: CohortService },
+  deps: { db: Db; tracking: TrackingService; cohorts: CohortService; journeys?: JourneyService },
   clientIds: readonly string[],
   now = new Date(),
 ): Promise<{ cohorts: number; events: number }> {
@@ -54,15 +63,15 @@ export async function seedDemoCohorts(
       .where(eq(crmLists.clientId, clientId))
       .orderBy(asc(crmLists.name), asc(crmLists.id))
       .limit(1);
-    const [shown] = await db
+    const published = await db
       .select({ id: content.id })
       .from(content)
       .where(
         and(eq(content.clientId, clientId), eq(content.status, 'published'), eq(content.isArchived, false)),
       )
       .orderBy(asc(content.createdAt), asc(content.id))
-      .limit(1);
-    const contentId = shown?.id ?? null;
+      .limit(3);
+    const contentId = published[0]?.id ?? null;
     const created = [];
     if (list) {
       created.push(
@@ -125,8 +134,68 @@ export async function seedDemoCohorts(
       }
     }
     items.sort((a, b) => (a.at?.getTime() ?? 0) - (b.at?.getTime() ?? 0));
-    const outcomes = await tracking.recordMany(items);
-    events += outcomes.filter((o) => o.status === 'recorded').length;
+    const journeyCohort = created[0];
+    if (!deps.journeys || !journeyCohort) {
+      const outcomes = await tracking.recordMany(items);
+      events += outcomes.filter((o) => o.status === 'recorded').length;
+      continue;
+    }
+    // The journey began 60 days ago; replayed a week at a time, evaluated at the end of each week.
+    const start = new Date(now.getTime() - 60 * DAY_MS);
+    const [won] = await db
+      .select({ id: crmStages.id })
+      .from(crmStages)
+      .where(and(eq(crmStages.clientId, clientId), eq(crmStages.isWon, true)))
+      .orderBy(asc(crmStages.sortOrder))
+      .limit(1);
+    const ids = published.map((p) => p.id);
+    const journey = await deps.journeys.create(
+      clientId,
+      null,
+      {
+        cohort_id: journeyCohort.id,
+        name: `${journeyCohort.name} journey`,
+        stages: [
+          { name: 'Unaware', content_ids: ids.slice(0, 1), rules: [], match: 'any' },
+          {
+            name: 'Aware',
+            content_ids: ids.slice(1, 2),
+            rules: [{ kind: 'impressions_gte', value: 3 }],
+            match: 'any',
+          },
+          {
+            name: 'Engaged',
+            content_ids: ids.slice(2, 3),
+            rules: [
+              { kind: 'clicks_gte', value: 1 },
+              { kind: 'impressions_gte', value: 12 },
+            ],
+            match: 'any',
+          },
+          { name: 'Opportunity', content_ids: [], rules: [{ kind: 'opportunity_created' }], match: 'any' },
+          {
+            name: 'Customer',
+            content_ids: [],
+            rules: won ? [{ kind: 'crm_stage_reached', crm_stage_id: won.id }] : [],
+            match: 'any',
+          },
+        ],
+      },
+      { id: demoJourneyId(clientId), createdAt: start, evaluate: false },
+    );
+    await deps.journeys.evaluate(journey.id, start);
+    let previous = 0;
+    for (let week = 1; week <= 9; week++) {
+      const until = Math.min(now.getTime(), start.getTime() + week * 7 * DAY_MS);
+      const batch = items.filter((i) => {
+        const at = i.at?.getTime() ?? now.getTime();
+        return at <= until && at > previous;
+      });
+      previous = until;
+      const outcomes = await tracking.recordMany(batch);
+      events += outcomes.filter((o) => o.status === 'recorded').length;
+      await deps.journeys.evaluate(journey.id, new Date(until));
+    }
   }
   return { cohorts: made, events };
 }

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+// The journeys module's declaration of app.journeys.
+import type {} from '../journeys/index.ts';
 import { cohortRoutes } from './routes.ts';
 import { createCohortService } from './service.ts';
 import type { CohortService } from './service.ts';
 
 export { COHORT_SYNC_JOB, createCohortService } from './service.ts';
 export type { CohortService } from './service.ts';
-export { demoCohortId, seedDemoCohorts } from './demo.ts';
+export { demoCohortId, demoJourneyId, seedDemoCohorts } from './demo.ts';
 
 declare module 'fastify' {
   // Module augmentation needs an interface.
@@ -23,6 +25,9 @@ export function setupCohorts(app: FastifyInstance): void {
     log: app.log,
     heartbeatSeconds: app.config.jobHeartbeatSeconds,
     chunk: app.config.cohortSyncChunk,
+    onSynced: async (cohortId) => {
+      if (app.hasDecorator('journeys')) await app.journeys.afterCohortSync(cohortId);
+    },
   });
   service.register();
   app.decorate('cohorts', service);

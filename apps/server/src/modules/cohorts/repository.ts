@@ -497,6 +497,9 @@ export type MemberRow = {
   views: number;
   super_at: number | null;
   token: string;
+  stage_id: string | null;
+  stage_name: string | null;
+  stage_position: number | null;
 };
 
 /** One page of members, most engaged first. */
@@ -510,11 +513,16 @@ export async function listMembers(
     await db.execute(sql`
 select m.id::text, m.prospect_id::text, m.target_id::text, p.first_name, p.last_name, p.email, p.title,
   m.company_id::text, co.name as company_name, t.impressions, t.clicks, t.views,
-  (extract(epoch from t.super_date) * 1000)::float8 as super_at, t.token
+  (extract(epoch from t.super_date) * 1000)::float8 as super_at, t.token,
+  st.id::text as stage_id, st.name as stage_name, st.position as stage_position
 from cohort_members m
 join targets t on t.id = m.target_id
 join prospects p on p.id = m.prospect_id
 left join companies co on co.id = m.company_id
+-- The member's account's journey stage (docs/decisions/0010).
+left join journeys j on j.cohort_id = m.cohort_id
+left join journey_accounts ja on ja.journey_id = j.id and ja.account_id = coalesce(m.company_id, m.prospect_id)
+left join journey_stages st on st.id = ja.stage_id
 where m.cohort_id = ${cohort.id} and m.client_id = ${cohort.clientId}
 order by (t.clicks * 15 + t.impressions + t.views * 5) desc, lower(p.last_name), lower(p.first_name), m.id
 limit ${pageSize} offset ${(page - 1) * pageSize}`),

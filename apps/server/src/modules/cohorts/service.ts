@@ -32,6 +32,8 @@ type Deps = {
   heartbeatSeconds?: number;
   /** Members per transaction (config.cohortSyncChunk); SYNC_CHUNK by default. */
   chunk?: number;
+  /** Told after a sync finished (the cohort's journey evaluates its new accounts). */
+  onSynced?: (cohortId: string) => Promise<void>;
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -171,6 +173,9 @@ export function createCohortService(deps: Deps) {
           syncProgress: { done: counts.size, total: counts.size },
           lastSyncedAt: new Date(),
         });
+      });
+      await deps.onSynced?.(finished.id).catch((err: unknown) => {
+        log.warn({ err, cohortId: finished.id }, 'cohort sync: could not tell the journey');
       });
       // Changed while this sync ran (a PATCH could not queue a second one): sync again.
       const latest = await repo.findCohortById(db, finished.id);
@@ -352,6 +357,10 @@ export function createCohortService(deps: Deps) {
           super_date: r.super_at === null ? null : new Date(Number(r.super_at)).toISOString(),
           ad_tag: `/t/${r.token}/ad/300x250.png`,
           click_tag: `/t/${r.token}/c`,
+          stage:
+            r.stage_id && r.stage_name !== null
+              ? { id: r.stage_id, name: r.stage_name, position: Number(r.stage_position) }
+              : null,
         })),
         total,
         page,

@@ -312,7 +312,7 @@ describe('GET /sc/dashboard/feed/data (SPEC.md §9 "feed ... paged by page and p
     });
     expect(Date.parse(body.latest_at!)).toBeGreaterThan(Date.now() - 5 * 60_000);
     const empty = (await outsider.get('/sc/dashboard/feed')).json<FeedSummary>();
-    expect(empty.last_7_days).toEqual({ super: 0, click: 1, view: 0, sync: 0, import: 0 });
+    expect(empty.last_7_days).toEqual({ super: 0, click: 1, view: 0, sync: 0, import: 0, journey: 0 });
   });
 });
 

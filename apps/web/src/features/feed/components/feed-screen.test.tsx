@@ -73,7 +73,7 @@ async function signIn(routes: Routes = {}) {
       body: {
         latest_id: 1,
         latest_at: new Date().toISOString(),
-        last_7_days: { super: 2, click: 5, view: 0, sync: 0, import: 0 },
+        last_7_days: { super: 2, click: 5, view: 0, sync: 0, import: 0, journey: 0 },
         stream_url: '/sc/dashboard/feed/stream',
         heartbeat_seconds: 25,
       },

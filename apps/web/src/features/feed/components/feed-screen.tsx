@@ -22,6 +22,7 @@ import {
   IconEye,
   IconFileImport,
   IconRefresh,
+  IconRoute,
   IconStarFilled,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -316,6 +317,7 @@ const ICONS: Record<FeedItemType, { icon: typeof IconClick; color: string }> = {
   view: { icon: IconEye, color: 'teal' },
   sync: { icon: IconRefresh, color: 'gray' },
   import: { icon: IconFileImport, color: 'grape' },
+  journey: { icon: IconRoute, color: 'orange' },
 };
 
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
@@ -370,6 +372,16 @@ export function describeFeedItem(item: FeedItem): { headline: string; context: s
         ]
           .filter(Boolean)
           .join(' · '),
+      };
+    }
+    case 'journey': {
+      const account = item.company_name ?? 'An account';
+      const to = typeof item.detail.to_stage === 'string' ? item.detail.to_stage : 'a later stage';
+      const from = typeof item.detail.from_stage === 'string' ? item.detail.from_stage : null;
+      const journey = typeof item.detail.journey === 'string' ? item.detail.journey : null;
+      return {
+        headline: `${account} moved to ${to}${from ? ` from ${from}` : ''}`,
+        context: [journey && `journey ${journey}`, item.cadence_name].filter(Boolean).join(' · '),
       };
     }
   }

@@ -156,6 +156,10 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   const refreshTokens = new Map<string, { scope: string }>();
   const requests: Logged[] = [];
   const triggers: { calls: number; run: () => void }[] = [];
+  /** A hold set by `holdAt`: that call and every later one wait unanswered until `release()`. */
+  let holdRule: { path: string; left: number } | null = null;
+  let gate: { promise: Promise<void>; resolve: () => void } | null = null;
+  let held = 0;
   let rateLimitReplies = 0;
   let serverErrors = 0;
   let window = { start: 0, count: 0 };
@@ -514,6 +518,16 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         triggers.splice(triggers.indexOf(t), 1);
         t.run();
       }
+    }
+    if (holdRule && url.pathname === holdRule.path && --holdRule.left <= 0) {
+      holdRule = null;
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      gate = { promise, resolve };
+    }
+    if (gate) {
+      held += 1;
+      await gate.promise;
     }
     if (serverErrors > 0) {
       serverErrors -= 1;
@@ -968,6 +982,16 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     /** Runs `fn` just before the `n`th API call from now is answered. */
     afterCalls(n: number, fn: () => void) {
       triggers.push({ calls: n, run: fn });
+    },
+    /** From the `n`th call to `path` on, API calls wait unanswered until `release()` (crash tests). */
+    holdAt(path: string, n: number) {
+      holdRule = { path, left: n };
+    },
+    /** How many API calls are waiting on the hold. */
+    held: () => held,
+    release() {
+      gate?.resolve();
+      gate = null;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

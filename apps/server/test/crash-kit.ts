@@ -1,0 +1,86 @@
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+// Shared by the CRM crash tests (crm-crash*.test.ts): a caller of a server started as a child
+// process, polling, and reading the database while no server holds it.
+
+/** A browser's part of the API conversation: cookies, the CSRF token, the chosen client. */
+export class Caller {
+  base = '';
+  clientId = '';
+  private readonly cookies = new Map<string, string>();
+  private csrf = '';
+
+  async send(method: string, url: string, body?: unknown): Promise<Response> {
+    if (method !== 'GET' && !this.csrf) await this.send('GET', '/v1/api/auth/csrf');
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (method !== 'GET') headers['x-xsrf-token'] = this.csrf;
+    if (this.clientId) headers['x-client-id'] = this.clientId;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.base}${url}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';');
+      const eq = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    this.csrf = res.headers.get('x-xsrf-token') ?? this.csrf;
+    return res;
+  }
+
+  async json<T>(method: string, url: string, body?: unknown, status = 200): Promise<T> {
+    const res = await this.send(method, url, body);
+    const text = await res.text();
+    if (res.status !== status) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+}
+
+export async function poll<T>(check: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`poll: nothing within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
+
+/** Runs `work` on the server's database while no server holds it (PGlite: the data folder). */
+export async function withDatabase<T>(
+  env: Record<string, string>,
+  work: (q: Query) => Promise<T>,
+): Promise<T> {
+  if (env.DATABASE_URL) {
+    const c = new pg.Client({ connectionString: env.DATABASE_URL });
+    await c.connect();
+    try {
+      return await work(async (text, values) => (await c.query(text, values)).rows);
+    } finally {
+      await c.end();
+    }
+  }
+  const db = await PGlite.create(path.join(env.DATA_DIR!, 'db'));
+  try {
+    return await work(async <R>(text: string, values?: unknown[]) => (await db.query<R>(text, values)).rows);
+  } finally {
+    await db.close();
+  }
+}
+
+export const countsOf = async (q: Query, clientId: string) =>
+  (
+    await q<{ n: number; distinct: number }>(
+      `select count(*)::int as n, count(distinct external_id)::int as distinct
+         from opportunities where client_id = $1`,
+      [clientId],
+    )
+  )[0]!;

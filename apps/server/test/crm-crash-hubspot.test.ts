@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from './helpers.ts';
+import { startServer, stopServer } from './server-process.ts';
+import type { ServerProcess } from './server-process.ts';
+import { Caller, countsOf, poll, withDatabase } from './crash-kit.ts';
+import { smallPortal, startFakeHubSpot } from './fakes/hubspot.ts';
+
+describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (HubSpot)', async () => {
+  const DEALS = 4_000;
+  const PAGE = 200; // the adapter's search page
+  const dir = mkdtempSync(path.join(tmpdir(), 'rally-hs-crash-'));
+  const running: ServerProcess[] = [];
+  const fake = await startFakeHubSpot({ seed: smallPortal() });
+  afterAll(async () => {
+    fake.release();
+    for (const s of running) await stopServer(s, 'SIGKILL');
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const seeded = fake.objects('deals').length;
+  for (let i = 0; i < DEALS - seeded; i++) {
+    fake.addRecord('deals', {
+      dealname: `Deal ${i}`,
+      amount: String(1000 + i),
+      dealstage: i % 3 ? 'appointmentscheduled' : 'closedwon',
+      pipeline: 'default',
+      closedate: '2026-10-31T00:00:00.000Z',
+    });
+  }
+  const databaseUrl = await freshDatabaseUrl();
+  const env: Record<string, string> = {
+    SEED_DEMO: 'false',
+    DATA_DIR: path.join(dir, 'data'),
+    DATABASE_URL: databaseUrl ?? '',
+    JOB_HEARTBEAT_SECONDS: '10',
+    HUBSPOT_CLIENT_ID: fake.clientId,
+    HUBSPOT_CLIENT_SECRET: fake.clientSecret,
+    HUBSPOT_API_URL: fake.apiUrl,
+    HUBSPOT_AUTH_URL: fake.authUrl,
+  };
+
+  it('connects, is killed in the middle of the deals, and the restarted server finishes the sync', async () => {
+    const first = await startServer(env);
+    running.push(first);
+    const api = new Caller();
+    api.base = first.url;
+    const self = await api.json<{ clients: { client_id: string }[] }>(
+      'POST',
+      '/v1/api/register',
+      {
+        first_name: 'Crash',
+        last_name: 'Test',
+        email: 'crash@hubspot.example',
+        password: 'correct horse battery staple',
+        company_name: 'Crash Test Co',
+      },
+      201,
+    );
+    api.clientId = self.clients[0]!.client_id;
+    const base = `/v1/integration/crm/hubspot/client/${api.clientId}`;
+
+    // Each page of deals is stored before the next is asked for: at the tenth search, nine are in.
+    fake.holdAt('/crm/v3/objects/deals/search', 10);
+    const { redirect_url } = await api.json<{ redirect_url: string }>('GET', `${base}/redirect`);
+    const consent = await fetch(redirect_url, { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location')!);
+    const callback = await api.send('GET', `${back.pathname}${back.search}`);
+    expect(callback.status).toBe(302);
+    expect(callback.headers.get('location')).toMatch(/connected=hubspot/);
+
+    await poll(async () => (fake.held() > 0 ? true : null), 60_000);
+    await stopServer(first, 'SIGKILL');
+    expect(first.child.signalCode).toBe('SIGKILL');
+    fake.release();
+
+    const left = await withDatabase(env, (q) => countsOf(q, api.clientId));
+    expect(left.n).toBe(9 * PAGE);
+    expect(left.distinct).toBe(left.n);
+
+    const second = await startServer(env);
+    running.push(second);
+    api.base = second.url;
+    const done = await poll(async () => {
+      const s = await api.json<{
+        integration: { is_syncing: boolean; last_synced_at: string | null; last_error: string | null };
+      }>('GET', `${base}/settings`);
+      return !s.integration.is_syncing && s.integration.last_synced_at ? s : null;
+    }, 120_000);
+    expect(done.integration.last_error).toBeNull();
+    await stopServer(second, 'SIGTERM');
+
+    const counts = await withDatabase(env, (q) => countsOf(q, api.clientId));
+    expect(counts).toEqual({ n: DEALS, distinct: DEALS });
+  }, 300_000);
+});

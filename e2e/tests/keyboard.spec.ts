@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, expectSignedIn } from './support.ts';
+import { CLIENTS, DEMO, expectSignedIn, signInAs } from './support.ts';
 
 /**
  * Issue 21: flows done from the keyboard alone (Tab, Shift+Tab, Enter, Escape and typing), never the
@@ -54,5 +54,100 @@ test.describe('keyboard only (issue 21)', () => {
     await expect(drawer).toBeHidden();
     // Focus goes back where it was.
     await expect(kendall).toBeFocused();
+  });
+
+  test('prospects: filter superprospects, sort by a column, open one and copy its ad tag', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(90_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signInAs(page, DEMO);
+    await page.goto(`/prospects?client_id=${CLIENTS.agency}`);
+    const table = page.getByRole('table', { name: 'Prospects' });
+    await expect(table.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
+
+    // The superprospect filter is a radio group: Tab reaches the chosen option, arrows change it.
+    const all = page.getByRole('radiogroup', { name: 'Superprospects' }).getByRole('radio', { name: 'All' });
+    await tabTo(page, all);
+    await page.keyboard.press('ArrowRight');
+    await expect(
+      page
+        .getByRole('radiogroup', { name: 'Superprospects' })
+        .getByRole('radio', { name: 'Super', exact: true }),
+    ).toBeChecked();
+    await expect(page).toHaveURL(/[?&]super=true/);
+
+    // Sorting by a column header: Enter on its button, and again for the other direction.
+    const byName = page.getByRole('button', { name: 'Sort by name' });
+    await tabTo(page, byName);
+    await page.keyboard.press('Enter');
+    const nameHeader = table.getByRole('columnheader').filter({ has: byName });
+    await expect(nameHeader).toHaveAttribute('aria-sort', /ascending|descending/);
+    const first = await nameHeader.getAttribute('aria-sort');
+    await page.keyboard.press('Enter');
+    await expect(nameHeader).not.toHaveAttribute('aria-sort', first!);
+
+    // Open the first prospect and copy its ad tag with the keyboard alone.
+    const opener = table.getByRole('row').nth(1).getByRole('button').first();
+    await tabTo(page, opener, 60);
+    await page.keyboard.press('Enter');
+    const drawer = page.getByRole('dialog');
+    await expect(drawer).toBeVisible();
+    const copy = drawer.getByRole('button', { name: /^Copy Ad tag, / }).first();
+    await tabTo(page, copy);
+    const tag = await drawer
+      .getByRole('textbox', { name: /^Ad tag, / })
+      .first()
+      .inputValue();
+    expect(tag).toMatch(/\/t\/[^/]+\/ad\//);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(tag);
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
+
+  test('billing: replace the card in the dialog and pay the open invoice, from the keyboard', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, DEMO);
+    // Acme's demo billing (Northwind's is billing.spec.ts's): a test card and one open invoice.
+    await page.goto(`/settings/billing?client_id=${CLIENTS.acme}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
+    const replace = page.getByRole('button', { name: /Replace card|Add a card/ });
+    await tabTo(page, replace, 60);
+
+    // Escape closes the dialog and gives the focus back.
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Card number')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(replace).toBeFocused();
+
+    await page.keyboard.press('Space');
+    await expect(dialog.getByLabel('Card number')).toBeFocused();
+    await page.keyboard.type('5555 5555 5555 4444');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByLabel('Expiry (MM/YY)')).toBeFocused();
+    await page.keyboard.type('11/31');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByLabel('CVC')).toBeFocused();
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('card-on-file')).toContainText('Mastercard ending in 4444');
+
+    const invoices = page.getByRole('region', { name: 'Invoices' });
+    const alert = invoices.getByRole('alert', { name: /Invoice R-\d+ is open/ });
+    await expect(alert).toBeVisible();
+    const pay = alert.getByRole('button', { name: 'Pay now' });
+    await tabTo(page, pay, 60);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(/Invoice R-\d+ is paid\. Thank you!/)).toBeVisible();
+    await expect(invoices.getByRole('row').filter({ hasText: 'Open' })).toHaveCount(0);
   });
 });

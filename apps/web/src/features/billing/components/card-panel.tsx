@@ -123,6 +123,8 @@ function LocalCardForm({ clientId, onDone }: { clientId: string; onDone: () => v
     >
       <Stack gap="md">
         <TextInput
+          // The dialog opens on the field to type in, not on its close button.
+          data-autofocus
           label="Card number"
           inputMode="numeric"
           autoComplete="cc-number"

@@ -32,6 +32,7 @@ const LOGGED_OUT = [
 ];
 const SIGNED_IN = [
   '/feed',
+  `/feed?client_id=${CLIENTS.acme}`,
   `/prospects?client_id=${CLIENTS.acme}`,
   `/cadence?client_id=${CLIENTS.acme}`,
   `/revenue?client_id=${CLIENTS.acme}`,

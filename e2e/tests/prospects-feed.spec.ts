@@ -164,3 +164,20 @@ test('feed: headline cards, the activity list, and a new item pushed live withou
   await page.getByText('All', { exact: true }).click();
   await expect(activity.locator('li').first()).toContainText(`${file} imported`);
 });
+
+test('feed: what needs attention shows above the feed and links to the screen that fixes it', async ({
+  page,
+}) => {
+  await signInAs(page);
+  // The demo's Acme reps have no photo yet (their ads show initials).
+  await page.goto(`/feed?client_id=${CLIENTS.acme}`);
+  const panel = page.getByRole('region', { name: 'Needs your attention' });
+  await expect(panel).toBeVisible({ timeout: 20_000 });
+  await expect(
+    panel.getByText(/has no photo: their prospects' ads and landing pages show initials/).first(),
+  ).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/feed-required-attentions.png`, fullPage: true });
+  await panel.getByRole('link', { name: 'Add a photo' }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/client-settings/sales-reps\\?client_id=${CLIENTS.acme}$`));
+  await expect(page.getByRole('heading', { name: 'Sales reps', level: 1 })).toBeVisible();
+});

@@ -71,4 +71,41 @@ test.describe('/reports (issue 17)', () => {
     ]);
     expect(prio.suggestedFilename()).toBe('pipeline-priority-30d.csv');
   });
+
+  test('priority: the owner marks an account as a sales priority, its deals move to the top, then unmarks it', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    await signInAs(page);
+    await page.goto(`/reports?client_id=${CLIENTS.acme}&tab=priority`);
+    const table = page.getByRole('table', { name: 'Open opportunities by engagement' });
+    const rows = table.locator('tbody tr');
+    await expect(rows.first()).toBeVisible({ timeout: 20_000 });
+    // The last row of the first page: an account that is not on top by engagement alone.
+    const mark = rows.last().getByRole('button', { name: /^Mark .* as a sales priority$/ });
+    const label = (await mark.getAttribute('aria-label')) ?? '';
+    const account = label.replace(/^Mark /, '').replace(/ as a sales priority$/, '');
+    await mark.click();
+    const unmark = rows.first().getByRole('button', { name: `Unmark ${account} as a sales priority` });
+    await expect(unmark).toBeVisible({ timeout: 15_000 });
+    await expect(unmark).toHaveAttribute('aria-pressed', 'true');
+    // The pointer off the table: a hovered row's grey is not what a reader sees.
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: testInfo.outputPath('reports-priority-marked.png'), fullPage: true });
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(
+      axe.violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join('; ')}`,
+      ),
+    ).toEqual([]);
+
+    // Unmarked again: the list is back in engagement order (the shared demo is left as it was).
+    await unmark.click();
+    await expect(table.getByRole('button', { name: `Unmark ${account} as a sales priority` })).toHaveCount(
+      0,
+      { timeout: 15_000 },
+    );
+  });
 });

@@ -17,6 +17,7 @@ import { storableTextValidatorCompiler } from './lib/request-text.ts';
 import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
+import { attentionRoutes } from './modules/attention/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
@@ -39,7 +40,12 @@ import {
   crmRestRoutes,
 } from './modules/crm/index.ts';
 import type { CrmSyncService } from './modules/crm/index.ts';
-import { reportInsightRoutes, reportRoutes, scReportRoutes } from './modules/reports/index.ts';
+import {
+  reportInsightRoutes,
+  reportRoutes,
+  salesPriorityRoutes,
+  scReportRoutes,
+} from './modules/reports/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -105,6 +111,8 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     hooklyRoutes,
     reportRoutes,
     reportInsightRoutes,
+    salesPriorityRoutes,
+    attentionRoutes,
     contentRoutes,
     trackingApiRoutes,
     cohortApiRoutes,

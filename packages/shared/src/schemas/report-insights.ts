@@ -292,10 +292,47 @@ export const priorityRowSchema = z.object({
   last_engaged_at: at.nullable(),
   /** impressions + 5 × clicks + 5 × landing page views in the last `days` days. */
   score: count,
+  /**
+   * The account is marked as a sales priority (`POST /v1/rest/client/{id}/sales/priority`), itself
+   * or through a marked target of one of its prospects. Marked opportunities come first.
+   */
+  is_priority: z.boolean(),
+  /** When it was marked (the earliest mark that applies); null when not marked. */
+  priority_marked_at: at.nullable(),
 });
 export type PriorityRow = z.infer<typeof priorityRowSchema>;
 export const prioritySchema = z.object({ days: count, items: z.array(priorityRowSchema), ...paged });
 export type Priority = z.infer<typeof prioritySchema>;
+
+/**
+ * `POST /v1/rest/client/{id}/sales/priority` (body) and `DELETE …` (query): one account (a Rally
+ * company, `account_id`) or one target (`target_id`), exactly one of the two.
+ */
+export const salesPriorityInput = z
+  .object({
+    account_id: z.uuid('must be the id (UUID) of an account (company)').optional(),
+    target_id: z.uuid('must be the id (UUID) of a target').optional(),
+  })
+  .superRefine((v, ctx) => {
+    if ((v.account_id === undefined) === (v.target_id === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [v.account_id === undefined ? 'account_id' : 'target_id'],
+        message:
+          v.account_id === undefined
+            ? 'is required: give account_id or target_id'
+            : 'must not be given with account_id: mark one account or one target',
+      });
+  });
+export type SalesPriorityInput = z.infer<typeof salesPriorityInput>;
+export const salesPrioritySchema = z.object({
+  kind: z.enum(['account', 'target']),
+  account_id: z.uuid().nullable(),
+  target_id: z.uuid().nullable(),
+  is_priority: z.boolean(),
+  marked_at: at.nullable(),
+});
+export type SalesPriority = z.infer<typeof salesPrioritySchema>;
 
 // ---------------------------------------------------------------- search
 

@@ -9,3 +9,4 @@ export * from './hookly.ts';
 export * from './cohorts.ts';
 export * from './campaigns.ts';
 export * from './journeys.ts';
+export * from './attention.ts';

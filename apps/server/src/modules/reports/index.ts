@@ -1,3 +1,4 @@
 export { reportRoutes } from './routes.ts';
 export { scReportRoutes } from './sc-routes.ts';
 export { reportInsightRoutes } from './insight-routes.ts';
+export { salesPriorityRoutes } from './priority-routes.ts';

@@ -180,8 +180,35 @@ export async function reportFeed(
 // ---------------------------------------------------------------- pipeline/priority
 
 /**
+ * The accounts marked as a sales priority, with the earliest mark that applies: the account itself,
+ * or a marked target whose prospect belongs to the account (as the attribution model ties them). A
+ * CTE `marked (company_id, marked_at)`; needs `account_prospects` when targets are marked. Without
+ * marked targets it reads only the marks, so `account_prospects` stays referenced once (inlined).
+ */
+function markedCte(clientId: string, withTargets: boolean): SQL {
+  if (!withTargets)
+    return sql`marked as (
+      select sp.company_id, sp.created_at as marked_at
+        from sales_priorities sp where sp.client_id = ${clientId} and sp.company_id is not null
+    )`;
+  return sql`marked as (
+    select company_id, min(marked_at) as marked_at from (
+      select sp.company_id, sp.created_at as marked_at
+        from sales_priorities sp where sp.client_id = ${clientId} and sp.company_id is not null
+      union all
+      select ap.company_id, sp.created_at
+        from sales_priorities sp
+        join targets t on t.id = sp.target_id and t.client_id = ${clientId}
+        join account_prospects ap on ap.prospect_id = t.prospect_id
+       where sp.client_id = ${clientId}
+    ) m group by company_id
+  )`;
+}
+
+/**
  * Open opportunities ranked by their account's engagement in the last `days` days: score =
  * impressions + 5 × clicks + 5 × landing page views; ties by the latest engagement, then amount.
+ * Opportunities of accounts marked as a sales priority come first.
  */
 export async function priority(
   db: Db,
@@ -191,8 +218,12 @@ export async function priority(
 ): Promise<Priority> {
   const { page, pageSize, offset } = paging(q, opts.limit);
   const since = new Date(Date.now() - q.days * DAY_MS);
+  const [marks] = rowsOf(
+    await db.execute(sql`
+      select exists (select 1 from sales_priorities where client_id = ${clientId} and target_id is not null) as t`),
+  );
   const result = await db.execute(sql`
-    with ${accountProspects(clientId)},
+    with ${accountProspects(clientId)}, ${markedCte(clientId, Boolean(marks?.t))},
     eng as (
       select ap.company_id,
              count(*) filter (where e.type = 'impression') as impressions,
@@ -210,12 +241,13 @@ export async function priority(
            coalesce(eng.impressions, 0) as impressions, coalesce(eng.clicks, 0) as clicks,
            coalesce(eng.views, 0) as views, coalesce(eng.prospects, 0) as prospects, eng.last_at,
            coalesce(eng.impressions, 0) + 5 * coalesce(eng.clicks, 0) + 5 * coalesce(eng.views, 0) as score,
-           count(*) over () as total
+           marked.marked_at, count(*) over () as total
       from opportunities o
       left join crm_stages s on s.id = o.stage_id
       left join eng on eng.company_id = o.company_id
+      left join marked on marked.company_id = o.company_id
      where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
-     order by score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
+     order by marked.marked_at is null, score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
      limit ${pageSize} offset ${offset}`);
   const rows = rowsOf(result);
   const items: PriorityRow[] = rows.map((r) => ({
@@ -233,6 +265,8 @@ export async function priority(
     engaged_prospects: num(r.prospects),
     last_engaged_at: iso(r.last_at),
     score: num(r.score),
+    is_priority: r.marked_at !== null && r.marked_at !== undefined,
+    priority_marked_at: iso(r.marked_at),
   }));
   return { days: q.days, items, total: num(rows[0]?.total), page, page_size: pageSize };
 }

@@ -52,7 +52,7 @@ const item = (id: number, patch: Partial<FeedItem> = {}): FeedItem => ({
   ...patch,
 });
 
-async function signIn(routes: Routes = {}) {
+async function signIn(routes: Routes = {}, role: keyof typeof BUILT_IN_ROLES = 'grey_viewer') {
   const server = fakeServer({
     'GET /v1/api/user/self': {
       body: selfFixture([
@@ -60,13 +60,13 @@ async function signIn(routes: Routes = {}) {
           client_id: ACME,
           client_name: 'Acme',
           is_default: true,
-          role: 'grey_viewer',
-          permissions: [...BUILT_IN_ROLES.grey_viewer],
+          role,
+          permissions: [...BUILT_IN_ROLES[role]],
         },
       ]),
     },
     '/v1/rest/client': {
-      body: [{ id: ACME, name: 'Acme', parent_id: null, role: 'grey_viewer', is_default: true }],
+      body: [{ id: ACME, name: 'Acme', parent_id: null, role, is_default: true }],
     },
     [`/v1/rest/client/${ACME}/integrations`]: { body: [] },
     'GET /sc/dashboard/feed': {
@@ -300,5 +300,62 @@ describe('FeedScreen', () => {
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Person 1 clicked an ad')).toBeInTheDocument();
+  });
+});
+
+describe('FeedScreen: required attentions above the feed', () => {
+  const path = `GET /v1/rest/client/${ACME}/required_attentions`;
+
+  it('lists what needs a person, each with a link to the screen that fixes it (client_id added)', async () => {
+    await signIn(
+      {
+        [path]: {
+          body: {
+            items: [
+              {
+                id: 'integration_inactive:7',
+                kind: 'integration_inactive',
+                message:
+                  'Salesforce is inactive: access revoked. Nothing syncs from it until it is reconnected.',
+                link: { path: '/settings/connections', label: 'Reconnect Salesforce' },
+              },
+              {
+                id: 'cadence_day_without_content:3',
+                kind: 'cadence_day_without_content',
+                message: 'Q3 Outbound has ads on, but day 2 has no content: its prospects see no ad then.',
+                link: { path: '/cadence/3?integration_id=1', label: 'Add content' },
+              },
+            ],
+            total: 2,
+          },
+        },
+      },
+      'purple_owner',
+    );
+    render();
+    const panel = await screen.findByRole('region', { name: 'Needs your attention' });
+    expect(within(panel).getByText(/Salesforce is inactive: access revoked/)).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: 'Reconnect Salesforce' })).toHaveAttribute(
+      'href',
+      `/settings/connections?client_id=${ACME}`,
+    );
+    expect(within(panel).getByRole('link', { name: 'Add content' })).toHaveAttribute(
+      'href',
+      `/cadence/3?integration_id=1&client_id=${ACME}`,
+    );
+  });
+
+  it('nothing needs attention: no panel; a role without reports.read does not ask', async () => {
+    const server = await signIn({ [path]: { body: { items: [], total: 0 } } }, 'yellow_sdr');
+    render();
+    await screen.findByRole('list', { name: 'Activity' });
+    await waitFor(() => expect(server.calls.some((c) => c.url.endsWith('/required_attentions'))).toBe(true));
+    expect(screen.queryByRole('region', { name: 'Needs your attention' })).not.toBeInTheDocument();
+
+    resetAuth();
+    const viewer = await signIn({ [path]: { body: { items: [], total: 0 } } });
+    render();
+    await screen.findAllByRole('list', { name: 'Activity' });
+    expect(viewer.calls.some((c) => c.url.endsWith('/required_attentions'))).toBe(false);
   });
 });

@@ -49,6 +49,7 @@ import {
 import { useFeedStream } from '../hooks/use-feed-stream.ts';
 import type { StreamState } from '../hooks/use-feed-stream.ts';
 import { useNow } from '../hooks/use-now.ts';
+import { RequiredAttentions } from './required-attentions.tsx';
 
 /** Headline cards are asked again at most this often while live items pour in. */
 const HEADLINE_THROTTLE_MS = 5000;
@@ -71,6 +72,7 @@ export function FeedScreen() {
 }
 
 function Feed({ clientId }: { clientId: string }) {
+  const auth = useAuth();
   const queryClient = useQueryClient();
   const now = useNow();
   const [type, setType] = useState<FeedItemType | null>(null);
@@ -96,6 +98,10 @@ function Feed({ clientId }: { clientId: string }) {
         </div>
         <LiveBadge state={stream} />
       </Group>
+      <RequiredAttentions
+        clientId={clientId}
+        enabled={auth.currentRole?.permissions.includes('reports.read') ?? false}
+      />
       <HeadlineCards clientId={clientId} now={now} />
       <Group justify="space-between" wrap="wrap">
         <SegmentedControl

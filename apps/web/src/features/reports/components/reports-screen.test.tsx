@@ -36,8 +36,34 @@ const ALIGNMENT = {
   ...paged,
 };
 
-async function open(path: string, routes: Routes) {
-  const server = fakeServer({ ...acmeSession('yellow_sdr'), ...routes });
+const ACCOUNT = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00a009';
+const priorityList = (marked: boolean) => ({
+  days: 30,
+  items: [
+    {
+      opportunity_id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00b001',
+      name: 'Brightline - Fleet pilot',
+      account_name: 'Brightline Freight',
+      company_id: ACCOUNT,
+      stage: 'Qualification',
+      amount_cents: 4_500_000,
+      currency: 'USD',
+      close_date: null,
+      impressions: 12,
+      clicks: 2,
+      views: 1,
+      engaged_prospects: 2,
+      last_engaged_at: '2026-11-21T10:00:00.000Z',
+      score: 27,
+      is_priority: marked,
+      priority_marked_at: marked ? '2026-11-25T10:00:00.000Z' : null,
+    },
+  ],
+  ...paged,
+});
+
+async function open(path: string, routes: Routes, role: Parameters<typeof acmeSession>[0] = 'yellow_sdr') {
+  const server = fakeServer({ ...acmeSession(role), ...routes });
   vi.stubGlobal('fetch', server.fetchFn);
   await loadSession();
   renderWithRouter(<ReportsScreen />, path);
@@ -87,37 +113,67 @@ describe('ReportsScreen (issue 17)', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
-  it('priority: open opportunities with their score', async () => {
+  it('priority: open opportunities with their score; an SDR sees the mark but cannot change it', async () => {
     await open(`/reports?client_id=${ACME}&tab=priority`, {
-      [`${base}/pipeline/priority`]: {
-        body: {
-          days: 30,
-          items: [
-            {
-              opportunity_id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00b001',
-              name: 'Brightline - Fleet pilot',
-              account_name: 'Brightline Freight',
-              company_id: null,
-              stage: 'Qualification',
-              amount_cents: 4_500_000,
-              currency: 'USD',
-              close_date: null,
-              impressions: 12,
-              clicks: 2,
-              views: 1,
-              engaged_prospects: 2,
-              last_engaged_at: '2026-11-21T10:00:00.000Z',
-              score: 27,
-            },
-          ],
-          ...paged,
-        },
-      },
+      [`${base}/pipeline/priority`]: { body: priorityList(true) },
     });
     const table = await screen.findByRole('table', { name: 'Open opportunities by engagement' });
     const row = within(table).getByRole('row', { name: /Fleet pilot/ });
     expect(within(row).getByText('27')).toBeInTheDocument();
     expect(within(row).getByText('$45,000')).toBeInTheDocument();
+    expect(within(row).getByLabelText('Brightline Freight: sales priority')).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: /sales priority/ })).not.toBeInTheDocument();
+  });
+
+  it('priority: a manager marks an account as a sales priority and the list is asked again', async () => {
+    let marked = false;
+    const server = await open(
+      `/reports?client_id=${ACME}&tab=priority`,
+      {
+        [`${base}/pipeline/priority`]: () => ({ body: priorityList(marked) }),
+        [`POST /v1/rest/client/${ACME}/sales/priority`]: (init) => {
+          marked = true;
+          return {
+            body: {
+              kind: 'account',
+              account_id: JSON.parse(String(init?.body)).account_id,
+              target_id: null,
+              is_priority: true,
+              marked_at: '2026-11-25T10:00:00.000Z',
+            },
+          };
+        },
+        [`DELETE /v1/rest/client/${ACME}/sales/priority`]: () => {
+          marked = false;
+          return {
+            body: {
+              kind: 'account',
+              account_id: ACCOUNT,
+              target_id: null,
+              is_priority: false,
+              marked_at: null,
+            },
+          };
+        },
+      },
+      'green_manager',
+    );
+    const mark = await screen.findByRole('button', { name: 'Mark Brightline Freight as a sales priority' });
+    expect(mark).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(mark);
+    const unmark = await screen.findByRole('button', {
+      name: 'Unmark Brightline Freight as a sales priority',
+    });
+    expect(unmark).toHaveAttribute('aria-pressed', 'true');
+    const post = server.calls.find((c) => c.init?.method === 'POST' && c.url.endsWith('/sales/priority'));
+    expect(JSON.parse(String(post?.init?.body))).toEqual({ account_id: ACCOUNT });
+    await userEvent.click(unmark);
+    expect(
+      await screen.findByRole('button', { name: 'Mark Brightline Freight as a sales priority' }),
+    ).toBeInTheDocument();
+    expect(
+      server.calls.some((c) => c.init?.method === 'DELETE' && c.url.includes(`account_id=${ACCOUNT}`)),
+    ).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import {
+  ActionIcon,
   Anchor,
   Badge,
   Group,
@@ -12,10 +13,13 @@ import {
   Table,
   Tabs,
   Text,
+  ThemeIcon,
   Title,
+  Tooltip,
 } from '@mantine/core';
+import { IconStar, IconStarFilled } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
-import type { AlignmentSegment, UtilizationFilter } from '@rally/shared/schemas/report-insights';
+import type { AlignmentSegment, PriorityRow, UtilizationFilter } from '@rally/shared/schemas/report-insights';
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { usePeriodPicker } from '../../../components/period-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
@@ -32,6 +36,7 @@ import {
   useUtilization,
 } from '../api/get-insights.ts';
 import type { Range } from '../api/get-insights.ts';
+import { useSalesPriority } from '../api/sales-priority.ts';
 
 const TABS = [
   { value: 'alignment', label: 'Alignment' },
@@ -59,10 +64,11 @@ export function ReportsScreen() {
   const auth = useAuth();
   const clientId = auth.currentClient;
   if (!clientId) return <ScreenLoader />;
-  return <Reports key={clientId} clientId={clientId} />;
+  const canMark = auth.currentRole?.permissions.includes('cadence.write') ?? false;
+  return <Reports key={clientId} clientId={clientId} canMark={canMark} />;
 }
 
-function Reports({ clientId }: { clientId: string }) {
+function Reports({ clientId, canMark }: { clientId: string; canMark: boolean }) {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const tab: Tab = TABS.some((t) => t.value === asked) ? (asked as Tab) : 'alignment';
@@ -110,7 +116,7 @@ function Reports({ clientId }: { clientId: string }) {
           <SignalsPanel clientId={clientId} range={range} onOpen={openTarget} />
         </Tabs.Panel>
         <Tabs.Panel value="priority" pt="md">
-          <PriorityPanel clientId={clientId} onOpen={openAccount} />
+          <PriorityPanel clientId={clientId} canMark={canMark} onOpen={openAccount} />
         </Tabs.Panel>
       </Tabs>
       <AccountDrawer
@@ -556,7 +562,59 @@ const PRIORITY_DAYS = [
   { value: '90', label: '90 days' },
 ];
 
-function PriorityPanel({ clientId, onOpen }: { clientId: string; onOpen: (accountId: string) => void }) {
+/**
+ * The sales priority mark of one opportunity's account: a toggle for those who may mark
+ * (cadence.write), a read-only star for the others. Opportunities without an account cannot be marked.
+ */
+function PriorityMark({ clientId, row, canMark }: { clientId: string; row: PriorityRow; canMark: boolean }) {
+  const toggle = useSalesPriority(clientId);
+  if (!row.company_id)
+    return (
+      <Text size="xs" c="dimmed">
+        —
+      </Text>
+    );
+  const marked = toggle.isPending ? toggle.variables.mark : row.is_priority;
+  const since = row.priority_marked_at ? ` since ${day(row.priority_marked_at)}` : '';
+  if (!canMark)
+    return marked ? (
+      <Tooltip label={`Sales priority${since}`} withArrow>
+        <ThemeIcon variant="transparent" color="yellow" aria-label={`${row.account_name}: sales priority`}>
+          <IconStarFilled size={18} />
+        </ThemeIcon>
+      </Tooltip>
+    ) : null;
+  const label = marked
+    ? `Unmark ${row.account_name} as a sales priority`
+    : `Mark ${row.account_name} as a sales priority`;
+  return (
+    <Tooltip
+      label={marked ? `Sales priority${since}: click to unmark` : 'Mark as a sales priority'}
+      withArrow
+    >
+      <ActionIcon
+        variant="subtle"
+        color={marked ? 'yellow' : 'gray'}
+        aria-label={label}
+        aria-pressed={marked}
+        loading={toggle.isPending}
+        onClick={() => toggle.mutate({ accountId: row.company_id ?? '', mark: !marked })}
+      >
+        {marked ? <IconStarFilled size={18} /> : <IconStar size={18} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+function PriorityPanel({
+  clientId,
+  canMark,
+  onOpen,
+}: {
+  clientId: string;
+  canMark: boolean;
+  onOpen: (accountId: string) => void;
+}) {
   const [days, setDays] = useState('30');
   const [page, setPage] = useState(1);
   const q = usePriority(clientId, Number(days), page);
@@ -565,7 +623,8 @@ function PriorityPanel({ clientId, onOpen }: { clientId: string; onOpen: (accoun
       <Group justify="space-between" wrap="wrap">
         <Text size="sm" c="dimmed" maw={560}>
           Open opportunities ranked by their account&apos;s recent engagement with your ads. Score:
-          impressions + 5 × clicks + 5 × landing page views.
+          impressions + 5 × clicks + 5 × landing page views. Accounts marked as a sales priority (★) come
+          first.
         </Text>
         <Group gap="sm">
           <SegmentedControl
@@ -599,6 +658,7 @@ function PriorityPanel({ clientId, onOpen }: { clientId: string; onOpen: (accoun
             minWidth={900}
             head={
               <Table.Tr>
+                <Table.Th w={56}>Priority</Table.Th>
                 <Table.Th>Opportunity</Table.Th>
                 <Table.Th>Stage</Table.Th>
                 <Table.Th ta="right">Amount</Table.Th>
@@ -612,6 +672,9 @@ function PriorityPanel({ clientId, onOpen }: { clientId: string; onOpen: (accoun
           >
             {q.data.items.map((o) => (
               <Table.Tr key={o.opportunity_id}>
+                <Table.Td>
+                  <PriorityMark clientId={clientId} row={o} canMark={canMark} />
+                </Table.Td>
                 <Table.Td>
                   <Text fw={600} size="sm">
                     {o.name}

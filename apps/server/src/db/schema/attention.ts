@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { clients, users } from './identity.ts';
+import { companies, targets } from './integrations.ts';
+
+/**
+ * An account (a Rally company) or a target marked as a sales priority (SPEC.md §7 "Sales priority:
+ * POST and DELETE /rest/client/{id}/sales/priority"). Exactly one of `company_id` and `target_id`.
+ * The `pipeline/priority` report puts the opportunities of marked accounts — and of the accounts of
+ * marked targets' prospects — first.
+ */
+export const salesPriorities = pgTable(
+  'sales_priorities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    targetId: uuid('target_id').references(() => targets.id, { onDelete: 'cascade' }),
+    markedBy: uuid('marked_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('sales_priorities_client_idx').on(t.clientId),
+    uniqueIndex('sales_priorities_company_uq').on(t.clientId, t.companyId),
+    uniqueIndex('sales_priorities_target_uq').on(t.clientId, t.targetId),
+    check('sales_priorities_one_of', sql`(${t.companyId} is null) <> (${t.targetId} is null)`),
+  ],
+);

@@ -1,0 +1,1 @@
+export { attentionRoutes } from './routes.ts';

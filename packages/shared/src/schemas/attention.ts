@@ -13,6 +13,8 @@ export const REQUIRED_ATTENTION_KINDS = [
   'cadence_day_without_content',
   /** A rep whose prospects see ads has no photo: ads and landing pages show initials. */
   'rep_without_photo',
+  /** A journey of an active cohort has no stage, or a stage without ads: its accounts there see none. */
+  'journey_without_content',
 ] as const;
 export type RequiredAttentionKind = (typeof REQUIRED_ATTENTION_KINDS)[number];
 

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { billingAccounts, integrations, invoices, salesReps } from '../../db/schema/index.ts';
+import {
+  billingAccounts,
+  cadences,
+  cohorts,
+  integrations,
+  invoices,
+  journeyStages,
+  journeys,
+  salesReps,
+} from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeCadence, makeContent, makeRep, showing } from '../../../test/engagement.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
@@ -67,7 +76,29 @@ describe('required attentions (GET /v1/rest/client/{id}/required_attentions)', a
       reason: 'month_end',
       idempotencyKey: randomUUID(),
     });
-    return { clientId, sf: sf!.id, gap, invoice: inv!.id };
+    // Journeys: one with a stage without ads, one without stages, one complete, one of a paused cohort.
+    async function journey(title: string, stages: string[][], status: 'active' | 'paused' = 'active') {
+      const cadenceId = await makeCadence(app, clientId, { name: `${title} cadence` });
+      await app.db.update(cadences).set({ kind: 'cohort' }).where(eq(cadences.id, cadenceId));
+      const [co] = await app.db
+        .insert(cohorts)
+        .values({ clientId, name: `${title} cohort`, sourceKind: 'filter', cadenceId, status })
+        .returning();
+      const [j] = await app.db
+        .insert(journeys)
+        .values({ clientId, cohortId: co!.id, name: title })
+        .returning();
+      for (const [n, contentIds] of stages.entries())
+        await app.db
+          .insert(journeyStages)
+          .values({ clientId, journeyId: j!.id, position: n + 1, name: `Stage ${n + 1}`, contentIds });
+      return { journeyId: j!.id, cohortId: co!.id };
+    }
+    const halfDone = await journey(`${name} expansion`, [[ad], [], [ad]]);
+    const empty = await journey(`${name} launch`, []);
+    await journey(`${name} complete`, [[ad], [ad]]);
+    await journey(`${name} paused`, [[]], 'paused');
+    return { clientId, sf: sf!.id, gap, invoice: inv!.id, halfDone, empty };
   }
 
   const s = await scene('Acme');
@@ -116,8 +147,20 @@ describe('required attentions (GET /v1/rest/client/{id}/required_attentions)', a
         message: "Alex Lindgren has no photo: their prospects' ads and landing pages show initials instead.",
         link: { path: '/client-settings/sales-reps', label: 'Add a photo' },
       }),
+      {
+        id: `journey_without_content:${s.halfDone.journeyId}`,
+        kind: 'journey_without_content',
+        message: 'The journey Acme expansion has a stage without ads (“Stage 2”): accounts there see none.',
+        link: { path: `/cohorts/${s.halfDone.cohortId}`, label: 'Open the journey' },
+      },
+      {
+        id: `journey_without_content:${s.empty.journeyId}`,
+        kind: 'journey_without_content',
+        message: 'The journey Acme launch has no stage yet: its accounts see no ad.',
+        link: { path: `/cohorts/${s.empty.cohortId}`, label: 'Open the journey' },
+      },
     ]);
-    expect(body.total).toBe(5);
+    expect(body.total).toBe(7);
   });
 
   it('billing items only for roles that may read billing; an SDR sees the rest', async () => {
@@ -127,6 +170,8 @@ describe('required attentions (GET /v1/rest/client/{id}/required_attentions)', a
       'integration_inactive',
       'cadence_day_without_content',
       'rep_without_photo',
+      'journey_without_content',
+      'journey_without_content',
     ]);
   });
 
@@ -142,6 +187,7 @@ describe('required attentions (GET /v1/rest/client/{id}/required_attentions)', a
     const ids = (await owner.get(url)).json().items.map((i: { id: string }) => i.id);
     expect(ids).not.toContain(`integration_inactive:${foreign.sf}`);
     expect(ids).not.toContain(`cadence_day_without_content:${foreign.gap}`);
+    expect(ids).not.toContain(`journey_without_content:${foreign.halfDone.journeyId}`);
     expect((await owner.get(`/v1/rest/client/${foreign.clientId}/required_attentions`)).statusCode).toBe(403);
     const { browser: stranger } = await signedIn(app, { [foreign.clientId]: 'purple_owner' });
     expect((await stranger.get(url, { clientId: s.clientId })).statusCode).toBe(403);

@@ -19,7 +19,8 @@ export const attentionRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Inactive integrations (with the reason), a failing charge or an expired card (for roles with ' +
           'billing_details.read), cadences with ads on and a day without content, and reps whose ' +
-          'prospects see ads but who have no photo. Computed from the current state on each call.',
+          'prospects see ads but who have no photo, journeys of active cohorts with no stage or a stage ' +
+          'without ads. Computed from the current state on each call.',
         params: clientIdParam,
         response: { 200: requiredAttentionsSchema },
       },

@@ -29,7 +29,8 @@ const listDays = (days: number[]) => {
 /**
  * What needs a person now in one client (SPEC.md §7 "required_attentions"), most urgent first:
  * inactive integrations (with their reason), a failing card (only for `billing_details.read`), cadences
- * with ads on and a day without content, reps whose prospects see ads without a photo.
+ * with ads on and a day without content, reps whose prospects see ads without a photo, journeys of
+ * active cohorts with no stage or a stage without ads.
  */
 export async function requiredAttentions(
   db: Db,
@@ -37,7 +38,7 @@ export async function requiredAttentions(
   opts: { billing: boolean; now?: Date },
 ): Promise<RequiredAttentions> {
   const now = opts.now ?? new Date();
-  const [integrations, invoices, card, cadences, reps] = await Promise.all([
+  const [integrations, invoices, card, cadences, reps, journeys] = await Promise.all([
     db.execute(sql`
       select id, source, last_error from integrations
        where client_id = ${clientId} and not is_active order by id`),
@@ -67,6 +68,19 @@ export async function requiredAttentions(
       select id, first_name, last_name, email from sales_reps
        where client_id = ${clientId} and selected and is_active and coalesce(photo_url, '') = ''
        order by first_name, last_name, id limit ${PER_KIND}`),
+    db.execute(sql`
+      select j.id, j.name, j.cohort_id,
+             (select count(*) from journey_stages s where s.journey_id = j.id) as stages,
+             array(select s.name from journey_stages s
+                    where s.journey_id = j.id and jsonb_array_length(s.content_ids) = 0
+                    order by s.position) as empty
+        from journeys j
+        join cohorts co on co.id = j.cohort_id and co.client_id = ${clientId} and co.status = 'active'
+       where j.client_id = ${clientId}
+         and (not exists (select 1 from journey_stages s where s.journey_id = j.id)
+              or exists (select 1 from journey_stages s
+                          where s.journey_id = j.id and jsonb_array_length(s.content_ids) = 0))
+       order by j.name, j.id limit ${PER_KIND}`),
   ]);
 
   const items: RequiredAttention[] = [];
@@ -128,6 +142,21 @@ export async function requiredAttentions(
       kind: 'rep_without_photo',
       message: `${name} has no photo: their prospects' ads and landing pages show initials instead.`,
       link: { path: '/client-settings/sales-reps', label: 'Add a photo' },
+    });
+  }
+  for (const r of rowsOf(journeys)) {
+    const empty = (r.empty as string[]).map(String);
+    const names = empty.slice(0, 3).map((n) => `“${n}”`);
+    const more = empty.length > 3 ? ` and ${empty.length - 3} more` : '';
+    const what =
+      Number(r.stages) === 0
+        ? 'has no stage yet: its accounts see no ad.'
+        : `has ${empty.length === 1 ? 'a stage' : 'stages'} without ads (${names.join(', ')}${more}): accounts there see none.`;
+    items.push({
+      id: `journey_without_content:${String(r.id)}`,
+      kind: 'journey_without_content',
+      message: `The journey ${String(r.name)} ${what}`,
+      link: { path: `/cohorts/${String(r.cohort_id)}`, label: 'Open the journey' },
     });
   }
   return { items, total: items.length };

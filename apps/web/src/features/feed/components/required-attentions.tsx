@@ -1,5 +1,11 @@
 import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCreditCard, IconPhotoOff, IconPlugConnectedX, IconCalendarOff } from '@tabler/icons-react';
+import {
+  IconCalendarOff,
+  IconCreditCard,
+  IconPhotoOff,
+  IconPlugConnectedX,
+  IconRoute,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { RequiredAttentionKind } from '@rally/shared/schemas/attention';
@@ -11,12 +17,14 @@ const ICONS: Record<RequiredAttentionKind, ReactNode> = {
   card_failing: <IconCreditCard size={18} />,
   cadence_day_without_content: <IconCalendarOff size={18} />,
   rep_without_photo: <IconPhotoOff size={18} />,
+  journey_without_content: <IconRoute size={18} />,
 };
 const COLORS: Record<RequiredAttentionKind, string> = {
   integration_inactive: 'red',
   card_failing: 'red',
   cadence_day_without_content: 'orange',
   rep_without_photo: 'yellow',
+  journey_without_content: 'orange',
 };
 
 /** The item's screen with the current client (SPEC.md §2: links carry client_id). */

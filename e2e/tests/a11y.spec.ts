@@ -43,6 +43,9 @@ const SIGNED_IN = [
   `/cohorts?client_id=${CLIENTS.acme}`,
   `/cohorts/new?client_id=${CLIENTS.acme}`,
   `/cohorts/${demoCohortId(CLIENTS.acme, 0)}?client_id=${CLIENTS.acme}`,
+  // Journeys (issue 18): the demo journey's builder and view (on the first demo cohort).
+  `/cohorts/${demoCohortId(CLIENTS.acme, 0)}/journey?client_id=${CLIENTS.acme}`,
+  `/cohorts/${demoCohortId(CLIENTS.acme, 0)}/journey/view?client_id=${CLIENTS.acme}`,
   '/content',
   '/landing-pages',
   `/landing-pages/6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101?client_id=${CLIENTS.agency}`,

@@ -94,6 +94,21 @@ export const APP_ROUTES = [
   { id: 'cohorts', path: '/cohorts', title: 'Cohorts', layout: 'default' },
   { id: 'cohort-new', path: '/cohorts/new', title: 'New cohort', layout: 'default' },
   { id: 'cohort', path: '/cohorts/:id', title: 'Cohort', layout: 'default' },
+  // Journeys (issue 18): stages with content and rules for a cohort, and their funnel over time.
+  {
+    id: 'journey',
+    path: '/cohorts/:id/journey',
+    title: 'Journey',
+    layout: 'default',
+    permission: 'cohort.write',
+  },
+  {
+    id: 'journey-view',
+    path: '/cohorts/:id/journey/view',
+    title: 'Journey view',
+    layout: 'default',
+    permission: 'reports.read',
+  },
   // Content studio: its ads and landing pages are for the cadences of an integration (SPEC.md §2).
   { id: 'content', path: '/content', title: 'Content', layout: 'default' },
   { id: 'content-item', path: '/content/:id', title: 'Ad creative', layout: 'default' },

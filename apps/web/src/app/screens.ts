@@ -26,6 +26,8 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   cohorts: () => import('./routes/cohorts.tsx'),
   'cohort-new': () => import('./routes/cohort-new.tsx'),
   cohort: () => import('./routes/cohort.tsx'),
+  journey: () => import('./routes/journey.tsx'),
+  'journey-view': () => import('./routes/journey-view.tsx'),
   content: () => import('./routes/content.tsx'),
   'content-item': () => import('./routes/content-item.tsx'),
   'landing-pages': () => import('./routes/landing-pages.tsx'),

@@ -158,7 +158,7 @@ beforeAll(async () => {
   foreignJourneyId = (
     await app.journeys.create(foreignId, null, { cohort_id: foreignCohortId, name: 'Theirs' })
   ).id;
-});
+}, 120_000);
 afterAll(() => app.close());
 
 const stages = () => [

@@ -307,17 +307,27 @@ function ruleSql(r: StoredJourneyRule, ctx: { clientId: string; journeyCreatedAt
         and o.company_id = a.company_id and not o.is_deleted
         and coalesce(o.crm_created_at, o.created_at) >= ${ctx.journeyCreatedAt.toISOString()}::timestamptz
         and coalesce(o.crm_created_at, o.created_at) <= ${ctx.now.toISOString()}::timestamptz)`;
-    case 'crm_stage_reached':
-      // At the stage or past it in the stage's pipeline (a closed-lost stage is past nothing), or
-      // through it once (the opportunity's stage history).
+    case 'crm_stage_reached': {
+      // Reached during the journey (between its start and now): a stage history entry into the
+      // stage or past it in its pipeline (a closed-lost stage is past nothing); an opportunity
+      // without history counts by its current stage when it was created during the journey.
+      const from = ctx.journeyCreatedAt.toISOString();
+      const to = ctx.now.toISOString();
+      const atOrPast = (alias: string) =>
+        sql.raw(`(${alias}.id = x.id or (${alias}.integration_id = x.integration_id
+          and ${alias}.pipeline_key = x.pipeline_key and ${alias}.sort_order >= x.sort_order
+          and not (${alias}.is_closed and not ${alias}.is_won)))`);
       return sql`exists (select 1 from opportunities o
         join crm_stages x on x.id = ${r.crm_stage_id}::uuid
-        left join crm_stages cs on cs.id = o.stage_id
         where o.client_id = ${ctx.clientId} and o.company_id = a.company_id and not o.is_deleted
-          and (o.stage_id = x.id
-            or (cs.integration_id = x.integration_id and cs.pipeline_key = x.pipeline_key
-              and cs.sort_order >= x.sort_order and not (cs.is_closed and not cs.is_won))
-            or exists (select 1 from opportunity_stage_history h where h.opportunity_id = o.id and h.to_stage_id = x.id)))`;
+          and (exists (select 1 from opportunity_stage_history h join crm_stages hs on hs.id = h.to_stage_id
+                where h.opportunity_id = o.id and ${atOrPast('hs')}
+                  and h.changed_at >= ${from}::timestamptz and h.changed_at <= ${to}::timestamptz)
+            or (not exists (select 1 from opportunity_stage_history h2 where h2.opportunity_id = o.id)
+              and exists (select 1 from crm_stages cs where cs.id = o.stage_id and ${atOrPast('cs')})
+              and coalesce(o.crm_created_at, o.created_at) >= ${from}::timestamptz
+              and coalesce(o.crm_created_at, o.created_at) <= ${to}::timestamptz)))`;
+    }
     default:
       return sql`false`;
   }

@@ -17,7 +17,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconArchive, IconChartLine } from '@tabler/icons-react';
+import { IconArchive, IconChartLine, IconRoute } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -124,6 +124,7 @@ function CohortView({
         <Stat label="Superprospects" value={c.supers} />
       </SimpleGrid>
       <SyncPanel clientId={clientId} cohort={c} canWrite={canWrite} />
+      <JourneyPanel clientId={clientId} cohort={c} canWrite={canWrite} canReport={canReport} />
       {canReport && <ImpactPanel clientId={clientId} id={c.id} />}
       <MembersPanel clientId={clientId} id={c.id} />
       {canReport && <AudiencePanel clientId={clientId} id={c.id} />}
@@ -192,6 +193,58 @@ function SyncPanel({ clientId, cohort, canWrite }: { clientId: string; cohort: C
           aria-label="Sync progress"
         />
       )}
+    </Paper>
+  );
+}
+
+/** Links to the cohort's journey builder and journey view (features/journeys). */
+function JourneyPanel({
+  clientId,
+  cohort,
+  canWrite,
+  canReport,
+}: {
+  clientId: string;
+  cohort: Cohort;
+  canWrite: boolean;
+  canReport: boolean;
+}) {
+  if (!canWrite && !canReport) return null;
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Group justify="space-between">
+        <div>
+          <Text fw={600} size="sm">
+            Journey
+          </Text>
+          <Text size="sm" c="dimmed">
+            Stages with their own ads, and rules that move accounts along.
+          </Text>
+        </div>
+        <Group gap="xs">
+          {canWrite && cohort.status !== 'archived' && (
+            <Button
+              component={Link}
+              to={`/cohorts/${cohort.id}/journey?client_id=${clientId}`}
+              size="xs"
+              variant="light"
+              leftSection={<IconRoute size={14} />}
+            >
+              Journey builder
+            </Button>
+          )}
+          {canReport && (
+            <Button
+              component={Link}
+              to={`/cohorts/${cohort.id}/journey/view?client_id=${clientId}`}
+              size="xs"
+              variant="default"
+            >
+              Journey view
+            </Button>
+          )}
+        </Group>
+      </Group>
     </Paper>
   );
 }
@@ -320,7 +373,7 @@ function MembersPanel({ clientId, id }: { clientId: string; id: string }) {
         <Paper withBorder radius="md">
           {/* Focusable so a keyboard can scroll it sideways on a narrow screen (no links inside). */}
           <Table.ScrollContainer
-            minWidth={760}
+            minWidth={840}
             type="native"
             tabIndex={0}
             role="region"
@@ -332,6 +385,7 @@ function MembersPanel({ clientId, id }: { clientId: string; id: string }) {
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Title</Table.Th>
                   <Table.Th>Company</Table.Th>
+                  <Table.Th>Stage</Table.Th>
                   <Table.Th ta="right">Impressions</Table.Th>
                   <Table.Th ta="right">Clicks</Table.Th>
                   <Table.Th ta="right">Views</Table.Th>
@@ -353,6 +407,7 @@ function MembersPanel({ clientId, id }: { clientId: string; id: string }) {
                     </Table.Td>
                     <Table.Td>{m.title || '—'}</Table.Td>
                     <Table.Td>{m.company_name ?? '—'}</Table.Td>
+                    <Table.Td>{m.stage ? m.stage.name : '—'}</Table.Td>
                     <Table.Td ta="right">{m.impressions}</Table.Td>
                     <Table.Td ta="right">{m.clicks}</Table.Td>
                     <Table.Td ta="right">{m.views}</Table.Td>

@@ -1,0 +1,5 @@
+import { JourneyBuilderScreen } from '../../features/journeys/index.ts';
+
+export default function JourneyRoute() {
+  return <JourneyBuilderScreen />;
+}

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, api, signInAs } from './support.ts';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { CLIENTS, importCadence, signInAs } from './support.ts';
+import type { Browser, Page } from '@playwright/test';
 
 /**
  * Issue 7 end to end: "an owner switches ads on for a cadence, assigns content to day 2, opens a
@@ -24,43 +24,6 @@ const PROSPECT_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 test.describe.configure({ timeout: 150_000 });
-
-/** Imports a small file through the app: one prospect on day 1 and ours on day 2 of a new cadence. */
-async function importCadence(
-  request: APIRequestContext,
-  cadence: string,
-  who: { first: string; last: string },
-) {
-  const email = `${who.first}.${who.last}@tagwalk.example`.toLowerCase();
-  const csv = [
-    'Email,First Name,Last Name,Title,Company,Website,Cadence,Day,Rep Email,Rep First Name,Rep Last Name,Rep Title',
-    `day1.${email},Dayone,${who.last},Buyer,Tagwalk Freight,https://tagwalk.example,${cadence},1,maya.lindgren@acme-robotics.example,Maya,Lindgren,Senior SDR`,
-    `${email},${who.first},${who.last},VP Operations,Tagwalk Freight,https://tagwalk.example,${cadence},2,maya.lindgren@acme-robotics.example,Maya,Lindgren,Senior SDR`,
-  ].join('\n');
-  const csrf = (await request.get('/v1/api/auth/csrf')).headers()['x-xsrf-token'] ?? '';
-  const headers = { 'x-xsrf-token': csrf, 'x-client-id': ACME };
-  const imports = `/v1/integration/crm/fileforce/client/${ACME}/imports`;
-  const up = await request.post(imports, {
-    headers,
-    multipart: {
-      kind: 'targets',
-      file: { name: `${cadence}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) },
-    },
-  });
-  expect(up.status(), await up.text()).toBe(201);
-  const { id } = (await up.json()) as { id: string };
-  const start = await request.post(`${imports}/${id}/start`, { headers });
-  expect(start.status(), await start.text()).toBe(202);
-  await expect
-    .poll(
-      async () => {
-        const res = await api(request, 'GET', `${imports}/${id}`, undefined, ACME);
-        return ((await res.json()) as { status: string }).status;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe('done');
-}
 
 /** A fresh browser for the prospect: no session, an ordinary user agent, nothing off our origin. */
 async function prospectBrowser(browser: Browser, baseURL: string) {
@@ -97,7 +60,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   const name = `${who.first} ${who.last}`;
 
   await signInAs(page);
-  await importCadence(page.request, cadence, who);
+  await importCadence(page.request, ACME, cadence, who);
 
   // The cadence screen: ads are off for a newly imported cadence; switch them on.
   await page.goto(`/cadence?client_id=${ACME}`);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, expectSignedIn, signInAs } from './support.ts';
+import { CLIENTS, DEMO, expectSignedIn, importCadence, signInAs } from './support.ts';
 
 /**
  * Issue 21: flows done from the keyboard alone (Tab, Shift+Tab, Enter, Escape and typing), never the
@@ -14,6 +14,22 @@ async function tabTo(page: Page, target: Locator, max = 40) {
     await page.keyboard.press('Tab');
   }
   await expect(target).toBeFocused();
+}
+
+/**
+ * Chooses `option` in the focused select with the arrow keys and Enter: the list opens on ArrowDown,
+ * and each ArrowDown moves the highlight (Mantine marks it `data-combobox-selected`).
+ */
+async function chooseWithArrows(page: Page, option: string, max = 30) {
+  await page.keyboard.press('ArrowDown');
+  const target = page.getByRole('option', { name: option, exact: true });
+  await expect(target).toBeVisible();
+  for (let i = 0; i < max; i++) {
+    if ((await target.getAttribute('data-combobox-selected')) !== null) break;
+    await page.keyboard.press('ArrowDown');
+  }
+  await expect(target).toHaveAttribute('data-combobox-selected');
+  await page.keyboard.press('Enter');
 }
 
 test.describe('keyboard only (issue 21)', () => {
@@ -149,5 +165,61 @@ test.describe('keyboard only (issue 21)', () => {
     await page.keyboard.press('Enter');
     await expect(page.getByText(/Invoice R-\d+ is paid\. Thank you!/)).toBeVisible();
     await expect(invoices.getByRole('row').filter({ hasText: 'Open' })).toHaveCount(0);
+  });
+
+  test('a cadence page: ads switch, content on a day and a transition rule, then discard', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, DEMO);
+    // A cadence of this test's own (Acme's published ad "Picks per hour" goes on its day 1).
+    const stamp = Date.now().toString(36);
+    const cadence = `E2E keyboard ${stamp}`;
+    await importCadence(page.request, CLIENTS.acme, cadence, { first: 'Kira', last: 'Keys' });
+    await page.goto(`/cadence?client_id=${CLIENTS.acme}`);
+    const link = page.getByRole('table', { name: 'Cadences' }).getByRole('link', { name: cadence });
+    await expect(link).toBeVisible({ timeout: 30_000 });
+    await tabTo(page, link, 80);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: cadence })).toBeVisible();
+
+    // The ads switch is saved at once: Space turns it on.
+    const ads = page.getByRole('switch', { name: 'Ads on' });
+    await expect(ads).not.toBeChecked();
+    await tabTo(page, ads);
+    await page.keyboard.press('Space');
+    await expect(ads).toBeChecked();
+    await expect(ads).toBeEnabled();
+
+    // Content on day 1: the picker opens with the arrow keys, Enter chooses.
+    const day1 = page.getByRole('region', { name: 'Day 1' });
+    await tabTo(page, day1.getByRole('button', { name: 'Add content to Day 1' }));
+    await page.keyboard.press('Enter');
+    const picker = day1.getByLabel('Day 1, content 1: content');
+    await tabTo(page, picker);
+    await chooseWithArrows(page, 'Picks per hour');
+    await expect(picker).toHaveValue('Picks per hour');
+
+    // A transition: clicks ≥ 2 → move to day 2.
+    await tabTo(page, day1.getByRole('button', { name: 'Add rule to Day 1, content 1' }));
+    await page.keyboard.press('Enter');
+    const rule = day1.getByRole('group', { name: 'Rule 1 of Day 1, content 1' });
+    await tabTo(page, rule.getByLabel('Rule 1: when'));
+    await chooseWithArrows(page, 'clicks ≥');
+    await expect(rule.getByLabel('Rule 1: when')).toHaveValue('clicks ≥');
+    await tabTo(page, rule.getByLabel('Rule 1: value'));
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('2');
+    await tabTo(page, rule.getByLabel('Rule 1: then'));
+    await chooseWithArrows(page, 'Move to day 2');
+    await expect(rule.getByLabel('Rule 1: then')).toHaveValue('Move to day 2');
+
+    // The changes wait in the save bar; Discard, from the keyboard, drops them.
+    const bar = page.getByRole('region', { name: 'Unsaved changes' });
+    await expect(bar).toBeVisible();
+    await tabTo(page, bar.getByRole('button', { name: 'Discard' }), 80);
+    await page.keyboard.press('Enter');
+    await expect(bar).toHaveCount(0);
+    await expect(day1.getByLabel('Day 1, content 1: content')).toHaveCount(0);
   });
 });

@@ -122,3 +122,44 @@ export async function registerViaApi(
   expect(res.status(), await res.text()).toBe(201);
   return { email, password };
 }
+
+/**
+ * Imports a small file through the app's file import: one prospect on day 1 and `who` on day 2 of a
+ * new cadence of `clientId`, so a test can change that cadence without touching another test's.
+ */
+export async function importCadence(
+  request: APIRequestContext,
+  clientId: string,
+  cadence: string,
+  who: { first: string; last: string },
+) {
+  const email = `${who.first}.${who.last}@tagwalk.example`.toLowerCase();
+  const csv = [
+    'Email,First Name,Last Name,Title,Company,Website,Cadence,Day,Rep Email,Rep First Name,Rep Last Name,Rep Title',
+    `day1.${email},Dayone,${who.last},Buyer,Tagwalk Freight,https://tagwalk.example,${cadence},1,maya.lindgren@acme-robotics.example,Maya,Lindgren,Senior SDR`,
+    `${email},${who.first},${who.last},VP Operations,Tagwalk Freight,https://tagwalk.example,${cadence},2,maya.lindgren@acme-robotics.example,Maya,Lindgren,Senior SDR`,
+  ].join('\n');
+  const csrf = (await request.get('/v1/api/auth/csrf')).headers()['x-xsrf-token'] ?? '';
+  const headers = { 'x-xsrf-token': csrf, 'x-client-id': clientId };
+  const imports = `/v1/integration/crm/fileforce/client/${clientId}/imports`;
+  const up = await request.post(imports, {
+    headers,
+    multipart: {
+      kind: 'targets',
+      file: { name: `${cadence}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) },
+    },
+  });
+  expect(up.status(), await up.text()).toBe(201);
+  const { id } = (await up.json()) as { id: string };
+  const start = await request.post(`${imports}/${id}/start`, { headers });
+  expect(start.status(), await start.text()).toBe(202);
+  await expect
+    .poll(
+      async () => {
+        const res = await api(request, 'GET', `${imports}/${id}`, undefined, clientId);
+        return ((await res.json()) as { status: string }).status;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('done');
+}

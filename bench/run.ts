@@ -2,13 +2,15 @@
  * Runs the benchmarks and prints each figure next to a baseline measured in the same run.
  * `npm run bench` (all) or `npm run bench -- healthz startup bundle`. BENCH_SECONDS sets load length;
  * `--rows N` sets the size of the import benchmark's file (default 1,000,000); `--events N` the
- * number of webhook events (default 2,000).
+ * number of webhook events (default 2,000); `--runs N` and `--seed N` the fuzz run's requests per
+ * operation (default 40) and seed.
  */
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as crmSync from './crm-sync.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as fileImport from './import.bench.ts';
+import * as fuzzBench from './fuzz.bench.ts';
 import * as ingest from './ingest.bench.ts';
 import * as memory from './memory.bench.ts';
 import * as prospects from './prospects.bench.ts';
@@ -32,6 +34,13 @@ const events = options.has('events') ? Number(options.get('events')) : undefined
 if (events !== undefined && !(Number.isInteger(events) && events > 0))
   throw new Error('--events must be a whole number');
 
+function intOption(name: string): number | undefined {
+  if (!options.has(name)) return undefined;
+  const n = Number(options.get(name));
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
+  return n;
+}
+
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const all: Record<string, () => unknown> = {
   bundle: () => bundle.run(),
@@ -46,6 +55,7 @@ const all: Record<string, () => unknown> = {
   prospects: () => prospects.run(),
   webhooks: () => webhooks.run({ events }),
   memory: () => memory.run(),
+  fuzz: () => fuzzBench.run({ runs: intOption('runs'), seed: intOption('seed') }),
 };
 const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {

@@ -1,7 +1,12 @@
 import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstUnstorableText, isStorableText } from '@rally/shared/schemas/common';
+import {
+  MAX_NESTING,
+  TOO_DEEP_MESSAGE,
+  firstUnstorableText,
+  isStorableText,
+} from '@rally/shared/schemas/common';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { billingAccounts, clients, landingPages, salesReps, ssoConfigs } from '../db/schema/index.ts';
 import { createTestApp } from '../../test/helpers.ts';
@@ -164,6 +169,45 @@ describe('text PostgreSQL cannot store', () => {
     for (const bad of [NUL, SURROGATE, '\udc00', 'x\ud83d']) expect(isStorableText(bad), bad).toBe(false);
     expect(firstUnstorableText({ a: 'ok', b: [{ c: 'ok' }, { d: SURROGATE }] })).toEqual(['b', 1, 'd']);
     expect(firstUnstorableText({ a: 1, b: null, c: ['🚀'] })).toBeNull();
+  });
+
+  it('a body nested thousands deep is a 422 naming where, not a stack overflow (the fuzz suite found it)', async () => {
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000);
+    const res = await owner.request({
+      method: 'POST',
+      url: '/v1/rest/client',
+      payload: `{"name":"x","extra":${deep}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0]).toEqual({
+      field: `body.extra${'.0'.repeat(MAX_NESTING - 1)}`,
+      message: TOO_DEEP_MESSAGE,
+    });
+    expect(firstUnstorableText(JSON.parse(deep))).toBeNull();
+    expect(firstUnstorableText({ k: { ['a\u0000']: 1 } })).toEqual(['k', 'a?']);
+  });
+
+  it('a multipart body that is not well formed is a 422 on both upload routes, not a 500 (the fuzz suite found it)', async () => {
+    for (const url of [
+      `/v1/integration/crm/fileforce/client/${acme}/imports`,
+      `/v1/rest/client/${acme}/uploads`,
+    ]) {
+      for (const payload of [
+        '\u0000',
+        '',
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\na,b',
+      ]) {
+        const res = await owner.request({
+          method: 'POST',
+          url,
+          payload,
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        });
+        expect(res.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(422);
+        expect(res.json().errors[0].field).toMatch(/^body/);
+      }
+    }
   });
 
   for (const [label, bad] of [

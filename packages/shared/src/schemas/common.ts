@@ -18,31 +18,49 @@ export function isStorableText(s: string): boolean {
   return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
 }
 
+/** How deep a request's JSON may nest: no form of the product needs more than a few levels. */
+export const MAX_NESTING = 32;
+export const TOO_DEEP_MESSAGE = `is nested too deeply (more than ${MAX_NESTING} levels of arrays or objects)`;
+
 /**
- * The path of the first string in a parsed request part (JSON body, query, params) that is not
- * storable text, or null. Keys are checked too (a key becomes a field name in messages and logs).
+ * The first problem with the strings of a parsed request part (JSON body, query, params): a string
+ * that is not storable text (BAD_TEXT_MESSAGE), or nesting deeper than MAX_NESTING, with its path;
+ * null when there is none. Keys are checked too (a key becomes a field name in messages and logs).
+ * Iterative and bounded, so a body of thousands of nested arrays is a 422, not a stack overflow.
  */
-export function firstUnstorableText(
+export function firstRequestTextProblem(
   value: unknown,
-  path: (string | number)[] = [],
-): (string | number)[] | null {
-  if (typeof value === 'string') return isStorableText(value) ? null : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = firstUnstorableText(value[i], [...path, i]);
-      if (found) return found;
+): { path: (string | number)[]; message: string } | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { value: v, path } = next;
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) return { path, message: BAD_TEXT_MESSAGE };
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      // The key itself is named with its unstorable characters replaced, so the reply can be sent.
-      if (!isStorableText(k)) return [...path, [...k].map((ch) => (isStorableText(ch) ? ch : '?')).join('')];
-      const found = firstUnstorableText(v, [...path, k]);
-      if (found) return found;
+    if (v === null || typeof v !== 'object') continue;
+    if (path.length >= MAX_NESTING) return { path, message: TOO_DEEP_MESSAGE };
+    // Pushed in reverse so that the first problem in document order is found first.
+    const entries: [string | number, unknown][] = Array.isArray(v)
+      ? v.map((x, i) => [i, x])
+      : Object.entries(v);
+    for (const [k, child] of entries.reverse()) {
+      if (typeof k === 'string' && !isStorableText(k)) {
+        // The key itself is named with its unstorable characters replaced, so the reply can be sent.
+        stack.push({
+          value: '\u0000',
+          path: [...path, [...k].map((ch) => (isStorableText(ch) ? ch : '?')).join('')],
+        });
+      } else stack.push({ value: child, path: [...path, k] });
     }
   }
   return null;
+}
+
+/** The path of the first string that is not storable text (see firstRequestTextProblem), or null. */
+export function firstUnstorableText(value: unknown): (string | number)[] | null {
+  const problem = firstRequestTextProblem(value);
+  return problem?.message === BAD_TEXT_MESSAGE ? problem.path : null;
 }
 
 /** A string PostgreSQL can store (see BAD_TEXT_MESSAGE). */

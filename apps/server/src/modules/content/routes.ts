@@ -66,6 +66,7 @@ import {
 } from './settings.ts';
 import { personaliseContent } from './text.ts';
 import { blobStoreOf, listUploads, readUpload, saveUpload } from './uploads.ts';
+import { multipartProblem } from '../../lib/multipart.ts';
 
 const errorReply = messageReply.extend({
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
@@ -469,7 +470,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         const code = (err as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         if (code === 'FST_FILES_LIMIT') throw fieldError('body.file', 'send one file at a time');
-        throw err;
+        throw multipartProblem(err);
       }
       const parsedKind = uploadKindSchema.safeParse(kind ?? 'image');
       if (!parsedKind.success) {

@@ -34,6 +34,7 @@ import {
 } from './service.ts';
 import { FileTooLargeError, removeStored, storeStream, uploadsRoot } from './storage.ts';
 import type { StoredFile } from './storage.ts';
+import { multipartProblem } from '../../lib/multipart.ts';
 
 const BASE = '/integration/crm/fileforce/client/:clientId';
 const clientParam = z.uuid('must be the id (UUID) of a client');
@@ -159,7 +160,7 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
         const code = (err as { code?: string }).code;
         if (err instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         if (code === 'FST_FILES_LIMIT') throw fieldError('body.file', 'send one file at a time');
-        throw err;
+        throw multipartProblem(err);
       }
       const parsedKind = importKindSchema.safeParse(kind ?? 'targets');
       if (!stored || !parsedKind.success) {

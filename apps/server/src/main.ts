@@ -3,18 +3,7 @@ import { PRODUCT_NAME } from '@rally/shared';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import type { Config } from './config/env.ts';
-import {
-  DEMO_EMAIL,
-  DEMO_PASSWORD,
-  seedDemo,
-  seedDemoBillingData,
-  seedDemoCampaignData,
-  seedDemoCohortData,
-  seedDemoContentData,
-  seedDemoCrmData,
-  seedDemoData,
-  seedDemoEngagementData,
-} from './db/seed.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } from './db/seed.ts';
 
 let config: Config;
 try {
@@ -28,25 +17,7 @@ try {
 }
 
 const app = await buildApp(config);
-if (config.seedDemo && config.services.includes('main')) {
-  await seedDemo(app.db);
-  await seedDemoData({ db: app.db, config, log: app.log });
-  await seedDemoCrmData(app.db);
-  await seedDemoContentData(app.db);
-  // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
-  await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
-  // After the engagement seed: the filter cohort picks the engaged prospects.
-  await seedDemoCohortData({
-    db: app.db,
-    tracking: app.tracking,
-    cohorts: app.cohorts,
-    journeys: app.journeys,
-  });
-  // After the cohort seed: one campaign on a demo cohort.
-  await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
-  // After the engagement seed: the demo invoices bill its superprospects.
-  await seedDemoBillingData({ db: app.db, billing: app.billing });
-}
+if (config.seedDemo && config.services.includes('main')) await seedDemoAll(app);
 await app.listen({ host: config.host, port: config.port });
 
 const address = app.server.address();

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { and, eq, sql } from 'drizzle-orm';
 import { BUILT_IN_ROLES } from '@rally/shared';
 import type { BuiltInRole } from '@rally/shared';
+import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../lib/passwords.ts';
 import type { Db } from './client.ts';
 import { importCsvFile } from '../modules/fileforce/index.ts';
@@ -235,4 +236,28 @@ export async function seedDemoBillingData(deps: {
     },
     DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key]),
   );
+}
+
+/**
+ * Every demo seed in its order, as `npm start` runs them (SEED_DEMO); the fuzz suite seeds its app
+ * the same way, so a seed added here is fuzzed too.
+ */
+export async function seedDemoAll(app: FastifyInstance): Promise<void> {
+  await seedDemo(app.db);
+  await seedDemoData({ db: app.db, config: app.config, log: app.log });
+  await seedDemoCrmData(app.db);
+  await seedDemoContentData(app.db);
+  // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
+  await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
+  // After the engagement seed: the filter cohort picks the engaged prospects.
+  await seedDemoCohortData({
+    db: app.db,
+    tracking: app.tracking,
+    cohorts: app.cohorts,
+    journeys: app.journeys,
+  });
+  // After the cohort seed: one campaign on a demo cohort.
+  await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
+  // After the engagement seed: the demo invoices bill its superprospects.
+  await seedDemoBillingData({ db: app.db, billing: app.billing });
 }

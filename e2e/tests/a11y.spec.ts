@@ -21,6 +21,12 @@ const demoCohortId = (clientId: string, n: 0 | 1) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
+/** The demo campaign's fixed id (apps/server/src/modules/campaigns/demo.ts demoCampaignId). */
+const demoCampaignId = (clientId: string) => {
+  const h = createHash('sha256').update(`rally-demo-campaign:${clientId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
 const LOGGED_OUT = [
   '/login',
   '/register',
@@ -46,6 +52,8 @@ const SIGNED_IN = [
   // Journeys (issue 18): the demo journey's builder and view (on the first demo cohort).
   `/cohorts/${demoCohortId(CLIENTS.acme, 0)}/journey?client_id=${CLIENTS.acme}`,
   `/cohorts/${demoCohortId(CLIENTS.acme, 0)}/journey/view?client_id=${CLIENTS.acme}`,
+  `/cohorts/${demoCohortId(CLIENTS.acme, 0)}/campaigns/new?client_id=${CLIENTS.acme}`,
+  `/campaigns/${demoCampaignId(CLIENTS.acme)}?client_id=${CLIENTS.acme}`,
   '/content',
   '/landing-pages',
   `/landing-pages/6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101?client_id=${CLIENTS.agency}`,

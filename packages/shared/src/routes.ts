@@ -109,6 +109,9 @@ export const APP_ROUTES = [
     layout: 'default',
     permission: 'reports.read',
   },
+  // Campaigns (issue 18): a cohort's flights on an ad network, with the download of their ads.
+  { id: 'campaign-new', path: '/cohorts/:id/campaigns/new', title: 'New campaign', layout: 'default' },
+  { id: 'campaign', path: '/campaigns/:id', title: 'Campaign', layout: 'default' },
   // Content studio: its ads and landing pages are for the cadences of an integration (SPEC.md §2).
   { id: 'content', path: '/content', title: 'Content', layout: 'default' },
   { id: 'content-item', path: '/content/:id', title: 'Ad creative', layout: 'default' },

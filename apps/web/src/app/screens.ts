@@ -28,6 +28,8 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   cohort: () => import('./routes/cohort.tsx'),
   journey: () => import('./routes/journey.tsx'),
   'journey-view': () => import('./routes/journey-view.tsx'),
+  'campaign-new': () => import('./routes/campaign-new.tsx'),
+  campaign: () => import('./routes/campaign.tsx'),
   content: () => import('./routes/content.tsx'),
   'content-item': () => import('./routes/content-item.tsx'),
   'landing-pages': () => import('./routes/landing-pages.tsx'),

@@ -339,7 +339,8 @@ export const contentListReply = z.object({ items: z.array(contentItemSchema), to
  */
 export const pbaBody = z
   .object({
-    content_id: uuidSchema('the id of a content item').optional(),
+    /** The content item (personalised texts); with csv, the content the new cohort's ads show (null: none). */
+    content_id: uuidSchema('the id of a content item').nullable().optional(),
     /** Values come from this target's prospect and rep when given. */
     target_id: uuidSchema('the id of a target').optional(),
     /** Override or extra values by data-id (win over the target's and the content's assignee). */
@@ -362,7 +363,7 @@ export const pbaBody = z
           ctx.addIssue({ code: 'custom', path: [key], message: 'is not used with csv' });
         }
       }
-    } else if (b.content_id === undefined) {
+    } else if (b.content_id === undefined || b.content_id === null) {
       ctx.addIssue({
         code: 'custom',
         path: ['content_id'],

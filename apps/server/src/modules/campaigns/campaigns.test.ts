@@ -433,7 +433,11 @@ describe('people-based ads: POST /v1/rest/content/parse_pba_data and /pba with c
     expect(ad.headers['content-type']).toBe('image/png');
     expect(ad.rawPayload.equals(neutralAd('300x250'))).toBe(false);
     // The list again: the same prospects, nobody twice.
-    const again = await manager.post('/v1/rest/content/pba', { csv: CSV, name: 'Expo list 2' });
+    const again = await manager.post('/v1/rest/content/pba', {
+      csv: CSV,
+      name: 'Expo list 2',
+      content_id: null,
+    });
     expect(again.json().members).toBe(2);
     const ana = await app.db
       .select({ id: prospects.id })

@@ -73,6 +73,7 @@ describe('CohortScreen', () => {
               : { ...running, sync_state: 'done', size: 1, last_synced_at: '2026-11-26T10:00:05.000Z' },
         };
       },
+      'GET /v1/rest/campaign': { body: { items: [], total: 0, page: 1, page_size: 100 } },
       [`GET /v1/rest/cohort/${ID}/segment`]: (): { body: CohortSegmentReply } => ({
         body: {
           items: cohortReads > 1 ? [member] : [],

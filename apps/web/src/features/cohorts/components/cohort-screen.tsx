@@ -33,6 +33,7 @@ import { useCohort } from '../api/get-cohort.ts';
 import { useCohortAudience, useCohortImpact } from '../api/get-cohort-reports.ts';
 import { useCohortSegment } from '../api/get-cohort-segment.ts';
 import { useSyncCohort } from '../api/sync-cohort.ts';
+import { CohortCampaignsPanel } from './cohort-campaigns-panel.tsx';
 import { CohortStatusActions } from './cohort-status-actions.tsx';
 import { CohortStatusBadge, syncText } from './status-badge.tsx';
 
@@ -125,6 +126,7 @@ function CohortView({
       </SimpleGrid>
       <SyncPanel clientId={clientId} cohort={c} canWrite={canWrite} />
       <JourneyPanel clientId={clientId} cohort={c} canWrite={canWrite} canReport={canReport} />
+      <CohortCampaignsPanel clientId={clientId} cohort={c} canWrite={canWrite} />
       {canReport && <ImpactPanel clientId={clientId} id={c.id} />}
       <MembersPanel clientId={clientId} id={c.id} />
       {canReport && <AudiencePanel clientId={clientId} id={c.id} />}

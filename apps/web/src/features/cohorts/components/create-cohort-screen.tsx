@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
   Title,
+  useMatches,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconInfoCircle } from '@tabler/icons-react';
@@ -24,13 +25,18 @@ import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useCreateCohort } from '../api/create-cohort.ts';
 import { useCadenceOptions, useContentOptions, useCrmLists } from '../api/get-source-options.ts';
+import { useCheckPeople, useCreatePeopleCohort } from '../api/people-cohort.ts';
 import { usePreSyncEstimate } from '../api/pre-sync-cohort.ts';
 import { cohortHref } from './cohorts-screen.tsx';
+import { PeopleUpload } from './people-upload.tsx';
 
-type Source = 'filter' | 'crm_list';
+type Source = 'filter' | 'crm_list' | 'csv';
 type Tri = 'any' | 'yes' | 'no';
 
-/** /cohorts/new: name, source (prospect filters or a CRM list), content; the estimate shows before saving. */
+/**
+ * /cohorts/new: name, source (prospect filters, a CRM list or a CSV of people), content; the estimate
+ * (or, for a CSV, the usable rows) shows before saving.
+ */
 export function CreateCohortScreen() {
   const auth = useAuth();
   const clientId = auth.currentClient;
@@ -56,10 +62,22 @@ function CreateCohortForm({ clientId }: { clientId: string }) {
   const [engagement, setEngagement] = useState<'any' | 'engaged' | 'not_engaged'>('any');
   const [contentId, setContentId] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
+  // Three sources do not fit side by side on a phone.
+  const sourceOrientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', sm: 'horizontal' });
   const lists = useCrmLists(clientId);
   const cadences = useCadenceOptions(clientId);
   const contents = useContentOptions(clientId);
   const create = useCreateCohort(clientId);
+  const [csv, setCsv] = useState<string | null>(null);
+  const check = useCheckPeople(clientId);
+  const createPeople = useCreatePeopleCohort(clientId);
+  const onFile = (text: string | null) => {
+    setCsv(text);
+    check.reset();
+    createPeople.reset();
+    if (text !== null) check.mutate(text);
+  };
+  const csvReady = csv !== null && check.isSuccess && check.data.usable > 0;
 
   const filters = useMemo((): CohortFilters => {
     const f: CohortFilters = {};
@@ -71,6 +89,7 @@ function CreateCohortForm({ clientId }: { clientId: string }) {
     return f;
   }, [title, company, cadenceId, superprospect, engagement]);
   const body = useMemo((): CohortPreSyncBody | null => {
+    if (source === 'csv') return null;
     if (source === 'crm_list') return listId ? { source_kind: 'crm_list', crm_list_id: listId } : null;
     return { source_kind: 'filter', filters };
   }, [source, listId, filters]);
@@ -81,6 +100,14 @@ function CreateCohortForm({ clientId }: { clientId: string }) {
     e.preventDefault();
     if (!name.trim()) {
       setNameError('Give the cohort a name');
+      return;
+    }
+    if (source === 'csv') {
+      if (!csv || !csvReady) return;
+      createPeople.mutate(
+        { name: name.trim(), csv, content_id: contentId },
+        { onSuccess: (made) => void navigate(cohortHref(clientId, made.cohort.id)) },
+      );
       return;
     }
     if (!body) return;
@@ -122,15 +149,24 @@ function CreateCohortForm({ clientId }: { clientId: string }) {
                 </Text>
                 <SegmentedControl
                   aria-labelledby="cohort-source-label"
+                  orientation={sourceOrientation}
                   value={source}
                   onChange={(v) => setSource(v as Source)}
                   data={[
                     { value: 'filter', label: 'Filter prospects' },
                     { value: 'crm_list', label: 'CRM list or campaign' },
+                    { value: 'csv', label: 'CSV of people' },
                   ]}
                 />
               </div>
-              {source === 'crm_list' ? (
+              {source === 'csv' ? (
+                <PeopleUpload
+                  check={check.data}
+                  pending={check.isPending}
+                  error={check.error}
+                  onFile={onFile}
+                />
+              ) : source === 'crm_list' ? (
                 <Select
                   label="CRM list"
                   placeholder={lists.isPending ? 'Loading lists…' : 'Choose a list'}
@@ -200,18 +236,24 @@ function CreateCohortForm({ clientId }: { clientId: string }) {
               />
             </Stack>
           </Paper>
-          <Estimate
-            pending={body !== null && (estimate.isFetching || debounced !== body)}
-            error={estimate.isError}
-            data={body ? estimate.data : undefined}
-            waiting={body === null}
-          />
-          <FormError error={create.error} />
+          {source !== 'csv' && (
+            <Estimate
+              pending={body !== null && (estimate.isFetching || debounced !== body)}
+              error={estimate.isError}
+              data={body ? estimate.data : undefined}
+              waiting={body === null}
+            />
+          )}
+          <FormError error={source === 'csv' ? createPeople.error : create.error} />
           <Group justify="flex-end">
             <Button variant="default" component={Link} to={`/cohorts?client_id=${clientId}`}>
               Cancel
             </Button>
-            <Button type="submit" loading={create.isPending} disabled={!body}>
+            <Button
+              type="submit"
+              loading={source === 'csv' ? createPeople.isPending : create.isPending}
+              disabled={source === 'csv' ? !csvReady : !body}
+            >
               Create cohort
             </Button>
           </Group>

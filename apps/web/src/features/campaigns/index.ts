@@ -1,0 +1,1 @@
+export { CampaignScreen, NewCampaignScreen } from './components/campaign-screen.tsx';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 
-// Shared by the CRM crash tests (crm-crash*.test.ts): a caller of a server started as a child
-// process, polling, and reading the database while no server holds it.
+// Shared by the crash tests (crm-crash*.test.ts, import-crash.test.ts): a caller of a server started
+// as a child process, polling, and reading the database while no server holds it.
 
 /** A browser's part of the API conversation: cookies, the CSRF token, the chosen client. */
 export class Caller {
@@ -18,13 +18,13 @@ export class Caller {
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (method !== 'GET') headers['x-xsrf-token'] = this.csrf;
     if (this.clientId) headers['x-client-id'] = this.clientId;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.base}${url}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'manual',
-    });
+    let payload: FormData | string | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(`${this.base}${url}`, { method, headers, body: payload, redirect: 'manual' });
     for (const c of res.headers.getSetCookie()) {
       const [pair = ''] = c.split(';');
       const eq = pair.indexOf('=');
@@ -42,13 +42,14 @@ export class Caller {
   }
 }
 
-export async function poll<T>(check: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+/** Asks every `everyMs` (each answer may cost the server a request) until `check` gives a value. */
+export async function poll<T>(check: () => Promise<T | null>, timeoutMs: number, everyMs = 250): Promise<T> {
   const start = Date.now();
   for (;;) {
     const value = await check();
     if (value !== null) return value;
     if (Date.now() - start > timeoutMs) throw new Error(`poll: nothing within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -76,7 +77,8 @@ export async function withDatabase<T>(
   }
 }
 
-export const countsOf = async (q: Query, clientId: string) =>
+/** The client's opportunities, and how many distinct external ids they have. */
+export const opportunityCounts = async (q: Query, clientId: string) =>
   (
     await q<{ n: number; distinct: number }>(
       `select count(*)::int as n, count(distinct external_id)::int as distinct
@@ -84,3 +86,41 @@ export const countsOf = async (q: Query, clientId: string) =>
       [clientId],
     )
   )[0]!;
+
+/** Registers a fresh owner with a client of its own; the caller then speaks for that client. */
+export async function registerOwner(api: Caller, email: string): Promise<void> {
+  const self = await api.json<{ clients: { client_id: string }[] }>(
+    'POST',
+    '/v1/api/register',
+    {
+      first_name: 'Crash',
+      last_name: 'Test',
+      email,
+      password: 'correct horse battery staple',
+      company_name: 'Crash Test Co',
+    },
+    201,
+  );
+  api.clientId = self.clients[0]!.client_id;
+}
+
+/** Connects a CRM through the vendor fake's consent as a browser would; the answer of our callback. */
+export async function connectByOAuth(api: Caller, source: string): Promise<Response> {
+  const { redirect_url } = await api.json<{ redirect_url: string }>(
+    'GET',
+    `/v1/integration/crm/${source}/client/${api.clientId}/redirect`,
+  );
+  const consent = await fetch(redirect_url, { redirect: 'manual' });
+  const back = new URL(consent.headers.get('location')!);
+  return api.send('GET', `${back.pathname}${back.search}`);
+}
+
+/** Waits until the CRM connection's sync has finished, and gives its state. */
+export async function syncFinished(api: Caller, source: string, timeoutMs = 120_000) {
+  return poll(async () => {
+    const s = await api.json<{
+      integration: { is_syncing: boolean; last_synced_at: string | null; last_error: string | null };
+    }>('GET', `/v1/integration/crm/${source}/client/${api.clientId}/settings`);
+    return !s.integration.is_syncing && s.integration.last_synced_at ? s.integration : null;
+  }, timeoutMs);
+}

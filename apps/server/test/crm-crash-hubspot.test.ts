@@ -5,7 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from './helpers.ts';
 import { startServer, stopServer } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
-import { Caller, countsOf, poll, withDatabase } from './crash-kit.ts';
+import {
+  Caller,
+  connectByOAuth,
+  opportunityCounts,
+  poll,
+  registerOwner,
+  syncFinished,
+  withDatabase,
+} from './crash-kit.ts';
 import { smallPortal, startFakeHubSpot } from './fakes/hubspot.ts';
 
 describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (HubSpot)', async () => {
@@ -47,27 +55,11 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (HubSpo
     running.push(first);
     const api = new Caller();
     api.base = first.url;
-    const self = await api.json<{ clients: { client_id: string }[] }>(
-      'POST',
-      '/v1/api/register',
-      {
-        first_name: 'Crash',
-        last_name: 'Test',
-        email: 'crash@hubspot.example',
-        password: 'correct horse battery staple',
-        company_name: 'Crash Test Co',
-      },
-      201,
-    );
-    api.clientId = self.clients[0]!.client_id;
-    const base = `/v1/integration/crm/hubspot/client/${api.clientId}`;
+    await registerOwner(api, 'crash@hubspot.example');
 
     // Each page of deals is stored before the next is asked for: at the tenth search, nine are in.
     fake.holdAt('/crm/v3/objects/deals/search', 10);
-    const { redirect_url } = await api.json<{ redirect_url: string }>('GET', `${base}/redirect`);
-    const consent = await fetch(redirect_url, { redirect: 'manual' });
-    const back = new URL(consent.headers.get('location')!);
-    const callback = await api.send('GET', `${back.pathname}${back.search}`);
+    const callback = await connectByOAuth(api, 'hubspot');
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toMatch(/connected=hubspot/);
 
@@ -76,23 +68,17 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (HubSpo
     expect(first.child.signalCode).toBe('SIGKILL');
     fake.release();
 
-    const left = await withDatabase(env, (q) => countsOf(q, api.clientId));
+    const left = await withDatabase(env, (q) => opportunityCounts(q, api.clientId));
     expect(left.n).toBe(9 * PAGE);
     expect(left.distinct).toBe(left.n);
 
     const second = await startServer(env);
     running.push(second);
     api.base = second.url;
-    const done = await poll(async () => {
-      const s = await api.json<{
-        integration: { is_syncing: boolean; last_synced_at: string | null; last_error: string | null };
-      }>('GET', `${base}/settings`);
-      return !s.integration.is_syncing && s.integration.last_synced_at ? s : null;
-    }, 120_000);
-    expect(done.integration.last_error).toBeNull();
+    expect((await syncFinished(api, 'hubspot')).last_error).toBeNull();
     await stopServer(second, 'SIGTERM');
 
-    const counts = await withDatabase(env, (q) => countsOf(q, api.clientId));
+    const counts = await withDatabase(env, (q) => opportunityCounts(q, api.clientId));
     expect(counts).toEqual({ n: DEALS, distinct: DEALS });
   }, 300_000);
 });

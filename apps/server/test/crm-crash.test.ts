@@ -5,7 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from './helpers.ts';
 import { startServer, stopServer } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
-import { Caller, countsOf, poll, withDatabase } from './crash-kit.ts';
+import {
+  Caller,
+  connectByOAuth,
+  opportunityCounts,
+  poll,
+  registerOwner,
+  syncFinished,
+  withDatabase,
+} from './crash-kit.ts';
 import { smallOrg, startFakeSalesforce } from './fakes/salesforce.ts';
 
 const OPPORTUNITIES = 20_000;
@@ -47,30 +55,14 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Salesf
     running.push(first);
     const api = new Caller();
     api.base = first.url;
-    const self = await api.json<{ clients: { client_id: string }[] }>(
-      'POST',
-      '/v1/api/register',
-      {
-        first_name: 'Crash',
-        last_name: 'Test',
-        email: 'crash@crm.example',
-        password: 'correct horse battery staple',
-        company_name: 'Crash Test Co',
-      },
-      201,
-    );
-    api.clientId = self.clients[0]!.client_id;
-    const base = `/v1/integration/crm/salesforce/client/${api.clientId}`;
+    await registerOwner(api, 'crash@crm.example');
 
     // whoami, stages, record types, users, accounts, contacts (6 calls), the opportunities query
     // with CurrencyIsoCode this single-currency org refuses (1), then per page of opportunities the
     // page and its contact roles (3 queries of 200 ids): the 44th call, the tenth page, waits with
     // nine pages stored.
     fake.holdAfter(6 + 1 + 9 * 4 + 1);
-    const { redirect_url } = await api.json<{ redirect_url: string }>('GET', `${base}/redirect`);
-    const consent = await fetch(redirect_url, { redirect: 'manual' });
-    const back = new URL(consent.headers.get('location')!);
-    const callback = await api.send('GET', `${back.pathname}${back.search}`);
+    const callback = await connectByOAuth(api, 'salesforce');
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toMatch(/connected=salesforce/);
 
@@ -79,23 +71,17 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Salesf
     expect(first.child.signalCode).toBe('SIGKILL');
     fake.release();
 
-    const left = await withDatabase(env, (q) => countsOf(q, api.clientId));
+    const left = await withDatabase(env, (q) => opportunityCounts(q, api.clientId));
     expect(left.n).toBe(9 * BATCH);
     expect(left.distinct).toBe(left.n);
 
     const second = await startServer(env);
     running.push(second);
     api.base = second.url;
-    const done = await poll(async () => {
-      const s = await api.json<{
-        integration: { is_syncing: boolean; last_synced_at: string | null; last_error: string | null };
-      }>('GET', `${base}/settings`);
-      return !s.integration.is_syncing && s.integration.last_synced_at ? s : null;
-    }, 120_000);
-    expect(done.integration.last_error).toBeNull();
+    expect((await syncFinished(api, 'salesforce')).last_error).toBeNull();
     await stopServer(second, 'SIGTERM');
 
-    const counts = await withDatabase(env, (q) => countsOf(q, api.clientId));
+    const counts = await withDatabase(env, (q) => opportunityCounts(q, api.clientId));
     expect(counts).toEqual({ n: OPPORTUNITIES, distinct: OPPORTUNITIES });
   }, 300_000);
 });

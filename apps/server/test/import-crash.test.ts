@@ -2,13 +2,13 @@ import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
 import { freshDatabaseUrl } from './helpers.ts';
 import { startServer, stopServer } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
+import { Caller, poll, withDatabase } from './crash-kit.ts';
+import type { Query } from './crash-kit.ts';
 
 const ROWS = 100_000;
 const COMPANIES = 1000;
@@ -17,43 +17,6 @@ const DAYS = 7;
 const REPS = 12;
 /** Killed once this many rows are committed: well into the file, far from its end. */
 const KILL_AFTER = 10_000;
-
-/** A browser's part of the API conversation: cookies, the CSRF token, the chosen client. */
-class Caller {
-  base = '';
-  clientId = '';
-  private readonly cookies = new Map<string, string>();
-  private csrf = '';
-
-  async send(method: string, url: string, body?: unknown): Promise<Response> {
-    if (method !== 'GET' && !this.csrf) await this.send('GET', '/v1/api/auth/csrf');
-    const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (method !== 'GET') headers['x-xsrf-token'] = this.csrf;
-    if (this.clientId) headers['x-client-id'] = this.clientId;
-    let payload: FormData | string | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(body);
-    }
-    const res = await fetch(`${this.base}${url}`, { method, headers, body: payload });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair = ''] = c.split(';');
-      const eq = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    this.csrf = res.headers.get('x-xsrf-token') ?? this.csrf;
-    return res;
-  }
-
-  async json<T>(method: string, url: string, body?: unknown, status = 200): Promise<T> {
-    const res = await this.send(method, url, body);
-    const text = await res.text();
-    if (res.status !== status) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
-}
 
 /** Row i: a prospect of its own, one of a few cadences, days, companies and reps. */
 async function writeTargetsCsv(filePath: string): Promise<void> {
@@ -72,38 +35,6 @@ async function writeTargetsCsv(filePath: string): Promise<void> {
   }
   out.end();
   await once(out, 'finish');
-}
-
-/** Asks every half second (each answer costs the server a request) until `check` gives a value. */
-async function poll<T>(check: () => Promise<T | null>, timeoutMs: number): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== null) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`poll: nothing within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
-
-/** Runs `work` on the server's database while no server holds it (PGlite: the data folder). */
-async function withDatabase<T>(env: Record<string, string>, work: (q: Query) => Promise<T>): Promise<T> {
-  if (env.DATABASE_URL) {
-    const c = new pg.Client({ connectionString: env.DATABASE_URL });
-    await c.connect();
-    try {
-      return await work(async (text, values) => (await c.query(text, values)).rows);
-    } finally {
-      await c.end();
-    }
-  }
-  const db = await PGlite.create(path.join(env.DATA_DIR!, 'db'));
-  try {
-    return await work(async <R>(text: string, values?: unknown[]) => (await db.query<R>(text, values)).rows);
-  } finally {
-    await db.close();
-  }
 }
 
 type Counts = {
@@ -179,12 +110,16 @@ describe('issue 6 "Crash safety"', async () => {
     expect(uploaded.mapping).toMatchObject({ email: 'Email', cadence: 'Cadence', day: 'Day' });
     await api.json<FileImport>('POST', `${imports}/${uploaded.id}/start`, undefined, 202);
 
-    const midway = await poll(async () => {
-      const r = await api.json<FileImport>('GET', `${imports}/${uploaded.id}`);
-      if (r.status === 'failed' || r.status === 'done')
-        throw new Error(`import ended before the kill: ${r.status}`);
-      return r.processed_rows >= KILL_AFTER ? r : null;
-    }, 180_000);
+    const midway = await poll(
+      async () => {
+        const r = await api.json<FileImport>('GET', `${imports}/${uploaded.id}`);
+        if (r.status === 'failed' || r.status === 'done')
+          throw new Error(`import ended before the kill: ${r.status}`);
+        return r.processed_rows >= KILL_AFTER ? r : null;
+      },
+      180_000,
+      500,
+    );
     await stopServer(first, 'SIGKILL');
     expect(first.child.signalCode).toBe('SIGKILL');
 
@@ -207,11 +142,15 @@ describe('issue 6 "Crash safety"', async () => {
     const second = await startServer(env);
     running.push(second);
     api.base = second.url;
-    const done = await poll(async () => {
-      const r = await api.json<FileImport>('GET', `${imports}/${uploaded.id}`);
-      if (r.status === 'failed') throw new Error(`import failed after the restart: ${r.failure_reason}`);
-      return r.status === 'done' ? r : null;
-    }, 300_000);
+    const done = await poll(
+      async () => {
+        const r = await api.json<FileImport>('GET', `${imports}/${uploaded.id}`);
+        if (r.status === 'failed') throw new Error(`import failed after the restart: ${r.failure_reason}`);
+        return r.status === 'done' ? r : null;
+      },
+      300_000,
+      500,
+    );
     expect(done).toMatchObject({
       status: 'done',
       total_rows: ROWS,

@@ -86,9 +86,11 @@ describe('CohortScreen', () => {
     vi.stubGlobal('fetch', server.fetchFn);
     await loadSession();
     renderRoutes([{ path: '/cohorts/:id', element: <CohortScreen /> }], `/cohorts/${ID}?client_id=${ACME}`);
-    expect(await screen.findByText(/No members yet/)).toBeInTheDocument();
-    expect(await screen.findByText(/^Synced /, undefined, { timeout: 5000 })).toBeInTheDocument();
-    expect(await screen.findByRole('cell', { name: 'Director of Sales' })).toBeInTheDocument();
+    // The screen asks for several panels at once; a loaded machine takes its time.
+    const wait = { timeout: 10_000 };
+    expect(await screen.findByText(/No members yet/, undefined, wait)).toBeInTheDocument();
+    expect(await screen.findByText(/^Synced /, undefined, wait)).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: 'Director of Sales' }, wait)).toBeInTheDocument();
     expect(screen.queryByText(/No members yet/)).toBeNull();
   });
 });

@@ -314,6 +314,27 @@ export async function idPool(app: FastifyInstance, clientId: string): Promise<Id
   };
 }
 
+/** One id per table of rows belonging to `clientId`, with the table's name and the id's kind. */
+export async function idsByTable(
+  app: FastifyInstance,
+  clientId: string,
+): Promise<{ table: string; id: string; uuid: boolean }[]> {
+  const { rows: list } = (await app.database.execute(
+    `select c.table_name, i.data_type from information_schema.columns c
+       join information_schema.columns i on i.table_schema = c.table_schema and i.table_name = c.table_name and i.column_name = 'id'
+      where c.table_schema = 'public' and c.column_name = 'client_id' order by 1`,
+  )) as { rows: { table_name: string; data_type: string }[] };
+  const out: { table: string; id: string; uuid: boolean }[] = [];
+  for (const t of list) {
+    const { rows } = (await app.database.execute(
+      `select id::text as id from "${t.table_name}" where client_id = $1 order by 1 limit 1`,
+      [clientId],
+    )) as { rows: { id: string }[] };
+    if (rows[0]) out.push({ table: t.table_name, id: rows[0].id, uuid: t.data_type === 'uuid' });
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Requests: a valid-looking one from the schemas, then one thing broken.
 

@@ -12,6 +12,7 @@ import * as healthz from './healthz.bench.ts';
 import * as fileImport from './import.bench.ts';
 import * as fuzzBench from './fuzz.bench.ts';
 import * as ingest from './ingest.bench.ts';
+import * as journeys from './journeys.bench.ts';
 import * as memory from './memory.bench.ts';
 import * as prospects from './prospects.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
@@ -53,6 +54,7 @@ const all: Record<string, () => unknown> = {
   'crm-sync': () => crmSync.run(),
   pages: () => publicPages.run(seconds),
   prospects: () => prospects.run(),
+  journeys: () => journeys.run(),
   webhooks: () => webhooks.run({ events }),
   memory: () => memory.run(),
   fuzz: () => fuzzBench.run({ runs: intOption('runs'), seed: intOption('seed') }),

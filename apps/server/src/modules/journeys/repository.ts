@@ -399,7 +399,7 @@ with chunk as (
   where ja.journey_id = ${journey.id}
     and ja.account_id > coalesce(${after}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
     and ja.account_id <= ${last}::uuid
-), a as (
+), a as materialized (
   select c.*, coalesce(sum(t.impressions), 0) as imp, coalesce(sum(t.clicks), 0) as clk,
     coalesce(sum(t.views), 0) as vw
   from chunk c
@@ -408,7 +408,7 @@ with chunk as (
   group by c.account_id, c.company_id, c.stage_id, c.stage_entered_at, c.pos, c.stage_name
 ), d as (
   select a.*, case ${sql.join(arms, sql` `)} else null end as to_pos from a
-), dest as (
+), dest as materialized (
   select a.account_id, a.company_id, a.stage_id, a.stage_name, a.to_pos,
     case a.to_pos ${sql.join(reasons, sql` `)} else '' end as reason
   from d a where a.to_pos is not null
@@ -437,12 +437,10 @@ with chunk as (
       'from_stage', named.from_stage, 'to_stage', named.to_stage, 'reason', named.reason, 'move_id', named.id),
     ${now.toISOString()}::timestamptz
   from named
-  returning id, (data->>'move_id') as move_id
+  returning id::text as feed_id, data->>'move_id' as id, data->>'account_id' as account_id,
+    data->>'company_name' as company_name, data->>'from_stage' as from_stage, data->>'to_stage' as to_stage
 )
-select named.id::text, named.account_id::text, named.company_name, named.from_stage, named.to_stage,
-  feed.id::text as feed_id
-from named left join feed on feed.move_id = named.id::text
-order by named.account_id`),
+select id, account_id, company_name, from_stage, to_stage, feed_id from feed order by account_id`),
   );
   return { moved: rows, last };
 }

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config/env.ts';
+import { report, root } from './lib.ts';
+
+/**
+ * Issue 18: the journey job (apps/server/src/modules/journeys, docs/decisions/0010) evaluating a
+ * cohort of BENCH_JOURNEY_MEMBERS members (default 1,000,000; 5 members per account) on real
+ * PostgreSQL: the first run (every account enters the first stage, those meeting rules move, their
+ * members' targets follow) and a second run (idempotent: nothing moves), in seconds and rows
+ * changed per second. Baseline in the same run: a plain `UPDATE targets SET day_number = …` of the
+ * same member rows.
+ *
+ * BENCH_DATABASE_URL (or TEST_DATABASE_URL) names the server; a scratch database is created and dropped.
+ */
+export async function run() {
+  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  if (!serverUrl) {
+    console.log('journeys: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a PostgreSQL server)');
+    return;
+  }
+  const members = Number(process.env.BENCH_JOURNEY_MEMBERS ?? 1_000_000);
+  const accounts = Math.max(1, Math.floor(members / 5));
+  const name = `rally_bench_journeys_${randomBytes(5).toString('hex')}`;
+  const admin = async (text: string) => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    try {
+      await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  let app: FastifyInstance | undefined;
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: url.toString(),
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
+      APP_SECRET: randomBytes(32).toString('hex'),
+    });
+    app = await buildApp(config, { workers: false });
+    await app.ready();
+    const c = new pg.Client({ connectionString: url.toString() });
+    await c.connect();
+    try {
+      const t0 = performance.now();
+      const q = async (text: string) => (await c.query(text)).rows[0] as Record<string, unknown> | undefined;
+      const client = (await q(`insert into clients (name) values ('Bench') returning id::text as id`))!
+        .id as string;
+      const integration =
+        (await q(`insert into integrations (client_id, source) values ('${client}', 'fileforce')
+        returning id`))!.id as number;
+      const cadence =
+        (await q(`insert into cadences (client_id, integration_id, external_id, name, kind, status, is_super)
+        values ('${client}', ${integration}, 'cohort:bench', 'Cohort: Bench', 'cohort', 'active', true) returning id`))!
+          .id as number;
+      await c.query(`insert into cadence_days (client_id, cadence_id, day_number, content_days)
+        values ('${client}', ${cadence}, 1, '[]')`);
+      const cohort =
+        (await q(`insert into cohorts (client_id, name, source_kind, cadence_id, size, accounts, sync_state)
+        values ('${client}', 'Bench', 'filter', ${cadence}, ${members}, ${accounts}, 'done') returning id::text as id`))!
+          .id as string;
+      await c.query(`insert into companies (client_id, integration_id, external_id, name)
+        select '${client}', ${integration}, 'c' || i, 'Company ' || i from generate_series(1, ${accounts}) i`);
+      await c.query(`insert into prospects (client_id, integration_id, external_id, first_name, last_name, company_id)
+        select '${client}', ${integration}, 'p' || i, 'Pat', 'P' || i, co.id
+        from generate_series(1, ${members}) i
+        join companies co on co.integration_id = ${integration} and co.external_id = 'c' || (1 + i % ${accounts})`);
+      // Engagement: about one account in three reaches 3 impressions, one member in 40 clicked.
+      await c.query(`insert into targets (client_id, cadence_id, prospect_id, token, impressions, clicks)
+        select '${client}', ${cadence}, p.id, md5(p.id::text) || substr(md5(p.external_id), 1, 8),
+          (random() < 0.12)::int * (1 + floor(random() * 4))::int, (random() < 0.025)::int
+        from prospects p where p.integration_id = ${integration}`);
+      await c.query(`insert into cohort_members (client_id, cohort_id, prospect_id, company_id, target_id)
+        select '${client}', '${cohort}', t.prospect_id, p.company_id, t.id
+        from targets t join prospects p on p.id = t.prospect_id where t.cadence_id = ${cadence}`);
+      await c.query('analyze');
+      console.log(
+        `journeys: ${members.toLocaleString('en')} members in ${accounts.toLocaleString('en')} accounts ` +
+          `generated in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      );
+
+      const journey = await app.journeys.create(
+        client,
+        null,
+        {
+          cohort_id: cohort,
+          name: 'Bench journey',
+          stages: [
+            { name: 'Unaware', content_ids: [], rules: [], match: 'any' },
+            { name: 'Aware', content_ids: [], rules: [{ kind: 'impressions_gte', value: 3 }], match: 'any' },
+            { name: 'Engaged', content_ids: [], rules: [{ kind: 'clicks_gte', value: 1 }], match: 'any' },
+            { name: 'Opportunity', content_ids: [], rules: [{ kind: 'opportunity_created' }], match: 'any' },
+            {
+              name: 'Customer',
+              content_ids: [],
+              rules: [{ kind: 'days_in_stage_gte', value: 400 }],
+              match: 'any',
+            },
+          ],
+        },
+        { evaluate: false },
+      );
+
+      let t = performance.now();
+      const first = await app.journeys.evaluate(journey.id);
+      const firstSeconds = (performance.now() - t) / 1000;
+      // Rows written: accounts entered, and per move the account, the move and the feed item; targets aligned.
+      const firstRows = first.entered + first.moved * 3 + first.aligned;
+      t = performance.now();
+      const second = await app.journeys.evaluate(journey.id);
+      const secondSeconds = (performance.now() - t) / 1000;
+      console.log(
+        `journeys: first run entered ${first.entered.toLocaleString('en')} accounts, moved ` +
+          `${first.moved.toLocaleString('en')}, aligned ${first.aligned.toLocaleString('en')} targets; ` +
+          `second run moved ${second.moved}`,
+      );
+
+      // Baseline: one plain UPDATE of the same member rows (their day), in the same database.
+      t = performance.now();
+      const plain = await c.query(
+        `update targets set day_number = day_number + 10 where cadence_id = ${cadence}`,
+      );
+      const plainSeconds = (performance.now() - t) / 1000;
+      const plainRows = plain.rowCount ?? 0;
+
+      report(
+        'journey job, first run',
+        `${firstSeconds.toFixed(1)} s, ${Math.round(firstRows / firstSeconds).toLocaleString('en')} rows/s`,
+        `UPDATE ${plainSeconds.toFixed(1)} s, ${Math.round(plainRows / plainSeconds).toLocaleString('en')} rows/s`,
+        firstSeconds / plainSeconds,
+      );
+      report(
+        'journey job, second run',
+        `${secondSeconds.toFixed(1)} s, ${second.moved} moved`,
+        `UPDATE ${plainSeconds.toFixed(1)} s`,
+        secondSeconds / plainSeconds,
+      );
+    } finally {
+      await c.end();
+    }
+  } finally {
+    await app?.close();
+    await admin(`drop database if exists ${name} with (force)`);
+  }
+}

@@ -70,6 +70,7 @@ const SIGNED_IN = [
   '/client-settings/website',
   '/client-settings/facebook',
   '/client-settings/sales-reps',
+  `/client-settings/notifications?client_id=${CLIENTS.acme}`,
   DEMO_AD_PREVIEW,
 ];
 

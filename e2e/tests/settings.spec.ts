@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures.ts';
+import { CLIENTS, signInAs } from './support.ts';
 
 /**
  * Profile, two-step verification, users and clients screens, as a user. Tests run in parallel on
@@ -220,5 +221,40 @@ test.describe('clients', () => {
     await page.goto('/clients');
     await expect(page.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
     await expect(page.locator('main')).toContainText('client.read');
+  });
+});
+
+test.describe('client settings: notifications (issue 17)', () => {
+  test('the owner turns on a rep superprospect e-mail and a weekly digest; it is kept after a reload', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    await signInAs(page);
+    await page.goto(`/client-settings/notifications?client_id=${CLIENTS.acme}`);
+    await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
+    const table = page.getByRole('table', { name: 'Notifications per sales rep' });
+    const row = table.locator('tbody tr').first();
+    await expect(row).toBeVisible({ timeout: 20_000 });
+    const name = (await row.locator('td').first().locator('p').first().innerText()).trim();
+    const toggle = page.getByRole('switch', { name: `E-mail ${name} about new superprospects` });
+    const was = await toggle.isChecked();
+    await toggle.click({ force: true });
+    await page.locator(`input[aria-label="Digest for ${name}"]`).click();
+    await page.getByRole('option', { name: 'Weekly' }).click();
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    await expect(page.getByText('Notifications saved.')).toBeVisible();
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: testInfo.outputPath('client-settings-notifications.png'), fullPage: true });
+
+    await page.reload();
+    const again = page.getByRole('switch', { name: `E-mail ${name} about new superprospects` });
+    await expect(again).toBeChecked({ checked: !was, timeout: 20_000 });
+    await expect(page.locator(`input[aria-label="Digest for ${name}"]`)).toHaveValue('Weekly');
+    // Back as it was, for the other tests on the shared demo.
+    await again.click({ force: true });
+    await page.locator(`input[aria-label="Digest for ${name}"]`).click();
+    await page.getByRole('option', { name: 'Off' }).click();
+    await page.getByRole('button', { name: 'Save notifications' }).click();
+    await expect(page.getByText('Notifications saved.').first()).toBeVisible();
   });
 });

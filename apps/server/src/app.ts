@@ -18,6 +18,7 @@ import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { attentionRoutes } from './modules/attention/index.ts';
+import { sdrNotificationRoutes, setupSdrNotifications } from './modules/sdr-notifications/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
@@ -113,6 +114,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     reportInsightRoutes,
     salesPriorityRoutes,
     attentionRoutes,
+    sdrNotificationRoutes,
     contentRoutes,
     trackingApiRoutes,
     cohortApiRoutes,
@@ -223,6 +225,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     crmTimer.unref();
   });
   app.addHook('onClose', async () => clearInterval(crmTimer));
+  setupSdrNotifications(app, { workers: opts.workers });
   setupTracking(app);
   setupJourneys(app, { workers: opts.workers });
   setupCohorts(app);

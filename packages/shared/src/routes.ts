@@ -214,6 +214,14 @@ export const APP_ROUTES = [
     withoutIntegration: WITHOUT_INTEGRATION.clientSettings,
   },
   {
+    // Issue 17: each rep's superprospect e-mail and digest (GET and POST …/sdr_notifications).
+    id: 'client-settings-notifications',
+    path: '/client-settings/notifications',
+    title: 'Notifications',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.clientSettings,
+  },
+  {
     id: 'lp-preview',
     path: '/lp/preview',
     title: 'Landing page preview',

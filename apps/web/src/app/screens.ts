@@ -47,6 +47,7 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   'client-settings-website': () => import('./routes/client-settings-website.tsx'),
   'client-settings-facebook': () => import('./routes/client-settings-facebook.tsx'),
   'client-settings-sales-reps': () => import('./routes/client-settings-sales-reps.tsx'),
+  'client-settings-notifications': () => import('./routes/client-settings-notifications.tsx'),
   'lp-preview': () => import('./routes/server-page.tsx'),
   'landing-page': () => import('./routes/server-page.tsx'),
   'content-preview': () => import('./routes/server-page.tsx'),

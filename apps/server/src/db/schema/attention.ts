@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { SDR_DIGESTS } from '@rally/shared/schemas/sdr-notifications';
 import { clients, users } from './identity.ts';
-import { companies, targets } from './integrations.ts';
+import { companies, salesReps, targets } from './integrations.ts';
 
 /**
  * An account (a Rally company) or a target marked as a sales priority (SPEC.md §7 "Sales priority:
@@ -27,4 +28,28 @@ export const salesPriorities = pgTable(
     uniqueIndex('sales_priorities_target_uq').on(t.clientId, t.targetId),
     check('sales_priorities_one_of', sql`(${t.companyId} is null) <> (${t.targetId} is null)`),
   ],
+);
+
+/**
+ * A rep's e-mail notifications (SPEC.md §7 "GET and POST /rest/client/{id}/sdr_notifications"): an
+ * e-mail when a prospect of theirs becomes a superprospect, and a daily or weekly digest. Sent to the
+ * rep's e-mail through the outbox. No row means both off.
+ */
+export const sdrNotificationSettings = pgTable(
+  'sdr_notification_settings',
+  {
+    salesRepId: uuid('sales_rep_id')
+      .primaryKey()
+      .references(() => salesReps.id, { onDelete: 'cascade' }),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    superEmail: boolean('super_email').notNull().default(false),
+    digest: text('digest', { enum: SDR_DIGESTS }).notNull().default('off'),
+    /** The end of the period the last digest covered (the next one starts there). */
+    lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sdr_notification_settings_client_idx').on(t.clientId)],
 );

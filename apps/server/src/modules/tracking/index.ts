@@ -49,6 +49,12 @@ export function setupTracking(app: FastifyInstance): void {
     // Looked up at publish time: the feed module may decorate the app after this runs.
     publish: (clientId, item) => {
       if (app.hasDecorator('feedBus')) app.feedBus.publish(clientId, item);
+      // A new superprospect: its rep's e-mail, when asked for (SDR notifications; through the outbox).
+      if (item.type === 'super' && app.hasDecorator('sdrNotifications')) {
+        app.sdrNotifications
+          .onSuper(clientId, item)
+          .catch((err: unknown) => app.log.warn({ err }, 'superprospect e-mail not queued'));
+      }
       // Not awaited: the reply to the tag never waits for webhooks. The emitter answers from a
       // short cache when the client has no endpoint for the event, so the ingest path stays cheap.
       if (app.hasDecorator('webhooks')) {

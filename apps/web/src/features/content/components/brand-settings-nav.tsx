@@ -5,6 +5,7 @@ const TABS = [
   { value: 'website', label: 'Website' },
   { value: 'facebook', label: 'Facebook' },
   { value: 'sales-reps', label: 'Sales reps' },
+  { value: 'notifications', label: 'Notifications' },
 ] as const;
 
 /** SPEC.md §2 "/client-settings | Children: website, facebook, sales-reps": tabs between them. */

@@ -1,0 +1,3 @@
+import { NotificationSettingsScreen } from '../../features/notifications/index.ts';
+
+export default NotificationSettingsScreen;

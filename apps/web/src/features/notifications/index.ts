@@ -1,0 +1,1 @@
+export { NotificationSettingsScreen } from './components/notification-settings-screen.tsx';

@@ -45,7 +45,8 @@ function DeferredNotifications() {
  * - shade 9, the text of light variants and of `c="<colour>"`, is below 4.5:1 on white for green,
  *   lime, yellow and orange, so those four get a darker 9;
  * - the filled primary is shade 7 (white on indigo 7 is 5.0:1), and `autoContrast` puts dark text on
- *   the filled shades too light for white.
+ *   the filled shades too light for white: those with a luminance above 0.18, where white falls
+ *   below 4.5:1 (1.05 / 0.23) and black is above it (Mantine's 0.3 left white on teal 7 at 3.1:1).
  */
 type PaletteName = 'gray' | 'green' | 'lime' | 'yellow' | 'orange';
 const withShade = (name: PaletteName, shade: number, value: string) =>
@@ -55,6 +56,7 @@ export const theme = createTheme({
   primaryColor: 'indigo',
   primaryShade: { light: 7, dark: 8 },
   autoContrast: true,
+  luminanceThreshold: 0.18,
   colors: {
     gray: withShade('gray', 6, '#5f666d'),
     green: withShade('green', 9, '#237032'),

@@ -95,8 +95,9 @@ export default async function globalSetup() {
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'true',
-      // Journey rules run every 2 s, so a member's stage move shows within the journey view's poll.
-      JOURNEY_EVALUATE_SECONDS: '2',
+      // Journey rules run every 5 s, so a member's stage move shows within a few of the journey view's
+      // 5 s polls; not faster: each run holds the embedded database, which the whole suite shares.
+      JOURNEY_EVALUATE_SECONDS: '5',
       // Every test signs in from 127.0.0.1; the limits (tested by the API suite) must not throttle the
       // suite itself, nor a second run within the window when the counters live in a shared Redis.
       LOGIN_MAX_ATTEMPTS: '1000',

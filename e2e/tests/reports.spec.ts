@@ -11,6 +11,7 @@ test.describe('/reports (issue 17)', () => {
   test('alignment, content, signals and priority tabs show real rows, and a table exports as CSV', async ({
     page,
   }, testInfo) => {
+    test.setTimeout(120_000);
     await signInAs(page);
     await page.goto(`/reports?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
@@ -63,7 +64,9 @@ test.describe('/reports (issue 17)', () => {
 
     await page.getByRole('tab', { name: 'Priority' }).click();
     const priority = page.getByRole('table', { name: 'Open opportunities by engagement' });
-    await expect(priority.getByRole('row').nth(1)).toBeVisible();
+    // The priority report takes seconds on the embedded database the whole suite shares (noted in
+    // issue 17's closing note; rollups are the next design).
+    await expect(priority.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
     await page.screenshot({ path: testInfo.outputPath('reports-priority.png'), fullPage: true });
     const [prio] = await Promise.all([
       page.waitForEvent('download'),
@@ -75,19 +78,19 @@ test.describe('/reports (issue 17)', () => {
   test('priority: the owner marks an account as a sales priority, its deals move to the top, then unmarks it', async ({
     page,
   }, testInfo) => {
-    test.setTimeout(90_000);
+    test.setTimeout(150_000);
     await signInAs(page);
     await page.goto(`/reports?client_id=${CLIENTS.acme}&tab=priority`);
     const table = page.getByRole('table', { name: 'Open opportunities by engagement' });
     const rows = table.locator('tbody tr');
-    await expect(rows.first()).toBeVisible({ timeout: 20_000 });
+    await expect(rows.first()).toBeVisible({ timeout: 30_000 });
     // The last row of the first page: an account that is not on top by engagement alone.
     const mark = rows.last().getByRole('button', { name: /^Mark .* as a sales priority$/ });
     const label = (await mark.getAttribute('aria-label')) ?? '';
     const account = label.replace(/^Mark /, '').replace(/ as a sales priority$/, '');
     await mark.click();
     const unmark = rows.first().getByRole('button', { name: `Unmark ${account} as a sales priority` });
-    await expect(unmark).toBeVisible({ timeout: 15_000 });
+    await expect(unmark).toBeVisible({ timeout: 30_000 });
     await expect(unmark).toHaveAttribute('aria-pressed', 'true');
     // The pointer off the table: a hovered row's grey is not what a reader sees.
     await page.mouse.move(0, 0);
@@ -105,7 +108,7 @@ test.describe('/reports (issue 17)', () => {
     await unmark.click();
     await expect(table.getByRole('button', { name: `Unmark ${account} as a sales priority` })).toHaveCount(
       0,
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     );
   });
 });

@@ -17,6 +17,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
+  // One embedded database serves the whole suite on a 2-core machine that other work may share: a
+  // screen can take several seconds there, so waits are longer than Playwright's 5 s and 30 s.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL,

@@ -63,7 +63,9 @@ test('a manager creates a cohort from the demo prospects with a filter, sees the
   const table = page.getByRole('table', { name: 'Cohorts' });
   await expect(table.getByRole('link', { name: 'Engaged prospects' })).toBeVisible();
   await expect(table.getByRole('link', { name })).toHaveCount(0);
-  await page.getByLabel('Show archived').check();
+  // The box follows the URL, a moment after the click: check() would read it too soon.
+  await page.getByLabel('Show archived').click();
+  await expect(page.getByLabel('Show archived')).toBeChecked();
   await expect(table.getByRole('link', { name })).toBeVisible();
   await expect(
     table.getByRole('row', { name: new RegExp(name) }).getByLabel('Status: Archived'),

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,7 +93,8 @@ export default async function globalSetup() {
       PUBLIC_URL: publicUrl,
       DATA_DIR: dataDir,
       DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
+      // E2E_SERVER_LOG=<file> keeps every request with its time (to find what slows the suite).
+      LOG_LEVEL: process.env.E2E_SERVER_LOG ? 'info' : 'warn',
       SEED_DEMO: 'true',
       // Journey rules run every 5 s, so a member's stage move shows within a few of the journey view's
       // 5 s polls; not faster: each run holds the embedded database, which the whole suite shares.
@@ -139,6 +140,10 @@ export default async function globalSetup() {
     server.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
   server.removeAllListeners('exit');
+  if (process.env.E2E_SERVER_LOG) {
+    const log = createWriteStream(process.env.E2E_SERVER_LOG);
+    server.stdout.pipe(log);
+  }
 
   // Workers read these (Playwright passes the runner's environment to them).
   process.env.E2E_MAILBOX_URL = mailbox.url;

@@ -7,6 +7,7 @@ import {
   pngOf,
   registerViaApi,
   signInAs,
+  signInTo,
   signInUI,
   unique,
 } from './support.ts';
@@ -179,8 +180,7 @@ test.describe('cadences (issue 7)', () => {
   test('an SDR (Sam at Acme) sees cadences read-only: no toggles, no status moves, no editors', async ({
     page,
   }) => {
-    await signInAs(page, SAM);
-    await page.goto(`/cadence?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/cadence?client_id=${CLIENTS.acme}`, SAM);
     const table = page.getByRole('table', { name: 'Cadences' });
     await expect(table.getByRole('link', { name: CADENCE })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
@@ -204,8 +204,7 @@ test.describe('sales reps (issue 7)', () => {
   test("an owner edits a rep's title and calendar URL; the table and a reload show them", async ({
     page,
   }) => {
-    await signInAs(page);
-    await page.goto(`/client-settings/sales-reps?client_id=${CLIENTS.agency}`);
+    await signInTo(page, `/client-settings/sales-reps?client_id=${CLIENTS.agency}`);
     const table = page.getByRole('table', { name: 'Sales reps' });
     const row = table.getByRole('row', { name: 'Owen Castillo' });
     await expect(row).toBeVisible();
@@ -238,9 +237,8 @@ test.describe('sales reps (issue 7)', () => {
   test('a photo uploaded for a rep shows in the table, which lists reps with photos first (SPEC.md §5)', async ({
     page,
   }) => {
-    await signInAs(page);
     // Acme: the other test edits Northwind's reps.
-    await page.goto(`/client-settings/sales-reps?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/client-settings/sales-reps?client_id=${CLIENTS.acme}`);
     const table = page.getByRole('table', { name: 'Sales reps' });
     await table.getByRole('button', { name: 'Edit Theo Baptiste' }).click();
     const drawer = page.getByRole('dialog', { name: 'Edit Theo Baptiste' });

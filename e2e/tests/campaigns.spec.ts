@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, signInAs } from './support.ts';
+import { CLIENTS, signInTo } from './support.ts';
 
 /** The demo marketing manager of Acme (apps/server/src/db/seed.ts). */
 const MORGAN = { email: 'morgan@rally.test', password: 'rally-demo-2026', name: 'Morgan Lee' };
@@ -36,8 +36,7 @@ function zipEntries(zip: Buffer): string[] {
  */
 test('a manager creates a campaign from a demo cohort and downloads its ads as a zip', async ({ page }) => {
   test.setTimeout(90_000);
-  await signInAs(page, MORGAN);
-  await page.goto(`/cohorts/${demoCohortId(CLIENTS.acme, 0)}?client_id=${CLIENTS.acme}`);
+  await signInTo(page, `/cohorts/${demoCohortId(CLIENTS.acme, 0)}?client_id=${CLIENTS.acme}`, MORGAN);
   // The demo campaign is on the cohort page.
   await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('link', { name: /spring flight/ })).toBeVisible();
@@ -85,8 +84,7 @@ test('a manager makes a cohort from a CSV of people, seeing which rows are usabl
   page,
 }) => {
   test.setTimeout(90_000);
-  await signInAs(page, MORGAN);
-  await page.goto(`/cohorts/new?client_id=${CLIENTS.acme}`);
+  await signInTo(page, `/cohorts/new?client_id=${CLIENTS.acme}`, MORGAN);
   const name = `Expo list ${Date.now()}`;
   await page.getByLabel('Name').fill(name);
   await page.getByText('CSV of people').click();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, SAM, pngOf, signInAs } from './support.ts';
+import { CLIENTS, SAM, pngOf, signInAs, signInTo } from './support.ts';
 
 /**
  * Issue 8, the content studio in the browser: the ad creative editor with its live preview at the
@@ -147,8 +147,7 @@ test.describe('content studio (issue 8)', () => {
   }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signInAs(page);
-    await page.goto(`/landing-pages?client_id=${AGENCY}`);
+    await signInTo(page, `/landing-pages?client_id=${AGENCY}`);
     await expect(
       page.getByRole('table', { name: 'Landing pages' }).getByRole('row', { name: 'Growth audit' }),
     ).toBeVisible();
@@ -203,9 +202,8 @@ test.describe('content studio (issue 8)', () => {
     page,
   }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signInAs(page);
     // Acme, so the Northwind brand the other tests render with stays as seeded.
-    await page.goto(`/client-settings/website?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/client-settings/website?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('tab', { name: 'Website', selected: true })).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/website-settings.png`, fullPage: true });
 
@@ -237,8 +235,7 @@ test.describe('content studio (issue 8)', () => {
 
   test('/client-settings/facebook shows a Facebook-style post of a published ad', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signInAs(page);
-    await page.goto(`/client-settings/facebook?client_id=${AGENCY}`);
+    await signInTo(page, `/client-settings/facebook?client_id=${AGENCY}`);
     const post = page.getByLabel('Facebook post preview');
     await expect(post.getByText('Sponsored ·')).toBeVisible();
     await expect(post.getByText('Northwind Agency')).toBeVisible();
@@ -257,8 +254,7 @@ test.describe('content studio (issue 8)', () => {
       page,
     }) => {
       await page.setViewportSize({ width: 1280, height: 900 });
-      await signInAs(page);
-      await page.goto(`/settings/domain?client_id=${CLIENTS.acme}`);
+      await signInTo(page, `/settings/domain?client_id=${CLIENTS.acme}`);
       await expect(page.getByText('No domain yet')).toBeVisible();
       await page.getByRole('textbox', { name: 'Domain' }).fill('https://nope');
       await page.getByRole('button', { name: 'Add domain' }).click();
@@ -294,8 +290,7 @@ test.describe('content studio (issue 8)', () => {
     page,
   }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signInAs(page, SAM);
-    await page.goto(`/content?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/content?client_id=${CLIENTS.acme}`, SAM);
     await expect(page.getByRole('note')).toContainText('content.write');
     await expect(page.getByRole('button', { name: 'New ad' })).toHaveCount(0);
     await page.getByRole('table', { name: 'Ad creatives' }).getByRole('link').first().click();

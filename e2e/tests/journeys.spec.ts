@@ -1,6 +1,6 @@
 import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, signInAs } from './support.ts';
+import { CLIENTS, signInTo } from './support.ts';
 
 /** The demo marketing manager of Acme (apps/server/src/db/seed.ts). */
 const MORGAN = { email: 'morgan@rally.test', password: 'rally-demo-2026', name: 'Morgan Lee' };
@@ -30,8 +30,7 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  await signInAs(page, MORGAN);
-  await page.goto(`/cohorts/new?client_id=${CLIENTS.acme}`);
+  await signInTo(page, `/cohorts/new?client_id=${CLIENTS.acme}`, MORGAN);
   await expect(page.getByRole('heading', { name: 'New cohort', level: 1 })).toBeVisible({ timeout: 20_000 });
   const name = `Journey directors ${Date.now()}`;
   await page.getByLabel('Name').fill(name);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, DEMO, expectSignedIn, importCadence, signInAs } from './support.ts';
+import { CLIENTS, DEMO, expectSignedIn, importCadence, signInAs, signInTo } from './support.ts';
 
 /**
  * Issue 21: flows done from the keyboard alone (Tab, Shift+Tab, Enter, Escape and typing), never the
@@ -78,8 +78,7 @@ test.describe('keyboard only (issue 21)', () => {
   }) => {
     test.setTimeout(90_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signInAs(page, DEMO);
-    await page.goto(`/prospects?client_id=${CLIENTS.agency}`);
+    await signInTo(page, `/prospects?client_id=${CLIENTS.agency}`, DEMO);
     const table = page.getByRole('table', { name: 'Prospects' });
     await expect(table.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
 
@@ -128,9 +127,8 @@ test.describe('keyboard only (issue 21)', () => {
     page,
   }) => {
     test.setTimeout(90_000);
-    await signInAs(page, DEMO);
     // Acme's demo billing (Northwind's is billing.spec.ts's): a test card and one open invoice.
-    await page.goto(`/settings/billing?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/settings/billing?client_id=${CLIENTS.acme}`, DEMO);
     await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
     const replace = page.getByRole('button', { name: /Replace card|Add a card/ });
     await tabTo(page, replace, 60);

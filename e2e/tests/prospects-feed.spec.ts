@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, signInAs } from './support.ts';
+import { CLIENTS, signInTo } from './support.ts';
 import type { Page } from '@playwright/test';
 
 /**
@@ -20,8 +20,7 @@ const rows = (page: Page) => page.getByRole('table', { name: 'Prospects' }).loca
 test('prospects: search a name from the demo CSV, filter by cadence, sort, open the drawer', async ({
   page,
 }) => {
-  await signInAs(page);
-  await page.goto(`/prospects?client_id=${NORTHWIND}`);
+  await signInTo(page, `/prospects?client_id=${NORTHWIND}`);
   await expect(page.getByRole('heading', { name: 'Prospects', level: 1 })).toBeVisible();
   await expect(rows(page).first()).toBeVisible({ timeout: 20_000 });
   expect(await rows(page).count()).toBeGreaterThan(20);
@@ -104,8 +103,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
 test('feed: headline cards, the activity list, and a new item pushed live without a reload', async ({
   page,
 }) => {
-  await signInAs(page);
-  await page.goto(`/feed?client_id=${NORTHWIND}`);
+  await signInTo(page, `/feed?client_id=${NORTHWIND}`);
   await expect(page.getByRole('heading', { name: 'Feed', level: 1 })).toBeVisible();
   await expect(page.getByText('New superprospects today')).toBeVisible();
   await expect(page.getByLabel('New superprospects today')).toHaveText(/^\d+$/);
@@ -168,9 +166,8 @@ test('feed: headline cards, the activity list, and a new item pushed live withou
 test('feed: what needs attention shows above the feed and links to the screen that fixes it', async ({
   page,
 }) => {
-  await signInAs(page);
   // The demo's Acme reps have no photo yet (their ads show initials).
-  await page.goto(`/feed?client_id=${CLIENTS.acme}`);
+  await signInTo(page, `/feed?client_id=${CLIENTS.acme}`);
   const panel = page.getByRole('region', { name: 'Needs your attention' });
   await expect(panel).toBeVisible({ timeout: 20_000 });
   await expect(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, signInAs } from './support.ts';
+import { CLIENTS, signInTo } from './support.ts';
 
 /**
  * Issue 17: the /reports screen on the demo data (the CRM demo's accounts, contacts with outreach
@@ -12,8 +12,7 @@ test.describe('/reports (issue 17)', () => {
     page,
   }, testInfo) => {
     test.setTimeout(120_000);
-    await signInAs(page);
-    await page.goto(`/reports?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/reports?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
 
     const accounts = page.getByRole('table', { name: 'Accounts by alignment' });
@@ -79,8 +78,7 @@ test.describe('/reports (issue 17)', () => {
     page,
   }, testInfo) => {
     test.setTimeout(150_000);
-    await signInAs(page);
-    await page.goto(`/reports?client_id=${CLIENTS.acme}&tab=priority`);
+    await signInTo(page, `/reports?client_id=${CLIENTS.acme}&tab=priority`);
     const table = page.getByRole('table', { name: 'Open opportunities by engagement' });
     const rows = table.locator('tbody tr');
     await expect(rows.first()).toBeVisible({ timeout: 30_000 });

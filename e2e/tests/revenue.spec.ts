@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, api, signInAs } from './support.ts';
+import { CLIENTS, api, signInAs, signInTo } from './support.ts';
 
 /**
  * Issue 17: the Revenue screen on the demo data (a Salesforce-like CRM with opportunities over six
@@ -10,8 +10,7 @@ test.describe('/revenue (issue 17)', () => {
   test('headline numbers, the tables behind them, one opportunity opened, and a CSV export', async ({
     page,
   }) => {
-    await signInAs(page);
-    await page.goto(`/revenue?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/revenue?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Revenue', level: 1 })).toBeVisible();
     // The demo's ads were seen before some of its opportunities: the numbers are real, not zero.
     const generated = page.locator('text=Pipeline generated').first().locator('xpath=..');
@@ -95,8 +94,7 @@ test.describe('/revenue custom period on a phone (issue 22)', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'en-GB' });
 
   test('a swipe goes back a month, two taps choose the days, the report follows', async ({ page }) => {
-    await signInAs(page);
-    await page.goto(`/revenue?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/revenue?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Revenue', level: 1 })).toBeVisible();
     await page.getByRole('radiogroup', { name: 'Period' }).getByText('Custom', { exact: true }).click();
     const field = page.getByRole('textbox', { name: 'Custom period' });
@@ -168,8 +166,7 @@ test.describe('/revenue custom period on a phone (issue 22)', () => {
 test('revenue import from the app: the revenue kind, the column mapping, a dry run and the progress', async ({
   page,
 }) => {
-  await signInAs(page);
-  await page.goto(`/settings/integrations/fileforce?client_id=${CLIENTS.acme}`);
+  await signInTo(page, `/settings/integrations/fileforce?client_id=${CLIENTS.acme}`);
   await page.getByRole('link', { name: 'Import revenue' }).click();
   await expect(page.getByRole('heading', { name: 'Upload your revenue' })).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Revenue (opportunities)' })).toBeChecked();

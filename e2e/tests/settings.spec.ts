@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, signInAs } from './support.ts';
+import { CLIENTS, signInTo } from './support.ts';
 
 /**
  * Profile, two-step verification, users and clients screens, as a user. Tests run in parallel on
@@ -229,8 +229,7 @@ test.describe('client settings: notifications (issue 17)', () => {
     page,
   }, testInfo) => {
     test.setTimeout(90_000);
-    await signInAs(page);
-    await page.goto(`/client-settings/notifications?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/client-settings/notifications?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
     const table = page.getByRole('table', { name: 'Notifications per sales rep' });
     const row = table.locator('tbody tr').first();

@@ -9,6 +9,7 @@ import {
   linkFromMail,
   registerViaApi,
   signInAs,
+  signInTo,
   signInUI,
   unique,
 } from './support.ts';
@@ -194,8 +195,7 @@ test.describe('SPEC.md §2 Screens and routes', () => {
   test('"billing (needs billing_details.read)" and "Missing permission on clients or billing | Error page"', async ({
     page,
   }) => {
-    await signInAs(page, SAM);
-    await page.goto(`/settings/billing?client_id=${CLIENTS.acme}`);
+    await signInTo(page, `/settings/billing?client_id=${CLIENTS.acme}`, SAM);
     await expect(page.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
     await expect(page.locator('main')).toContainText('billing_details.read');
   });
@@ -407,8 +407,7 @@ test.describe('SPEC.md §4 States and transitions', () => {
   test('"The current client is chosen in this order: client_id in the query …" on a fresh load', async ({
     page,
   }) => {
-    await signInAs(page, DEMO);
-    await page.goto(`/settings/profile?client_id=${CLIENTS.globex}`);
+    await signInTo(page, `/settings/profile?client_id=${CLIENTS.globex}`, DEMO);
     await expect(page.getByRole('button', { name: 'Switch client' })).toContainText('Globex Logistics');
     await expect(page).toHaveURL(new RegExp(`/settings/profile\\?client_id=${CLIENTS.globex}$`));
     // Without one, the membership flagged is_default (Northwind for Dana).

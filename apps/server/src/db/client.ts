@@ -61,6 +61,7 @@ async function openPglite(dataDir: string, snapshot: Blob | undefined): Promise<
   if (snapshot && dir) throw new Error('A PGlite snapshot can only seed an in-memory database');
   // pg_trgm backs the prospects search index (migration 0004); PGlite ships it as a contrib module.
   const client = await PGlite.create({ dataDir: dir, loadDataDir: snapshot, extensions: { pg_trgm } });
+  yieldBeforeEachCall(client);
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
   return {
@@ -85,6 +86,31 @@ async function openPglite(dataDir: string, snapshot: Blob | undefined): Promise<
     async close() {
       if (!client.closed) await client.close();
     },
+  };
+}
+
+/**
+ * PGlite runs each statement synchronously in WebAssembly and resolves its promise at once, so a
+ * job looping over chunks (a cohort sync, an import, a journey run) would chain microtasks and never
+ * let the event loop read a socket: every request waited for the whole job. Each call first yields
+ * to the event loop, so requests arriving meanwhile get their turn between the job's statements.
+ */
+function yieldBeforeEachCall(client: PGlite): void {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async (...args: Parameters<PGlite['query']>) => {
+    await turn();
+    return query(...args);
+  }) as PGlite['query'];
+  client.exec = async (...args) => {
+    await turn();
+    return exec(...args);
+  };
+  client.transaction = async (...args) => {
+    await turn();
+    return transaction(...args);
   };
 }
 

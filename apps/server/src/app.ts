@@ -19,6 +19,7 @@ import { JobQueue } from './lib/queue.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { attentionRoutes } from './modules/attention/index.ts';
 import { sdrNotificationRoutes, setupSdrNotifications } from './modules/sdr-notifications/index.ts';
+import { embeddedReportRoutes } from './modules/embedded-reports/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
@@ -115,6 +116,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     salesPriorityRoutes,
     attentionRoutes,
     sdrNotificationRoutes,
+    embeddedReportRoutes,
     contentRoutes,
     trackingApiRoutes,
     cohortApiRoutes,

@@ -27,6 +27,35 @@ describe('access matrix over every API route', async () => {
     });
   });
 
+  it('declares the embedded report routes: members list, settings.write makes and revokes, links are public', () => {
+    const embedded = app.routeAccess.filter((r) => r.url.includes('/reports/embedded'));
+    expect(embedded).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', url: '/v1/rest/reports/embedded', access: 'public', csrf: true },
+        { method: 'GET', url: '/v1/rest/reports/embedded/:id', access: 'public', csrf: true },
+        {
+          method: 'GET',
+          url: '/v1/rest/client/:clientId/reports/embedded',
+          access: { permission: 'reports.read' },
+          csrf: true,
+        },
+        {
+          method: 'POST',
+          url: '/v1/rest/client/:clientId/reports/embedded',
+          access: { permission: 'settings.write' },
+          csrf: true,
+        },
+        {
+          method: 'DELETE',
+          url: '/v1/rest/client/:clientId/reports/embedded/:id',
+          access: { permission: 'settings.write' },
+          csrf: true,
+        },
+      ]),
+    );
+    expect(embedded).toHaveLength(5);
+  });
+
   it('401 with a JSON message when not signed in', async () => {
     const anon = new Browser(app);
     for (const r of routes) {

@@ -8,6 +8,8 @@ export type Limiter = {
   /** Counts one attempt for `key`; refused once `points` attempts fall in the window. */
   hit(key: string): Promise<LimitResult>;
   reset(key: string): Promise<void>;
+  /** Whether `key` has used up its attempts in the current window, without counting one. */
+  check(key: string): Promise<LimitResult>;
 };
 
 export type LimiterStore = { redis: Redis | undefined };
@@ -39,6 +41,11 @@ export function createLimiter(
     },
     async reset(key) {
       await limiter.delete(key);
+    },
+    async check(key) {
+      const res = await limiter.get(key);
+      if (!res || res.consumedPoints < points) return { allowed: true };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
     },
   };
 }

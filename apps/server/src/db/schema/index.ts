@@ -10,3 +10,4 @@ export * from './cohorts.ts';
 export * from './campaigns.ts';
 export * from './journeys.ts';
 export * from './attention.ts';
+export * from './embedded-reports.ts';

@@ -1,0 +1,1 @@
+export { embeddedReportRoutes } from './routes.ts';

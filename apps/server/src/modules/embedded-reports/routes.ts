@@ -1,0 +1,167 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  EMBED_TOKEN_HEADER,
+  EMBED_TOKEN_PATTERN,
+  embeddedReportCreateBody,
+  embeddedReportCreatedSchema,
+  embeddedReportIdParam,
+  embeddedReportListSchema,
+  embeddedReportSchema,
+  embeddedReportViewSchema,
+  embedTokenQuery,
+} from '@rally/shared/schemas/embedded-reports';
+import { authOf, tenantOf } from '../../lib/access.ts';
+import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
+import type { LimitResult } from '../../lib/rate-limit.ts';
+import { httpError } from '../../lib/errors.ts';
+import {
+  INVALID_LINK,
+  createEmbedded,
+  listEmbedded,
+  revokeEmbedded,
+  viewEmbedded,
+} from './service.ts';
+
+const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
+const clientPath = '/rest/client/:clientId/reports/embedded';
+const tokenHeaders = z.object({
+  [EMBED_TOKEN_HEADER]: z
+    .string()
+    .regex(EMBED_TOKEN_PATTERN, 'must be the token of an embedded report link')
+    .optional(),
+});
+/** Failed link look-ups one address may make in a window before it is refused (guessing tokens). */
+export const EMBED_MISSES_PER_WINDOW = 30;
+const EMBED_WINDOW_SECONDS = 600;
+const NO_TOKEN = `Not Authenticated: an embedded report link needs its token (the ${EMBED_TOKEN_HEADER} header or the token query).`;
+const errorReply = z.object({ message: z.string() });
+
+/**
+ * Embedded reports (SPEC.md §7; docs/reports.md "Embedded reports"). A client's members list them,
+ * those who may change settings make and revoke them; anyone with a link's token reads its report,
+ * without a session. Unknown tokens are counted per address and refused after
+ * EMBED_MISSES_PER_WINDOW in ten minutes.
+ */
+export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app;
+  const redis = connectRedis(config.redisUrl);
+  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+  const misses = createLimiter({ redis }, 'embed-miss', EMBED_MISSES_PER_WINDOW, EMBED_WINDOW_SECONDS);
+
+  const tooMany = (reply: FastifyReply, r: LimitResult) => {
+    const seconds = r.allowed ? 1 : r.retryAfterSeconds;
+    reply.header('retry-after', String(seconds));
+    return httpError(429, `Too many attempts. Try again in ${seconds} seconds.`);
+  };
+
+  async function view(
+    request: { ip: string; headers: Record<string, unknown>; query: { token?: string | undefined } },
+    reply: FastifyReply,
+    id: string | undefined,
+  ) {
+    reply.header('cache-control', 'no-store');
+    const token = (request.headers[EMBED_TOKEN_HEADER] as string | undefined) ?? request.query.token;
+    if (!token) throw httpError(401, NO_TOKEN);
+    const limit = await misses.check(request.ip);
+    if (!limit.allowed) throw tooMany(reply, limit);
+    try {
+      return await viewEmbedded(db, token, id);
+    } catch (err) {
+      if ((err as { message?: string }).message === INVALID_LINK) await misses.hit(request.ip);
+      throw err;
+    }
+  }
+
+  const publicSchema = {
+    tags: ['reports'],
+    description:
+      `No session: the link's token goes in the \`${EMBED_TOKEN_HEADER}\` header (kept out of logs) ` +
+      'or the `token` query. 401 without a token, 404 for an unknown one, 410 when the link expired ' +
+      `or was revoked, 429 after ${EMBED_MISSES_PER_WINDOW} unknown tokens from one address in ten minutes.`,
+    headers: tokenHeaders,
+    querystring: embedTokenQuery,
+    response: {
+      200: embeddedReportViewSchema,
+      401: errorReply,
+      404: errorReply,
+      410: errorReply,
+      429: errorReply,
+    },
+  };
+
+  app.get(
+    '/rest/reports/embedded',
+    {
+      config: { access: 'public' },
+      schema: { ...publicSchema, summary: "An embedded report link's report, by its token" },
+    },
+    async (request, reply) => view(request, reply, undefined),
+  );
+
+  app.get(
+    '/rest/reports/embedded/:id',
+    {
+      config: { access: 'public' },
+      schema: {
+        ...publicSchema,
+        summary: "One embedded report's report, by its id and its link's token",
+        params: embeddedReportIdParam,
+      },
+    },
+    async (request, reply) => view(request, reply, request.params.id),
+  );
+
+  app.get(
+    clientPath,
+    {
+      config: { access: { permission: 'reports.read' } },
+      schema: {
+        tags: ['reports'],
+        summary: "The client's embedded report links (never their tokens), newest first",
+        params: clientIdParam,
+        response: { 200: embeddedReportListSchema },
+      },
+    },
+    async (request) => listEmbedded(db, tenantOf(request).clientId),
+  );
+
+  app.post(
+    clientPath,
+    {
+      config: { access: { permission: 'settings.write' } },
+      schema: {
+        tags: ['reports'],
+        summary: 'Saves a report as an expiring, read-only link; the reply is the only time its token is shown',
+        params: clientIdParam,
+        body: embeddedReportCreateBody,
+        response: { 201: embeddedReportCreatedSchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await createEmbedded(
+        db,
+        config.publicUrl,
+        tenantOf(request).clientId,
+        authOf(request).user.id,
+        request.body,
+      );
+      return reply.code(201).header('cache-control', 'no-store').send(created);
+    },
+  );
+
+  app.delete(
+    `${clientPath}/:id`,
+    {
+      config: { access: { permission: 'settings.write' } },
+      schema: {
+        tags: ['reports'],
+        summary: 'Revokes an embedded report link at once (it then answers 410)',
+        params: clientIdParam.extend(embeddedReportIdParam.shape),
+        response: { 200: embeddedReportSchema },
+      },
+    },
+    async (request) => revokeEmbedded(db, tenantOf(request).clientId, request.params.id),
+  );
+};

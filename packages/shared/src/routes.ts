@@ -27,6 +27,12 @@ export type AppRoute = {
   permission?: Permission;
   /** Redirects to this path (query kept). */
   redirectTo?: string;
+  /**
+   * The same page for everyone, signed in or not, in any client: the guards leave it alone (no
+   * client_id added, no redirect), so its address — fragment included — is kept as opened. Implies
+   * `exempt`. Embedded report links (shown in other tools' frames).
+   */
+  standalone?: true;
 };
 
 /** Why the routes below work without an integration (SPEC.md §2 exemptions), one reason each. */
@@ -227,6 +233,15 @@ export const APP_ROUTES = [
     title: 'Landing page preview',
     layout: 'empty',
     withoutIntegration: WITHOUT_INTEGRATION.serverPage,
+  },
+  // Issue 17: an embedded report link, shown in another tool's frame (the token is in the fragment).
+  {
+    id: 'embed-report',
+    path: '/embed/reports',
+    title: 'Report',
+    layout: 'empty',
+    exempt: true,
+    standalone: true,
   },
   { id: 'landing-page', path: '/lp/:base58', title: 'Landing page', layout: 'empty', exempt: true },
   {

@@ -72,6 +72,24 @@ describe('serving the single-page app', async () => {
     expect(post.json()).toEqual({ message: 'Not found: POST /feed' });
   });
 
+  it('lets other sites frame an embedded report link only; every other page stays unframeable', async () => {
+    const embed = await app.inject('/embed/reports');
+    expect(embed.statusCode).toBe(200);
+    expect(embed.headers['x-frame-options']).toBeUndefined();
+    const csp = String(embed.headers['content-security-policy']);
+    expect(csp).toContain('frame-ancestors *');
+    expect(csp).not.toContain("frame-ancestors 'self'");
+    expect(csp).toContain("default-src 'self'");
+    for (const url of ['/reports', '/login', '/embed/reports/extra', '/no-such-page']) {
+      const res = await app.inject(url);
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(String(res.headers['content-security-policy']), url).toContain("frame-ancestors 'self'");
+    }
+    // The API the page calls is not a page: it is never framed either.
+    const api = await app.inject('/v1/rest/reports/embedded');
+    expect(api.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
   it('sends security headers', async () => {
     const res = await app.inject('/login');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");

@@ -1,12 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { API_PREFIXES } from '../lib/prefixes.ts';
 import { LATEST_BUILD_FILE, matchAppRoute } from '@rally/shared';
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Rally</title>
 <p>The web app has not been built. Run <code>npm run build</code>, or start with <code>npm start</code>.</p>`;
+
+/** Lets any site frame this reply: no X-Frame-Options, and `frame-ancestors *` in the CSP. */
+export function allowFraming(reply: FastifyReply): void {
+  reply.removeHeader('x-frame-options');
+  const csp = reply.getHeader('content-security-policy');
+  if (typeof csp !== 'string') return;
+  const directives = csp
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d && !/^frame-ancestors\b/i.test(d));
+  reply.header('content-security-policy', [...directives, 'frame-ancestors *'].join(';'));
+}
 
 /**
  * Serves the built single-page app. Hashed assets are cached for a year; index.html and the
@@ -48,7 +60,11 @@ export const spaPlugin: FastifyPluginAsync<{ webDist: string }> = async (app, op
     if (!isPage || lastSegment.includes('.') || pathname === `/${LATEST_BUILD_FILE}`) {
       return reply.code(404).send({ message: `Not found: ${request.method} ${pathname}` });
     }
-    const known = matchAppRoute(pathname) !== null;
+    const match = matchAppRoute(pathname);
+    const known = match !== null;
+    // A standalone page (an embedded report link) is made to be shown in other tools' frames; every
+    // other page of the app keeps refusing to be framed (clickjacking).
+    if (match?.route.standalone) allowFraming(reply);
     return reply
       .code(known ? 200 : 404)
       .header('cache-control', 'no-cache')

@@ -107,11 +107,15 @@ export const TOAST_AUTO_CLOSE_MS = 7000;
 
 export function AppProviders({ children }: { children: ReactNode }) {
   // Failed calls are reported in one place (SPEC.md §8); the HTTP client has already retried them.
-  // A form that shows its own error inline sets `meta: { toast: false }`.
+  // A form or screen that shows its own error inline sets `meta: { toast: false }`.
   const [queryClient] = useState(
     () =>
       new QueryClient({
-        queryCache: new QueryCache({ onError: toastApiError }),
+        queryCache: new QueryCache({
+          onError: (error, query) => {
+            if (query.meta?.toast !== false) toastApiError(error);
+          },
+        }),
         mutationCache: new MutationCache({
           // SPEC.md §8: the auth state is refreshed before each action but those named update:….
           onMutate: (_vars, mutation) => {

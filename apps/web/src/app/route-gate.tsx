@@ -69,6 +69,7 @@ export function RouteGate({ route, children }: { route: AppRoute; children: Reac
     if (mustSignIn) saveRedirect({ path: location.pathname, clientID: queryClient });
   }, [mustSignIn, location.pathname, queryClient]);
 
+  if (route.standalone) return children;
   if (auth.status === 'error') return <ErrorView error={new Error(auth.error ?? 'Unknown error')} />;
   if (auth.status === 'loading') return <ScreenLoader />;
 

@@ -50,6 +50,7 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   'client-settings-notifications': () => import('./routes/client-settings-notifications.tsx'),
   'lp-preview': () => import('./routes/server-page.tsx'),
   'landing-page': () => import('./routes/server-page.tsx'),
+  'embed-report': () => import('./routes/embed-report.tsx'),
   'content-preview': () => import('./routes/server-page.tsx'),
   'legal-cookies': () => import('./routes/legal-cookies.tsx'),
   'legal-privacy': () => import('./routes/legal-privacy.tsx'),

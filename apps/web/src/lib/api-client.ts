@@ -49,6 +49,8 @@ export type RequestOptions<S extends z.ZodType | undefined = undefined> = {
   retries?: number;
   /** Read a successful reply as a Blob (an image) instead of JSON; errors are still JSON. */
   responseType?: 'json' | 'blob';
+  /** Extra request headers (an embedded report link's token). */
+  headers?: Record<string, string>;
 };
 
 export function isAbortError(error: unknown): boolean {
@@ -93,7 +95,7 @@ export async function apiRequest<S extends z.ZodType | undefined = undefined>(
   for (const [k, v] of Object.entries(opts.query ?? {}))
     if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
 
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' };
   // A file upload (FormData) lets the browser set the multipart boundary itself.
   const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
   if (opts.body !== undefined && !isForm) headers['content-type'] = 'application/json';

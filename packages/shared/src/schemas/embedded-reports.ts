@@ -14,7 +14,12 @@ import {
  */
 
 /** Which report a saved one shows: the reports of docs/reports.md that need nothing but a range. */
-export const EMBEDDED_REPORT_KINDS = ['summary', 'value_report', 'pipeline_generated', 'pipeline_progressed'] as const;
+export const EMBEDDED_REPORT_KINDS = [
+  'summary',
+  'value_report',
+  'pipeline_generated',
+  'pipeline_progressed',
+] as const;
 export type EmbeddedReportKind = (typeof EMBEDDED_REPORT_KINDS)[number];
 export const EMBEDDED_REPORT_LABELS: Record<EmbeddedReportKind, string> = {
   summary: 'Summary',

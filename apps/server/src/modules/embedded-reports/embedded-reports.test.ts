@@ -37,7 +37,12 @@ describe('embedded reports', async () => {
   it('creates a link whose token is shown once and stored only as its hash', async () => {
     const before = Date.now();
     const created = await create({ range_days: 30, expires_in_days: 7 });
-    expect(created).toMatchObject({ name: 'Board summary', report: 'summary', range_days: 30, status: 'active' });
+    expect(created).toMatchObject({
+      name: 'Board summary',
+      report: 'summary',
+      range_days: 30,
+      status: 'active',
+    });
     expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(created.url).toMatch(new RegExp(`/embed/reports#${created.token}$`));
     const expires = new Date(created.expires_at).getTime();
@@ -63,7 +68,12 @@ describe('embedded reports', async () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const view = res.json();
-    expect(view).toMatchObject({ id: created.id, name: 'Board summary', client_name: 'Embedco', report: 'summary' });
+    expect(view).toMatchObject({
+      id: created.id,
+      name: 'Board summary',
+      client_name: 'Embedco',
+      report: 'summary',
+    });
     // The same numbers as the summary call over the last 60 days (the standard scene's engagement).
     const to = Math.floor(Date.now() / 1000);
     const direct = await owner.get(`/v1/report/client/${clientId}/summary?from=${to - 60 * 86_400}&to=${to}`);

@@ -24,10 +24,12 @@ const columns = {
   createdByEmail: users.email,
 };
 
-function withCreator(rows: (Omit<EmbeddedReportRow, 'createdByName'> & {
-  createdByName: string | null;
-  createdByEmail: string | null;
-})[]): EmbeddedReportRow[] {
+function withCreator(
+  rows: (Omit<EmbeddedReportRow, 'createdByName'> & {
+    createdByName: string | null;
+    createdByEmail: string | null;
+  })[],
+): EmbeddedReportRow[] {
   return rows.map(({ createdByEmail, ...r }) => ({ ...r, createdByName: r.createdByName ?? createdByEmail }));
 }
 

@@ -16,13 +16,7 @@ import { authOf, tenantOf } from '../../lib/access.ts';
 import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { httpError } from '../../lib/errors.ts';
-import {
-  INVALID_LINK,
-  createEmbedded,
-  listEmbedded,
-  revokeEmbedded,
-  viewEmbedded,
-} from './service.ts';
+import { INVALID_LINK, createEmbedded, listEmbedded, revokeEmbedded, viewEmbedded } from './service.ts';
 
 const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
 const clientPath = '/rest/client/:clientId/reports/embedded';
@@ -133,7 +127,8 @@ export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { permission: 'settings.write' } },
       schema: {
         tags: ['reports'],
-        summary: 'Saves a report as an expiring, read-only link; the reply is the only time its token is shown',
+        summary:
+          'Saves a report as an expiring, read-only link; the reply is the only time its token is shown',
         params: clientIdParam,
         body: embeddedReportCreateBody,
         response: { 201: embeddedReportCreatedSchema },

@@ -3,8 +3,9 @@ import type {
   EmbeddedReportCreated,
   EmbeddedReportKind,
   EmbeddedReportView,
+  embeddedReportCreateBody,
 } from '@rally/shared/schemas/embedded-reports';
-import { EMBEDDED_MAX_ROWS, embeddedReportCreateBody } from '@rally/shared/schemas/embedded-reports';
+import { EMBEDDED_MAX_ROWS } from '@rally/shared/schemas/embedded-reports';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { hashToken, randomToken, safeEqual } from '../../lib/crypto.ts';

@@ -1,1 +1,2 @@
 export { ReportsScreen } from './components/reports-screen.tsx';
+export { EmbeddedReportPage } from './components/embedded-report-view.tsx';

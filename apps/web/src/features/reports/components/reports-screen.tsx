@@ -26,6 +26,7 @@ import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { AccountDrawer, TargetDrawer } from './report-drawers.tsx';
+import { EmbeddedReportsPanel } from './embedded-reports-panel.tsx';
 import type { Opened } from './report-drawers.tsx';
 import { Empty, ExportButton, day, fileDay, percent, whole } from './report-parts.tsx';
 import {
@@ -43,6 +44,7 @@ const TABS = [
   { value: 'content', label: 'Content' },
   { value: 'signals', label: 'Signals' },
   { value: 'priority', label: 'Priority' },
+  { value: 'shared', label: 'Shared links' },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
 
@@ -65,10 +67,11 @@ export function ReportsScreen() {
   const clientId = auth.currentClient;
   if (!clientId) return <ScreenLoader />;
   const canMark = auth.currentRole?.permissions.includes('cadence.write') ?? false;
-  return <Reports key={clientId} clientId={clientId} canMark={canMark} />;
+  const canShare = auth.currentRole?.permissions.includes('settings.write') ?? false;
+  return <Reports key={clientId} clientId={clientId} canMark={canMark} canShare={canShare} />;
 }
 
-function Reports({ clientId, canMark }: { clientId: string; canMark: boolean }) {
+function Reports({ clientId, canMark, canShare }: { clientId: string; canMark: boolean; canShare: boolean }) {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const tab: Tab = TABS.some((t) => t.value === asked) ? (asked as Tab) : 'alignment';
@@ -95,9 +98,9 @@ function Reports({ clientId, canMark }: { clientId: string; canMark: boolean }) 
             Where sales and your ads meet: accounts, content, signals acted on and deals to push.
           </Text>
         </div>
-        {tab !== 'priority' && presets}
+        {tab !== 'priority' && tab !== 'shared' && presets}
       </Group>
-      {tab !== 'priority' && customField}
+      {tab !== 'priority' && tab !== 'shared' && customField}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
           {TABS.map((t) => (
@@ -117,6 +120,9 @@ function Reports({ clientId, canMark }: { clientId: string; canMark: boolean }) 
         </Tabs.Panel>
         <Tabs.Panel value="priority" pt="md">
           <PriorityPanel clientId={clientId} canMark={canMark} onOpen={openAccount} />
+        </Tabs.Panel>
+        <Tabs.Panel value="shared" pt="md">
+          <EmbeddedReportsPanel clientId={clientId} canManage={canShare} />
         </Tabs.Panel>
       </Tabs>
       <AccountDrawer

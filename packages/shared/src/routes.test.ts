@@ -110,6 +110,7 @@ describe('"Most app routes require the logged-in check and the has-integration c
       p.startsWith('/lp/') ||
       p.startsWith('/content/preview/') ||
       p.startsWith('/legal/') ||
+      p.startsWith('/embed/') ||
       ['/login', '/signup', '/register', '/reset-password', '/change-password', '/auth/callback'].includes(p);
     expect(without.filter((p) => !allowed(p))).toEqual([]);
     for (const p of [

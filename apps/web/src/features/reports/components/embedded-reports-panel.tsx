@@ -68,7 +68,7 @@ function CopyField({ label, value, multiline }: { label: string; value: string; 
   return (
     <Group align="flex-end" gap="xs" wrap="nowrap">
       {multiline ? (
-        <Textarea label={label} value={value} readOnly autosize minRows={2} style={{ flex: 1 }} />
+        <Textarea label={label} value={value} readOnly rows={3} style={{ flex: 1 }} />
       ) : (
         <TextInput
           label={label}

@@ -15,7 +15,7 @@ import {
 import { authOf, tenantOf } from '../../lib/access.ts';
 import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
-import { httpError } from '../../lib/errors.ts';
+import { FieldError, httpError } from '../../lib/errors.ts';
 import { INVALID_LINK, createEmbedded, listEmbedded, revokeEmbedded, viewEmbedded } from './service.ts';
 
 const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
@@ -29,7 +29,7 @@ const tokenHeaders = z.object({
 /** Failed link look-ups one address may make in a window before it is refused (guessing tokens). */
 export const EMBED_MISSES_PER_WINDOW = 30;
 const EMBED_WINDOW_SECONDS = 600;
-const NO_TOKEN = `Not Authenticated: an embedded report link needs its token (the ${EMBED_TOKEN_HEADER} header or the token query).`;
+const NO_TOKEN = 'is required: the token of an embedded report link (or the token query)';
 const errorReply = z.object({ message: z.string() });
 
 /**
@@ -57,7 +57,8 @@ export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
   ) {
     reply.header('cache-control', 'no-store');
     const token = (request.headers[EMBED_TOKEN_HEADER] as string | undefined) ?? request.query.token;
-    if (!token) throw httpError(401, NO_TOKEN);
+    // Not a 401: that tells the app its session ended, and this call has nothing to do with one.
+    if (!token) throw new FieldError([{ field: `headers.${EMBED_TOKEN_HEADER}`, message: NO_TOKEN }]);
     const limit = await misses.check(request.ip);
     if (!limit.allowed) throw tooMany(reply, limit);
     try {
@@ -72,13 +73,12 @@ export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
     tags: ['reports'],
     description:
       `No session: the link's token goes in the \`${EMBED_TOKEN_HEADER}\` header (kept out of logs) ` +
-      'or the `token` query. 401 without a token, 404 for an unknown one, 410 when the link expired ' +
+      'or the `token` query. 422 without a token, 404 for an unknown one, 410 when the link expired ' +
       `or was revoked, 429 after ${EMBED_MISSES_PER_WINDOW} unknown tokens from one address in ten minutes.`,
     headers: tokenHeaders,
     querystring: embedTokenQuery,
     response: {
       200: embeddedReportViewSchema,
-      401: errorReply,
       404: errorReply,
       410: errorReply,
       429: errorReply,

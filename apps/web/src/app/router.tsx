@@ -62,7 +62,7 @@ export function buildRoutes(): RouteObject[] {
           // The app shell (header, navigation, client switcher and their menus) loads with the first
           // screen that needs it, so /login does not download it (issue 19: /login JS budget).
           lazy: async () => ({
-            Component: (await import('../components/layouts/default-layout.tsx')).DefaultLayout,
+            Component: (await import('./app-shell.tsx')).AppShell,
           }),
           children: [
             ...routesFor('default'),

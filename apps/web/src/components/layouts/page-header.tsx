@@ -25,6 +25,7 @@ import {
   IconUser,
   IconUsers,
 } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import type { Client } from '@rally/shared/schemas/auth';
 import { paths } from '../../config/paths.ts';
@@ -106,8 +107,9 @@ function ClientSwitcher({
  * SPEC.md §2 "Header and navigation": Feed, Cadences, Prospects and Revenue (then Cohorts and Content) with
  * client_id; Clients only with client.read; the cog to billing or connections; the user's name with
  * Log out. Logged out: Sign Up and Sign In. Below the md breakpoint the links move into a drawer behind a burger.
+ * `search` is the global search the app puts beside the settings (components do not import features).
  */
-export function PageHeader() {
+export function PageHeader({ search }: { search?: ReactNode }) {
   const auth = useAuth();
   const navigate = useNavigate();
   const [drawerOpened, drawer] = useDisclosure(false);
@@ -161,6 +163,7 @@ export function PageHeader() {
           </Group>
           {user ? (
             <Group gap="xs" wrap="nowrap">
+              {client && search}
               {auth.clients.length > 1 && (
                 <>
                   {/* The name beside the burger (sm-md) and from lg; an icon where the inline

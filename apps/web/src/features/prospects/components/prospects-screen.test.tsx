@@ -142,6 +142,20 @@ describe('ProspectsScreen', () => {
     await waitFor(() => expect(listCalls(server).at(-1)?.get('active')).toBe('false'));
   });
 
+  it('?prospect= opens that prospect (the global search links here); closing drops it from the URL', async () => {
+    await signIn({
+      'GET /sc/prospects': { body: page([person(1)]) },
+      [`GET /sc/prospects/${person(2).id}`]: { body: person(2) },
+    });
+    const { router } = render(`&prospect=${person(2).id}`);
+    await screen.findByRole('table', { name: 'Prospects' });
+    const drawer = await screen.findByRole('dialog', { name: 'First2 Last2' }, { timeout: 5000 });
+    expect(within(drawer).getByRole('table', { name: 'Cadence entries' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(router.state.location.search).toBe(`?client_id=${ACME}`));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
   it('opens a drawer with each cadence entry', async () => {
     await signIn({
       'GET /sc/prospects': { body: page([person(1)]) },

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import {
+  Alert,
   Anchor,
   Avatar,
   Badge,
@@ -35,6 +36,7 @@ import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useCadenceOptions, useRepOptions } from '../api/get-filter-options.ts';
+import { useProspect } from '../api/get-prospect.ts';
 import { useProspects } from '../api/get-prospects.ts';
 import type { ProspectListParams } from '../api/get-prospects.ts';
 import { ProspectDrawer } from './prospect-drawer.tsx';
@@ -147,7 +149,27 @@ function ProspectList({ clientId }: { clientId: string }) {
   const cursors = pager.key === key ? pager.cursors : [null];
   const cursor = cursors.at(-1) ?? null;
   const list = useProspects(clientId, params, cursor);
-  const [open, setOpen] = useState<Prospect | null>(null);
+  // `?prospect={id}` opens that prospect's drawer (the global search links here); a row opened by
+  // hand gives way when the link changes.
+  const [address, setAddress] = useSearchParams();
+  const linkedId = address.get('prospect');
+  const linked = useProspect(clientId, linkedId);
+  const [picked, setPicked] = useState<{ prospect: Prospect; linkedId: string | null } | null>(null);
+  const open = picked?.linkedId === linkedId ? picked.prospect : null;
+  const setOpen = (prospect: Prospect | null) => setPicked(prospect ? { prospect, linkedId } : null);
+  const shown = open ?? (linkedId ? (linked.data ?? null) : null);
+  const closeDrawer = () => {
+    setOpen(null);
+    if (linkedId)
+      setAddress(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.delete('prospect');
+          return next;
+        },
+        { replace: true },
+      );
+  };
 
   const filtered =
     params.search !== '' ||
@@ -254,7 +276,18 @@ function ProspectList({ clientId }: { clientId: string }) {
           </Group>
         </Group>
       )}
-      <ProspectDrawer clientId={clientId} prospect={open} onClose={() => setOpen(null)} />
+      {linkedId && linked.isError && (
+        <Alert
+          color="yellow"
+          variant="light"
+          withCloseButton
+          onClose={closeDrawer}
+          closeButtonLabel="Dismiss"
+        >
+          That prospect could not be opened: it may have been removed.
+        </Alert>
+      )}
+      <ProspectDrawer clientId={clientId} prospect={shown} onClose={closeDrawer} />
     </Stack>
   );
 }

@@ -1,1 +1,2 @@
-export { RevenueScreen } from './components/revenue-screen.tsx';
+export { RevenueReportPart, RevenueScreen } from './components/revenue-screen.tsx';
+export type { RevenuePart } from './components/revenue-screen.tsx';

@@ -177,51 +177,64 @@ describe('ReportsScreen (issue 17)', () => {
   });
 });
 
+const buyingGroup = (account: string) => ({
+  range,
+  account: { id: account, name: 'Brightline Freight', website: null },
+  roles: [
+    {
+      role: 'Decision Maker',
+      impressions: 9,
+      clicks: 1,
+      views: 0,
+      members: [
+        {
+          prospect_id: null,
+          contact_id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00c001',
+          name: 'Riley Chen',
+          email: null,
+          title: 'COO',
+          role: 'Decision Maker',
+          is_primary: true,
+          impressions: 9,
+          clicks: 1,
+          views: 0,
+          last_engaged_at: null,
+          super_date: null,
+          outreach_activities: 4,
+          target_id: null,
+        },
+      ],
+    },
+  ],
+  members: 1,
+  engaged_members: 1,
+  open_opportunities: 2,
+});
+
+async function checkBuyingGroup() {
+  const drawer = await screen.findByRole('dialog', { name: 'Brightline Freight' });
+  const table = await within(drawer).findByRole('table', { name: 'Buying group: Decision Maker' });
+  expect(within(table).getByText('Riley Chen')).toBeInTheDocument();
+  expect(within(table).getByText('COO · primary contact')).toBeInTheDocument();
+}
+
 describe('ReportsScreen: a number opens to the rows behind it', () => {
   it('an account of the alignment opens its buying group by role', async () => {
     const account = ALIGNMENT.items[0]!.account_id;
     await open(`/reports?client_id=${ACME}`, {
       [`${base}/alignment`]: { body: ALIGNMENT },
-      [`${base}/buying_group/${account}`]: {
-        body: {
-          range,
-          account: { id: account, name: 'Brightline Freight', website: null },
-          roles: [
-            {
-              role: 'Decision Maker',
-              impressions: 9,
-              clicks: 1,
-              views: 0,
-              members: [
-                {
-                  prospect_id: null,
-                  contact_id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00c001',
-                  name: 'Riley Chen',
-                  email: null,
-                  title: 'COO',
-                  role: 'Decision Maker',
-                  is_primary: true,
-                  impressions: 9,
-                  clicks: 1,
-                  views: 0,
-                  last_engaged_at: null,
-                  super_date: null,
-                  outreach_activities: 4,
-                  target_id: null,
-                },
-              ],
-            },
-          ],
-          members: 1,
-          engaged_members: 1,
-          open_opportunities: 2,
-        },
-      },
+      [`${base}/buying_group/${account}`]: { body: buyingGroup(account) },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Brightline Freight' }));
-    const drawer = await screen.findByRole('dialog', { name: 'Brightline Freight' });
-    const table = await within(drawer).findByRole('table', { name: 'Buying group: Decision Maker' });
-    expect(within(table).getByText('Riley Chen')).toBeInTheDocument();
-    expect(within(table).getByText('COO · primary contact')).toBeInTheDocument();
+    await checkBuyingGroup();
+  });
+
+  it('?account= opens the buying group at once (the global search links here)', async () => {
+    const account = ALIGNMENT.items[0]!.account_id;
+    await open(`/reports?client_id=${ACME}&tab=engagement&account=${account}`, {
+      [`${base}/alignment`]: { body: ALIGNMENT },
+      [`${base}/buying_group/${account}`]: { body: buyingGroup(account) },
+    });
+    await checkBuyingGroup();
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import {
   ActionIcon,
@@ -39,14 +39,58 @@ import {
 import type { Range } from '../api/get-insights.ts';
 import { useSalesPriority } from '../api/sales-priority.ts';
 
+/**
+ * The four reports of issue 17 and SPEC.md §1. Engagement and Pipeline hold several views each; the
+ * tab and the view are kept in the address (`?tab=pipeline&view=priority`), so a report can be linked.
+ */
 const TABS = [
-  { value: 'alignment', label: 'Alignment' },
-  { value: 'content', label: 'Content' },
-  { value: 'signals', label: 'Signals' },
-  { value: 'priority', label: 'Priority' },
+  { value: 'engagement', label: 'Engagement' },
+  { value: 'pipeline', label: 'Pipeline' },
+  { value: 'revenue', label: 'Revenue' },
+  { value: 'opportunities', label: 'Opportunities' },
   { value: 'shared', label: 'Shared links' },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
+const VIEWS = {
+  engagement: [
+    { value: 'alignment', label: 'Alignment' },
+    { value: 'content', label: 'Content' },
+    { value: 'signals', label: 'Signals' },
+  ],
+  pipeline: [
+    { value: 'generated', label: 'Generated' },
+    { value: 'progressed', label: 'Progressed' },
+    { value: 'priority', label: 'Priority' },
+  ],
+} as const;
+type ViewTab = keyof typeof VIEWS;
+type View = (typeof VIEWS)[ViewTab][number]['value'];
+/** The tabs before the four (`?tab=alignment` … `?tab=priority`) still open their report. */
+const OLD_TABS: Record<string, { tab: ViewTab; view: View }> = {
+  alignment: { tab: 'engagement', view: 'alignment' },
+  content: { tab: 'engagement', view: 'content' },
+  signals: { tab: 'engagement', view: 'signals' },
+  priority: { tab: 'pipeline', view: 'priority' },
+};
+
+/** Where the address points: its tab and view, an old tab name mapped to the new pair. */
+export function placeOf(params: URLSearchParams): { tab: Tab; view: View | null } {
+  const asked = params.get('tab') ?? '';
+  const old = OLD_TABS[asked];
+  if (old) return old;
+  const tab: Tab = TABS.some((t) => t.value === asked) ? (asked as Tab) : 'engagement';
+  if (tab !== 'engagement' && tab !== 'pipeline') return { tab, view: null };
+  const views: readonly { value: View }[] = VIEWS[tab];
+  const view = params.get('view');
+  return { tab, view: views.find((v) => v.value === view)?.value ?? views[0]?.value ?? null };
+}
+
+/** A part of the revenue report drawn by the revenue feature; the app passes it in (features do not import each other). */
+export type RevenuePartSlot = (props: {
+  part: 'engagement' | 'generated' | 'progressed' | 'revenue' | 'opportunities';
+  clientId: string;
+  range: Range;
+}) => ReactNode;
 
 const money = (cents: number, currency: string) => {
   try {
@@ -59,35 +103,106 @@ const money = (cents: number, currency: string) => {
 };
 
 /**
- * /reports (issue 17): the account, content, signal and priority reports of docs/reports.md, each a
- * table with its CSV export. The tab is kept in the address (`?tab=`), so a report can be linked.
+ * /reports (issue 17): Engagement (engagement over time, alignment, content, signals), Pipeline
+ * (generated, progressed, priority), Revenue and Opportunities, each table with its CSV export.
+ * `?account=` and `?target=` open an account's buying group or a prospect's timeline (the global
+ * search links to them).
  */
-export function ReportsScreen() {
+export function ReportsScreen({ revenuePart }: { revenuePart?: RevenuePartSlot }) {
   const auth = useAuth();
   const clientId = auth.currentClient;
   if (!clientId) return <ScreenLoader />;
   const canMark = auth.currentRole?.permissions.includes('cadence.write') ?? false;
   const canShare = auth.currentRole?.permissions.includes('settings.write') ?? false;
-  return <Reports key={clientId} clientId={clientId} canMark={canMark} canShare={canShare} />;
+  return (
+    <Reports
+      key={clientId}
+      clientId={clientId}
+      canMark={canMark}
+      canShare={canShare}
+      revenuePart={revenuePart}
+    />
+  );
 }
 
-function Reports({ clientId, canMark, canShare }: { clientId: string; canMark: boolean; canShare: boolean }) {
+function Reports({
+  clientId,
+  canMark,
+  canShare,
+  revenuePart: RevenuePart,
+}: {
+  clientId: string;
+  canMark: boolean;
+  canShare: boolean;
+  revenuePart: RevenuePartSlot | undefined;
+}) {
   const [params, setParams] = useSearchParams();
-  const asked = params.get('tab');
-  const tab: Tab = TABS.some((t) => t.value === asked) ? (asked as Tab) : 'alignment';
+  const { tab, view } = placeOf(params);
   const { range, presets, customField } = usePeriodPicker();
-  const [opened, setOpened] = useState<Opened>(null);
-  const openAccount = (id: string) => setOpened({ kind: 'account', id });
-  const openTarget = (id: string) => setOpened({ kind: 'target', id });
-  const setTab = (value: string | null) =>
+  const accountId = params.get('account');
+  const targetId = params.get('target');
+  const opened: Opened = accountId
+    ? { kind: 'account', id: accountId }
+    : targetId
+      ? { kind: 'target', id: targetId }
+      : null;
+  const update = (change: (next: URLSearchParams) => void) =>
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
-        next.set('tab', value ?? 'alignment');
+        change(next);
         return next;
       },
       { replace: true },
     );
+  const setOpened = (o: Opened) =>
+    update((next) => {
+      next.delete('account');
+      next.delete('target');
+      if (o) next.set(o.kind, o.id);
+    });
+  const openAccount = (id: string) => setOpened({ kind: 'account', id });
+  const openTarget = (id: string) => setOpened({ kind: 'target', id });
+  // An old tab name in the address becomes its new tab and view.
+  const oldTab = params.get('tab') ?? '';
+  useEffect(() => {
+    const old = OLD_TABS[oldTab];
+    if (old)
+      update((next) => {
+        next.set('tab', old.tab);
+        next.set('view', old.view);
+      });
+    // Only the old name matters; update reads the latest address itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [oldTab]);
+  const setTab = (value: string | null) =>
+    update((next) => {
+      next.set('tab', value ?? 'engagement');
+      next.delete('view');
+    });
+  const setView = (value: string | null) =>
+    update((next) => {
+      if (value) next.set('view', value);
+    });
+  const usesRange = !(tab === 'pipeline' && view === 'priority') && tab !== 'shared';
+  const slot = (part: Parameters<RevenuePartSlot>[0]['part']) =>
+    RevenuePart ? <RevenuePart part={part} clientId={clientId} range={range} /> : null;
+  const views = (of: ViewTab, panels: Record<string, ReactNode>) => (
+    <Tabs value={view} onChange={setView} keepMounted={false} variant="pills" mt="md">
+      <Tabs.List aria-label={`${TABS.find((t) => t.value === of)?.label} reports`}>
+        {VIEWS[of].map((v) => (
+          <Tabs.Tab key={v.value} value={v.value}>
+            {v.label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+      {VIEWS[of].map((v) => (
+        <Tabs.Panel key={v.value} value={v.value} pt="md">
+          {panels[v.value]}
+        </Tabs.Panel>
+      ))}
+    </Tabs>
+  );
 
   return (
     <Stack gap="lg">
@@ -95,31 +210,40 @@ function Reports({ clientId, canMark, canShare }: { clientId: string; canMark: b
         <div>
           <Title order={1}>Reports</Title>
           <Text c="dimmed" mt={4}>
-            Where sales and your ads meet: accounts, content, signals acted on and deals to push.
+            What your ads did for engagement, pipeline and revenue, and the opportunities behind it.
           </Text>
         </div>
-        {tab !== 'priority' && tab !== 'shared' && presets}
+        {usesRange && presets}
       </Group>
-      {tab !== 'priority' && tab !== 'shared' && customField}
+      {usesRange && customField}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List>
+        <Tabs.List aria-label="Reports">
           {TABS.map((t) => (
             <Tabs.Tab key={t.value} value={t.value}>
               {t.label}
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        <Tabs.Panel value="alignment" pt="md">
-          <AlignmentPanel clientId={clientId} range={range} onOpen={openAccount} />
+        <Tabs.Panel value="engagement" pt="md">
+          {slot('engagement')}
+          {views('engagement', {
+            alignment: <AlignmentPanel clientId={clientId} range={range} onOpen={openAccount} />,
+            content: <ContentPanel clientId={clientId} range={range} />,
+            signals: <SignalsPanel clientId={clientId} range={range} onOpen={openTarget} />,
+          })}
         </Tabs.Panel>
-        <Tabs.Panel value="content" pt="md">
-          <ContentPanel clientId={clientId} range={range} />
+        <Tabs.Panel value="pipeline" pt="md">
+          {views('pipeline', {
+            generated: slot('generated'),
+            progressed: slot('progressed'),
+            priority: <PriorityPanel clientId={clientId} canMark={canMark} onOpen={openAccount} />,
+          })}
         </Tabs.Panel>
-        <Tabs.Panel value="signals" pt="md">
-          <SignalsPanel clientId={clientId} range={range} onOpen={openTarget} />
+        <Tabs.Panel value="revenue" pt="md">
+          {slot('revenue')}
         </Tabs.Panel>
-        <Tabs.Panel value="priority" pt="md">
-          <PriorityPanel clientId={clientId} canMark={canMark} onOpen={openAccount} />
+        <Tabs.Panel value="opportunities" pt="md">
+          {slot('opportunities')}
         </Tabs.Panel>
         <Tabs.Panel value="shared" pt="md">
           <EmbeddedReportsPanel clientId={clientId} canManage={canShare} />

@@ -86,8 +86,93 @@ function RevenueGate({ clientId }: { clientId: string }) {
   return <Revenue clientId={clientId} windowDays={settings.data.attribution_window_days} />;
 }
 
+export type RevenuePart = 'engagement' | 'generated' | 'progressed' | 'revenue' | 'opportunities';
+
+/**
+ * One part of the revenue report for another screen (the /reports tabs, issue 17), over the range that
+ * screen chose. The parts built on opportunities follow the client's revenue_report_enabled like
+ * /revenue does; engagement over time does not depend on it.
+ */
+export function RevenueReportPart({
+  part,
+  clientId,
+  range,
+}: {
+  part: RevenuePart;
+  clientId: string;
+  range: Range;
+}) {
+  const settings = useRevenueSettings(clientId);
+  const [opened, setOpened] = useState<string | null>(null);
+  if (part === 'engagement') return <EngagementPanel clientId={clientId} range={range} />;
+  if (settings.isPending) return <PanelLoading label="Loading the revenue report" />;
+  if (settings.isError)
+    return (
+      <PanelError error={settings.error} what="the client settings" onRetry={() => void settings.refetch()} />
+    );
+  if (!settings.data.revenue_report_enabled) return <RevenueOff clientId={clientId} withHeader={false} />;
+  return (
+    <>
+      {part === 'generated' && <GeneratedPanel clientId={clientId} range={range} onOpen={setOpened} />}
+      {part === 'progressed' && <ProgressedPanel clientId={clientId} range={range} onOpen={setOpened} />}
+      {part === 'revenue' && (
+        <RevenuePanel
+          clientId={clientId}
+          range={range}
+          windowDays={settings.data.attribution_window_days}
+          onOpen={setOpened}
+        />
+      )}
+      {part === 'opportunities' && (
+        <OpportunitiesPanel clientId={clientId} range={range} onOpen={setOpened} />
+      )}
+      <OpportunityDrawer clientId={clientId} opportunityId={opened} onClose={() => setOpened(null)} />
+    </>
+  );
+}
+
+/** The headline numbers, the return on spend and the won deals the ads were behind. */
+function RevenuePanel({
+  clientId,
+  range,
+  windowDays,
+  onOpen,
+}: {
+  clientId: string;
+  range: Range;
+  windowDays: number;
+  onOpen: (id: string) => void;
+}) {
+  const summary = useSummary(clientId, range);
+  return (
+    <Stack gap="lg">
+      {summary.isError ? (
+        <PanelError error={summary.error} what="the revenue report" onRetry={() => void summary.refetch()} />
+      ) : (
+        <Headlines summary={summary.data} />
+      )}
+      <WindowNote windowDays={windowDays} />
+      <ValueLine clientId={clientId} range={range} />
+      <Title order={2} size="h4">
+        Revenue influenced
+      </Title>
+      <OpportunitiesPanel clientId={clientId} range={range} onOpen={onOpen} initialFilter="influenced" />
+    </Stack>
+  );
+}
+
+function WindowNote({ windowDays }: { windowDays: number }) {
+  return (
+    <Text size="sm" c="dimmed">
+      <IconInfoCircle size={14} style={{ verticalAlign: -2 }} /> An engagement counts for an opportunity when
+      it came within {windowDays} days before the opportunity was created, moved forward or won (the window is
+      a client setting).
+    </Text>
+  );
+}
+
 /** SPEC.md §3: revenue_report_enabled is off by default; whoever may change settings can turn it on here. */
-function RevenueOff({ clientId }: { clientId: string }) {
+function RevenueOff({ clientId, withHeader = true }: { clientId: string; withHeader?: boolean }) {
   const auth = useAuth();
   const queryClient = useQueryClient();
   const canChange = auth.currentRole?.permissions.includes('settings.write') ?? false;
@@ -103,7 +188,7 @@ function RevenueOff({ clientId }: { clientId: string }) {
   });
   return (
     <Stack gap="lg">
-      <Header />
+      {withHeader && <Header />}
       <Paper withBorder radius="md" p="xl">
         <Stack align="flex-start" gap="sm" maw={620}>
           <Title order={2} size="h3">
@@ -153,11 +238,7 @@ function Revenue({ clientId, windowDays }: { clientId: string; windowDays: numbe
       ) : (
         <Headlines summary={summary.data} />
       )}
-      <Text size="sm" c="dimmed">
-        <IconInfoCircle size={14} style={{ verticalAlign: -2 }} /> An engagement counts for an opportunity
-        when it came within {windowDays} days before the opportunity was created, moved forward or won (the
-        window is a client setting).
-      </Text>
+      <WindowNote windowDays={windowDays} />
       <ValueLine clientId={clientId} range={range} />
       <EngagementPanel clientId={clientId} range={range} />
       <Tabs defaultValue="generated" keepMounted={false}>
@@ -463,12 +544,14 @@ function OpportunitiesPanel({
   clientId,
   range,
   onOpen,
+  initialFilter = 'all',
 }: {
   clientId: string;
   range: Range;
   onOpen: (id: string) => void;
+  initialFilter?: OpportunityFilter;
 }) {
-  const [filter, setFilter] = useState<OpportunityFilter>('all');
+  const [filter, setFilter] = useState<OpportunityFilter>(initialFilter);
   const [page, setPage] = useState(1);
   const q = useOpportunities(clientId, range, filter, page);
   return (

@@ -148,6 +148,10 @@ describe('content reports and search (issue 17)', async () => {
       [`${base}/search?search=a`, 'querystring.search'],
       [`${base}/search?search=${'x'.repeat(101)}`, 'querystring.search'],
       [`${base}/search?search=acme&limit=50`, 'querystring.limit'],
+      // Spaces do not count toward the 2 characters; a limit is a whole number from 1.
+      [`${base}/search?search=${encodeURIComponent('  a  ')}`, 'querystring.search'],
+      [`${base}/search?search=acme&limit=0`, 'querystring.limit'],
+      [`${base}/search?search=acme&limit=two`, 'querystring.limit'],
       [`${base}/content?from=tomorrow`, 'querystring.from'],
       [`${base}/content/export?kind=pdf`, 'querystring.kind'],
       [`${base}/content/not-an-id`, 'params.contentId'],

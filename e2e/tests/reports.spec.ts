@@ -8,12 +8,18 @@ import { CLIENTS, signInTo } from './support.ts';
  * activity and opportunities, and the demo engagement), in Chromium.
  */
 test.describe('/reports (issue 17)', () => {
-  test('alignment, content, signals and priority tabs show real rows, and a table exports as CSV', async ({
+  test('Engagement (alignment, content, signals), Pipeline (priority), Revenue and Opportunities show real rows, and a table exports as CSV', async ({
     page,
   }, testInfo) => {
     test.setTimeout(120_000);
     await signInTo(page, `/reports?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tablist', { name: 'Reports', exact: true }).getByRole('tab')).toHaveText([
+      'Engagement',
+      'Pipeline',
+      'Revenue',
+      'Opportunities',
+    ]);
 
     const accounts = page.getByRole('table', { name: 'Accounts by alignment' });
     await expect(accounts.getByRole('row').nth(1)).toBeVisible();
@@ -48,7 +54,7 @@ test.describe('/reports (issue 17)', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
     await page.getByRole('tab', { name: 'Content' }).click();
-    await expect(page).toHaveURL(/tab=content/);
+    await expect(page).toHaveURL(/tab=engagement&view=content/);
     await expect(page.getByRole('table', { name: 'Ad performance' }).getByRole('row').nth(1)).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('reports-content.png'), fullPage: true });
 
@@ -61,6 +67,9 @@ test.describe('/reports (issue 17)', () => {
     ).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('reports-signals.png'), fullPage: true });
 
+    await page.getByRole('tab', { name: 'Pipeline' }).click();
+    await expect(page.getByRole('table', { name: 'Pipeline generated' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-pipeline.png'), fullPage: true });
     await page.getByRole('tab', { name: 'Priority' }).click();
     const priority = page.getByRole('table', { name: 'Open opportunities by engagement' });
     // The priority report takes seconds on the embedded database the whole suite shares (noted in
@@ -72,6 +81,21 @@ test.describe('/reports (issue 17)', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(prio.suggestedFilename()).toBe('pipeline-priority-30d.csv');
+
+    await page.getByRole('tab', { name: 'Revenue' }).click();
+    await expect(page.getByRole('heading', { name: 'Revenue influenced' })).toBeVisible();
+    await expect(page.getByText(/of \d+ new opportunities/)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-revenue.png'), fullPage: true });
+
+    await page.getByRole('tab', { name: 'Opportunities' }).click();
+    await expect(page).toHaveURL(/tab=opportunities/);
+    await expect(page.getByRole('table', { name: 'Opportunities' }).getByRole('row').nth(1)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('reports-opportunities.png'), fullPage: true });
+    const [opps] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(opps.suggestedFilename()).toMatch(/^opportunities-all-\d{4}-\d{2}-\d{2}\.csv$/);
   });
 
   test('priority: the owner marks an account as a sales priority, its deals move to the top, then unmarks it', async ({

@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, signInTo } from './support.ts';
 
@@ -7,7 +8,7 @@ import { CLIENTS, SAM, signInTo } from './support.ts';
  * from the demo CSV ("Kendall Ellery, Procurement Lead, Brightline Freight").
  */
 const NORTHWIND = CLIENTS.agency;
-const axe = async (page: import('@playwright/test').Page) =>
+const axe = async (page: Page) =>
   (
     await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
   ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
@@ -53,6 +54,12 @@ test.describe('global search (issue 17)', () => {
     await page.keyboard.press('Control+k');
     await dialog.getByRole('combobox').fill('no such thing anywhere');
     await expect(dialog.getByText('No results for “no such thing anywhere”')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('search-empty.png'), animations: 'disabled' });
+    await page.keyboard.press('Escape');
+
+    // Nothing in the header overflows at 1280 px, for an agency owner with every link and the switcher.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await page.screenshot({ path: testInfo.outputPath('header-1280.png'), animations: 'disabled' });
   });
 
   test('at 375 px the search is an icon beside the burger and opens full screen', async ({

@@ -138,7 +138,7 @@ export function PageHeader({ search }: { search?: ReactNode }) {
     <Box component="header" bg="white" className={classes.header}>
       <Container size={1200} h={60}>
         <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
-          <Group gap="xl" wrap="nowrap">
+          <Group gap="lg" wrap="nowrap">
             <Group gap="xs" wrap="nowrap">
               {links.length > 0 && (
                 <Burger

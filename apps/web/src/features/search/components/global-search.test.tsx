@@ -79,7 +79,10 @@ describe('GlobalSearch (issue 17)', () => {
     expect(cadence).toHaveAttribute('aria-selected', 'true');
     expect(box).toHaveAttribute('aria-activedescendant', cadence.id);
     await userEvent.keyboard('{ArrowUp}');
-    expect(within(list).getByRole('option', { name: /^Acme Alpha/ })).toHaveAttribute('aria-selected', 'true');
+    expect(within(list).getByRole('option', { name: /^Acme Alpha/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await userEvent.keyboard('{ArrowDown}{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/cadence/7'));
     expect(router.state.location.search).toBe(`?client_id=${ACME}`);

@@ -128,35 +128,20 @@ export function GlobalSearch() {
   const shortcut = isMac() ? '⌘ K' : 'Ctrl K';
   return (
     <>
-      <Box visibleFrom="lg">
-        <Button
-          variant="default"
-          size="sm"
-          leftSection={<IconSearch size={16} />}
-          rightSection={<Kbd size="xs">{shortcut}</Kbd>}
-          onClick={dialog.open}
+      {/* An icon: the header's row is full on every width (inline links, client switcher, name). */}
+      <Tooltip label={`Search (${shortcut})`}>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label="Search"
           aria-haspopup="dialog"
           aria-keyshortcuts="Control+K Meta+K /"
-          classNames={{ label: classes.triggerLabel }}
+          onClick={dialog.open}
         >
-          Search
-        </Button>
-      </Box>
-      <Box hiddenFrom="lg">
-        <Tooltip label={`Search (${shortcut})`}>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label="Search"
-            aria-haspopup="dialog"
-            aria-keyshortcuts="Control+K Meta+K /"
-            onClick={dialog.open}
-          >
-            <IconSearch size={20} />
-          </ActionIcon>
-        </Tooltip>
-      </Box>
+          <IconSearch size={20} />
+        </ActionIcon>
+      </Tooltip>
       <SearchDialog key={clientId} clientId={clientId} opened={opened} onClose={dialog.close} />
     </>
   );
@@ -256,10 +241,16 @@ function SearchBox({
   let body: ReactNode;
   if (tooShort) {
     body = (
-      <Text size="sm" c="dimmed">
-        Type at least {SEARCH_MIN_LENGTH} characters of a prospect, company, cadence or ad. Use ↑ and ↓ to
-        move through the results and Enter to open one.
-      </Text>
+      <Stack gap={6}>
+        <Text size="sm" c="dimmed">
+          Type at least {SEARCH_MIN_LENGTH} characters of a prospect, company, cadence or ad. Use ↑ and ↓ to
+          move through the results and Enter to open one.
+        </Text>
+        <Text size="xs" c="dimmed">
+          <Kbd size="xs">{isMac() ? '⌘ K' : 'Ctrl K'}</Kbd> or <Kbd size="xs">/</Kbd> opens this search from
+          any screen.
+        </Text>
+      </Stack>
     );
   } else if (q.isError && !settling) {
     const detail = q.error instanceof ApiError && q.error.status < 500 ? q.error.message : null;

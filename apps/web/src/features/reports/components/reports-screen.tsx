@@ -182,6 +182,7 @@ function Reports({
     });
   const setView = (value: string | null) =>
     update((next) => {
+      next.set('tab', tab);
       if (value) next.set('view', value);
     });
   const usesRange = !(tab === 'pipeline' && view === 'priority') && tab !== 'shared';

@@ -103,6 +103,7 @@ test('an SDR sees the reports read-only: the four tabs, no priority marks, no sw
   const priority = page.getByRole('table', { name: 'Open opportunities by engagement' });
   await expect(priority.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
   await expect(priority.getByRole('button', { name: /as a sales priority$/ })).toHaveCount(0);
+  expect(await axe(page)).toEqual([]);
 
   await page.getByRole('tab', { name: 'Opportunities' }).click();
   await expect(
@@ -112,6 +113,14 @@ test('an SDR sees the reports read-only: the four tabs, no priority marks, no sw
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Turn on the revenue report' })).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath('reports-sdr-opportunities.png'), fullPage: true });
+  expect(await axe(page)).toEqual([]);
+  await page.getByRole('tab', { name: 'Revenue' }).click();
+  await expect(
+    page
+      .getByText(/of \d+ new opportunities/)
+      .or(page.getByText('Ask an owner or admin of this client to turn it on.')),
+  ).toBeVisible();
+  expect(await axe(page)).toEqual([]);
   // The SDR may read reports, so the header search is there for them too.
   await expect(page.locator('header').getByRole('button', { name: 'Search' })).toBeVisible();
 });

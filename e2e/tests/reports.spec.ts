@@ -19,6 +19,7 @@ test.describe('/reports (issue 17)', () => {
       'Pipeline',
       'Revenue',
       'Opportunities',
+      'Shared links',
     ]);
 
     const accounts = page.getByRole('table', { name: 'Accounts by alignment' });

@@ -91,7 +91,7 @@ test('an SDR sees the reports read-only: the four tabs, no priority marks, no sw
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInTo(page, `/reports?client_id=${CLIENTS.acme}`, SAM);
   const tabs = page.getByRole('tablist', { name: 'Reports', exact: true }).getByRole('tab');
-  await expect(tabs).toHaveText(['Engagement', 'Pipeline', 'Revenue', 'Opportunities']);
+  await expect(tabs).toHaveText(['Engagement', 'Pipeline', 'Revenue', 'Opportunities', 'Shared links']);
   await expect(
     page.getByRole('table', { name: 'Accounts by alignment' }).getByRole('row').nth(1),
   ).toBeVisible();

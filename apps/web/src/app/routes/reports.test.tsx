@@ -85,13 +85,19 @@ afterEach(() => {
 });
 
 describe('/reports tabs (issue 17)', () => {
-  it('Engagement, Pipeline, Revenue and Opportunities; the tab and view follow the address', async () => {
+  it('Engagement, Pipeline, Revenue, Opportunities (and Shared links); the tab and view follow the address', async () => {
     const { router, server } = await open(`/reports?client_id=${ACME}`, {
       [`${base}/opportunity`]: { body: { items: [won], total: 1, page: 1, page_size: 25 } },
       [`${base}/pipeline/generated`]: { body: { range, window_days: 90, items: [won] } },
     });
     const tabs = within(await screen.findByRole('tablist', { name: 'Reports' })).getAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Engagement', 'Pipeline', 'Revenue', 'Opportunities']);
+    expect(tabs.map((t) => t.textContent)).toEqual([
+      'Engagement',
+      'Pipeline',
+      'Revenue',
+      'Opportunities',
+      'Shared links',
+    ]);
     expect(screen.getByRole('tab', { name: 'Engagement' })).toHaveAttribute('aria-selected', 'true');
     // Engagement: engagement over time above the alignment, content and signals views.
     expect(

@@ -599,6 +599,39 @@ describe('refusals', () => {
   });
 });
 
+describe("another client's cadence in a cohort's filters (issue 20, found by the tenant walk)", () => {
+  it('is refused with a 422 naming filters.cadence_id on estimate, create and change, and nothing is stored', async () => {
+    const theirs = await makeCadence(app, foreignId, { name: 'Their cadence' });
+    const ours = await makeCadence(app, clientId, { name: 'Our cadence' });
+    const mine = await create({ name: 'Filtered', source_kind: 'filter', filters: { cadence_id: ours } });
+    const before = await app.db.select({ n: count() }).from(cohorts).where(eq(cohorts.clientId, clientId));
+    const attempts = [
+      manager.post(`/v1/marx/client/${clientId}/cohort/pre_sync`, {
+        source_kind: 'filter',
+        filters: { cadence_id: theirs },
+      }),
+      manager.post('/v1/rest/cohort', {
+        name: 'Stolen',
+        source_kind: 'filter',
+        filters: { cadence_id: theirs },
+      }),
+      manager.patch(`/v1/rest/cohort/${mine.id}`, { filters: { cadence_id: theirs } }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors[0]).toEqual({
+        field: 'body.filters.cadence_id',
+        message: 'is not a cadence of this client',
+      });
+    }
+    const after = await app.db.select({ n: count() }).from(cohorts).where(eq(cohorts.clientId, clientId));
+    expect(after).toEqual(before);
+    expect(((await manager.get(`/v1/api/cohort/${mine.id}`)).json() as Cohort).filters).toEqual({
+      cadence_id: ours,
+    });
+  });
+});
+
 describe('a sync that died half-way (its job is taken up again)', () => {
   it('goes on from the stored cursor and ends with every member once; running it again changes nothing', async () => {
     const crashClient = await makeClient(app, 'Crash Co');

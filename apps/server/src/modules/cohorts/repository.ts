@@ -243,6 +243,14 @@ export async function contentExists(tx: Tx, clientId: string, id: string): Promi
   return Boolean(row);
 }
 
+export async function cadenceExists(tx: Tx, clientId: string, id: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: cadences.id })
+    .from(cadences)
+    .where(and(eq(cadences.id, id), eq(cadences.clientId, clientId)));
+  return Boolean(row);
+}
+
 export async function crmListExists(tx: Tx, clientId: string, id: string): Promise<boolean> {
   const [row] = await tx
     .select({ id: crmLists.id })

@@ -4,6 +4,7 @@ import type {
   CohortAudienceReport,
   CohortCreateBody,
   CohortDetailedReport,
+  CohortFilters,
   CohortImpactReply,
   CohortListReply,
   CohortPreSyncBody,
@@ -89,8 +90,17 @@ export function createCohortService(deps: Deps) {
   async function checkRefs(
     tx: repo.Tx,
     clientId: string,
-    refs: { crmListId?: string | undefined; contentId?: string | null | undefined },
+    refs: {
+      crmListId?: string | undefined;
+      contentId?: string | null | undefined;
+      filters?: CohortFilters | undefined;
+    },
   ): Promise<void> {
+    // A filter naming another client's cadence was stored (and a cohort built on it): issue 20.
+    const cadenceId = refs.filters?.cadence_id;
+    if (cadenceId !== undefined && !(await repo.cadenceExists(tx, clientId, cadenceId))) {
+      throw fieldError('body.filters.cadence_id', 'is not a cadence of this client');
+    }
     if (refs.crmListId && !(await repo.crmListExists(tx, clientId, refs.crmListId))) {
       throw fieldError('body.crm_list_id', 'is not a CRM list of this client');
     }
@@ -223,7 +233,7 @@ export function createCohortService(deps: Deps) {
     },
 
     async preSync(clientId: string, body: CohortPreSyncBody) {
-      await checkRefs(db, clientId, { crmListId: body.crm_list_id });
+      await checkRefs(db, clientId, { crmListId: body.crm_list_id, filters: body.filters });
       return repo.estimate(db, clientId, {
         kind: body.source_kind,
         crmListId: body.crm_list_id,
@@ -234,7 +244,11 @@ export function createCohortService(deps: Deps) {
     /** Creates the cohort and syncs it here and now, not through the queue (the demo seed, before the queue runs). */
     async createAndSync(clientId: string, body: CohortCreateBody, fixedId?: string): Promise<Cohort> {
       const id = await db.transaction(async (tx) => {
-        await checkRefs(tx, clientId, { crmListId: body.crm_list_id, contentId: body.content_id });
+        await checkRefs(tx, clientId, {
+          crmListId: body.crm_list_id,
+          contentId: body.content_id,
+          filters: body.filters,
+        });
         return repo.insertCohort(tx, {
           clientId,
           name: body.name,
@@ -253,7 +267,11 @@ export function createCohortService(deps: Deps) {
 
     async create(clientId: string, userId: string, body: CohortCreateBody): Promise<Cohort> {
       const id = await db.transaction(async (tx) => {
-        await checkRefs(tx, clientId, { crmListId: body.crm_list_id, contentId: body.content_id });
+        await checkRefs(tx, clientId, {
+          crmListId: body.crm_list_id,
+          contentId: body.content_id,
+          filters: body.filters,
+        });
         return repo.insertCohort(tx, {
           clientId,
           name: body.name,
@@ -279,7 +297,11 @@ export function createCohortService(deps: Deps) {
         if (body.filters !== undefined && cohort.sourceKind !== 'filter') {
           throw fieldError('body.filters', 'only a filter cohort has filters');
         }
-        await checkRefs(tx, clientId, { crmListId: body.crm_list_id, contentId: body.content_id });
+        await checkRefs(tx, clientId, {
+          crmListId: body.crm_list_id,
+          contentId: body.content_id,
+          filters: body.filters,
+        });
         await repo.updateCohort(tx, cohort, {
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.crm_list_id !== undefined ? { crmListId: body.crm_list_id } : {}),

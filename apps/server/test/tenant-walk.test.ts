@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES } from '@rally/shared';
+import type { Operation } from './fuzz.ts';
 import { DEMO_CLIENTS, seedDemoAll } from '../src/db/seed.ts';
 import { FUZZ_ENV, idsByTable, operationsOf, valid, watchWrites } from './fuzz.ts';
 import { createTestApp } from './helpers.ts';
@@ -85,4 +86,366 @@ describe("another client's ids, walked through every route", async () => {
       expect(await writes(), `${r.method} ${r.url}`).toEqual([]);
     }
   });
+
+  it("another client's ids in request bodies are refused (4xx), change nothing and tell nothing", async () => {
+    // The attacker owns Northwind, which has demo data of its own, so each request is first sent with
+    // Northwind's ids (the control: it must succeed, or the refusal would prove nothing) and then with
+    // Acme's in the same places.
+    const agency = DEMO_CLIENTS.agency.id;
+    const acme = DEMO_CLIENTS.acme.id;
+    const { browser: owner } = await signedIn(app, { [agency]: 'purple_owner' });
+    const first = async (table: string, clientId: string, where = 'true') => {
+      const { rows } = (await app.database.execute(
+        `select id::text as id from "${table}" where client_id = $1 and ${where} order by id limit 1`,
+        [clientId],
+      )) as { rows: { id: string }[] };
+      expect(rows[0], `${table} of ${clientId} where ${where}`).toBeDefined();
+      return rows[0]!.id;
+    };
+    const idsOf = async (clientId: string) => ({
+      content: await first('content', clientId, "status = 'published'"),
+      landingPage: await first('landing_pages', clientId),
+      rep: await first('sales_reps', clientId),
+      target: await first('targets', clientId),
+      account: await first('companies', clientId),
+      stage: await first('crm_stages', clientId),
+      list: await first('crm_lists', clientId),
+      cohort: await first('cohorts', clientId),
+      journeyStage: await first('journey_stages', clientId),
+      cadence: Number(await first('cadences', clientId)),
+      fileImport: await first('file_imports', clientId),
+      invoice: await first('invoices', clientId),
+    });
+    type Ids = Awaited<ReturnType<typeof idsOf>>;
+    const own = await idsOf(agency);
+    const foreign = await idsOf(acme);
+    // Northwind's own resources named in paths.
+    const ownContent = await first('content', agency);
+    const ownCohort = await first('cohorts', agency);
+    const freeCohort = await first('cohorts', agency, 'id not in (select cohort_id from journeys)');
+    const ownJourney = await first('journeys', agency);
+    const ownJourneyStages = (
+      (await app.database.execute(
+        'select id::text as id, name from journey_stages where journey_id = $1 order by position',
+        [ownJourney],
+      )) as { rows: { id: string; name: string }[] }
+    ).rows;
+    // Northwind's control names the first stage of the journey it changes.
+    own.journeyStage = ownJourneyStages[0]!.id;
+    const ownCampaign = await first('campaigns', agency);
+    const ownCadence = await first('cadences', agency);
+    const ownOwner = await first('crm_owners', agency);
+    const { rows: cadenceRows } = (await app.database.execute(
+      'select integration_id from cadences where id = $1',
+      [Number(ownCadence)],
+    )) as { rows: { integration_id: number }[] };
+    const integration = cadenceRows[0]!.integration_id;
+    const { rows: sources } = (await app.database.execute(
+      'select i.source from crm_integration_settings s join integrations i on i.id = s.integration_id where s.client_id = $1 limit 1',
+      [agency],
+    )) as { rows: { source: string }[] };
+    const crm = sources[0]!.source;
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const stagesWith = (ids: Ids, extra: { content?: boolean; rule?: boolean; stageId?: boolean }) =>
+      ownJourneyStages.map((st, i) => ({
+        ...(extra.stageId && i === 0 ? { id: ids.journeyStage } : { id: st.id }),
+        name: st.name,
+        content_ids: extra.content && i === 0 ? [ids.content] : [],
+        rules:
+          extra.rule && i === 1
+            ? [{ kind: 'crm_stage_reached', crm_stage_id: ids.stage }]
+            : i === 0
+              ? []
+              : [],
+      }));
+
+    type Case = {
+      method: 'POST' | 'PUT' | 'PATCH';
+      /** OpenAPI path, as the guard below matches it. */
+      op: string;
+      url: string;
+      body: (ids: Ids) => unknown;
+      /** Whether the control with Northwind's ids must succeed (false: it needs a vendor this test has not). */
+      control?: boolean;
+    };
+    const c = `/v1/rest/client/${agency}`;
+    const cases: Case[] = [
+      {
+        method: 'POST',
+        op: '/v1/rest/client/{clientId}/sales/priority',
+        url: `${c}/sales/priority`,
+        body: (i) => ({ target_id: i.target }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/client/{clientId}/sales/priority',
+        url: `${c}/sales/priority`,
+        body: (i) => ({ account_id: i.account }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/client/{clientId}/sdr_notifications',
+        url: `${c}/sdr_notifications`,
+        body: (i) => ({ reps: [{ sales_rep_id: i.rep, super_email: true, digest: 'daily' }] }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/content',
+        url: '/v1/rest/content',
+        body: (i) => ({
+          name: 'Walk',
+          title: 'Walk',
+          image_text: 'Walk',
+          template_id: 1,
+          landing_page_id: i.landingPage,
+        }),
+      },
+      {
+        method: 'PATCH',
+        op: '/v1/rest/content/{id}',
+        url: `/v1/rest/content/${ownContent}`,
+        body: (i) => ({ landing_page_id: i.landingPage }),
+      },
+      {
+        method: 'PUT',
+        op: '/sc/content/{id}',
+        url: `/sc/content/${ownContent}`,
+        body: (i) => ({ landing_page_id: i.landingPage }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/content/pba',
+        url: '/v1/rest/content/pba',
+        body: (i) => ({ content_id: i.content }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/content/pba',
+        url: '/v1/rest/content/pba',
+        body: (i) => ({ content_id: own.content, target_id: i.target }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/cohort',
+        url: '/v1/rest/cohort',
+        body: (i) => ({ name: 'Walk list', source_kind: 'crm_list', crm_list_id: i.list }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/cohort',
+        url: '/v1/rest/cohort',
+        body: (i) => ({ name: 'Walk filter', source_kind: 'filter', filters: { cadence_id: i.cadence } }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/cohort',
+        url: '/v1/rest/cohort',
+        body: (i) => ({ name: 'Walk content', source_kind: 'filter', filters: {}, content_id: i.content }),
+      },
+      {
+        method: 'PATCH',
+        op: '/v1/rest/cohort/{id}',
+        url: `/v1/rest/cohort/${ownCohort}`,
+        body: (i) => ({ content_id: i.content }),
+      },
+      {
+        method: 'PATCH',
+        op: '/v1/rest/cohort/{id}',
+        url: `/v1/rest/cohort/${ownCohort}`,
+        body: (i) => ({ filters: { cadence_id: i.cadence } }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/marx/client/{clientId}/cohort/pre_sync',
+        url: `/v1/marx/client/${agency}/cohort/pre_sync`,
+        body: (i) => ({ source_kind: 'crm_list', crm_list_id: i.list }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/marx/client/{clientId}/cohort/pre_sync',
+        url: `/v1/marx/client/${agency}/cohort/pre_sync`,
+        body: (i) => ({ source_kind: 'filter', filters: { cadence_id: i.cadence } }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/campaign',
+        url: '/v1/rest/campaign',
+        body: (i) => ({ cohort_id: i.cohort, name: 'Walk', starts_on: day(1), ends_on: day(30) }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/campaign',
+        url: '/v1/rest/campaign',
+        body: (i) => ({
+          cohort_id: own.cohort,
+          name: 'Walk',
+          starts_on: day(1),
+          ends_on: day(30),
+          content_id: i.content,
+        }),
+      },
+      {
+        method: 'PATCH',
+        op: '/v1/rest/campaign/{id}',
+        url: `/v1/rest/campaign/${ownCampaign}`,
+        body: (i) => ({ content_id: i.content }),
+      },
+      {
+        method: 'PUT',
+        op: '/v1/rest/client/{clientId}/journey/{id}',
+        url: `${c}/journey/${ownJourney}`,
+        body: (i) => ({ name: 'Walk', stages: stagesWith(i, { content: true }) }),
+      },
+      {
+        method: 'PUT',
+        op: '/v1/rest/client/{clientId}/journey/{id}',
+        url: `${c}/journey/${ownJourney}`,
+        body: (i) => ({ name: 'Walk', stages: stagesWith(i, { rule: true }) }),
+      },
+      {
+        method: 'PUT',
+        op: '/v1/rest/client/{clientId}/journey/{id}',
+        url: `${c}/journey/${ownJourney}`,
+        body: (i) => ({ name: 'Walk', stages: stagesWith(i, { stageId: true }) }),
+      },
+      // Last of the journeys: the control creates the cohort's journey (one per cohort).
+      {
+        method: 'POST',
+        op: '/v1/rest/client/{clientId}/journey',
+        url: `${c}/journey`,
+        body: (i) => ({
+          cohort_id: freeCohort,
+          name: 'Walk',
+          stages: [
+            { name: 'One', content_ids: [i.content] },
+            { name: 'Two', rules: [{ kind: 'crm_stage_reached', crm_stage_id: i.stage }] },
+          ],
+        }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/rest/client/{clientId}/journey',
+        url: `${c}/journey`,
+        body: (i) => ({ cohort_id: i.cohort, name: 'Walk' }),
+        control: false,
+      },
+      { method: 'POST', op: '/sc/sdr', url: '/sc/sdr', body: (i) => ({ selected: [i.rep] }) },
+      {
+        method: 'PUT',
+        op: '/sc/cadence/{id}',
+        url: `/sc/cadence/${ownCadence}?integration_id=${integration}`,
+        body: (i) => ({ selected_sdrs: [i.rep] }),
+      },
+      {
+        method: 'PUT',
+        op: '/sc/cadence/{id}',
+        url: `/sc/cadence/${ownCadence}?integration_id=${integration}`,
+        body: (i) => ({
+          days: [{ day_number: 1, content_days: [{ content_id: i.content, day_transition_actions: [] }] }],
+        }),
+      },
+      {
+        method: 'PUT',
+        op: '/v1/rest/client/{clientId}/opportunity/selected_stages',
+        url: `${c}/opportunity/selected_stages`,
+        body: (i) => ({ stage_ids: [i.stage] }),
+      },
+      {
+        method: 'PUT',
+        op: '/v1/rest/client/{clientId}/pipeline/stages/valuable',
+        url: `${c}/pipeline/stages/valuable`,
+        body: (i) => ({ stage_ids: [i.stage] }),
+      },
+      {
+        method: 'PUT',
+        op: '/v1/integration/crm/{source}/client/{clientId}/owners/{ownerId}',
+        url: `/v1/integration/crm/${crm}/client/${agency}/owners/${ownOwner}`,
+        body: (i) => ({ sales_rep_id: i.rep }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/integration/crm/{source}/client/{clientId}/audience/estimate',
+        url: `/v1/integration/crm/${crm}/client/${agency}/audience/estimate`,
+        body: (i) => ({ list_ids: [i.list] }),
+      },
+      {
+        method: 'POST',
+        op: '/v1/integration/crm/fileforce/client/{clientId}/targets/check',
+        url: `/v1/integration/crm/fileforce/client/${agency}/targets/check`,
+        body: (i) => ({ import_id: i.fileImport }),
+      },
+      {
+        method: 'POST',
+        op: '/biller/client/{clientId}/payment_intent',
+        url: `/biller/client/${agency}/payment_intent`,
+        body: (i) => ({ invoice_id: i.invoice }),
+        control: false,
+      },
+    ];
+
+    // Every operation whose body names a resource by id is walked here, or said why not.
+    const NOT_OURS: Record<string, string> = {
+      'PUT /v1/rest/client/{clientId}/sso': "client_id is the identity provider's OAuth client",
+      'POST /v1/integration/crm/marketo/client/{clientId}/connection': "client_id is Marketo's API client",
+      'POST /biller/client/{clientId}/card': "payment_method_id is the card vendor's",
+      'PUT /biller/biller/client/{clientId}/billing_info': 'tax_id is a tax number',
+      'POST /sc/content/render': 'template_id is one of the built-in templates',
+    };
+    const namesIds = (schema: Operation['body'], depth = 0): boolean => {
+      if (!schema || depth > 6) return false;
+      const s = schema as Record<string, unknown> & { properties?: Record<string, Operation['body']> };
+      for (const alt of ['anyOf', 'oneOf', 'allOf'] as const)
+        if ((s[alt] as Operation['body'][] | undefined)?.some((a) => namesIds(a, depth + 1))) return true;
+      for (const [k, v] of Object.entries(s.properties ?? {})) {
+        const item = (v as { items?: Operation['body'] }).items as { format?: string } | undefined;
+        if (
+          k !== 'template_id' &&
+          (/(^|_)ids?$/.test(k) || (v as { format?: string }).format === 'uuid' || item?.format === 'uuid')
+        )
+          return true;
+        if (namesIds(v, depth + 1) || namesIds(item as Operation['body'], depth + 1)) return true;
+      }
+      return false;
+    };
+    const walked = new Set(cases.map((x) => `${x.method} ${x.op}`));
+    const unwalked = (await operationsOf(app))
+      .filter((o) => o.method !== 'GET' && namesIds(o.body))
+      .map((o) => `${o.method} ${o.path}`)
+      .filter((k) => !walked.has(k) && !NOT_OURS[k]);
+    expect(unwalked, 'operations whose body names ids, not walked').toEqual([]);
+
+    const problems: string[] = [];
+    let attempts = 0;
+    for (const x of cases) {
+      const label = `${x.method} ${x.url} ${JSON.stringify(x.body(foreign))}`;
+      await writes();
+      const res = await owner.request({
+        method: x.method,
+        url: x.url,
+        payload: x.body(foreign) as InjectOptions['payload'],
+      });
+      attempts++;
+      const written = await writes();
+      if (res.statusCode < 400 || res.statusCode >= 500)
+        problems.push(`${label} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+      else if (Object.keys(res.json() as object).some((k) => !['message', 'errors'].includes(k)))
+        problems.push(`${label} → ${res.statusCode} answers more than an error: ${res.body.slice(0, 200)}`);
+      if (written.length) problems.push(`${label} wrote ${written.join(', ')}`);
+      if (x.control === false) continue;
+      const ok = await owner.request({
+        method: x.method,
+        url: x.url,
+        payload: x.body(own) as InjectOptions['payload'],
+      });
+      await writes();
+      if (ok.statusCode >= 300)
+        problems.push(
+          `control ${x.method} ${x.url} ${JSON.stringify(x.body(own))} → ${ok.statusCode} ${ok.body.slice(0, 200)}`,
+        );
+    }
+    console.info(
+      `tenant walk, bodies: ${attempts} requests with another client's ids over ${walked.size} operations, ${problems.length} problems`,
+    );
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

@@ -323,7 +323,7 @@ test('a stored-XSS corpus in every rendered field runs nowhere: app screens and 
   expect(prospects.length).toBe(rows);
   const prospect = (await ok(await call('GET', `/sc/prospects/${prospects[0]!.id}`), 200)) as {
     first_name: string;
-    cadences: { ad_tag_url: string; cadence_id: number }[];
+    cadences: { ad_tag_url: string; cadence_id: number; cadence_name: string }[];
   };
   const adTag = prospect.cadences[0]!.ad_tag_url;
   const token = adTag.split('/t/')[1]!.split('/')[0]!;

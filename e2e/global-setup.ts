@@ -124,7 +124,11 @@ export default async function globalSetup() {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const timer = setTimeout(() => {
+      // A server that never became ready must not hold the port (and the data folder) afterwards.
+      server.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 180_000);
     const onData = (c: Buffer) => {
       output += c.toString();
       if (/ready at http/.test(output)) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Page, Request, Route } from '@playwright/test';
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInAs } from './support.ts';
@@ -116,3 +116,66 @@ for (const [label, viewport] of [
     }
   });
 }
+
+/** The screens whose own data calls are held (loading) or refused (error) below. */
+const STATE_SCREENS = [
+  `/feed?client_id=${CLIENTS.acme}`,
+  `/prospects?client_id=${CLIENTS.acme}`,
+  `/revenue?client_id=${CLIENTS.acme}`,
+  `/reports?client_id=${CLIENTS.acme}`,
+  `/cohorts?client_id=${CLIENTS.acme}`,
+  `/settings/users?client_id=${CLIENTS.acme}`,
+];
+/** What the app's shell itself asks for (the user, clients, integrations, config): left alone. */
+const SHELL_CALL = /^\/(latest-build|v1\/api\/|v1\/rest\/client(\/[^/]+\/integrations)?$)/;
+const isScreenData = (r: Request) =>
+  ['fetch', 'xhr', 'eventsource'].includes(r.resourceType()) && !SHELL_CALL.test(new URL(r.url()).pathname);
+
+test.describe('axe: loading and error states, desktop (issue 21)', () => {
+  test.use({ viewport: { width: 1280, height: 800 }, allowServerErrors: true });
+
+  test('each screen while its data loads, and when its data fails, has no violation', async ({ page }) => {
+    test.setTimeout(300_000);
+    await signInAs(page);
+    const found: Record<string, string[]> = {};
+    const axe = async (key: string) => {
+      const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+      const lines = result.violations.flatMap((v) =>
+        v.nodes.slice(0, 3).map((n) => `${v.id} (${v.nodes.length}): ${n.target.join(' ')}`),
+      );
+      if (lines.length) found[key] = lines;
+    };
+    for (const path of STATE_SCREENS) {
+      // Loading: the screen's calls get no answer while axe looks at its placeholders.
+      const held: Route[] = [];
+      const hold = (route: Route) => void held.push(route);
+      await page.route('**/*', async (route) => {
+        if (isScreenData(route.request())) hold(route);
+        else await route.fallback();
+      });
+      await page.goto(path);
+      // The shell answers first (a busy machine takes its time), then the screen's calls wait.
+      await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect(page.getByRole('status').first()).toBeVisible();
+      await axe(`${path} (loading)`);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+      // Error: the same calls answer 500, as a server in trouble would.
+      await page.route('**/*', async (route) => {
+        if (isScreenData(route.request()))
+          await route.fulfill({ status: 500, json: { message: 'Internal Server Error' } });
+        else await route.fallback();
+      });
+      await page.goto(path);
+      // The held calls belonged to the page just left; they end without anyone waiting for them.
+      await Promise.all(held.map((r) => r.abort().catch(() => undefined)));
+      // The app asks three more times, with backoff, before it shows the error.
+      await expect(page.getByText(/Could not load/).first()).toBeVisible({ timeout: 30_000 });
+      await axe(`${path} (error)`);
+      if (path === STATE_SCREENS[1])
+        await page.screenshot({ path: test.info().outputPath('prospects-error.png'), fullPage: true });
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+    }
+    expect(found).toEqual({});
+  });
+});

@@ -3,6 +3,7 @@ import type {
   CSSVariablesResolver,
   MantineColorsTuple,
   MenuProps,
+  NotificationProps,
   TableScrollContainerProps,
   TooltipProps,
 } from '@mantine/core';
@@ -71,6 +72,10 @@ export const theme = createTheme({
     // Plain objects, not Component.extend(): importing the components here put the scroll area, the
     // menus and tooltips and their positioning library in the first download of every page (issue 19).
     TableScrollContainer: { defaultProps: { tabIndex: 0 } satisfies Partial<TableScrollContainerProps> },
+    // A toast's close button is an icon: it needs a name for screen readers (axe: button-name).
+    Notification: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<NotificationProps>,
+    },
     // SPEC.md §9, for every menu and tooltip rather than per use.
     Menu: { defaultProps: { closeDelay: MENU_HIDE_DELAY_MS } satisfies Partial<MenuProps> },
     Tooltip: {

@@ -25,7 +25,8 @@ export function PanelError({ error, what, onRetry }: { error: unknown; what: str
     >
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{detail ?? 'Something went wrong. Please try again in a moment.'}</Text>
-        <Button size="xs" variant="white" color="red" onClick={onRetry}>
+        {/* Default (dark on white): red on white under the red alert read below 4.5:1. */}
+        <Button size="xs" variant="default" onClick={onRetry}>
           Try again
         </Button>
       </Stack>

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
 
@@ -19,11 +20,20 @@ export function safeCell(value: unknown): string | number {
 
 export type CsvColumn<T> = { header: string; value: (row: T) => unknown };
 
+const csvLines = (records: (string | number)[][]) => stringify(records, { record_delimiter: '\r\n' });
+
 export function toCsv<T>(columns: CsvColumn<T>[], rows: readonly T[]): string {
-  return stringify(
-    [columns.map((c) => safeCell(c.header)), ...rows.map((r) => columns.map((c) => safeCell(c.value(r))))],
-    { record_delimiter: '\r\n' },
-  );
+  return csvLines([
+    columns.map((c) => safeCell(c.header)),
+    ...rows.map((r) => columns.map((c) => safeCell(c.value(r)))),
+  ]);
+}
+
+function asDownload(reply: FastifyReply, filename: string): FastifyReply {
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
+    .header('cache-control', 'no-store');
 }
 
 /** Sends CSV as a download named `filename` (ASCII letters, digits, dots, dashes). */
@@ -33,9 +43,24 @@ export function sendCsv<T>(
   columns: CsvColumn<T>[],
   rows: readonly T[],
 ) {
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
-    .header('cache-control', 'no-store')
-    .send(toCsv(columns, rows));
+  return asDownload(reply, filename).send(toCsv(columns, rows));
+}
+
+/**
+ * Streams CSV as a download: the header line, then each page of rows as the database gives it, so
+ * an export of a million rows holds one page in memory rather than the whole file.
+ */
+export function streamCsv<T>(
+  reply: FastifyReply,
+  filename: string,
+  columns: CsvColumn<T>[],
+  pages: AsyncIterable<readonly T[]>,
+) {
+  async function* lines() {
+    yield csvLines([columns.map((c) => safeCell(c.header))]);
+    for await (const rows of pages) {
+      if (rows.length) yield csvLines(rows.map((r) => columns.map((c) => safeCell(c.value(r)))));
+    }
+  }
+  return asDownload(reply, filename).send(Readable.from(lines()));
 }

@@ -148,6 +148,12 @@ const FILTERS: Record<OpportunityFilter, SQL> = {
  * Opportunities of a range: created in it, or (won ones) closed in it, so the revenue of a period is
  * all there. Newest first.
  */
+function opportunitiesWhere(range: Range, filter: OpportunityFilter | undefined): SQL {
+  return sql`((created_at >= ${range.from} and created_at < ${range.to})
+      or (is_won and close_day >= ${range.from}::date and close_day < ${range.to}::date))
+     and ${FILTERS[filter ?? 'all']}`;
+}
+
 export async function opportunitiesIn(
   db: Db,
   clientId: string,
@@ -155,17 +161,60 @@ export async function opportunitiesIn(
   range: Range,
   opts: { filter?: OpportunityFilter; limit?: number; offset?: number } = {},
 ): Promise<{ items: OpportunityRow[]; total: number }> {
-  const where = sql`((created_at >= ${range.from} and created_at < ${range.to})
-      or (is_won and close_day >= ${range.from}::date and close_day < ${range.to}::date))
-     and ${FILTERS[opts.filter ?? 'all']}`;
   const result = await db.execute(sql`
     select x.*, count(*) over () as total
       from (${opportunityRows(clientId, windowDays)}) x
-     where ${where}
+     where ${opportunitiesWhere(range, opts.filter)}
      order by created_at desc, id
      limit ${opts.limit ?? 10_000} offset ${opts.offset ?? 0}`);
   const rows = rowsOf(result);
   return { items: rows.map(toOpportunity), total: num(rows[0]?.total) };
+}
+
+/**
+ * The same rows in the same order (newest first), page by page for an export: each page starts
+ * after the last row of the one before (created_at desc nulls first, then id), so every page costs
+ * the same however deep the export goes, and memory holds one page.
+ */
+export async function* opportunityPages(
+  db: Db,
+  clientId: string,
+  windowDays: number,
+  range: Range,
+  filter: OpportunityFilter,
+  pageSize = 2_000,
+): AsyncGenerator<OpportunityRow[]> {
+  let after: { created: string | null; id: string } | null = null;
+  for (;;) {
+    const from: { created: string | null; id: string } | null = after;
+    const next =
+      from === null
+        ? sql`true`
+        : from.created === null
+          ? sql`(created_at is not null or id > ${from.id}::uuid)`
+          : sql`(created_at < ${from.created}::timestamptz or (created_at = ${from.created}::timestamptz and id > ${from.id}::uuid))`;
+    const rows = rowsOf(
+      await db.execute(sql`
+        select x.*, (extract(epoch from x.created_at) * 1000000)::bigint::text as created_us
+          from (${opportunityRows(clientId, windowDays)}) x
+         where ${opportunitiesWhere(range, filter)} and ${next}
+         order by created_at desc, id
+         limit ${pageSize}`),
+    );
+    if (rows.length) yield rows.map(toOpportunity);
+    const last = rows.at(-1);
+    if (!last || rows.length < pageSize) return;
+    after = { created: microsIso(last.created_us), id: String(last.id) };
+  }
+}
+
+/** A timestamp at the database's microsecond precision (a JavaScript Date keeps milliseconds). */
+function microsIso(us: unknown): string | null {
+  if (us === null || us === undefined) return null;
+  const n = BigInt(String(us));
+  const ms = n / 1000n;
+  const rest = String(n % 1000n).padStart(3, '0');
+  return new Date(Number(ms)).toISOString().replace('Z', `${rest}Z`);
 }
 
 export async function opportunityById(

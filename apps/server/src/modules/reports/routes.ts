@@ -13,12 +13,12 @@ import {
 } from '@rally/shared/schemas/reports';
 import type { ReportOpportunity, StageMove } from '@rally/shared/schemas/reports';
 import { tenantOf } from '../../lib/access.ts';
-import { sendCsv } from '../../lib/csv-export.ts';
+import { sendCsv, streamCsv } from '../../lib/csv-export.ts';
 import type { CsvColumn } from '../../lib/csv-export.ts';
 import { httpError } from '../../lib/errors.ts';
 import {
   opportunityDetail,
-  opportunityExportRows,
+  opportunityExportPages,
   opportunityReport,
   pipelineGenerated,
   pipelineProgressed,
@@ -183,15 +183,15 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access },
       schema: {
         tags: ['reports'],
-        summary: 'The opportunity report as CSV (at most 50,000 rows)',
+        summary: 'The opportunity report as CSV, streamed (every row of the range)',
         params: clientIdParam,
         querystring: exportQuery,
         response: csvReply,
       },
     },
     async (request, reply) => {
-      const rows = await opportunityExportRows(db, tenantOf(request).clientId, request.query);
-      return sendCsv(reply, `opportunities-${request.query.filter}.csv`, OPPORTUNITY_COLUMNS, rows);
+      const pages = await opportunityExportPages(db, tenantOf(request).clientId, request.query);
+      return streamCsv(reply, `opportunities-${request.query.filter}.csv`, OPPORTUNITY_COLUMNS, pages);
     },
   );
 

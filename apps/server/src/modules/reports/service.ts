@@ -17,13 +17,14 @@ import {
   engagedProspects,
   mainCurrency,
   opportunitiesIn,
+  opportunityPages,
   opportunityById,
   performanceByDate,
   progressedMoves,
   stageHistoryOf,
   superprospectSpend,
 } from './repository.ts';
-import type { OpportunityFilter, Range, View } from './repository.ts';
+import type { OpportunityFilter, OpportunityRow, Range, View } from './repository.ts';
 
 const DAY_MS = 86_400_000;
 /** The range when the caller gives none: the 90 days up to now. */
@@ -148,15 +149,15 @@ export async function opportunityReport(
   return { items, total, page: q.page, page_size: q.page_size };
 }
 
-/** Every row of the opportunity report (the export), capped at 50,000. */
-export async function opportunityExportRows(
+/** Every row of the opportunity report (the export), page by page as the CSV is streamed. */
+export async function opportunityExportPages(
   db: Db,
   clientId: string,
   q: ReportRangeQuery & { filter: OpportunityFilter },
-) {
+): Promise<AsyncGenerator<OpportunityRow[]>> {
   const range = rangeOf(q);
   const windowDays = await windowDaysOf(db, clientId);
-  return (await opportunitiesIn(db, clientId, windowDays, range, { filter: q.filter, limit: 50_000 })).items;
+  return opportunityPages(db, clientId, windowDays, range, q.filter);
 }
 
 export async function opportunityDetail(

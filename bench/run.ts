@@ -8,6 +8,7 @@
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as crmSync from './crm-sync.bench.ts';
+import * as exportBench from './export.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as fileImport from './import.bench.ts';
 import * as fuzzBench from './fuzz.bench.ts';
@@ -57,6 +58,7 @@ const all: Record<string, () => unknown> = {
   journeys: () => journeys.run(),
   webhooks: () => webhooks.run({ events }),
   memory: () => memory.run(),
+  export: () => exportBench.run(),
   fuzz: () => fuzzBench.run({ runs: intOption('runs'), seed: intOption('seed') }),
 };
 const chosen = names.length ? names : Object.keys(all);

@@ -57,41 +57,62 @@ function check(name: string, cmd: string, args: string[]): Promise<Outcome> {
   });
 }
 
-/** A Vitest run; counts come from its JSON report. A crash with no report counts as one failure. */
-function vitest(name: string, projects: string[], env: Record<string, string | undefined> = {}) {
-  banner(name);
+/**
+ * A Vitest run; counts come from its JSON report. A crash with no report counts as one failure. Runs
+ * may go side by side (the PostgreSQL API run waits on its database much of the time): each one's
+ * output is printed whole when it ends, so the logs do not interleave.
+ */
+function vitest(
+  name: string,
+  projects: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<Outcome> {
   const t = Date.now();
   const report = path.join(tmp, `vitest-${name.replace(/\W+/g, '-')}.json`);
   rmSync(report, { force: true });
-  const code = run(
-    node,
-    [
-      bin('vitest'),
-      'run',
-      ...projects.flatMap((p) => ['--project', p]),
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${report}`,
-    ],
-    env,
-  );
-  let passed = 0;
-  let failed = 0;
-  const notes: string[] = [];
-  if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8')) as JsonTestResults;
-    passed = r.numPassedTests;
-    failed = r.numFailedTests;
-    for (const file of r.testResults) {
-      const where = path.relative(root, file.name);
-      for (const a of file.assertionResults.filter((x) => x.status === 'failed'))
-        notes.push(`failed: ${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
-      if (file.status === 'failed' && !file.assertionResults.some((x) => x.status === 'failed'))
-        notes.push(`failed: ${where}: ${firstLine(file.message)}`);
-    }
-  }
-  if (code !== 0 && failed === 0) failed = 1; // a failed file or an unhandled error
-  outcomes.push({ name, passed, failed, seconds: (Date.now() - t) / 1000, notes });
+  return new Promise((resolve) => {
+    const child = spawn(
+      node,
+      [
+        bin('vitest'),
+        'run',
+        ...projects.flatMap((p) => ['--project', p]),
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+      ],
+      { cwd: root, env: { ...process.env, FORCE_COLOR: '1', ...env } },
+    );
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => out.push(c));
+    const done = (code: number | null) => {
+      banner(name);
+      process.stdout.write(Buffer.concat(out));
+      let passed = 0;
+      let failed = 0;
+      const notes: string[] = [];
+      if (existsSync(report)) {
+        const r = JSON.parse(readFileSync(report, 'utf8')) as JsonTestResults;
+        passed = r.numPassedTests;
+        failed = r.numFailedTests;
+        for (const file of r.testResults) {
+          const where = path.relative(root, file.name);
+          for (const a of file.assertionResults.filter((x) => x.status === 'failed'))
+            notes.push(`failed: ${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+          if (file.status === 'failed' && !file.assertionResults.some((x) => x.status === 'failed'))
+            notes.push(`failed: ${where}: ${firstLine(file.message)}`);
+        }
+      }
+      if (code !== 0 && failed === 0) failed = 1; // a failed file or an unhandled error
+      resolve({ name, passed, failed, seconds: (Date.now() - t) / 1000, notes });
+    };
+    child.once('error', (err) => {
+      out.push(Buffer.from(`${String(err)}\n`));
+      done(1);
+    });
+    child.once('close', done);
+  });
 }
 
 // eslint-disable-next-line no-control-regex -- colour codes in Playwright's error messages
@@ -129,12 +150,18 @@ function ensureChromium() {
   }
 }
 
-async function e2e() {
+async function e2e(built: boolean) {
   banner('End-to-end tests (Playwright, Debian Chromium)');
   const t = Date.now();
   ensureChromium();
-  if (run('npm', ['run', 'build', '--silent']) !== 0) {
-    outcomes.push({ name: 'e2e', passed: 0, failed: 1, seconds: (Date.now() - t) / 1000 });
+  if (!built) {
+    outcomes.push({
+      name: 'e2e',
+      passed: 0,
+      failed: 1,
+      seconds: (Date.now() - t) / 1000,
+      notes: ['the web build failed'],
+    });
     return;
   }
   const report = path.join(tmp, 'playwright.json');
@@ -173,23 +200,32 @@ async function e2e() {
 }
 
 const testDb = process.env.TEST_DATABASE_URL;
+// The checks and the web build (the end-to-end tests serve it) side by side.
+const [types, lint, format, build] = await Promise.all([
+  check('types', node, [path.join(root, 'scripts/typecheck.ts')]),
+  check('lint', node, [bin('eslint'), '.', '--max-warnings=0']),
+  check('format', node, [bin('prettier'), '--check', '.', '--log-level=warn']),
+  check('web build (for the end-to-end tests)', 'npm', ['run', 'build', '--silent']),
+]);
+outcomes.push(types, lint, format);
+// The unit suite beside the PostgreSQL API run, which spends much of its time waiting on the
+// database, timers and child servers (its two cores were about 40% busy alone); the PGlite run keeps
+// both cores busy, so it runs alone.
+const [unit, apiPg] = await Promise.all([
+  vitest('unit', ['shared', 'web'], { TEST_DATABASE_URL: undefined }),
+  testDb
+    ? vitest(`api (PostgreSQL ${new URL(testDb).host}${new URL(testDb).pathname})`, ['server'], {
+        TEST_DATABASE_URL: testDb,
+      })
+    : Promise.resolve(undefined),
+]);
+outcomes.push(unit);
 outcomes.push(
-  ...(await Promise.all([
-    check('types', node, [path.join(root, 'scripts/typecheck.ts')]),
-    check('lint', node, [bin('eslint'), '.', '--max-warnings=0']),
-    check('format', node, [bin('prettier'), '--check', '.', '--log-level=warn']),
-  ])),
+  await vitest('api (PGlite)', ['server'], { TEST_DATABASE_URL: undefined, DATABASE_URL: undefined }),
 );
-vitest('unit', ['shared', 'web'], { TEST_DATABASE_URL: undefined });
-vitest('api (PGlite)', ['server'], { TEST_DATABASE_URL: undefined, DATABASE_URL: undefined });
-if (testDb) {
-  vitest(`api (PostgreSQL ${new URL(testDb).host}${new URL(testDb).pathname})`, ['server'], {
-    TEST_DATABASE_URL: testDb,
-  });
-} else {
-  console.log('\nTEST_DATABASE_URL is not set: the API suite ran on PGlite only.');
-}
-await e2e();
+if (apiPg) outcomes.push(apiPg);
+else console.log('\nTEST_DATABASE_URL is not set: the API suite ran on PGlite only.');
+await e2e(build.failed === 0);
 
 banner('Summary');
 for (const o of outcomes) {

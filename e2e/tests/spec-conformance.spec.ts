@@ -92,7 +92,9 @@ test.describe('SPEC.md §2 Screens and routes', () => {
     await page.goto(`/legal/terms?client_id=${CLIENTS.acme}`);
     await page.locator('header').getByRole('link', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/login$/);
-    await signInAs(page, DEMO);
+    // The login form itself: it is what returns the user to the saved target.
+    await signInUI(page, DEMO.email, DEMO.password);
+    await expectSignedIn(page, DEMO.name);
     await expect(page).toHaveURL(new RegExp(`/legal/terms\\?client_id=${CLIENTS.acme}$`));
     // The target's client became the current one (SPEC.md §4 order: query, then target, then default).
     await expect(page.getByRole('button', { name: 'Switch client' })).toContainText('Acme Robotics');
@@ -109,7 +111,8 @@ test.describe('SPEC.md §2 Screens and routes', () => {
       await link.click();
       await expect(page).toHaveURL(/\/login$/);
       const urls = trackUrls(page);
-      await signInAs(page, DEMO);
+      await signInUI(page, DEMO.email, DEMO.password);
+      await expectSignedIn(page, DEMO.name);
       await expect.poll(() => pathOf(page)).toBe(await landingOf(page.request, CLIENTS.agency));
       expect(urls).toContain(`/?client_id=${CLIENTS.agency}`);
       expect(urls.filter((u) => u.includes(from))).toEqual([]);

@@ -2,33 +2,13 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
 import { clients, crmContacts, integrations, opportunities } from '../apps/server/src/db/schema/index.ts';
 import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
-import { report, root } from './lib.ts';
-
-/** A scratch database on the PostgreSQL server at `url`, or none (PGlite) when `url` is unset. */
-async function scratchDatabase(url: string | undefined) {
-  if (!url) return { url: undefined, drop: async () => {} };
-  const name = `rally_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
+import { report, root, scratchDatabase } from './lib.ts';
 
 type FakeInfo = { authUrl: string; clientId: string; clientSecret: string; seededMs: number };
 

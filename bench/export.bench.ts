@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
@@ -9,26 +8,7 @@ import { clients, integrations } from '../apps/server/src/db/schema/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import { memberships, users } from '../apps/server/src/db/schema/index.ts';
 import { BUILT_IN_ROLES } from '@rally/shared';
-import { report, root } from './lib.ts';
-
-/** A scratch database on the PostgreSQL server at `url`, or none (PGlite) when `url` is unset. */
-async function scratchDatabase(url: string | undefined) {
-  if (!url) return { url: undefined, drop: async () => {} };
-  const name = `rally_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
+import { report, root, scratchDatabase } from './lib.ts';
 
 /** Signs in over HTTP as the app's own client does; the cookie and CSRF token for the next calls. */
 async function signIn(base: string, email: string, password: string) {

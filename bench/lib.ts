@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -86,4 +88,23 @@ export function report(name: string, figure: string, baseline: string, ratio: nu
   console.log(
     `${name.padEnd(28)} ${figure.padEnd(28)} baseline ${baseline.padEnd(28)} ratio ${ratio.toFixed(2)}`,
   );
+}
+
+/** A scratch database on the PostgreSQL server at `url`, or none (PGlite) when `url` is unset. */
+export async function scratchDatabase(url: string | undefined) {
+  if (!url) return { url: undefined, drop: async () => {} };
+  const name = `rally_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (text: string) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }

@@ -2,7 +2,6 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { and, count, eq, inArray } from 'drizzle-orm';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
@@ -10,27 +9,8 @@ import { clients, integrations, targets } from '../apps/server/src/db/schema/ind
 import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import { oauthCredentialsFrom } from '../apps/server/src/modules/integrations/vendor-http.ts';
 import type { TokenReply } from '../apps/server/test/fakes/salesloft.ts';
-import { report, root } from './lib.ts';
+import { report, root, scratchDatabase } from './lib.ts';
 import { STEP_DAYS, dayOf } from './salesloft-team.ts';
-
-/** A scratch database on the PostgreSQL server at `url`, or none (PGlite) when `url` is unset. */
-async function scratchDatabase(url: string | undefined) {
-  if (!url) return { url: undefined, drop: async () => {} };
-  const name = `rally_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
 
 type FakeInfo = { apiUrl: string; authUrl: string; clientId: string; clientSecret: string; seededMs: number };
 type Requests = { total: number; byResource: Record<string, number>; cost: number };

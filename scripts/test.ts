@@ -169,6 +169,7 @@ async function e2e(built: boolean) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
   const code = run(node, [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'], {
     E2E_PORT: String(await freePort()),
+    E2E_RETRIES: '1',
     E2E_DATA_DIR: dataDir,
     PLAYWRIGHT_JSON_OUTPUT_NAME: report,
     // The API suites' database must not leak into the server under test.

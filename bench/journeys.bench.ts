@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
-import { report, root } from './lib.ts';
+import { report, root, scratchDatabase } from './lib.ts';
 
 /**
  * Issue 18: the journey job (apps/server/src/modules/journeys, docs/decisions/0010) evaluating a
@@ -24,19 +24,8 @@ export async function run() {
   }
   const members = Number(process.env.BENCH_JOURNEY_MEMBERS ?? 1_000_000);
   const accounts = Math.max(1, Math.floor(members / 5));
-  const name = `rally_bench_journeys_${randomBytes(5).toString('hex')}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const db = await scratchDatabase(serverUrl);
+  const url = new URL(db.url!);
   let app: FastifyInstance | undefined;
   try {
     const config = loadConfig({
@@ -151,6 +140,6 @@ export async function run() {
     }
   } finally {
     await app?.close();
-    await admin(`drop database if exists ${name} with (force)`);
+    await db.drop();
   }
 }

@@ -143,6 +143,31 @@ describe('fake HubSpot', () => {
     expect(body.results[0]).toMatchObject({ id: deal.id, properties: { dealstage: 'contractsent' } });
   });
 
+  it('an archived deal leaves search, batch read and the listing; archived=true lists it with archivedAt', async () => {
+    const deal = fake.objects('deals')[2]!;
+    fake.archive('deals', deal.id);
+    const search = await call('/crm/v3/objects/deals/search', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limit: 200 }),
+    });
+    expect(search.body.results.map((r) => r.id)).not.toContain(deal.id);
+    const read = await call('/crm/v3/objects/deals/batch/read', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: [{ id: deal.id }] }),
+    });
+    expect(read.body.results).toEqual([]);
+    expect((await call('/crm/v3/objects/deals?limit=100')).body.results.map((r) => r.id)).not.toContain(
+      deal.id,
+    );
+    const bin = await call('/crm/v3/objects/deals?limit=100&archived=true');
+    expect(bin.body.results).toEqual([
+      expect.objectContaining({ id: deal.id, archived: true, archivedAt: expect.any(String) }),
+    ]);
+    expect(bin.body.paging).toBeUndefined();
+  });
+
   it('serves pipelines with string metadata, owners and lists with memberships', async () => {
     const pipes = (await call('/crm/v3/pipelines/deals')).body.results as unknown as {
       id: string;

@@ -26,6 +26,8 @@ export type HsRecord = {
   createdAt: string;
   updatedAt: string;
   archived: boolean;
+  /** When it went to the recycling bin (HubSpot's `archivedAt`, only on archived records). */
+  archivedAt?: string;
   associations: Partial<Record<HsObjectType, string[]>>;
 };
 
@@ -245,11 +247,17 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     }
   }
 
+  /**
+   * Deletes a record as a user would (HubSpot moves it to the recycling bin): it drops out of search,
+   * batch read and the plain listing, and shows only in `GET /crm/v3/objects/{type}?archived=true`,
+   * with `archived: true` and `archivedAt`.
+   */
   function archive(type: HsObjectType, id: string) {
     const r = objects[type].find((x) => x.id === id);
     if (!r) throw new Error(`fake HubSpot: no ${type} ${id}`);
     r.archived = true;
     r.updatedAt = tick();
+    r.archivedAt = r.updatedAt;
     r.properties.hs_lastmodifieddate = r.updatedAt;
   }
 
@@ -463,6 +471,7 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
       archived: r.archived,
+      ...(r.archived && r.archivedAt ? { archivedAt: r.archivedAt } : {}),
     };
     if (withHistory.length > 0) {
       out.propertiesWithHistory = Object.fromEntries(withHistory.map((p) => [p, r.history[p] ?? []]));

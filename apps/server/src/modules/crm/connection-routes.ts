@@ -159,7 +159,15 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
         owners: await n(crmOwners),
         accounts: await n(crmAccounts),
         contacts: await n(crmContacts),
-        opportunities: await n(opportunities),
+        // Those deleted in the CRM are kept (history) but no longer count, as in the reports.
+        opportunities: row
+          ? ((
+              await db
+                .select({ n: count() })
+                .from(opportunities)
+                .where(and(eq(opportunities.integrationId, row.id), eq(opportunities.isDeleted, false)))
+            )[0]?.n ?? 0)
+          : 0,
         lists: await n(crmLists),
       },
     };

@@ -205,6 +205,12 @@ export type CrmAdapter = {
   accounts?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteAccount>>;
   contacts(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteContact>>;
   opportunities?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteOpportunity>>;
+  /**
+   * The external ids of opportunities deleted in the CRM that `opportunities` cannot show (HubSpot's
+   * search leaves archived deals out; Salesforce's queryAll gives IsDeleted rows, so it has no need).
+   * Read whole every sync, without a cursor: the vendor lists them in id order, not by time.
+   */
+  deletedOpportunities?(ctx: AdapterContext): AsyncIterable<CrmPage<string>>;
   stageHistory?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteStageChange>>;
   lists(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteList>>;
   listMembers(ctx: AdapterContext, listExternalId: string): AsyncIterable<CrmPage<RemoteListMember>>;

@@ -455,6 +455,33 @@ export async function upsertOpportunities(
 }
 
 /**
+ * Marks opportunities the CRM deleted (reports leave them out); the rows stay, with their history.
+ * Ids Rally never stored are ignored, and one already marked is not touched again.
+ */
+export async function markOpportunitiesDeleted(
+  tx: Tx,
+  ref: IntegrationRef,
+  externalIds: string[],
+): Promise<number> {
+  let marked = 0;
+  for (const part of chunks([...new Set(externalIds)])) {
+    const rows = await tx
+      .update(opportunities)
+      .set({ isDeleted: true, updatedAt: new Date() })
+      .where(
+        and(
+          eq(opportunities.integrationId, ref.id),
+          inArray(opportunities.externalId, part),
+          eq(opportunities.isDeleted, false),
+        ),
+      )
+      .returning({ id: opportunities.id });
+    marked += rows.length;
+  }
+  return marked;
+}
+
+/**
  * Stores stage moves. A move whose opportunity is not stored yet is not stored: returns false then,
  * so the sync keeps its cursor and reads it again. A move without its "from" stage takes the stage
  * of the opportunity's latest earlier move.

@@ -11,6 +11,7 @@ import type { AdapterContext, CrmAdapter, CrmPage, CrmSource, CrmSyncPhase, Cred
 import {
   companyDomains,
   finishListMembers,
+  markOpportunitiesDeleted,
   stageLookup,
   upsertAccounts,
   upsertActivityCounts,
@@ -171,6 +172,16 @@ export function createCrmSyncService(deps: Deps) {
         (o) => o.updatedAt,
         (tx, items) => upsertOpportunities(tx, ref, items, stageOf),
       );
+      // Deletions the modified-since listing cannot show (HubSpot's archived deals). Read whole with
+      // no cursor (listed by id, not time), so a crash or a retry simply reads them again.
+      if (adapter.deletedOpportunities) {
+        let marked = 0;
+        for await (const page of adapter.deletedOpportunities(ctx)) {
+          if (page.items.length)
+            marked += await db.transaction((tx) => markOpportunitiesDeleted(tx, ref, page.items));
+        }
+        if (marked) log.info({ integrationId: ref.id, marked }, 'CRM opportunities deleted');
+      }
       await walk(
         'history',
         adapter.stageHistory?.(ctx, cursor.history ?? null),

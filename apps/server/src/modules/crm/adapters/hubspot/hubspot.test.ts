@@ -195,6 +195,49 @@ describe('HubSpot connection and sync (issue 16)', () => {
     expect(await n(opportunityStageHistory)).toBe(before.history + 1);
   });
 
+  it('a deal deleted in HubSpot (archived) is marked deleted by the next sync and leaves the reports', async () => {
+    const id = (await connectionOf())!.id;
+    const nowS = Math.floor(Date.now() / 1000);
+    const report = async () =>
+      (
+        await owner.get(
+          `/v1/report/client/${clientId}/opportunity?from=${nowS - 30 * 86_400}&to=${nowS + 86_400}&filter=all&page_size=200`,
+        )
+      ).json() as { items: { name: string }[]; total: number };
+    const before = await report();
+    expect(before.items.map((o) => o.name)).toContain('Umbrella expansion');
+    const umbrella = fake.objects('deals').find((d) => d.properties.dealname === 'Umbrella expansion')!;
+    fake.archive('deals', umbrella.id);
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: id });
+    // Search never returns archived records: they are read from the recycling bin's listing.
+    expect(fake.requests).toContainEqual(
+      expect.objectContaining({
+        method: 'GET',
+        path: '/crm/v3/objects/deals',
+        query: expect.objectContaining({ archived: 'true' }),
+        status: 200,
+      }),
+    );
+    const after = await report();
+    expect(after.total).toBe(before.total - 1);
+    expect(after.items.map((o) => o.name)).not.toContain('Umbrella expansion');
+    const deleted = async () =>
+      (
+        await app.db
+          .select({ isDeleted: opportunities.isDeleted })
+          .from(opportunities)
+          .where(and(eq(opportunities.integrationId, id), eq(opportunities.externalId, umbrella.id)))
+      )[0]?.isDeleted;
+    expect(await deleted()).toBe(true);
+    const settings = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/settings`)).json();
+    expect(settings.counts.opportunities).toBe(4);
+    // Again: it stays deleted, and the row is kept (history, a restore in HubSpot).
+    await app.crmSync.run({ integrationId: id });
+    expect(await deleted()).toBe(true);
+    expect(await n(opportunities)).toBe(5);
+  });
+
   it('activity totals: calls, e-mails, meetings and tasks per contact, kept right as activities come and go', async () => {
     const id = (await connectionOf())!.id;
     const [ana, ben] = fake.objects('contacts');

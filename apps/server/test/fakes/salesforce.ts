@@ -287,6 +287,18 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     return r;
   }
 
+  /**
+   * Deletes a record as a user would: to the recycle bin, IsDeleted true and SystemModstamp moved
+   * on. `query` no longer returns it; `queryAll` does.
+   */
+  function remove(type: string, id: string): SfRecord {
+    const r = records.get(type)?.find((x) => x.Id === id);
+    if (!r) throw new Error(`fake Salesforce: no ${type} ${id}`);
+    if (!SCHEMA[type]?.includes('IsDeleted')) throw new Error(`fake Salesforce: ${type} cannot be deleted`);
+    Object.assign(r, { IsDeleted: true, SystemModstamp: tick() });
+    return r;
+  }
+
   function parseQuery(q: string, all: boolean) {
     const m =
       /^\s*SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+(ASC|DESC))?)?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(
@@ -660,6 +672,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     seed,
     add,
     update,
+    remove,
     setBatchSize(n: number) {
       batchSize = n;
     },

@@ -371,6 +371,36 @@ describe('Salesforce connection and sync (issue 16)', () => {
     expect(await n(opportunityStageHistory)).toBe(before.history + 1);
   });
 
+  it('an opportunity deleted in Salesforce comes through queryAll (IsDeleted) and leaves the reports', async () => {
+    const id = (await connectionOf())!.id;
+    const nowS = Math.floor(Date.now() / 1000);
+    const report = async () =>
+      (
+        await owner.get(
+          `/v1/report/client/${clientId}/opportunity?from=${nowS - 90 * 86_400}&to=${nowS + 86_400}&filter=all&page_size=200`,
+        )
+      ).json() as { items: { name: string }[]; total: number };
+    const before = await report();
+    expect(before.items.map((o) => o.name)).toContain('Cobalt - Renewal');
+    fake.remove('Opportunity', ids.o2!);
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: id });
+    // `query` leaves deleted rows out; the incremental read of opportunities is a queryAll.
+    expect(fake.requests).toContainEqual(
+      expect.objectContaining({
+        path: expect.stringMatching(/\/queryAll$/),
+        soql: expect.stringContaining('FROM Opportunity '),
+      }),
+    );
+    const [row] = await app.db.select().from(opportunities).where(eq(opportunities.externalId, ids.o2!));
+    expect(row!.isDeleted).toBe(true);
+    const after = await report();
+    expect(after.total).toBe(before.total - 1);
+    expect(after.items.map((o) => o.name)).not.toContain('Cobalt - Renewal');
+    const settings = (await owner.get(`/v1/integration/crm/salesforce/client/${clientId}/settings`)).json();
+    expect(settings.counts.opportunities).toBe((await n(opportunities)) - 1);
+  });
+
   it('refreshes an expired session mid-sync (INVALID_SESSION_ID) and waits out REQUEST_LIMIT_EXCEEDED', async () => {
     const id = (await connectionOf())!.id;
     const sealedBefore = (await connectionOf())!.credentialsEnc;

@@ -11,7 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * 600 (token missing), 601 (invalid), 602 (expired), 606 (rate), 615 (concurrency), 610 (not
  * found), 1003/7xx (parameters). Lead DB paging: `batchSize` ≤300 + `nextPageToken`; asset API:
  * `offset` + `maxReturn` ≤200, past the end no `result` and a warning. Leads, static lists and
- * their members; programs. Tests expire tokens, revoke the API user and inject 606/615 replies.
+ * their members; programs. Tests expire tokens, revoke the API user, inject 606/615 replies and hold
+ * calls unanswered (a server killed mid-sync).
  */
 
 export type MktoLead = {
@@ -81,6 +82,10 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
   const requests: Logged[] = [];
   const triggers: { calls: number; run: () => void }[] = [];
   const injected: { code: string; message: string }[] = [];
+  /** A hold set by `holdAt`: that call and every later REST call wait unanswered until `release()`. */
+  let holdRule: { path: string; left: number } | null = null;
+  let gate: { promise: Promise<void>; resolve: () => void } | null = null;
+  let held = 0;
   let window = { start: 0, count: 0 };
   let nextLeadId = 1000;
   let nextListId = 1000;
@@ -359,6 +364,16 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
           t.run();
         }
       }
+      if (holdRule && url.pathname === holdRule.path && --holdRule.left <= 0) {
+        holdRule = null;
+        let resolve = () => {};
+        const promise = new Promise<void>((r) => (resolve = r));
+        gate = { promise, resolve };
+      }
+      if (gate) {
+        held += 1;
+        await gate.promise;
+      }
       checkToken(req, url);
       limits();
       send(res, 200, rest(url));
@@ -431,6 +446,16 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     /** Runs `fn` just before the `n`th REST call from now is answered. */
     afterCalls(n: number, fn: () => void) {
       triggers.push({ calls: n, run: fn });
+    },
+    /** From the `n`th call to `path` on, REST calls wait unanswered until `release()` (crash tests). */
+    holdAt(path: string, n: number) {
+      holdRule = { path, left: n };
+    },
+    /** How many REST calls are waiting on the hold. */
+    held: () => held,
+    release() {
+      gate?.resolve();
+      gate = null;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse/sync';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { crmAccounts, crmContacts } from '../src/db/schema/index.ts';
 import { createTestApp } from './helpers.ts';
 import { Browser, signedIn } from './http.ts';
 import { RANGE, daysAgo, fieldsOf, standardScene } from './reports-world.ts';
@@ -238,6 +240,28 @@ describe('account reports: alignment, target, buying group (issue 17)', async ()
       const res = await owner.get(url);
       expect(res.statusCode, url).toBe(422);
       expect(fieldsOf(res), url).toEqual([field]);
+    }
+  });
+
+  it('CRM contacts and accounts deleted in the CRM count no more (issue 16)', async () => {
+    const gone = (table: typeof crmContacts | typeof crmAccounts, id: string, isDeleted: boolean) =>
+      app.db.update(table).set({ isDeleted }).where(eq(table.id, id));
+    const [gammaAccount] = await app.db
+      .select({ id: crmAccounts.id })
+      .from(crmAccounts)
+      .where(and(eq(crmAccounts.clientId, s.clientId), eq(crmAccounts.companyId, s.gamma)));
+    await gone(crmContacts, s.casey, true);
+    await gone(crmAccounts, gammaAccount!.id, true);
+    try {
+      // Gamma's only outreach came through its (deleted) CRM account.
+      const alignment = (await sdr.get(`${base}/alignment?${RANGE}`)).json();
+      expect(alignment.counts).toEqual({ both: 1, outreach_only: 0, ads_only: 1, total: 2 });
+      const group = (await sdr.get(`${base}/buying_group/${s.alpha}?${RANGE}`)).json();
+      expect(group.members).toBe(2);
+      expect(group.roles.map((r: { role: string }) => r.role)).toEqual(['Decision Maker', 'Evaluator']);
+    } finally {
+      await gone(crmContacts, s.casey, false);
+      await gone(crmAccounts, gammaAccount!.id, false);
     }
   });
 

@@ -125,6 +125,8 @@ export const crmAccounts = pgTable(
     ownerExternalId: text('owner_external_id'),
     /** The vendor's last-modified time (the incremental sync's cursor). */
     crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
+    /** Deleted in the CRM (Salesforce IsDeleted, HubSpot archived): kept, left out of counts. */
+    isDeleted: boolean('is_deleted').notNull().default(false),
     ...createdUpdated,
   },
   (t) => [
@@ -151,6 +153,8 @@ export const crmContacts = pgTable(
     prospectId: uuid('prospect_id').references(() => prospects.id, { onDelete: 'set null' }),
     ownerExternalId: text('owner_external_id'),
     crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
+    /** Deleted in the CRM (Salesforce IsDeleted, HubSpot archived): kept, left out of counts. */
+    isDeleted: boolean('is_deleted').notNull().default(false),
     ...createdUpdated,
   },
   (t) => [

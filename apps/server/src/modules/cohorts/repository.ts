@@ -281,16 +281,19 @@ export function filterWhere(clientId: string, f: CohortFilters): SQL {
 
 /**
  * The CRM contacts a list holds: its contact members, and the contacts of its account members
- * (a HubSpot company list). Yields `contact_id`, `account_id`.
+ * (a HubSpot company list). Yields `contact_id`, `account_id`. Contacts and accounts deleted in the
+ * CRM are left out (their rows stay until the list drops them).
  */
 function listContacts(clientId: string, listId: string): SQL {
   return sql`(
-  select c.id as contact_id, c.account_id, c.prospect_id from crm_list_members m
-    join crm_contacts c on c.id = m.contact_id
+  select c.id as contact_id, a.id as account_id, c.prospect_id from crm_list_members m
+    join crm_contacts c on c.id = m.contact_id and not c.is_deleted
+    left join crm_accounts a on a.id = c.account_id and not a.is_deleted
     where m.list_id = ${listId} and m.client_id = ${clientId}
   union
-  select c.id, c.account_id, c.prospect_id from crm_list_members m
-    join crm_contacts c on c.account_id = m.account_id and c.client_id = m.client_id
+  select c.id, a.id, c.prospect_id from crm_list_members m
+    join crm_accounts a on a.id = m.account_id and not a.is_deleted
+    join crm_contacts c on c.account_id = m.account_id and c.client_id = m.client_id and not c.is_deleted
     where m.list_id = ${listId} and m.client_id = ${clientId} and m.account_id is not null
 )`;
 }
@@ -330,7 +333,7 @@ missing as (
   select c.id, c.integration_id, c.external_id, c.email, c.first_name, c.last_name, c.title,
     a.company_id
   from crm_contacts c join lc on lc.contact_id = c.id
-  left join crm_accounts a on a.id = c.account_id
+  left join crm_accounts a on a.id = lc.account_id
   where c.prospect_id is null
 ), ins as (
   insert into prospects (client_id, integration_id, external_id, first_name, last_name, email, title, company_id)

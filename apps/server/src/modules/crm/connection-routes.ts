@@ -148,6 +148,16 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
       row
         ? ((await db.select({ n: count() }).from(table).where(eq(table.integrationId, row.id)))[0]?.n ?? 0)
         : 0;
+    // Records deleted in the CRM are kept (history, list members) but no longer count, as in the reports.
+    const live = async (table: typeof crmAccounts | typeof crmContacts | typeof opportunities) =>
+      row
+        ? ((
+            await db
+              .select({ n: count() })
+              .from(table)
+              .where(and(eq(table.integrationId, row.id), eq(table.isDeleted, false)))
+          )[0]?.n ?? 0)
+        : 0;
     return {
       source,
       integration: row ? toIntegrationReply(row) : null,
@@ -157,17 +167,9 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
       counts: {
         stages: await n(crmStages),
         owners: await n(crmOwners),
-        accounts: await n(crmAccounts),
-        contacts: await n(crmContacts),
-        // Those deleted in the CRM are kept (history) but no longer count, as in the reports.
-        opportunities: row
-          ? ((
-              await db
-                .select({ n: count() })
-                .from(opportunities)
-                .where(and(eq(opportunities.integrationId, row.id), eq(opportunities.isDeleted, false)))
-            )[0]?.n ?? 0)
-          : 0,
+        accounts: await live(crmAccounts),
+        contacts: await live(crmContacts),
+        opportunities: await live(opportunities),
         lists: await n(crmLists),
       },
     };
@@ -647,11 +649,13 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
         contacts as (
           select distinct c.id, c.prospect_id, c.account_id from members
-          join crm_contacts c on c.id = members.contact_id
+          join crm_contacts c on c.id = members.contact_id and not c.is_deleted
         ),
         accounts as (
-          select account_id as id from members where account_id is not null
-          union select account_id from contacts where account_id is not null
+          select a.id from (
+            select account_id as id from members where account_id is not null
+            union select account_id from contacts where account_id is not null
+          ) ids join crm_accounts a on a.id = ids.id and not a.is_deleted
         )
         select
           (select count(*) from contacts)::int as contacts,

@@ -74,6 +74,8 @@ export type RemoteAccount = {
   website: string | null;
   ownerExternalId: string | null;
   updatedAt: string;
+  /** Deleted in the CRM (Salesforce queryAll's IsDeleted); a record listed again is live again. */
+  isDeleted?: boolean;
 };
 
 /** Salesforce Contact or Lead, HubSpot contact, Marketo lead. */
@@ -86,6 +88,8 @@ export type RemoteContact = {
   accountExternalId: string | null;
   ownerExternalId: string | null;
   updatedAt: string;
+  /** Deleted in the CRM (Salesforce queryAll's IsDeleted); a record listed again is live again. */
+  isDeleted?: boolean;
 };
 
 export type RemoteContactRole = { contactExternalId: string; role: string; isPrimary: boolean };
@@ -211,6 +215,9 @@ export type CrmAdapter = {
    * Read whole every sync, without a cursor: the vendor lists them in id order, not by time.
    */
   deletedOpportunities?(ctx: AdapterContext): AsyncIterable<CrmPage<string>>;
+  /** The same for accounts (HubSpot companies) and contacts the CRM deleted. */
+  deletedAccounts?(ctx: AdapterContext): AsyncIterable<CrmPage<string>>;
+  deletedContacts?(ctx: AdapterContext): AsyncIterable<CrmPage<string>>;
   stageHistory?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteStageChange>>;
   lists(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteList>>;
   listMembers(ctx: AdapterContext, listExternalId: string): AsyncIterable<CrmPage<RemoteListMember>>;

@@ -209,6 +209,7 @@ export async function upsertAccounts(
             companyId: (domain && companyByDomain.get(domain)) || null,
             ownerExternalId: a.ownerExternalId,
             crmUpdatedAt: when(a.updatedAt),
+            isDeleted: a.isDeleted ?? false,
           };
         }),
       )
@@ -221,6 +222,7 @@ export async function upsertAccounts(
           companyId: sql`coalesce(excluded.company_id, case when ${crmAccounts.domain} is not distinct from excluded.domain then ${crmAccounts.companyId} end)`,
           ownerExternalId: sql`excluded.owner_external_id`,
           crmUpdatedAt: sql`excluded.crm_updated_at`,
+          isDeleted: sql`excluded.is_deleted`,
           updatedAt: sql`now()`,
         },
       });
@@ -293,6 +295,7 @@ export async function upsertContacts(tx: Tx, ref: IntegrationRef, contacts: Remo
           prospectId: prospectOf.get(emailKey(c.email) ?? '') ?? null,
           ownerExternalId: c.ownerExternalId,
           crmUpdatedAt: when(c.updatedAt),
+          isDeleted: c.isDeleted ?? false,
         })),
       )
       .onConflictDoUpdate({
@@ -307,6 +310,7 @@ export async function upsertContacts(tx: Tx, ref: IntegrationRef, contacts: Remo
           prospectId: sql`excluded.prospect_id`,
           ownerExternalId: sql`excluded.owner_external_id`,
           crmUpdatedAt: sql`excluded.crm_updated_at`,
+          isDeleted: sql`excluded.is_deleted`,
           updatedAt: sql`now()`,
         },
       });
@@ -455,28 +459,22 @@ export async function upsertOpportunities(
 }
 
 /**
- * Marks opportunities the CRM deleted (reports leave them out); the rows stay, with their history.
- * Ids Rally never stored are ignored, and one already marked is not touched again.
+ * Marks opportunities, accounts or contacts the CRM deleted (reports and counts leave them out); the
+ * rows stay, with their history and list memberships. Ids Rally never stored are ignored, and one
+ * already marked is not touched again.
  */
-export async function markOpportunitiesDeleted(
+export async function markDeleted(
   tx: Tx,
+  table: typeof opportunities | typeof crmAccounts | typeof crmContacts,
   ref: IntegrationRef,
   externalIds: string[],
 ): Promise<number> {
   let marked = 0;
   for (const part of chunks([...new Set(externalIds)])) {
-    const rows = await tx
-      .update(opportunities)
-      .set({ isDeleted: true, updatedAt: new Date() })
-      .where(
-        and(
-          eq(opportunities.integrationId, ref.id),
-          inArray(opportunities.externalId, part),
-          eq(opportunities.isDeleted, false),
-        ),
-      )
-      .returning({ id: opportunities.id });
-    marked += rows.length;
+    const result = await tx.execute(sql`update ${table} set is_deleted = true, updated_at = now()
+      where ${table.integrationId} = ${ref.id} and ${inArray(table.externalId, part)} and not ${table.isDeleted}
+      returning ${table.id}`);
+    marked += (result as unknown as { rows: unknown[] }).rows.length;
   }
   return marked;
 }
@@ -715,7 +713,13 @@ export async function superprospectContacts(tx: Tx, integrationId: number): Prom
     })
     .from(crmContacts)
     .innerJoin(targets, eq(targets.prospectId, crmContacts.prospectId))
-    .where(and(eq(crmContacts.integrationId, integrationId), isNotNull(targets.superDate)))
+    .where(
+      and(
+        eq(crmContacts.integrationId, integrationId),
+        eq(crmContacts.isDeleted, false), // the CRM refuses writes to a deleted contact
+        isNotNull(targets.superDate),
+      ),
+    )
     .groupBy(crmContacts.externalId)
     .orderBy(crmContacts.externalId);
   return rows.map((r) => ({

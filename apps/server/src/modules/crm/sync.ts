@@ -1,7 +1,13 @@
 import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { crmIntegrationSettings, integrations } from '../../db/schema/index.ts';
+import {
+  crmAccounts,
+  crmContacts,
+  crmIntegrationSettings,
+  integrations,
+  opportunities,
+} from '../../db/schema/index.ts';
 import type { SyncCursor, SyncProgress } from '../../db/schema/index.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
@@ -11,7 +17,7 @@ import type { AdapterContext, CrmAdapter, CrmPage, CrmSource, CrmSyncPhase, Cred
 import {
   companyDomains,
   finishListMembers,
-  markOpportunitiesDeleted,
+  markDeleted,
   stageLookup,
   upsertAccounts,
   upsertActivityCounts,
@@ -172,15 +178,22 @@ export function createCrmSyncService(deps: Deps) {
         (o) => o.updatedAt,
         (tx, items) => upsertOpportunities(tx, ref, items, stageOf),
       );
-      // Deletions the modified-since listing cannot show (HubSpot's archived deals). Read whole with
-      // no cursor (listed by id, not time), so a crash or a retry simply reads them again.
-      if (adapter.deletedOpportunities) {
+      // Deletions the modified-since listings cannot show (HubSpot's archived records). Read whole
+      // with no cursor (listed by id, not time), so a crash or a retry simply reads them again. After
+      // the walks above: a record restored in the CRM came back through them as live.
+      const deletions = [
+        ['accounts', adapter.deletedAccounts, crmAccounts],
+        ['contacts', adapter.deletedContacts, crmContacts],
+        ['opportunities', adapter.deletedOpportunities, opportunities],
+      ] as const;
+      for (const [what, read, table] of deletions) {
+        if (!read) continue;
         let marked = 0;
-        for await (const page of adapter.deletedOpportunities(ctx)) {
+        for await (const page of read.call(adapter, ctx)) {
           if (page.items.length)
-            marked += await db.transaction((tx) => markOpportunitiesDeleted(tx, ref, page.items));
+            marked += await db.transaction((tx) => markDeleted(tx, table, ref, page.items));
         }
-        if (marked) log.info({ integrationId: ref.id, marked }, 'CRM opportunities deleted');
+        if (marked) log.info({ integrationId: ref.id, marked }, `CRM ${what} deleted`);
       }
       await walk(
         'history',

@@ -34,6 +34,7 @@ export function outreachCte(clientId: string): SQL {
     select ac.contact_id, ac.activity_type, ac.count, ac.last_activity_at
       from crm_activity_counts ac
       join crm_integration_settings s on s.integration_id = ac.integration_id and s.client_id = ${clientId}
+      join crm_contacts live on live.id = ac.contact_id and not live.is_deleted
      where ac.client_id = ${clientId} and ac.contact_id is not null
        and ac.activity_type in (select jsonb_array_elements_text(s.outreach_activity_types))
   )`;
@@ -44,13 +45,13 @@ function contactAccountsCte(clientId: string): SQL {
   return sql`contact_accounts as (
     select a.company_id, cc.id as contact_id, cc.prospect_id
       from crm_contacts cc
-      join crm_accounts a on a.id = cc.account_id
-     where cc.client_id = ${clientId} and a.company_id is not null
+      join crm_accounts a on a.id = cc.account_id and not a.is_deleted
+     where cc.client_id = ${clientId} and a.company_id is not null and not cc.is_deleted
     union
     select ap.company_id, cc.id, cc.prospect_id
       from crm_contacts cc
       join account_prospects ap on ap.prospect_id = cc.prospect_id
-     where cc.client_id = ${clientId}
+     where cc.client_id = ${clientId} and not cc.is_deleted
   )`;
 }
 
@@ -285,7 +286,7 @@ function activityRows(clientId: string, target: TargetReport, range: Range): SQL
     union all
     select ac.last_activity_at, 'crm_activity', ac.activity_type, null, null, ac.count
       from crm_activity_counts ac
-      join crm_contacts cc on cc.id = ac.contact_id
+      join crm_contacts cc on cc.id = ac.contact_id and not cc.is_deleted
      where ac.client_id = ${clientId} and cc.prospect_id = ${target.prospect_id}
        and ac.last_activity_at >= ${range.from} and ac.last_activity_at < ${range.to}
     union all
@@ -351,7 +352,8 @@ export async function buyingGroup(
     with ${accountProspects(clientId)}, ${outreachCte(clientId)},
     m as (
       select p.id as prospect_id,
-             (select cc.id from crm_contacts cc where cc.prospect_id = p.id and cc.client_id = ${clientId}
+             (select cc.id from crm_contacts cc
+               where cc.prospect_id = p.id and cc.client_id = ${clientId} and not cc.is_deleted
                order by cc.created_at, cc.id limit 1) as contact_id,
              trim(p.first_name || ' ' || p.last_name) as name, p.email, p.title
         from account_prospects ap
@@ -360,8 +362,9 @@ export async function buyingGroup(
       union all
       select null::uuid, cc.id, trim(cc.first_name || ' ' || cc.last_name), cc.email, cc.title
         from crm_contacts cc
-        join crm_accounts a on a.id = cc.account_id
+        join crm_accounts a on a.id = cc.account_id and not a.is_deleted
        where cc.client_id = ${clientId} and a.company_id = ${accountId} and cc.prospect_id is null
+         and not cc.is_deleted
     )
     select m.*, role.role, coalesce(role.is_primary, false) as is_primary,
            eng.impressions, eng.clicks, eng.views, eng.last_at, sup.super_date, sup.target_id,

@@ -28,7 +28,8 @@ export const openOpportunity = sql`(not o.is_closed and not (o.stage_id is null 
 /**
  * Which prospects belong to which account (a Rally company): the prospect's own company, the CRM
  * contact's account, and else the e-mail's domain equal to the account's or company's website
- * domain. A CTE named `account_prospects (company_id, prospect_id)`.
+ * domain. CRM contacts and accounts deleted in the CRM give none. A CTE named
+ * `account_prospects (company_id, prospect_id)`.
  */
 export function accountProspects(clientId: string): SQL {
   return sql`account_prospects as (
@@ -38,13 +39,14 @@ export function accountProspects(clientId: string): SQL {
     union
     select a.company_id, cc.prospect_id
       from crm_contacts cc
-      join crm_accounts a on a.id = cc.account_id
+      join crm_accounts a on a.id = cc.account_id and not a.is_deleted
      where cc.client_id = ${clientId} and cc.prospect_id is not null and a.company_id is not null
+       and not cc.is_deleted
     union
     select a.company_id, p.id
       from prospects p
       join crm_accounts a
-        on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2))
+        on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2)) and not a.is_deleted
      where p.client_id = ${clientId} and p.email is not null and a.company_id is not null
     union
     select c.id, p.id

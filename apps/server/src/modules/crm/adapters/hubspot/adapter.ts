@@ -24,8 +24,8 @@ import type {
  * ascending (oldest first, so the sync's cursor is safe after a crash), filtered `>= since` on
  * incremental runs; search stops at 10,000 results per query, so a long walk starts a new query
  * from the last modified time it saw. Stage moves come from the deals' `dealstage` property
- * history (batch read, 50 deals a call); deleted deals from the archived listing, which search leaves
- * out. Property values are strings: amounts, probabilities and
+ * history (batch read, 50 deals a call); deleted deals, companies and contacts from the archived
+ * listings, which search leaves out. Property values are strings: amounts, probabilities and
  * flags are parsed here. 429s are waited out (TEN_SECONDLY_ROLLING: the interval; DAILY: give up
  * until the next run).
  */
@@ -229,6 +229,24 @@ export function createHubSpotAdapter(
       yield reply.results;
       after = reply.paging?.next?.after;
     } while (after);
+  }
+
+  /**
+   * The ids of a type's archived (deleted) records. Search never returns them, and their listing has
+   * no modified-since filter: HubSpot keeps them 90 days in the recycling bin, a short listing read
+   * whole each sync.
+   */
+  async function* archivedIds(
+    ctx: AdapterContext,
+    type: 'deals' | 'companies' | 'contacts',
+  ): AsyncGenerator<CrmPage<string>> {
+    for await (const page of listing<HsObject>(ctx, `/crm/v3/objects/${type}`, {
+      limit: '100',
+      archived: 'true',
+      properties: 'hs_object_id',
+    })) {
+      yield { items: page.filter((r) => r.archived !== false).map((r) => String(r.id)), total: null };
+    }
   }
 
   async function pipelines(ctx: AdapterContext): Promise<Pipeline[]> {
@@ -518,17 +536,9 @@ export function createHubSpotAdapter(
       }
     },
 
-    async *deletedOpportunities(ctx) {
-      // Search never returns archived (deleted) deals, and their listing has no modified-since
-      // filter: HubSpot keeps them 90 days in the recycling bin, a short listing read whole.
-      for await (const page of listing<HsObject>(ctx, '/crm/v3/objects/deals', {
-        limit: '100',
-        archived: 'true',
-        properties: 'hs_object_id',
-      })) {
-        yield { items: page.filter((d) => d.archived !== false).map((d) => String(d.id)), total: null };
-      }
-    },
+    deletedOpportunities: (ctx) => archivedIds(ctx, 'deals'),
+    deletedAccounts: (ctx) => archivedIds(ctx, 'companies'),
+    deletedContacts: (ctx) => archivedIds(ctx, 'contacts'),
 
     async *stageHistory(ctx, since) {
       // The deals modified since the cursor, then their dealstage history (50 deals a call).

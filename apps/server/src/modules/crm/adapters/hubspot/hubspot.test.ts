@@ -238,6 +238,72 @@ describe('HubSpot connection and sync (issue 16)', () => {
     expect(await n(opportunities)).toBe(5);
   });
 
+  it('a contact and a company deleted in HubSpot (archived) are marked deleted by the next sync and leave the counts', async () => {
+    const id = (await connectionOf())!.id;
+    const [webinar] = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/lists`))
+      .json()
+      .items.filter((l: { name: string }) => l.name === 'Webinar attendees');
+    const estimate = async () =>
+      (
+        await sdr.post(`/v1/integration/crm/hubspot/client/${clientId}/audience/estimate`, {
+          list_ids: [webinar.id],
+        })
+      ).json() as { contacts: number; accounts: number };
+    const cohortEstimate = async () =>
+      (
+        await owner.post(`/v1/marx/client/${clientId}/cohort/pre_sync`, {
+          source_kind: 'crm_list',
+          crm_list_id: webinar.id,
+        })
+      ).json() as { contacts: number; accounts: number };
+    // Ann (Globex), Cy (Initech) and Ed (Umbrella).
+    expect(await estimate()).toMatchObject({ contacts: 3, accounts: 3 });
+    expect(await cohortEstimate()).toEqual({ contacts: 3, accounts: 3 });
+
+    const ed = fake.objects('contacts').find((c) => c.properties.email === 'ed@umbrella.example')!;
+    const initech = fake.objects('companies').find((c) => c.properties.name === 'Initech')!;
+    fake.archive('contacts', ed.id);
+    fake.archive('companies', initech.id);
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: id });
+    // Search never returns archived records: each type's recycling bin is read whole.
+    for (const type of ['contacts', 'companies']) {
+      expect(fake.requests).toContainEqual(
+        expect.objectContaining({
+          method: 'GET',
+          path: `/crm/v3/objects/${type}`,
+          query: expect.objectContaining({ archived: 'true' }),
+          status: 200,
+        }),
+      );
+    }
+    const deleted = async () => ({
+      contacts: (
+        await app.db
+          .select({ ext: crmContacts.externalId })
+          .from(crmContacts)
+          .where(and(eq(crmContacts.integrationId, id), eq(crmContacts.isDeleted, true)))
+      ).map((r) => r.ext),
+      accounts: (
+        await app.db
+          .select({ ext: crmAccounts.externalId })
+          .from(crmAccounts)
+          .where(and(eq(crmAccounts.integrationId, id), eq(crmAccounts.isDeleted, true)))
+      ).map((r) => r.ext),
+    });
+    expect(await deleted()).toEqual({ contacts: [ed.id], accounts: [initech.id] });
+    const settings = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/settings`)).json();
+    expect(settings.counts).toMatchObject({ accounts: 2, contacts: 5 });
+    // Ed is gone; Cy stays, without the deleted Initech.
+    expect(await estimate()).toMatchObject({ contacts: 2, accounts: 1 });
+    expect(await cohortEstimate()).toEqual({ contacts: 2, accounts: 1 });
+    // Again: they stay deleted, and the rows are kept (list members, a restore in HubSpot).
+    await app.crmSync.run({ integrationId: id });
+    expect(await deleted()).toEqual({ contacts: [ed.id], accounts: [initech.id] });
+    expect(await n(crmContacts)).toBe(6);
+    expect(await n(crmAccounts)).toBe(3);
+  });
+
   it('activity totals: calls, e-mails, meetings and tasks per contact, kept right as activities come and go', async () => {
     const id = (await connectionOf())!.id;
     const [ana, ben] = fake.objects('contacts');

@@ -56,7 +56,7 @@ async function plainPaging(creds: OAuthCredentials, apiVersion: string) {
   let rows = 0;
   let requests = 0;
   for (const soql of [
-    'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, SystemModstamp FROM Contact ORDER BY SystemModstamp ASC',
+    'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, IsDeleted, SystemModstamp FROM Contact ORDER BY SystemModstamp ASC',
     'SELECT Id, Name, AccountId, OwnerId, StageName, Amount, CloseDate, Probability, IsClosed, IsWon, IsDeleted, CreatedDate, SystemModstamp FROM Opportunity ORDER BY SystemModstamp ASC',
   ]) {
     let url: string | undefined =

@@ -368,7 +368,12 @@ export function createSalesforceAdapter(
 
     accounts(ctx, since) {
       return mapPages(
-        query<Row>(ctx, incremental('SELECT Id, Name, Website, OwnerId, SystemModstamp FROM Account', since)),
+        // queryAll: deleted accounts come too (IsDeleted), so counts can leave them out.
+        query<Row>(
+          ctx,
+          incremental('SELECT Id, Name, Website, OwnerId, IsDeleted, SystemModstamp FROM Account', since),
+          { all: true },
+        ),
         (r): RemoteAccount | null => {
           const updatedAt = sfTimeToIso(r.SystemModstamp);
           if (!updatedAt) return null;
@@ -378,6 +383,7 @@ export function createSalesforceAdapter(
             website: str(r.Website),
             ownerExternalId: str(r.OwnerId),
             updatedAt,
+            isDeleted: bool(r.IsDeleted),
           };
         },
       );
@@ -388,9 +394,10 @@ export function createSalesforceAdapter(
         query<Row>(
           ctx,
           incremental(
-            'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, SystemModstamp FROM Contact',
+            'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, IsDeleted, SystemModstamp FROM Contact',
             since,
           ),
+          { all: true },
         ),
         (r): RemoteContact | null => {
           const updatedAt = sfTimeToIso(r.SystemModstamp);
@@ -404,6 +411,7 @@ export function createSalesforceAdapter(
             accountExternalId: str(r.AccountId),
             ownerExternalId: str(r.OwnerId),
             updatedAt,
+            isDeleted: bool(r.IsDeleted),
           };
         },
       );

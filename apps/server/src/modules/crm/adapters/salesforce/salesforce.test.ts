@@ -401,6 +401,37 @@ describe('Salesforce connection and sync (issue 16)', () => {
     expect(settings.counts.opportunities).toBe((await n(opportunities)) - 1);
   });
 
+  it('a contact and an account deleted in Salesforce come through queryAll (IsDeleted) and leave the counts', async () => {
+    const id = (await connectionOf())!.id;
+    const counts = async () =>
+      (await owner.get(`/v1/integration/crm/salesforce/client/${clientId}/settings`)).json().counts as {
+        accounts: number;
+        contacts: number;
+      };
+    const dune = fake.add('Account', { Name: 'Dune Labs', Website: 'dune.example' });
+    const dara = fake.add('Contact', { Email: 'dara@dune.example', LastName: 'Dara', AccountId: dune.Id });
+    await app.crmSync.run({ integrationId: id });
+    const before = await counts();
+    fake.remove('Contact', dara.Id);
+    fake.remove('Account', dune.Id);
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: id });
+    // `query` leaves deleted rows out; the incremental reads of accounts and contacts are queryAlls.
+    for (const object of ['Account', 'Contact']) {
+      expect(fake.requests).toContainEqual(
+        expect.objectContaining({
+          path: expect.stringMatching(/\/queryAll$/),
+          soql: expect.stringContaining(`FROM ${object} `),
+        }),
+      );
+    }
+    const [contact] = await app.db.select().from(crmContacts).where(eq(crmContacts.externalId, dara.Id));
+    const [account] = await app.db.select().from(crmAccounts).where(eq(crmAccounts.externalId, dune.Id));
+    expect(contact!.isDeleted).toBe(true);
+    expect(account!.isDeleted).toBe(true);
+    expect(await counts()).toMatchObject({ accounts: before.accounts - 1, contacts: before.contacts - 1 });
+  });
+
   it('refreshes an expired session mid-sync (INVALID_SESSION_ID) and waits out REQUEST_LIMIT_EXCEEDED', async () => {
     const id = (await connectionOf())!.id;
     const sealedBefore = (await connectionOf())!.credentialsEnc;

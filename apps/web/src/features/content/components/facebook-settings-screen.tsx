@@ -18,6 +18,7 @@ import { IconBrandFacebook, IconDots, IconWorld } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ClientSettings, ClientSettingsUpdateBody, ContentItem } from '@rally/shared/schemas/content';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { cssUrl } from '../../../lib/css-url.ts';
 import { useContentItems } from '../api/get-content-items.ts';
 import { useClientSettingsForm } from '../hooks/use-client-settings-form.ts';
 import { BrandSettingsScreen } from './brand-settings-screen.tsx';
@@ -198,9 +199,10 @@ function FacebookPost({
     <Paper withBorder radius="md" style={{ overflow: 'hidden' }} aria-label="Facebook post preview">
       <Box
         h={96}
-        bg="gray.2"
         style={{
-          backgroundImage: values.facebook_cover_photo ? `url("${values.facebook_cover_photo}")` : undefined,
+          // Not Mantine's bg: its `background` shorthand wiped the picture out.
+          backgroundColor: 'var(--mantine-color-gray-2)',
+          backgroundImage: values.facebook_cover_photo ? cssUrl(values.facebook_cover_photo) : undefined,
           backgroundSize: 'cover',
           backgroundPosition: 'center',
         }}

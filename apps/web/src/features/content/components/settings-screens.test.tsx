@@ -5,6 +5,7 @@ import type { ClientSettings } from '@rally/shared/schemas/content';
 import { loadSession } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
 import { DomainSettingsScreen } from './domain-settings-screen.tsx';
+import { FacebookSettingsScreen } from './facebook-settings-screen.tsx';
 import { landingPageFormValues, validateLandingPageForm } from './landing-page-editor-screen.tsx';
 import { LandingPagesScreen } from './landing-pages-screen.tsx';
 import { ACME, PAGE_ID, acmeSession, cleanUpSession, landingPage } from './test-fixtures.ts';
@@ -49,6 +50,7 @@ const render = (path: string) =>
   renderRoutes(
     [
       { path: '/client-settings/website', element: <WebsiteSettingsScreen /> },
+      { path: '/client-settings/facebook', element: <FacebookSettingsScreen /> },
       { path: '/settings/domain', element: <DomainSettingsScreen /> },
       { path: '/landing-pages', element: <LandingPagesScreen /> },
     ],
@@ -170,6 +172,23 @@ describe('WebsiteSettingsScreen', () => {
     });
     render(`/client-settings/website?client_id=${ACME}`);
     expect(await screen.findByText('Could not load brand settings')).toBeInTheDocument();
+  });
+});
+
+describe('FacebookSettingsScreen', () => {
+  it('the cover photo is one CSS url() holding the whole URL, even one built to close it and add another (issue 20)', async () => {
+    const cover = 'https://img.example/cover.png?")/**/,url("https://css-leak.example/c';
+    await signIn('purple_owner', {
+      [`GET /v1/rest/client/${ACME}/settings`]: { body: { ...settings, facebook_cover_photo: cover } },
+      'GET /sc/content': { body: { items: [], total: 0 } },
+    });
+    render(`/client-settings/facebook?client_id=${ACME}`);
+    const preview = await screen.findByLabelText('Facebook post preview');
+    const box = await within(preview).findByLabelText('Cover photo');
+    // The quotes are escaped inside one CSS string, so the browser asks for one address: this one.
+    expect(box.style.backgroundImage).toBe(
+      'url("https://img.example/cover.png?\\")/**/,url(\\"https://css-leak.example/c")',
+    );
   });
 });
 

@@ -446,3 +446,56 @@ describe('GET /lp/preview (SPEC.md §2 "/lp/preview | Empty layout")', () => {
     expect(res.body).toContain('<div id="root"></div>');
   });
 });
+
+describe('Content-Security-Policy (issue 20: strict on every page, never unsafe-eval)', () => {
+  /** The policy's directives, name → sources. */
+  const directives = (csp: string | string[] | undefined) =>
+    new Map(
+      String(csp)
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .filter((d) => d[0])
+        .map(([name, ...sources]) => [name!.toLowerCase(), sources]),
+    );
+  const SCRIPT_DIRECTIVES = ['script-src', 'script-src-elem', 'script-src-attr'];
+
+  it('a public page, a preview and the 404 page allow no script at all (default-src none, no script source)', async () => {
+    const page = await createPage(PAGE);
+    const contentId = await makeContent(app, acme, { title: 'Policy' });
+    const pages: [string, Record<string, string>][] = [
+      [page.public_path, {}],
+      [`/lp/${uuidToBase58('0f8fad5b-d9cb-469f-a165-70867728950e')}`, {}],
+      [`/lp/preview?client_id=${acme}`, cookieOf(owner)],
+      [`/content/preview/${uuidToBase58(contentId)}/300x250`, cookieOf(owner)],
+    ];
+    for (const [path, headers] of pages) {
+      const res = await get(path, headers);
+      expect(res.headers['content-type'], path).toBe('text/html; charset=utf-8');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, path).not.toContain("'unsafe-eval'");
+      const policy = directives(csp);
+      expect(policy.get('default-src'), path).toEqual(["'none'"]);
+      for (const name of SCRIPT_DIRECTIVES) expect(policy.has(name), `${path}: ${name}`).toBe(false);
+      expect(policy.get('base-uri'), path).toEqual(["'none'"]);
+      expect(policy.get('form-action'), path).toEqual(["'none'"]);
+    }
+  });
+
+  it("the app's pages run only the app's own files: no eval, no inline script or handler", async () => {
+    for (const path of ['/login', '/feed', '/embed/reports']) {
+      const res = await get(path);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, path).not.toContain("'unsafe-eval'");
+      const policy = directives(csp);
+      expect(policy.get('script-src'), path).toContain("'self'");
+      for (const name of SCRIPT_DIRECTIVES) {
+        for (const source of policy.get(name) ?? []) {
+          // 'self', https origins of the card provider and tag manager, or 'none'.
+          expect(source, `${path}: ${name}`).toMatch(/^('self'|'none'|https:\/\/[a-z0-9.-]+)$/);
+        }
+      }
+      expect(policy.get('script-src-attr'), path).toEqual(["'none'"]);
+      expect(policy.get('object-src'), path).toEqual(["'none'"]);
+    }
+  });
+});

@@ -81,8 +81,9 @@ export default async function globalSetup() {
 
   // The sequence platform a new client connects to in the onboarding tests (a fake on loopback).
   const salesloft = await startFakeSalesloft({ seed: demoSalesloftData() });
-  // The CRM an owner connects in the CRM settings test (issue 16).
-  const hubspot = await startFakeHubSpot({ seed: smallPortal() });
+  // The CRM an owner connects in the CRM settings test (issue 16). Its API answers 250 ms late so the
+  // first sync lasts a few seconds and its progress bar can be seen.
+  const hubspot = await startFakeHubSpot({ seed: smallPortal(), latencyMs: 250 });
 
   const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
   const server = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {

@@ -3,9 +3,10 @@ import { expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
 
 /**
  * Issue 16 in the browser: an owner connects HubSpot (the fake on loopback, started by the global
- * setup) through the real OAuth redirect from its settings page, sees the first sync finish and the
- * pipeline stages arrive, and marks a stage valuable. Marketo's credentials form and the CRMs on
- * Settings › Connections are looked at too.
+ * setup) through the real OAuth redirect from its settings page, watches the first sync's progress
+ * bar until it finishes and the pipeline stages arrive, marks a stage valuable, and sees the deals
+ * with their stages in the reports. Marketo's credentials form and the CRMs on Settings › Connections
+ * are looked at too.
  */
 test('an owner connects HubSpot through OAuth and sees its stages', async ({ page }) => {
   const account = await registerViaApi(page.request, unique('crm'));
@@ -33,9 +34,14 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(page.getByText('HubSpot is connected')).toBeVisible();
   const connection = page.getByRole('region', { name: 'HubSpot connection' });
   await expect(connection.getByText('Active', { exact: true })).toBeVisible();
+  // The first sync runs (the fake answers slowly): its progress bar moves, then gives way to the time.
+  const progress = connection.getByRole('progressbar', { name: /^Sync progress \d+%$/ });
+  await expect(progress).toBeVisible();
+  await expect(connection.getByText(/^Reading /)).toBeVisible();
   const stages = page.getByRole('table', { name: 'Pipeline stages' });
   await expect(stages.getByRole('row', { name: /Closed Won/ })).toBeVisible({ timeout: 20_000 });
   await expect(connection.getByText(/Last synced/)).toBeVisible({ timeout: 20_000 });
+  await expect(progress).toBeHidden();
   await expect(stages.getByRole('row')).toHaveCount(9); // header + 8 stages over two pipelines
 
   const valuable = stages.getByRole('checkbox', { name: 'Contract Sent valuable' });
@@ -48,6 +54,13 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(page.getByRole('table', { name: 'CRM owners' }).getByRole('row')).toHaveCount(3);
   await expect(page.getByRole('heading', { name: 'Activity definitions' })).toBeVisible();
   await page.screenshot({ path: 'test-results/crm-hubspot.png', fullPage: true });
+
+  // The synced deals with their stages, in the reports (off for a new client until the owner turns it on).
+  await page.goto(`/reports?tab=opportunities&client_id=${clientId}`);
+  await page.getByRole('button', { name: 'Turn on the revenue report' }).click();
+  const opportunities = page.getByRole('table', { name: 'Opportunities' });
+  await expect(opportunities.getByRole('row', { name: /Globex platform/ })).toContainText('Closed Won');
+  await expect(opportunities.getByRole('row', { name: /Initech pilot/ })).toContainText('Qualified To Buy');
 
   await page.goto(`/settings/integrations/marketo?client_id=${clientId}`);
   await expect(page.getByRole('region', { name: 'Marketo credentials' })).toBeVisible();

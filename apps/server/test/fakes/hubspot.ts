@@ -80,6 +80,8 @@ export type StartFakeHubSpotOptions = {
   now?: () => number;
   /** The scopes a consent grants (space-separated); default all CRM read scopes + oauth. */
   scope?: string;
+  /** Each CRM API call answers this much later (the e2e test watches a sync's progress bar). */
+  latencyMs?: number;
 };
 
 type Logged = { method: string; path: string; query: Record<string, string>; status: number; body?: unknown };
@@ -917,9 +919,10 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         if (!refreshTokens.delete(r)) throw hsError(404, 'OBJECT_NOT_FOUND', 'refresh token not found');
         res.writeHead(204);
         res.end();
-      } else if (url.pathname.startsWith('/crm/v3/') || url.pathname.startsWith('/crm/v4/associations/'))
+      } else if (url.pathname.startsWith('/crm/v3/') || url.pathname.startsWith('/crm/v4/associations/')) {
+        if (opts.latencyMs) await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
         await api(req, url, res, entry);
-      else throw hsError(404, 'OBJECT_NOT_FOUND', `No route for ${req.method} ${url.pathname}`);
+      } else throw hsError(404, 'OBJECT_NOT_FOUND', `No route for ${req.method} ${url.pathname}`);
     } catch (err) {
       if (err instanceof HttpError) send(res, err.status, err.body);
       else {

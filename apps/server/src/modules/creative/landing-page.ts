@@ -98,7 +98,8 @@ function arrowSvg(): string {
 /**
  * The landing page as a complete HTML document (no JavaScript): top bar with the logo, hero (hero
  * HTML and picture), the content, the rep's card with the button to their calendar, the footer.
- * Colours follow SPEC.md §9: text on each colour is white or black by brightness.
+ * Colours follow SPEC.md §9 (text on each colour white or black by brightness) with a WCAG AA
+ * contrast floor (`inkOn`, docs/decisions/0011-readable-text-colour.md).
  */
 export function renderLandingPageHtml(view: LandingPageView): string {
   const p = adPalette(view.colors);

@@ -1,4 +1,11 @@
-import { DEFAULT_COLORS, brightness, isHexColor, textColorOn } from '@rally/shared';
+import {
+  DEFAULT_COLORS,
+  MIN_TEXT_CONTRAST,
+  brightness,
+  contrastRatio,
+  isHexColor,
+  readableTextColorOn,
+} from '@rally/shared';
 import type { TextKind } from '@rally/shared';
 
 /** SPEC.md §3 "Colors" as the renderer receives them (with or without '#'). */
@@ -29,15 +36,20 @@ function hex(value: string | null | undefined, fallback: string): string {
 }
 
 /**
- * The colour of `kind` text on `surface`: the client's chosen text colour when it stands out from
- * the surface, otherwise white or black by the brightness threshold of SPEC.md §9 (200 for titles,
- * 150 for body text).
+ * The colour of `kind` text on `surface`, for landing pages and ad images alike: the client's chosen
+ * text colour when it stands out from the surface and has WCAG 2.1 AA contrast on it, otherwise white
+ * or black by the brightness threshold of SPEC.md §9 (200 for titles, 150 for body text) unless that
+ * is under AA contrast, then the other one (issue 21, docs/decisions/0011-readable-text-colour.md).
  */
 export function inkOn(surface: string, kind: TextKind, preferred?: string): string {
-  if (preferred && Math.abs(brightness(preferred) - brightness(surface)) >= MIN_BRIGHTNESS_DIFFERENCE) {
+  if (
+    preferred &&
+    Math.abs(brightness(preferred) - brightness(surface)) >= MIN_BRIGHTNESS_DIFFERENCE &&
+    contrastRatio(preferred, surface) >= MIN_TEXT_CONTRAST
+  ) {
     return preferred;
   }
-  return textColorOn(surface, kind);
+  return readableTextColorOn(surface, kind);
 }
 
 /** `a` moved towards `b` by `amount` (0–1), channel by channel. */
@@ -75,7 +87,7 @@ export function adPalette(colors: AdColors): AdPalette {
     primary,
     surface,
     // The chosen text colour is meant for the background and the light surface; on the accent and
-    // primary fills only white or black by brightness is safe.
+    // primary fills only white or black is safe.
     onBackground: on(background, text),
     onAccent: on(accent),
     onPrimary: on(primary),

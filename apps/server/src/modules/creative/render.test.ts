@@ -13,6 +13,7 @@ import type { AdNode, Child } from './elements.ts';
 import { box } from './elements.ts';
 import { adFonts } from './fonts.ts';
 import { createImageLoader, sniffImageType } from './images.ts';
+import { PREVIEW_PAYLOAD, renderLandingPageHtml } from './landing-page.ts';
 import { adPalette, inkOn } from './palette.ts';
 import type { AdInput } from './render.ts';
 import { adContext, adElement, renderAdPng, renderAdSvg } from './render.ts';
@@ -166,15 +167,63 @@ function colorOfText(node: Child, text: string): string | undefined {
   return undefined;
 }
 
-describe('"Text colour is white or black by brightness threshold 200 for titles and 150 for body text" (SPEC.md §9)', () => {
-  it('a background of brightness 180 takes white titles and black body text', () => {
-    // #b4b4b4 is 180: above 150 (body → black), not above 200 (title → white).
-    expect(inkOn('#b4b4b4', 'title')).toBe('#ffffff');
+// SPEC.md §9: "Text colour is white or black by brightness threshold 200 for titles and 150 for body
+// text." Issue 21 puts a floor under it (docs/decisions/0011-readable-text-colour.md): where the
+// spec's choice has less than WCAG AA contrast (4.5:1), the other of black and white is used. That
+// only ever turns white into black (any colour above brightness 150 has 6.7:1 or more with black),
+// and it leaves titles and body text the same colour on every background.
+describe("text colour: SPEC.md §9's brightness rule, unless it is under WCAG AA contrast (issue 21)", () => {
+  it("follows the spec where its choice is readable, black where the spec's white is not", () => {
+    expect(inkOn('#ffffff', 'title')).toBe('#000000');
+    expect(inkOn('#111827', 'body')).toBe('#ffffff');
+    // #767676 (brightness 118): the spec's white has 4.54:1, kept.
+    expect(inkOn('#767676', 'title')).toBe('#ffffff');
+    expect(inkOn('#767676', 'body')).toBe('#ffffff');
+    // #b4b4b4 (180): the spec gives titles white (2.1:1), body text black; both are black now.
+    expect(inkOn('#b4b4b4', 'title')).toBe('#000000');
     expect(inkOn('#b4b4b4', 'body')).toBe('#000000');
-    // Exactly at a threshold counts as dark.
-    expect(inkOn('#c8c8c8', 'title')).toBe('#ffffff');
-    expect(inkOn('#969696', 'body')).toBe('#ffffff');
+    // At the thresholds the spec gives white: 1.7:1 on #c8c8c8 (200), 3.0:1 on #969696 (150).
+    expect(inkOn('#c8c8c8', 'title')).toBe('#000000');
+    expect(inkOn('#969696', 'body')).toBe('#000000');
     expect(inkOn('#979797', 'body')).toBe('#000000');
+    // Acme's orange (144.5): the spec's white has 2.8:1, black 7.5:1.
+    expect(inkOn('#f97316', 'title')).toBe('#000000');
+    expect(inkOn('#f97316', 'body')).toBe('#000000');
+  });
+
+  it("the client's text colour is used only where it has 4.5:1 on the surface", () => {
+    // Red on white stands out by brightness (179 apart) but has 4.0:1: black instead.
+    expect(inkOn('#ffffff', 'body', '#ff0000')).toBe('#000000');
+    expect(inkOn('#ffffff', 'body', '#1e40af')).toBe('#1e40af');
+  });
+
+  it("a landing page in Acme's colours has black text on its orange buttons (7.5:1, not white's 2.8:1)", () => {
+    const html = renderLandingPageHtml({
+      payload: PREVIEW_PAYLOAD,
+      colors: { background: '#111827', text: '#ffffff', accent: '#f97316', primary: '#f97316' },
+      assignee: {
+        first_name: 'Sam',
+        last_name: 'Lee',
+        title: 'SDR',
+        company_name: 'Acme Robotics',
+        website: '',
+        calendar_url: 'https://cal.example/sam',
+      },
+      repPhotoUrl: '',
+      logoUrl: '',
+      faviconUrl: '',
+      buttonName: 'Book a meeting',
+      fallbackLink: '',
+      values: {},
+    });
+    const buttons = html.match(/<a class="btn[^"]*" style="[^"]*"/g) ?? [];
+    expect(buttons).toHaveLength(3);
+    for (const b of buttons) expect(b).toContain('style="background:#f97316;color:#000000"');
+    // The initials on the orange avatar too; the page's own text stays the chosen white.
+    expect(html).toContain(
+      '.avatar-initials{display:flex;align-items:center;justify-content:center;background:#f97316;color:#000000;',
+    );
+    expect(html).toContain('body{margin:0;background:#111827;color:#ffffff;');
   });
 
   it("the client's text colour is used where it stands out, else black or white", () => {
@@ -199,23 +248,22 @@ describe('"Text colour is white or black by brightness threshold 200 for titles 
   });
 
   it.each(TEMPLATE_IDS)(
-    'template %i sets the headline (a title) and the rep role (body) by that rule',
+    'template %i draws the headline and name (titles) and the rep role (body) by that rule',
     async (templateId) => {
-      // Background and accent both 180 bright, so whichever the text sits on, the rule is the same.
-      const grey = { background: '#b4b4b4', text: '#b4b4b4', accent: '#b4b4b4' };
-      const ctx = await adContext({ templateId, size: '1200x628', ...SHORT, colors: grey });
-      const tree = adElement(ctx, templateId, '1200x628');
-      expect(colorOfText(tree, 'Let’s grow together')).toBe('#ffffff');
-      expect(colorOfText(tree, 'Sam Lee')).toBe('#ffffff');
-      expect(colorOfText(tree, 'SDR')).toBe('#000000');
-
-      const light = await adContext({
-        templateId,
-        size: '1200x628',
-        ...SHORT,
-        colors: { ...grey, background: '#f1f5f9', accent: '#f1f5f9' },
-      });
-      expect(colorOfText(adElement(light, templateId, '1200x628'), 'Let’s grow together')).toBe('#000000');
+      // Background, accent and text one colour, so whatever the text sits on, the rule is the same.
+      const inks = async (colour: string) => {
+        const colors = { background: colour, text: colour, accent: colour };
+        const ctx = await adContext({ templateId, size: '1200x628', ...SHORT, colors });
+        const tree = adElement(ctx, templateId, '1200x628');
+        return ['Let’s grow together', 'Sam Lee', 'SDR'].map((text) => colorOfText(tree, text));
+      };
+      // Brightness 180: the spec alone would give white titles (2.1:1) and black body text.
+      expect(await inks('#b4b4b4')).toEqual(['#000000', '#000000', '#000000']);
+      // Acme's orange: the spec alone would give white (2.8:1) to all three.
+      expect(await inks('#f97316')).toEqual(['#000000', '#000000', '#000000']);
+      // Where the spec's white is readable (4.54:1) it stays.
+      expect(await inks('#767676')).toEqual(['#ffffff', '#ffffff', '#ffffff']);
+      expect(await inks('#f1f5f9')).toEqual(['#000000', '#000000', '#000000']);
     },
   );
 });

@@ -419,7 +419,7 @@ export function AdFields({
       </Section>
       <Section
         title="Colours"
-        description="Text is drawn black or white by the brightness of what is behind it, so it stays readable."
+        description="Text is drawn black or white, whichever reads clearly on what is behind it."
       >
         <ColorFields inputProps={(k) => form.getInputProps(`colors.${k}`)} disabled={disabled} />
       </Section>

@@ -157,6 +157,23 @@ describe('WebsiteSettingsScreen', () => {
     });
   });
 
+  it("the brand preview's button on Acme's orange has black text (7.5:1; white would be 2.8:1)", async () => {
+    await signIn('purple_owner', {
+      [`GET /v1/rest/client/${ACME}/settings`]: {
+        body: { ...settings, colors: { ...settings.colors, primary: '#f97316' } },
+      },
+    });
+    render(`/client-settings/website?client_id=${ACME}`);
+    const preview = await screen.findByLabelText('Brand preview');
+    const button = (await within(preview).findByText('Book a meeting')).parentElement!;
+    expect(button.style.background).toBe('rgb(249, 115, 22)');
+    expect(button.style.color).toBe('rgb(0, 0, 0)');
+    // On the dark background the headline stays white.
+    expect(within(preview).getByText('Your headline, written for each prospect')).toHaveStyle({
+      color: 'rgb(255, 255, 255)',
+    });
+  });
+
   it('without settings.write: read-only with the reason, no upload or save', async () => {
     await signIn('green_manager');
     render(`/client-settings/website?client_id=${ACME}`);

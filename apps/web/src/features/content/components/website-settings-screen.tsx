@@ -1,6 +1,6 @@
 import { Box, Grid, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconWorld } from '@tabler/icons-react';
-import { isHexColor, textColorOn } from '@rally/shared';
+import { isHexColor, readableTextColorOn } from '@rally/shared';
 import type { ClientSettings, ClientSettingsUpdateBody } from '@rally/shared/schemas/content';
 import { useClientSettingsForm } from '../hooks/use-client-settings-form.ts';
 import { BrandSettingsScreen } from './brand-settings-screen.tsx';
@@ -110,7 +110,10 @@ function WebsiteForm({ clientId, settings, canWrite }: SettingsFormProps) {
 
 const safe = (c: string, fallback: string) => (isHexColor(c) ? (c.startsWith('#') ? c : `#${c}`) : fallback);
 
-/** How the brand looks at the top of a landing page (a sketch; the page itself decides details). */
+/**
+ * How the brand looks at the top of a landing page (a sketch; the page itself decides details). Text
+ * is black or white by SPEC.md §9 with a WCAG AA floor (docs/decisions/0011-readable-text-colour.md).
+ */
 function BrandPreview({ values }: { values: WebsiteFormValues }) {
   const background = safe(values.colors.background, '#ffffff');
   const button = safe(values.colors.primary || values.colors.accent, '#000000');
@@ -136,25 +139,25 @@ function BrandPreview({ values }: { values: WebsiteFormValues }) {
             {values.logo_url ? (
               <Image src={values.logo_url} alt="Logo" h={32} w="auto" maw={160} fit="contain" />
             ) : (
-              <Text fw={700} c={textColorOn(background, 'title')}>
+              <Text fw={700} c={readableTextColorOn(background, 'title')}>
                 Your logo
               </Text>
             )}
             <Box
               px="sm"
               py={6}
-              style={{ background: button, color: textColorOn(button, 'body'), borderRadius: 999 }}
+              style={{ background: button, color: readableTextColorOn(button, 'body'), borderRadius: 999 }}
             >
               <Text size="xs" fw={600} span>
                 {values.landing_button_name.trim() || 'Book a meeting'}
               </Text>
             </Box>
           </Group>
-          <Text fw={700} size="xl" c={textColorOn(background, 'title')} lh={1.2}>
+          <Text fw={700} size="xl" c={readableTextColorOn(background, 'title')} lh={1.2}>
             Your headline, written for each prospect
           </Text>
-          <Text size="sm" c={textColorOn(background, 'body')}>
-            Text is drawn black or white by the brightness of what is behind it.
+          <Text size="sm" c={readableTextColorOn(background, 'body')}>
+            Text is drawn black or white, whichever reads clearly on what is behind it.
           </Text>
         </Stack>
       </Paper>

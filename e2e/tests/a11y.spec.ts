@@ -13,6 +13,8 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Northwind's seeded landing page and one of its ads (apps/server/src/modules/content/demo.ts). */
 const DEMO_PAGE = `/lp/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101')}`;
+/** Acme's seeded landing page: white text on #111827, buttons on its orange primary #f97316. */
+const ACME_PAGE = `/lp/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100201')}`;
 const DEMO_AD_PREVIEW = `/content/preview/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100102')}/300x250`;
 
 /** A demo cohort's fixed id (apps/server/src/modules/cohorts/demo.ts demoCohortId). */
@@ -35,6 +37,7 @@ const LOGGED_OUT = [
   '/legal/privacy',
   '/no-such-page',
   DEMO_PAGE,
+  ACME_PAGE,
   // An embedded report link without its token: the "Invalid link" page (e2e/tests/embedded-reports.spec.ts
   // checks a working link's report).
   '/embed/reports',
@@ -74,6 +77,8 @@ const SIGNED_IN = [
   '/client-settings/facebook',
   '/client-settings/sales-reps',
   `/client-settings/notifications?client_id=${CLIENTS.acme}`,
+  // The brand preview in Acme's colours: text on its orange button (docs/decisions/0011).
+  `/client-settings/website?client_id=${CLIENTS.acme}`,
   DEMO_AD_PREVIEW,
 ];
 
@@ -144,7 +149,7 @@ for (const [label, viewport] of [
     test.use({ viewport });
 
     test('logged-out and public pages have no violation', async ({ page }) => {
-      // Eight pages, each loaded and analysed: more than the default 30 s on a busy machine.
+      // Nine pages, each loaded and analysed: more than the default 30 s on a busy machine.
       test.setTimeout(120_000);
       expect(await violationsOn(page, LOGGED_OUT)).toEqual({});
     });

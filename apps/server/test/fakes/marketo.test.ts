@@ -96,6 +96,33 @@ describe('fake Marketo', () => {
     expect((await call('/v1/lists/1/leads.json?fields=shoeSize')).body.success).toBe(false);
   });
 
+  it('a deleted lead leaves its lists; its Delete Lead activity pages from a date token, a token each page', async () => {
+    const [ann, bo, cy] = fake.leads;
+    const since = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    for (const lead of [ann!, bo!, cy!]) fake.deleteLead(lead.id);
+    expect(fake.lists.some((l) => l.members.includes(ann!.id))).toBe(false);
+    const start = await call(`/v1/activities/pagingtoken.json?sinceDatetime=${encodeURIComponent(since)}`);
+    expect(start.body).toMatchObject({ success: true, nextPageToken: expect.any(String) });
+    const first = await call(
+      `/v1/activities/deletedleads.json?batchSize=2&nextPageToken=${start.body.nextPageToken}`,
+    );
+    expect(first.body.result!.map((a) => [a.leadId, a.activityTypeId])).toEqual([
+      [ann!.id, 37],
+      [bo!.id, 37],
+    ]);
+    expect(first.body.moreResult).toBe(true);
+    const second = await call(
+      `/v1/activities/deletedleads.json?batchSize=2&nextPageToken=${first.body.nextPageToken}`,
+    );
+    expect(second.body.result!.map((a) => a.leadId)).toEqual([cy!.id]);
+    expect(second.body).toMatchObject({ moreResult: false, nextPageToken: expect.any(String) });
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const none = await call(`/v1/activities/pagingtoken.json?sinceDatetime=${encodeURIComponent(later)}`);
+    const empty = await call(`/v1/activities/deletedleads.json?nextPageToken=${none.body.nextPageToken}`);
+    expect(empty.body).toMatchObject({ success: true, result: [], moreResult: false });
+    expect((await call('/v1/activities/deletedleads.json')).body.errors![0]!.code).toBe('1003');
+  });
+
   it('serves leads by filter, static lists by offset with asset timestamps and a warning past the end', async () => {
     const leads = await call(
       '/v1/leads.json?filterType=email&filterValues=ann@globex.example,cy@initech.example&fields=email,title',

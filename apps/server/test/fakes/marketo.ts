@@ -11,8 +11,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * 600 (token missing), 601 (invalid), 602 (expired), 606 (rate), 615 (concurrency), 610 (not
  * found), 1003/7xx (parameters). Lead DB paging: `batchSize` ≤300 + `nextPageToken`; asset API:
  * `offset` + `maxReturn` ≤200, past the end no `result` and a warning. Leads, static lists and
- * their members; programs. Tests expire tokens, revoke the API user, inject 606/615 replies and hold
- * calls unanswered (a server killed mid-sync).
+ * their members; programs. Deleted leads: `GET /rest/v1/activities/pagingtoken.json?sinceDatetime=`
+ * gives a token, `GET /rest/v1/activities/deletedleads.json?nextPageToken=` the "Delete Lead"
+ * activities (type 37, `leadId`) from then on, a new token each page and `moreResult` (Marketo's REST
+ * docs; API-NOTES.md lists the paging token only). Tests expire tokens, revoke the API user, inject
+ * 606/615 replies and hold calls unanswered (a server killed mid-sync).
  */
 
 export type MktoLead = {
@@ -92,6 +95,11 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
   let clock = now() - 30 * 86_400_000;
   /** Page tokens: an opaque string standing for "offset n of this query". */
   const pageTokens = new Map<string, number>();
+  /** "Delete Lead" activities (type 37), and the activity paging tokens: a time and an offset. */
+  const deletions: { id: number; leadId: number; activityDate: string }[] = [];
+  let nextActivityId = 5000;
+  const activityTokens = new Map<string, { since: number; offset: number }>();
+  const newToken = () => Buffer.from(randomUUID()).toString('base64url').slice(0, 40);
 
   const tick = () => {
     clock = Math.max(clock + 1000, now() - 3_600_000);
@@ -119,6 +127,14 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     if (!lead) throw new Error(`fake Marketo: no lead ${id}`);
     Object.assign(lead, changes, { updatedAt: tick() });
     return lead;
+  }
+  /** Deletes a lead for good, as Marketo does: gone from the database and its lists; an activity stays. */
+  function deleteLead(id: number): void {
+    const i = leads.findIndex((l) => l.id === id);
+    if (i < 0) throw new Error(`fake Marketo: no lead ${id}`);
+    leads.splice(i, 1);
+    for (const l of lists) l.members = l.members.filter((m) => m !== id);
+    deletions.push({ id: ++nextActivityId, leadId: id, activityDate: tick() });
   }
   function addList(name: string, members: number[], programName: string | null = null): MktoList {
     const at = tick();
@@ -335,6 +351,36 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
         { id: l.id, name: l.name, createdAt: assetTime(l.createdAt), updatedAt: assetTime(l.updatedAt) },
       ]);
     }
+    if (p === '/rest/v1/activities/pagingtoken.json') {
+      const since = Date.parse(q.get('sinceDatetime') ?? '');
+      if (!Number.isFinite(since)) throw new MktoError('1003', 'sinceDatetime is required');
+      const token = newToken();
+      activityTokens.set(token, { since, offset: 0 });
+      return { requestId: envelope([]).requestId, success: true, nextPageToken: token };
+    }
+    if (p === '/rest/v1/activities/deletedleads.json') {
+      // Always answers a token to carry on from (later, for new activities); moreResult says whether
+      // there is more now.
+      const at = activityTokens.get(q.get('nextPageToken') ?? '');
+      if (!at) throw new MktoError('1003', 'Invalid next page token');
+      const size = batchSize(q);
+      const rows = deletions.filter((d) => Date.parse(d.activityDate) >= at.since);
+      const slice = rows.slice(at.offset, at.offset + size);
+      const token = newToken();
+      activityTokens.set(token, { since: at.since, offset: at.offset + slice.length });
+      return envelope(
+        slice.map((d) => ({
+          id: d.id,
+          marketoGUID: String(d.id),
+          leadId: d.leadId,
+          activityDate: d.activityDate,
+          activityTypeId: 37,
+          primaryAttributeValueId: d.leadId,
+          attributes: [],
+        })),
+        { moreResult: at.offset + size < rows.length, nextPageToken: token },
+      );
+    }
     if (p === '/rest/v1/stats/usage.json') {
       return envelope([
         { date: new Date(now()).toISOString().slice(0, 10), total: requests.length, users: [] },
@@ -422,6 +468,7 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     seed,
     addLead,
     updateLead,
+    deleteLead,
     addList,
     /** The current token expires (next calls: 602); a new identity call gets a new one. */
     expireTokens() {

@@ -212,12 +212,13 @@ export type CrmAdapter = {
   /**
    * The external ids of opportunities deleted in the CRM that `opportunities` cannot show (HubSpot's
    * search leaves archived deals out; Salesforce's queryAll gives IsDeleted rows, so it has no need).
-   * Read whole every sync, without a cursor: the vendor lists them in id order, not by time.
+   * HubSpot reads them whole every sync, without a cursor (listed by id, not time). `since` (a day
+   * before the last sync) is for vendors that list deletions by time (Marketo's deleted leads).
    */
-  deletedOpportunities?(ctx: AdapterContext): AsyncIterable<CrmPage<string>>;
-  /** The same for accounts (HubSpot companies) and contacts the CRM deleted. */
-  deletedAccounts?(ctx: AdapterContext): AsyncIterable<CrmPage<string>>;
-  deletedContacts?(ctx: AdapterContext): AsyncIterable<CrmPage<string>>;
+  deletedOpportunities?(ctx: AdapterContext, since: string): AsyncIterable<CrmPage<string>>;
+  /** The same for accounts (HubSpot companies) and contacts (Marketo leads) the CRM deleted. */
+  deletedAccounts?(ctx: AdapterContext, since: string): AsyncIterable<CrmPage<string>>;
+  deletedContacts?(ctx: AdapterContext, since: string): AsyncIterable<CrmPage<string>>;
   stageHistory?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteStageChange>>;
   lists(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteList>>;
   listMembers(ctx: AdapterContext, listExternalId: string): AsyncIterable<CrmPage<RemoteListMember>>;

@@ -178,9 +178,14 @@ export function createCrmSyncService(deps: Deps) {
         (o) => o.updatedAt,
         (tx, items) => upsertOpportunities(tx, ref, items, stageOf),
       );
-      // Deletions the modified-since listings cannot show (HubSpot's archived records). Read whole
-      // with no cursor (listed by id, not time), so a crash or a retry simply reads them again. After
-      // the walks above: a record restored in the CRM came back through them as live.
+      // Deletions the modified-since listings cannot show (HubSpot's archived records, Marketo's
+      // deleted leads). No cursor: HubSpot's are read whole (listed by id, not time), Marketo's from
+      // a day before the last sync (marking is idempotent, so the overlap costs nothing), and a crash
+      // or a retry simply reads them again. After the walks above: a record restored in the CRM came
+      // back through them as live.
+      const deletedSince = new Date(
+        (integration.lastSyncedAt ?? integration.createdAt).getTime() - 86_400_000,
+      ).toISOString();
       const deletions = [
         ['accounts', adapter.deletedAccounts, crmAccounts],
         ['contacts', adapter.deletedContacts, crmContacts],
@@ -189,7 +194,7 @@ export function createCrmSyncService(deps: Deps) {
       for (const [what, read, table] of deletions) {
         if (!read) continue;
         let marked = 0;
-        for await (const page of read.call(adapter, ctx)) {
+        for await (const page of read.call(adapter, ctx, deletedSince)) {
           if (page.items.length)
             marked += await db.transaction((tx) => markDeleted(tx, table, ref, page.items));
         }

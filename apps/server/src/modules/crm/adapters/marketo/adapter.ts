@@ -22,7 +22,8 @@ import type {
  *
  * Marketo has no opportunities, owners or accounts. Its lead database cannot be listed by modified
  * time through REST (that needs the bulk export), so contacts are the members of the static lists,
- * read whole each sync.
+ * read whole each sync; deleted leads come from the "Delete Lead" activities
+ * (`activities/deletedleads.json` from a `pagingtoken.json` date token).
  */
 
 export const MARKETO_REVOKED_MESSAGE =
@@ -248,6 +249,25 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
             if (items.length) yield { items, total: null };
           }
         }
+      }
+    },
+
+    async *deletedContacts(ctx, since) {
+      // Marketo deletes leads for good; each deletion leaves a "Delete Lead" activity, read from a
+      // date paging token on. The reply always carries a token (for later); moreResult says whether
+      // there is more now.
+      let next = (await call<never>(ctx, '/v1/activities/pagingtoken.json', { sinceDatetime: since }))
+        .nextPageToken;
+      while (next) {
+        const body: Envelope<{ leadId?: number }> = await call<{ leadId?: number }>(
+          ctx,
+          '/v1/activities/deletedleads.json',
+          { nextPageToken: next, batchSize: '300' },
+        );
+        const ids = (body.result ?? []).flatMap((a) => (a.leadId === undefined ? [] : [String(a.leadId)]));
+        if (ids.length) yield { items: ids, total: null };
+        if (body.moreResult !== true) return;
+        next = body.nextPageToken;
       }
     },
 

@@ -134,6 +134,35 @@ describe('Marketo connection and sync (issue 16)', () => {
     expect(await n(crmListMembers)).toBe(13);
   });
 
+  it('a lead deleted in Marketo is marked deleted by the next sync (its Delete Lead activity) and leaves the counts', async () => {
+    const id = (await connectionOf())!.id;
+    const contacts = async () =>
+      (await sdr.get(`/v1/integration/crm/marketo/client/${clientId}/settings`)).json().counts.contacts;
+    expect(await contacts()).toBe(8);
+    const fay = fake.leads.find((l) => l.email === 'fay@gmail.example')!;
+    fake.deleteLead(fay.id);
+    fake.clearRequests();
+    await app.crmSync.run({ integrationId: id });
+    const token = fake.requests.find((r) => r.path === '/rest/v1/activities/pagingtoken.json');
+    // From a day before the last sync: the overlap is marked again, harmlessly.
+    expect(Date.parse(token!.query.sinceDatetime!)).toBeLessThan(Date.now() - 86_000_000);
+    expect(fake.requests).toContainEqual(
+      expect.objectContaining({ path: '/rest/v1/activities/deletedleads.json', status: 200 }),
+    );
+    const deleted = async () =>
+      (
+        await app.db
+          .select({ isDeleted: crmContacts.isDeleted })
+          .from(crmContacts)
+          .where(and(eq(crmContacts.integrationId, id), eq(crmContacts.externalId, String(fay.id))))
+      )[0]?.isDeleted;
+    expect(await deleted()).toBe(true);
+    expect(await contacts()).toBe(7);
+    expect(await n(crmContacts)).toBe(8); // the row is kept
+    await app.crmSync.run({ integrationId: id });
+    expect(await deleted()).toBe(true);
+  });
+
   it('the API user removed mid-sync makes the connection inactive with the reason', async () => {
     const id = (await connectionOf())!.id;
     fake.afterCalls(2, () => fake.revokeAccess());

@@ -263,6 +263,15 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     r.properties.hs_lastmodifieddate = r.updatedAt;
   }
 
+  /** Restores an archived record from the recycling bin: back in search, modified now. */
+  function restore(type: HsObjectType, id: string) {
+    const r = objects[type].find((x) => x.id === id && x.archived);
+    if (!r) throw new Error(`fake HubSpot: no archived ${type} ${id}`);
+    r.archived = false;
+    delete r.archivedAt;
+    update(type, id, {});
+  }
+
   function seed(s: HubSpotSeed) {
     for (const p of s.pipelines ?? []) pipelines.push(structuredClone(p));
     for (const o of s.owners ?? []) {
@@ -960,6 +969,7 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     addRecord,
     update,
     archive,
+    restore,
     addActivity,
     removeActivity,
     objectTypeId: OBJECT_TYPE_ID,

@@ -238,7 +238,7 @@ describe('HubSpot connection and sync (issue 16)', () => {
     expect(await n(opportunities)).toBe(5);
   });
 
-  it('a contact and a company deleted in HubSpot (archived) are marked deleted by the next sync and leave the counts', async () => {
+  it('a contact and a company deleted in HubSpot (archived) are marked deleted by the next sync and leave the counts; restored, they count again', async () => {
     const id = (await connectionOf())!.id;
     const [webinar] = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/lists`))
       .json()
@@ -302,6 +302,12 @@ describe('HubSpot connection and sync (issue 16)', () => {
     expect(await deleted()).toEqual({ contacts: [ed.id], accounts: [initech.id] });
     expect(await n(crmContacts)).toBe(6);
     expect(await n(crmAccounts)).toBe(3);
+    // Restored from the recycling bin: search finds them modified, and they are live again.
+    fake.restore('contacts', ed.id);
+    fake.restore('companies', initech.id);
+    await app.crmSync.run({ integrationId: id });
+    expect(await deleted()).toEqual({ contacts: [], accounts: [] });
+    expect(await estimate()).toMatchObject({ contacts: 3, accounts: 3 });
   });
 
   it('activity totals: calls, e-mails, meetings and tasks per contact, kept right as activities come and go', async () => {

@@ -14,6 +14,7 @@ import * as fileImport from './import.bench.ts';
 import * as fuzzBench from './fuzz.bench.ts';
 import * as ingest from './ingest.bench.ts';
 import * as journeys from './journeys.bench.ts';
+import * as lighthouse from './lighthouse.bench.ts';
 import * as memory from './memory.bench.ts';
 import * as prospects from './prospects.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
@@ -46,6 +47,7 @@ function intOption(name: string): number | undefined {
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const all: Record<string, () => unknown> = {
   bundle: () => bundle.run(),
+  lighthouse: () => lighthouse.run(),
   startup: () => startup.run(),
   healthz: () => healthz.run(seconds),
   auth: () => auth.run(seconds),

@@ -199,8 +199,8 @@ a{color:${linkColor}}
 .avatar-initials{display:flex;align-items:center;justify-content:center;background:${p.accent};color:${p.onAccent.title};font-weight:700;font-size:34px}
 .rep-text{display:flex;flex-direction:column;gap:2px;min-width:0;max-width:100%}
 .rep-name{margin:0;font-weight:700;font-size:20px;color:${p.onBackground.title};overflow-wrap:anywhere}
-.rep-role{margin:0;font-size:15px;opacity:.8;overflow-wrap:anywhere}
-.site-footer{border-top:1px solid ${mix(p.background, p.onBackground.body, 0.12)};font-size:14px;opacity:.9}
+.rep-role{margin:0;font-size:15px;overflow-wrap:anywhere}
+.site-footer{border-top:1px solid ${mix(p.background, p.onBackground.body, 0.12)};font-size:14px}
 .site-footer .wrap{padding-top:28px;padding-bottom:36px}
 .site-footer p{margin:0 0 .5em}
 @media (max-width:820px){

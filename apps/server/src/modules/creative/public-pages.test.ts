@@ -118,6 +118,8 @@ describe('GET /lp/{base58} (SPEC.md §2 "Landing page by base58 id, empty layout
     expect(html).toContain('<img class="avatar" src="https://cdn.acme.example/jane.png" alt="Jane Cooper"');
     expect(html).toContain('<p class="rep-name">Jane Cooper</p>');
     expect(html).toContain('<p class="rep-role">Account Executive · Acme Robotics</p>');
+    // No text is faded: opacity would take the readable ink under WCAG AA contrast (issue 21, ADR 0011).
+    expect(html).not.toMatch(/\.(rep-role|site-footer)\{[^}]*opacity/);
     expect(html).toMatch(
       /<a class="btn btn-block"[^>]*href="https:\/\/cal\.example\/jane"[^>]*>Talk to sales<svg/,
     );

@@ -221,3 +221,91 @@ test.describe('keyboard only (issue 21)', () => {
     await expect(day1.getByLabel('Day 1, content 1: content')).toHaveCount(0);
   });
 });
+
+/**
+ * Tabs through `page` from its top, `stops` times, and names each focused element whose look did not
+ * change when it got the focus: no outline, shadow, border or background of its own, of its three
+ * nearest ancestors (a multi-select's field sits inside the box that shows the focus) or of its next
+ * sibling (Mantine draws a switch's ring on the track beside the hidden input) differs from how it
+ * looks once the focus has moved on.
+ */
+async function tabStopsWithoutRing(page: Page, stops: number) {
+  const misses: string[] = [];
+  const look = (n: number) =>
+    page.evaluate((index) => {
+      const el = document.querySelector(`[data-focus-audit="${index}"]`);
+      if (!el) return null;
+      const style = (e: Element | null) => {
+        if (!e) return '';
+        const s = getComputedStyle(e);
+        return [
+          s.outlineStyle,
+          s.outlineWidth,
+          s.outlineColor,
+          s.boxShadow,
+          s.borderColor,
+          s.backgroundColor,
+        ].join('|');
+      };
+      const up = (e: Element | null, n: number): Element | null =>
+        n === 0 || !e ? e : up(e.parentElement, n - 1);
+      return [el, up(el, 1), up(el, 2), up(el, 3), el.nextElementSibling].map(style).join(' / ');
+    }, n);
+  let previous: { n: number; focused: string; name: string } | null = null;
+  for (let n = 0; n < stops; n++) {
+    await page.keyboard.press('Tab');
+    // Mantine's ring and the inputs' border change come with a short transition.
+    await page.waitForTimeout(150);
+    const current = await page.evaluate((index) => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      el.setAttribute('data-focus-audit', String(index));
+      const name =
+        el.getAttribute('aria-label') ??
+        (el as HTMLInputElement).labels?.[0]?.innerText ??
+        (el as HTMLElement).innerText?.trim().slice(0, 40) ??
+        el.getAttribute('name');
+      return `${el.tagName.toLowerCase()}${el.getAttribute('role') ? `[role=${el.getAttribute('role')}]` : ''} "${name ?? ''}"`;
+    }, n);
+    if (previous) {
+      const blurred = await look(previous.n);
+      if (blurred !== null && blurred === previous.focused) misses.push(previous.name);
+    }
+    previous = current ? { n, focused: (await look(n)) ?? '', name: current } : null;
+  }
+  return misses;
+}
+
+test('a visible focus ring on every Tab stop: login, feed, prospects, a cadence, reports, billing (issue 21)', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  const found: Record<string, string[]> = {};
+  const audit = async (where: string, stops = 40) => {
+    const misses = await tabStopsWithoutRing(page, stops);
+    if (misses.length) found[where] = misses;
+  };
+  await audit('/login', 12);
+  await signInTo(page, `/feed?client_id=${CLIENTS.acme}`, DEMO);
+  for (const path of [
+    `/feed?client_id=${CLIENTS.acme}`,
+    `/prospects?client_id=${CLIENTS.acme}`,
+    `/cadence?client_id=${CLIENTS.acme}`,
+    `/reports?client_id=${CLIENTS.acme}`,
+    `/settings/billing?client_id=${CLIENTS.acme}`,
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await audit(path);
+  }
+  const cadence = page.getByRole('table', { name: 'Cadences' }).getByRole('link').first();
+  await page.goto(`/cadence?client_id=${CLIENTS.acme}`);
+  await cadence.click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await audit('a cadence page');
+  expect(found).toEqual({});
+});

@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authFailures, authTokens, clients, memberships, sessions, users } from '../../db/schema/index.ts';
 import { NOT_AUTHENTICATED } from '../../lib/access.ts';
@@ -261,6 +261,26 @@ describe('wrong second-factor codes are counted per account and per IP, across s
     expect(lockMails(user.email)).toHaveLength(1);
   });
 
+  it('guesses sent side by side cannot slip past the limit: at most 10 codes are checked', async () => {
+    const { user, secret } = await totpUser();
+    const wrong = wrongFor(secret);
+    // Six sign-ins, their 30 codes sent at once: each would see "not locked yet" before any failure
+    // was counted if the check and the count were separate steps.
+    const steps: Browser[] = [];
+    for (let i = 0; i < 6; i++) steps.push(await passwordStep(user.email));
+    const statuses = await Promise.all(
+      steps
+        .flatMap((b) => Array.from({ length: 5 }, () => code(b, wrong)))
+        .map(async (r) => (await r).statusCode),
+    );
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(9);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(21);
+    const [row] = await app.db.select().from(authFailures).where(eq(authFailures.key, user.id));
+    expect(row!.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+    const b = await passwordStep(user.email);
+    expect((await code(b, totpNow(secret))).statusCode).toBe(429);
+  });
+
   it('recovery-code guesses count the same, and turning MFA off with wrong codes too', async () => {
     const { user, secret, browser } = await totpUser();
     const wrong = wrongFor(secret);
@@ -424,6 +444,26 @@ describe('sign-in link and reset requests per IP', async () => {
     // The token is made by the job after the reply.
     await waitFor(
       async () => (await app.db.select().from(authTokens).where(eq(authTokens.userId, user.id))).length,
+    );
+  });
+
+  it('replies to a known address without touching the database: the 202 comes while its tables are held', async () => {
+    const user = await makeUser(app, { [await makeClient(app)]: 'yellow_sdr' });
+    const statuses: (number | null)[] = [];
+    // Looking the address up before replying (the timing leak of issue 20.6) would wait for this lock.
+    await app.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table users, auth_tokens in access exclusive mode`);
+      for (const url of ['/v1/api/auth/link', '/v1/api/user/reset_password']) {
+        const res = await Promise.race([
+          ask(url, user.email, '192.0.2.51'),
+          new Promise<null>((r) => setTimeout(() => r(null), 3_000)),
+        ]);
+        statuses.push(res?.statusCode ?? null);
+      }
+    });
+    expect(statuses).toEqual([202, 202]);
+    await waitFor(
+      async () => (await app.db.select().from(authTokens).where(eq(authTokens.userId, user.id))).length === 2,
     );
   });
 });

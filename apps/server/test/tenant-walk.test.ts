@@ -448,4 +448,82 @@ describe("another client's ids, walked through every route", async () => {
     );
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it("another client's ids in query strings tell nothing: the same reply as an id that does not exist", async () => {
+    // The attacker's own client is empty, so a filter that honours the tenant answers alike for
+    // Acme's id and for one no row has; any difference (rows, counts, a 200 against a 404) is a leak.
+    const NOWHERE = { uuid: '7e57a11c-0000-4000-8000-000000000000', integer: '2147483000' };
+    const idQuery = (p: Operation['params'][number]) =>
+      p.in === 'query' &&
+      !['client_id', 'template_id'].includes(p.name) &&
+      (/(^|_)ids?$/.test(p.name) || p.schema?.format === 'uuid');
+    const qops = (await operationsOf(app)).filter(
+      (o) =>
+        o.method === 'GET' &&
+        // The live feed is a stream that stays open; its client_id is checked by the access matrix.
+        !o.path.endsWith('/stream') &&
+        o.params.some(idQuery) &&
+        o.params.every((p) => p.in !== 'path' || p.name === 'clientId'),
+    );
+    expect(qops.length).toBeGreaterThan(3);
+    // A uuid may be echoed back; a small number is not replaced (it stands for counts and pages too).
+    const normal = (body: string, id: string) =>
+      (id.includes('-') ? body.split(id).join('<id>') : body).replace(
+        /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g,
+        '<time>',
+      );
+    const leaks: string[] = [];
+    let attempts = 0;
+    let index = 0;
+    for (const op of qops) {
+      const base = fc.sample(
+        fc.record(
+          Object.fromEntries(
+            op.params
+              .filter((p) => p.in === 'query' && p.required && !idQuery(p))
+              .map((p) => [
+                p.name,
+                valid(p.schema, { uuids: fc.constant(NOWHERE.uuid), integers: fc.constant(1), all: [] }),
+              ]),
+          ),
+        ),
+        { seed: 2020 + index++, numRuns: 1 },
+      )[0] as Record<string, unknown>;
+      for (const param of op.params.filter(idQuery)) {
+        const wantsInteger = param.schema?.type === 'integer' || param.schema?.type === 'number';
+        const others = Object.fromEntries(
+          op.params
+            .filter((p) => idQuery(p) && p.required && p.name !== param.name)
+            .map((p) => [p.name, p.schema?.type === 'integer' ? NOWHERE.integer : NOWHERE.uuid]),
+        );
+        const urlWith = (id: string) => {
+          const qs = new URLSearchParams(
+            Object.entries({ ...base, ...others, [param.name]: id }).map(([k, v]) => [
+              k,
+              k === 'client_id' ? mine : String(v),
+            ]),
+          );
+          return `${op.path.replace('{clientId}', mine)}?${qs}`;
+        };
+        const nowhere = wantsInteger ? NOWHERE.integer : NOWHERE.uuid;
+        const control = await attacker.get(urlWith(nowhere));
+        for (const v of victim.filter((x) => (wantsInteger ? /^\d+$/.test(x.id) : x.uuid))) {
+          const res = await attacker.get(urlWith(v.id));
+          attempts++;
+          if (
+            res.statusCode !== control.statusCode ||
+            normal(res.body, v.id) !== normal(control.body, nowhere)
+          )
+            leaks.push(
+              `GET ${urlWith(v.id)} (${v.table}) → ${res.statusCode} ${res.body.slice(0, 160)}; unknown id → ${control.statusCode} ${control.body.slice(0, 160)}`,
+            );
+        }
+      }
+    }
+    expect(await writes()).toEqual([]);
+    console.info(
+      `tenant walk, query strings: ${attempts} requests with another client's ids over ${qops.length} operations, ${leaks.length} leaks`,
+    );
+    expect(leaks).toEqual([]);
+  }, 300_000);
 });

@@ -76,7 +76,7 @@ describe('CSV exports', async () => {
         ),
         { seed: 20 + i, numRuns: 1 },
       )[0] as Record<string, unknown>;
-      const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+      const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
       const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => pathIds[name] ?? `{${name}}`);
       const url = `${path}${qs.size ? `?${qs}` : ''}`;
       const res = await owner.get(url);

@@ -498,7 +498,7 @@ describe("another client's ids, walked through every route", async () => {
         );
         const urlWith = (id: string) => {
           const qs = new URLSearchParams(
-            Object.entries({ ...base, ...others, [param.name]: id }).map(([k, v]) => [
+            Object.entries({ ...base, ...others, [param.name]: id }).map(([k, v]): [string, string] => [
               k,
               k === 'client_id' ? mine : String(v),
             ]),

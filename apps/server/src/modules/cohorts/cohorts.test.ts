@@ -305,6 +305,28 @@ describe('pause and archive through the real tag path', () => {
     expect((await manager.get(`/v1/api/cohort/${cohort.id}`)).json()).toMatchObject({ impressions: 2 });
   });
 
+  it("a member's click tag counts the click and makes a superprospect by the same rule as a cadence target", async () => {
+    const cohort = await create({
+      name: 'Click me',
+      source_kind: 'filter',
+      filters: { title: 'CFO' },
+      content_id: contentId,
+    });
+    const segment = async () =>
+      ((await manager.get(`/v1/rest/cohort/${cohort.id}/segment`)).json() as CohortSegmentReply).items[0]!;
+    const member = await segment();
+    expect(member.super_date).toBeNull();
+    const clickRes = await fetch(`${base}${member.click_tag}`, { headers: ua, redirect: 'manual' });
+    await clickRes.arrayBuffer();
+    // ARCHITECTURE.md §5: one click makes a superprospect, whatever put the target there.
+    const after = await segment();
+    expect(after).toMatchObject({ clicks: 1 });
+    expect(after.super_date).not.toBeNull();
+    expect((await manager.get(`/v1/api/cohort/${cohort.id}`)).json()).toMatchObject({ clicks: 1, supers: 1 });
+    const detail = await manager.get(`/v1/report/cohort/${cohort.id}/detailed_report`);
+    expect(detail.json()).toMatchObject({ clicks: 1 });
+  });
+
   it('an archived cohort is hidden unless show_archived, read-only with a 409, and restores its status', async () => {
     const cohort = await create({ name: 'Archive me', source_kind: 'filter', filters: { title: 'Buyer' } });
     await manager.patch(`/v1/rest/cohort/${cohort.id}/pause`, { paused: true });

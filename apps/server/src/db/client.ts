@@ -114,8 +114,19 @@ function yieldBeforeEachCall(client: PGlite): void {
   };
 }
 
+/**
+ * The URL with `jit=off` added to its session options (the URL's own `options` still win). The
+ * reports' attribution plans are costed high (a lateral per opportunity) though they run in
+ * milliseconds, and PostgreSQL spent seconds compiling each one (bench/reports.bench.ts).
+ */
+function withoutJit(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', ['-c jit=off', u.searchParams.get('options')].filter(Boolean).join(' '));
+  return u.toString();
+}
+
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({ connectionString: withoutJit(url), max });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema, casing: 'snake_case' });

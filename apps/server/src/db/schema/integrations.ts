@@ -230,6 +230,10 @@ export const prospects = pgTable(
     index('prospects_client_email_idx')
       .on(t.clientId, sql`lower(${t.email})`, t.id)
       .where(sql`${t.email} is not null`),
+    // The reports tie a prospect to an account by its e-mail's domain (reports/repository.ts).
+    index('prospects_client_email_domain_idx')
+      .on(t.clientId, sql`lower(split_part(${t.email}, '@', 2))`)
+      .where(sql`${t.email} is not null`),
     index('prospects_client_no_email_idx')
       .on(t.clientId, t.id)
       .where(sql`${t.email} is null`),

@@ -1,0 +1,1 @@
+CREATE INDEX "prospects_client_email_domain_idx" ON "prospects" USING btree ("client_id",lower(split_part("email", '@', 2))) WHERE "prospects"."email" is not null;

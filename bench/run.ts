@@ -18,6 +18,7 @@ import * as lighthouse from './lighthouse.bench.ts';
 import * as memory from './memory.bench.ts';
 import * as prospects from './prospects.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
+import * as reports from './reports.bench.ts';
 import * as startup from './startup.bench.ts';
 import * as sync from './sync.bench.ts';
 import * as webhooks from './webhooks.bench.ts';
@@ -61,6 +62,7 @@ const all: Record<string, () => unknown> = {
   webhooks: () => webhooks.run({ events }),
   memory: () => memory.run(),
   export: () => exportBench.run(),
+  reports: () => reports.run(),
   fuzz: () => fuzzBench.run({ runs: intOption('runs'), seed: intOption('seed') }),
 };
 const chosen = names.length ? names : Object.keys(all);

@@ -512,6 +512,12 @@ describe('refusals', () => {
         'querystring.show_archived',
       ],
       ['get', '/v1/api/cohort/nope', undefined, 'params.id'],
+      ['get', '/v1/rest/cohort/nope', undefined, 'params.id'],
+      ['get', '/v1/rest/cohort?order=up', undefined, 'querystring.order'],
+      ['get', `/v1/rest/cohort/${randomUUID()}/segment?page_size=0`, undefined, 'querystring.page_size'],
+      ['get', `/v1/marx/action/client/${clientId}/cohort/nope/sync`, undefined, 'params.id'],
+      ['get', '/v1/report/cohort/nope/detailed_report', undefined, 'params.id'],
+      ['get', '/v1/report/cohort/nope/audience', undefined, 'params.id'],
       ['get', `/v1/report/cohort/${randomUUID()}/impact/by_date?from=12`, undefined, 'querystring.from'],
       [
         'get',

@@ -10,6 +10,7 @@ import * as bundle from './bundle.bench.ts';
 import * as crmSync from './crm-sync.bench.ts';
 import * as exportBench from './export.bench.ts';
 import * as healthz from './healthz.bench.ts';
+import * as hubspotLists from './hubspot-lists.bench.ts';
 import * as fileImport from './import.bench.ts';
 import * as fuzzBench from './fuzz.bench.ts';
 import * as ingest from './ingest.bench.ts';
@@ -56,6 +57,7 @@ const all: Record<string, () => unknown> = {
   ingest: () => ingest.run(seconds),
   sync: () => sync.run(),
   'crm-sync': () => crmSync.run(),
+  'hubspot-lists': () => hubspotLists.run(),
   pages: () => publicPages.run(seconds),
   prospects: () => prospects.run(),
   journeys: () => journeys.run(),

@@ -621,10 +621,17 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       const sort = body.sorts?.[0];
       if (sort) {
         const s = typeof sort === 'string' ? { propertyName: sort, direction: 'ASCENDING' } : sort;
-        const key = (r: HsRecord) => r.properties[s.propertyName] ?? '';
-        rows = [...rows].sort(
-          (a, b) => key(a).localeCompare(key(b)) * (s.direction === 'DESCENDING' ? -1 : 1),
+        // Keys read once, and timestamps compared as plain strings: localeCompare on every pair made a
+        // page of a 100,000-record search take seconds (bench hubspot-lists).
+        const sign = s.direction === 'DESCENDING' ? -1 : 1;
+        const keyed = rows.map((r) => ({ r, k: r.properties[s.propertyName] ?? '' }));
+        const stamp = /^\d{4}-\d\d-\d\dT/;
+        keyed.sort((a, b) =>
+          stamp.test(a.k) && stamp.test(b.k)
+            ? (a.k < b.k ? -1 : a.k > b.k ? 1 : 0) * sign
+            : a.k.localeCompare(b.k) * sign,
         );
+        rows = keyed.map((x) => x.r);
       }
       const page = paged(rows, start, limitParam(body, 200), url.pathname);
       return send(

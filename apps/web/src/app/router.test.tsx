@@ -88,6 +88,18 @@ describe('router built from the shared route table', () => {
     await waitFor(() => expect(document.title).toBe('Rally - Sign In'), { timeout: 5000 });
   });
 
+  it('/auth/callback reached with no session asks for it once, then sends the user to /login with why', async () => {
+    const server = fakeServer({ '/v1/api/user/self': { status: 401, body: { message: 'Unauthorized' } } });
+    vi.stubGlobal('fetch', server.fetchFn);
+    const { router } = renderRoutes(buildRoutes(), '/auth/callback');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe('?error=invalid_state');
+    expect(await screen.findByText(/Your sign-in took too long or was interrupted/)).toBeInTheDocument();
+    // Each ask used to unmount the screen behind the loader and mount it again, to ask again.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.calls.filter((c) => c.url === '/v1/api/user/self')).toHaveLength(1);
+  });
+
   it('"/ | Redirects to /feed, adding client_id of the current client if missing"', async () => {
     await signIn();
     const { router } = renderRoutes(buildRoutes(), '/');

@@ -456,7 +456,12 @@ export function AdFields({
             description={
               <>
                 Pages are made in{' '}
-                <Anchor component={Link} to={`/landing-pages?client_id=${clientId}`} size="xs">
+                <Anchor
+                  component={Link}
+                  to={`/landing-pages?client_id=${clientId}`}
+                  size="xs"
+                  underline="always"
+                >
                   Landing pages
                 </Anchor>
                 .

@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// findBy* and waitFor give up after 1 s by default: a screen that renders in 100 ms alone took
+// several seconds while the PostgreSQL API suite and the PGlite one shared the two cores (9 tests
+// failed so, none of them broken). A passing wait ends as soon as it sees its element.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Mantine reads these browser APIs, which jsdom lacks.
 Object.defineProperty(window, 'matchMedia', {

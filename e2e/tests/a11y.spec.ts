@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request, Route } from '@playwright/test';
+import { APP_ROUTES, matchAppRoute } from '../../packages/shared/src/routes.ts';
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, registerViaApi, signInAs, unique } from './support.ts';
+import { CLIENTS, api, registerViaApi, signInAs, unique } from './support.ts';
 
 /**
  * Issue 21: every screen passes axe's WCAG 2.0/2.1 A and AA rules, on the desktop and at 375 px,
@@ -32,7 +33,12 @@ const demoCampaignId = (clientId: string) => {
 const LOGGED_OUT = [
   '/login',
   '/register',
+  '/signup',
   '/reset-password',
+  '/change-password',
+  // A sign-in callback without its code: the page that says the sign-in did not finish.
+  '/auth/callback',
+  '/legal/cookies',
   '/legal/terms',
   '/legal/privacy',
   '/no-such-page',
@@ -43,10 +49,15 @@ const LOGGED_OUT = [
   '/embed/reports',
 ];
 const SIGNED_IN = [
+  // '/', '/settings' and '/client-settings' open their first child screen.
+  '/',
+  '/settings',
+  '/client-settings',
   '/feed',
   `/feed?client_id=${CLIENTS.acme}`,
   `/prospects?client_id=${CLIENTS.acme}`,
   `/cadence?client_id=${CLIENTS.acme}`,
+  `/cadence/{cadence}?client_id=${CLIENTS.acme}`,
   `/revenue?client_id=${CLIENTS.acme}`,
   `/reports?client_id=${CLIENTS.acme}`,
   `/reports?client_id=${CLIENTS.acme}&tab=content`,
@@ -61,6 +72,7 @@ const SIGNED_IN = [
   `/cohorts/${demoCohortId(CLIENTS.acme, 0)}/campaigns/new?client_id=${CLIENTS.acme}`,
   `/campaigns/${demoCampaignId(CLIENTS.acme)}?client_id=${CLIENTS.acme}`,
   '/content',
+  `/content/6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100102?client_id=${CLIENTS.agency}`,
   '/landing-pages',
   `/landing-pages/6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101?client_id=${CLIENTS.agency}`,
   '/clients',
@@ -71,7 +83,9 @@ const SIGNED_IN = [
   `/settings/integrations/marketo?client_id=${CLIENTS.acme}`,
   `/settings/integrations/webhooks?client_id=${CLIENTS.acme}`,
   '/settings/users',
+  '/settings/users/pending',
   '/settings/billing',
+  `/settings/billing/invoices/{invoice}?client_id=${CLIENTS.acme}`,
   '/settings/domain',
   `/client-settings/website?client_id=${CLIENTS.agency}`,
   '/client-settings/facebook',
@@ -79,6 +93,8 @@ const SIGNED_IN = [
   `/client-settings/notifications?client_id=${CLIENTS.acme}`,
   // The brand preview in Acme's colours: text on its orange button (docs/decisions/0011).
   `/client-settings/website?client_id=${CLIENTS.acme}`,
+  // The landing page layout in the client's brand (the editor's preview).
+  `/lp/preview?client_id=${CLIENTS.acme}`,
   DEMO_AD_PREVIEW,
 ];
 
@@ -118,14 +134,45 @@ async function visit(page: Page, path: string) {
       window.dispatchEvent(new PopStateEvent('popstate'));
     }, path);
     await expect
-      .poll(() => open.size === 0 && Date.now() - last >= 500, { timeout: 30_000, intervals: [100] })
-      .toBe(true);
+      .poll(() => (open.size === 0 && Date.now() - last >= 500 ? 'quiet' : [...open].map((r) => r.url())), {
+        timeout: 30_000,
+        intervals: [100],
+        message: `${path}: requests still open`,
+      })
+      .toBe('quiet');
   } finally {
     page.off('request', start);
     page.off('requestfinished', end);
     page.off('requestfailed', end);
   }
 }
+
+/** Fills `{cadence}` and `{invoice}` with one of Acme's demo cadences and invoices, read through the API. */
+async function withIds(page: Page, paths: string[]) {
+  if (!paths.some((p) => p.includes('{'))) return paths;
+  const cadences = (await (
+    await api(page.request, 'GET', '/sc/cadence', undefined, CLIENTS.acme)
+  ).json()) as {
+    id: string;
+  }[];
+  const invoices = (
+    (await (
+      await api(page.request, 'GET', `/biller/client/${CLIENTS.acme}/invoices`, undefined, CLIENTS.acme)
+    ).json()) as { invoices: { id: string }[] }
+  ).invoices;
+  expect(cadences.length, 'a demo cadence').toBeGreaterThan(0);
+  expect(invoices.length, 'a demo invoice').toBeGreaterThan(0);
+  return paths.map((p) => p.replace('{cadence}', cadences[0]!.id).replace('{invoice}', invoices[0]!.id));
+}
+
+test('the walks below cover every route of the shared route table', () => {
+  const covered = new Set(
+    [...LOGGED_OUT, ...SIGNED_IN].map(
+      (p) => matchAppRoute(new URL(p.replace(/[{}]/g, ''), 'http://x').pathname)?.route.id,
+    ),
+  );
+  expect(APP_ROUTES.map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
+});
 
 /** Each violated rule with the first elements that break it, so a failure says where to look. */
 async function violationsOn(page: Page, paths: string[]) {
@@ -160,7 +207,8 @@ for (const [label, viewport] of [
       test(`every screen of the demo owner has no violation (part ${part + 1} of 3)`, async ({ page }) => {
         test.setTimeout(180_000);
         await signInAs(page);
-        expect(await violationsOn(page, SIGNED_IN.slice(part * PART, (part + 1) * PART))).toEqual({});
+        const paths = await withIds(page, SIGNED_IN.slice(part * PART, (part + 1) * PART));
+        expect(await violationsOn(page, paths)).toEqual({});
       });
     }
   });

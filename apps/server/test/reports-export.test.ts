@@ -9,7 +9,7 @@ import { makeClient, signedIn } from './http.ts';
  * Issue 17 "Exports: a 100,000-row export parses back with a CSV library to the same rows, and a
  * name starting with `=` comes out neutralised". The opportunity export streams page by page
  * (keyset pages of 2,000): the rows must come out once each, in the report's order, across pages
- * and ties on the creation time.
+ * and ties on the creation time. The summary over the same range counts every row.
  */
 const ROWS = 100_000;
 const RANGE = `from=${Date.UTC(2026, 0, 1) / 1000}&to=${Date.UTC(2027, 0, 1) / 1000}`;
@@ -60,5 +60,16 @@ describe('issue 17: a streamed 100,000-row export', async () => {
     ).json() as { items: { name: string }[]; total: number };
     expect(first.total).toBe(ROWS);
     expect(first.items.map((o) => o.name.replace(/^=/, "'="))).toEqual(names.slice(0, 100));
+
+    // The summary counts every one of them: it once read at most 10,000 opportunities of a range.
+    const summary = (await owner.get(`/v1/report/client/${clientId}/summary?${RANGE}`)).json() as {
+      opportunities_created: number;
+      pipeline_created_cents: number;
+      won: number;
+    };
+    expect(summary.opportunities_created).toBe(ROWS - 1);
+    // Deals 1 … 99,999 at n × 100 cents each.
+    expect(summary.pipeline_created_cents).toBe((100 * (ROWS - 1) * ROWS) / 2);
+    expect(summary.won).toBe(1);
   }, 300_000);
 });

@@ -203,9 +203,9 @@ export async function opportunitiesIn(
   clientId: string,
   windowDays: number,
   range: Range,
-  opts: { filter?: OpportunityFilter; limit?: number; offset?: number } = {},
+  opts: { filter?: OpportunityFilter; limit: number; offset?: number },
 ): Promise<{ items: OpportunityRow[]; total: number }> {
-  const limit = opts.limit ?? 10_000;
+  const limit = opts.limit;
   const offset = opts.offset ?? 0;
   const plain = PLAIN_FILTERS[opts.filter ?? 'all'];
   // When the filter needs no attribution, the page is chosen first and only its rows are

@@ -100,6 +100,16 @@ export function chooseClient(
   );
 }
 
+/**
+ * A call that got no answer (the page is being left, or the network is down) fails with a TypeError
+ * or an AbortError. It says nothing about the session, so it must not end it: leaving a page while
+ * its client-list call was in flight used to send the logout call and sign the user out everywhere.
+ */
+function isNoAnswer(err: unknown): boolean {
+  return err instanceof TypeError || (err instanceof DOMException && err.name === 'AbortError');
+}
+export const NO_ANSWER_ERROR = 'Rally could not be reached. Check your connection and reload the page.';
+
 async function fetchIntegrations(clientId: string): Promise<Integration[]> {
   return apiRequest(`/v1/rest/client/${clientId}/integrations`, {
     schema: (await schemas()).integrationsReply,
@@ -108,8 +118,9 @@ async function fetchIntegrations(clientId: string): Promise<Integration[]> {
 }
 
 /**
- * After a sign-in (or a reload with a session): self, then clients and integrations. A failure of
- * clients or integrations logs out; a failed ?token= link is 'Invalid link'.
+ * After a sign-in (or a reload with a session): self, then clients and integrations. A refusal of
+ * clients or integrations logs out (SPEC.md §4); no answer at all is an error screen, not a logout.
+ * A failed ?token= link is 'Invalid link'.
  */
 export async function loadSession(): Promise<void> {
   set({ status: 'loading', loggedIn: true, error: null, mfaPending: false });
@@ -151,8 +162,9 @@ export async function loadSession(): Promise<void> {
       currentRole: roleIn(user, currentClient),
     });
     onIdentified?.(user);
-  } catch {
-    await logout();
+  } catch (err) {
+    if (isNoAnswer(err)) set({ status: 'error', error: NO_ANSWER_ERROR });
+    else await logout();
   }
 }
 
@@ -190,8 +202,9 @@ export async function switchClient(clientId: string): Promise<void> {
   set({ status: 'loading', currentClient: clientId, currentRole: roleIn(state.user, clientId) });
   try {
     set({ status: 'ready', integrations: await fetchIntegrations(clientId) });
-  } catch {
-    await logout();
+  } catch (err) {
+    if (isNoAnswer(err)) set({ status: 'error', error: NO_ANSWER_ERROR });
+    else await logout();
   }
 }
 

@@ -19,6 +19,7 @@ import {
   feedItems,
   journeyAccounts,
   journeyMoves,
+  journeyStages,
   journeys,
   opportunities,
   prospects,
@@ -26,7 +27,7 @@ import {
 } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
-import { makeContent, makeIntegration } from '../../../test/engagement.ts';
+import { BROWSER_UA, makeContent, makeIntegration } from '../../../test/engagement.ts';
 
 /**
  * Journeys (issue 18, docs/decisions/0010): the rules at their edges, the furthest matching stage,
@@ -547,5 +548,77 @@ describe('reading journeys and their reports', () => {
       (await manager.get(`/v1/report/client/${clientId}/cohort/${foreignCohortId}/journey/view/moves`))
         .statusCode,
     ).toBe(404);
+  });
+});
+
+describe('the landing page views rule at its edge', () => {
+  it('one view short stays; exactly at the threshold moves (views through POST /v1/rest/tracked/view, summed over the account)', async () => {
+    // A cohort of its own (one account, two members), so the journey above is not disturbed.
+    const vantage = await company(clientId, 'Vantage Views');
+    await person(clientId, vantage, 'Ennis');
+    await person(clientId, vantage, 'Ford');
+    const cohort = await app.cohorts.createAndSync(clientId, {
+      name: 'Visitors',
+      source_kind: 'filter',
+      filters: { company: 'Vantage Views' },
+      content_id: c1,
+    });
+    const created = await manager.post(`/v1/rest/client/${clientId}/journey`, {
+      cohort_id: cohort.id,
+      name: 'Visits journey',
+      stages: [
+        { name: 'Unaware', content_ids: [c1] },
+        { name: 'Visited', content_ids: [c2], rules: [{ kind: 'views_gte', value: 3 }] },
+      ],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const visits = created.json() as Journey;
+    const run = () => app.journeys.evaluate(visits.id);
+    const stage = async () => {
+      const [row] = await app.db
+        .select({ name: journeyStages.name })
+        .from(journeyAccounts)
+        .innerJoin(journeyStages, eq(journeyStages.id, journeyAccounts.stageId))
+        .where(and(eq(journeyAccounts.journeyId, visits.id), eq(journeyAccounts.accountId, vantage)));
+      return row?.name;
+    };
+    expect(await run()).toMatchObject({ entered: 1, moved: 0 });
+    const tokens = (
+      await app.db
+        .select({ token: targets.token })
+        .from(cohortMembers)
+        .innerJoin(targets, eq(targets.id, cohortMembers.targetId))
+        .where(eq(cohortMembers.cohortId, cohort.id))
+    ).map((r) => r.token);
+    expect(tokens).toHaveLength(2);
+    // A landing page reports a visitor's view (SPEC.md §7 POST /rest/tracked/view).
+    const view = async (token: string) => {
+      const res = await anonymous.post(
+        '/v1/rest/tracked/view',
+        { token },
+        { csrf: false, clientId: null, headers: { 'user-agent': BROWSER_UA } },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ recorded: true });
+    };
+    await view(tokens[0]!);
+    await view(tokens[1]!);
+    // Two views of three: one short.
+    expect((await run()).moved).toBe(0);
+    expect(await stage()).toBe('Unaware');
+    await view(tokens[1]!);
+    expect((await run()).moved).toBe(1);
+    expect(await stage()).toBe('Visited');
+    const [move] = await app.db
+      .select()
+      .from(journeyMoves)
+      .where(and(eq(journeyMoves.journeyId, visits.id), eq(journeyMoves.accountId, vantage)));
+    expect(move).toMatchObject({ fromStage: 'Unaware', toStage: 'Visited', reason: 'views_gte' });
+    // Both members are now served the Visited stage's ads (cadence day 2).
+    const days = await app.db
+      .select({ day: targets.dayNumber })
+      .from(targets)
+      .where(inArray(targets.token, tokens));
+    expect(days.map((d) => d.day)).toEqual([2, 2]);
   });
 });

@@ -24,6 +24,7 @@ import {
   makeIntegration,
   makeRep,
   makeTarget,
+  setWebsite,
   showing,
 } from '../../../test/engagement.ts';
 import { neutralAd } from '../tracking/neutral-png.ts';
@@ -325,6 +326,45 @@ describe('pause and archive through the real tag path', () => {
     expect((await manager.get(`/v1/api/cohort/${cohort.id}`)).json()).toMatchObject({ clicks: 1, supers: 1 });
     const detail = await manager.get(`/v1/report/cohort/${cohort.id}/detailed_report`);
     expect(detail.json()).toMatchObject({ clicks: 1 });
+  });
+
+  it("a member's click on an ad without a landing page: the neutral page while the client has no website, then the website; counted each time", async () => {
+    // A client of its own, so its website setting touches no other test. Cohort members have no
+    // sales rep, so the cadence path's last fallback (the rep's calendar) is never there for them.
+    const other = await makeClient(app, 'No Pages Co');
+    const otherManager = (await signedIn(app, { [other]: 'green_manager' })).browser;
+    await person(other, 'COO', 'Quarry Metals');
+    const bare = await makeContent(app, other);
+    const cohort = await create(
+      { name: 'No landing page', source_kind: 'filter', filters: {}, content_id: bare },
+      otherManager,
+    );
+    const member = (
+      (await otherManager.get(`/v1/rest/cohort/${cohort.id}/segment`)).json() as CohortSegmentReply
+    ).items[0]!;
+    const clickIt = () => fetch(`${base}${member.click_tag}`, { headers: ua, redirect: 'manual' });
+
+    const neutral = await clickIt();
+    expect(neutral.status).toBe(200);
+    expect(neutral.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(neutral.headers.get('cache-control')).toBe('no-store');
+    expect(await neutral.text()).toContain('Thanks for your interest');
+    expect((await otherManager.get(`/v1/api/cohort/${cohort.id}`)).json()).toMatchObject({ clicks: 1 });
+
+    await setWebsite(app, other, 'https://quarry.example');
+    const redirected = await clickIt();
+    await redirected.arrayBuffer();
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get('location')).toBe('https://quarry.example');
+    expect((await otherManager.get(`/v1/api/cohort/${cohort.id}`)).json()).toMatchObject({
+      clicks: 2,
+      supers: 1,
+    });
+    const events = await app.db
+      .select({ n: count() })
+      .from(engagementEvents)
+      .where(and(eq(engagementEvents.targetId, member.target_id), eq(engagementEvents.type, 'click')));
+    expect(events[0]!.n).toBe(2);
   });
 
   it('an archived cohort is hidden unless show_archived, read-only with a 409, and restores its status', async () => {

@@ -243,6 +243,20 @@ export function notFoundHtml(
   });
 }
 
+/**
+ * Where an ad's click lands when it has nowhere to go (no landing page, no landing page URL, no
+ * client website, no rep calendar): the click's counterpart of the neutral ad image. Status 200,
+ * since the click was counted; it names nobody, so any tag can be answered with it.
+ */
+export function neutralClickHtml(): string {
+  return document({
+    title: 'Thanks for your interest',
+    style: `body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f8fafc;color:#334155;font:17px/1.6 ${FONT_STACK}}main{max-width:480px;padding:32px;text-align:center}h1{font-size:28px;color:#0f172a;margin:0 0 8px}`,
+    body: `<main><h1>Thanks for your interest</h1><p>There is no page for this ad yet. Please check back soon.</p></main>`,
+    noindex: true,
+  });
+}
+
 /** The in-app preview of one ad size: the PNG at its real size, with links to the other sizes. */
 export function contentPreviewHtml(o: {
   base58: string;

@@ -7,6 +7,7 @@ import {
   trackedViewBody,
   trackedViewReply,
 } from '@rally/shared/schemas/tracking';
+import { PUBLIC_PAGE_CSP, neutralClickHtml } from '../creative/landing-page.ts';
 import { adImage } from './ad-image.ts';
 import { neutralAd } from './neutral-png.ts';
 import type { TargetState } from './repository.ts';
@@ -14,6 +15,7 @@ import { adsRunFor, clickDestination } from './service.ts';
 import { isAutomated } from './traffic.ts';
 
 const UNKNOWN_TOKEN = 'Not found: no ad tag has this token';
+const NEUTRAL_CLICK_PAGE = neutralClickHtml();
 
 /**
  * The public ad and click tags, outside the API bases (they are embedded in other sites, e-mails and
@@ -71,9 +73,11 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
       compress: false,
       schema: {
         tags: ['tracking'],
-        summary: "Counts a click and redirects to the landing page with the target's token",
+        summary:
+          "Counts a click and redirects to the landing page with the target's token (else the content's " +
+          "landing page URL, the client's website, the rep's calendar); with none of them, a neutral page",
         params: clickTagParams,
-        response: { 302: z.null(), 404: messageReply },
+        response: { 200: z.unknown().describe('text/html'), 302: z.null(), 404: messageReply },
       },
     },
     async (request, reply) => {
@@ -87,7 +91,17 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!target) return reply.code(404).send({ message: UNKNOWN_TOKEN });
       const to = clickDestination(target);
-      if (!to) return reply.code(404).send({ message: 'Not found: this ad has no landing page yet' });
+      if (!to) {
+        // The click is counted: the visitor gets a page, not an error (a cohort member has no rep
+        // calendar to fall back on, so this is where a stage's ad without a landing page lands
+        // while the client has no website either).
+        return reply
+          .code(200)
+          .header('cache-control', 'no-store')
+          .header('content-security-policy', PUBLIC_PAGE_CSP)
+          .type('text/html; charset=utf-8')
+          .send(NEUTRAL_CLICK_PAGE);
+      }
       return reply.header('cache-control', 'no-store').redirect(to, 302);
     },
   );

@@ -50,7 +50,10 @@ export function adsRunFor(t: TargetState): boolean {
   return t.adsRun;
 }
 
-/** Where a click goes (issue 7): our landing page with the token, else the content's, site's or rep's link. */
+/**
+ * Where a click goes (issue 7): our landing page with the token, else the content's, site's or rep's
+ * link; null when there is none (the click tag then answers the neutral page, status 200).
+ */
 export function clickDestination(t: TargetState): string | null {
   if (t.content?.landingPageId) {
     return `/lp/${uuidToBase58(t.content.landingPageId)}?t=${encodeURIComponent(t.token)}`;

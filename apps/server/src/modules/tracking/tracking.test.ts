@@ -413,7 +413,7 @@ describe('GET /t/{token}/c', () => {
     expect(event).toMatchObject({ type: 'click', contentId: withPage, cadenceId, clientId, size: null });
   });
 
-  it("falls back to the content's landing_page_url, then the client's website, then the rep's calendar; 404 when there is none", async () => {
+  it("falls back to the content's landing_page_url, then the client's website, then the rep's calendar; a neutral page when there is none", async () => {
     const other = await makeClient(app, 'Fallbacks');
     const rep = await makeRep(app, other, { calendarUrl: 'https://cal.example/theo' });
     const bare = await makeRep(app, other);
@@ -427,7 +427,14 @@ describe('GET /t/{token}/c', () => {
     const b = await makeTarget(app, other, c2, { repId: rep });
     expect((await click(b.token)).headers.get('location')).toBe('https://cal.example/theo');
     const c = await makeTarget(app, other, c2, { repId: bare });
-    expect((await click(c.token)).status).toBe(404);
+    // Nowhere to go: the click is counted and the visitor gets a neutral page, not an error.
+    const nowhere = await click(c.token);
+    expect(nowhere.status).toBe(200);
+    expect(nowhere.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(nowhere.headers.get('cache-control')).toBe('no-store');
+    expect(nowhere.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(await nowhere.text()).toContain('Thanks for your interest');
+    expect(await eventsOf(c.id, 'click')).toBe(1);
     await setWebsite(app, other, 'https://acme.example');
     expect((await click(b.token)).headers.get('location')).toBe('https://acme.example');
   });

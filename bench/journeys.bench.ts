@@ -26,6 +26,19 @@ export async function run() {
   const accounts = Math.max(1, Math.floor(members / 5));
   const db = await scratchDatabase(serverUrl);
   const url = new URL(db.url!);
+  if (process.env.BENCH_EXPLAIN) {
+    const a = new pg.Client({ connectionString: url.toString() });
+    await a.connect();
+    const name = url.pathname.slice(1);
+    for (const set of [
+      "session_preload_libraries = 'auto_explain'",
+      "auto_explain.log_min_duration = '1500ms'",
+      'auto_explain.log_analyze = on',
+      'auto_explain.log_buffers = on',
+    ])
+      await a.query(`alter database ${name} set ${set}`);
+    await a.end();
+  }
   let app: FastifyInstance | undefined;
   try {
     const config = loadConfig({

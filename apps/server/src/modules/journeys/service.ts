@@ -23,6 +23,8 @@ export const JOURNEY_JOB = 'journey-evaluate';
 export const JOURNEY_CHUNK = 20_000;
 /** Moves published live to open feed pages per run (all are stored). */
 const LIVE_MOVES_MAX = 50;
+/** Accounts entered in one run past which the journey's statistics are refreshed before its chunks. */
+const ANALYZE_AFTER_ENTERED = 1_000;
 const DAY = 86_400;
 const NOT_FOUND = 'Journey not found.';
 const COHORT_NOT_FOUND = 'Cohort not found.';
@@ -162,6 +164,7 @@ export function createJourneyService(deps: Deps) {
       createdAt: new Date(Number(j.created_ms)),
     };
     out.entered = await repo.enterAccounts(db, journey, first.id, now);
+    if (out.entered >= ANALYZE_AFTER_ENTERED) await repo.analyzeAccounts(db);
     let cursor = j.eval_cursor;
     const live: MovedRow[] = [];
     for (;;) {

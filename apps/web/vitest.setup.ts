@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { loadQueryModule } from './src/lib/query-loader.ts';
 
 // findBy* and waitFor give up after 1 s by default: a screen that renders in 100 ms alone took
 // several seconds while the PostgreSQL API suite and the PGlite one shared the two cores (9 tests
@@ -42,3 +43,7 @@ afterEach(() => {
       `console.error was called: ${calls.map((c: unknown[]) => c.map(String).join(' ')).join('\n')}`,
     );
 });
+
+// The app loads the query cache's code after its first screen (lib/query-loader.ts); screen tests
+// render with AppProviders and read queries at once, so it is there from the start.
+await loadQueryModule();

@@ -11,12 +11,16 @@ import { initAuth, setIdentifyHandler } from './lib/auth/store.ts';
 import { startDeployWatch } from './lib/deploy.ts';
 import { afterFirstScreen } from './lib/after-first-screen.ts';
 import { getRuntimeConfig } from './lib/runtime-config.ts';
+import { warmScreens } from './app/screen-loader.ts';
 
 setIdentifyHandler((user) => identify(user.id));
 initAuth();
 startDeployWatch();
 // Third-party add-ons, each only when the server has it configured (SPEC.md §1), once the first
 // screen is up.
+// The map of the other screens and the query cache load then too, ahead of the first navigation
+// (issue 19: /login downloads neither; app/screen-loader.ts, lib/query-loader.ts).
+afterFirstScreen(warmScreens);
 afterFirstScreen(
   () =>
     void getRuntimeConfig().then((config) => {

@@ -1,14 +1,14 @@
 import { matchAppRoute } from '@rally/shared';
 import type { AppRouteId, Permission } from '@rally/shared';
-import { useQueryClient } from '@tanstack/react-query';
+import { QueryClientContext } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { use, useEffect, useMemo } from 'react';
 import type { ReactNode } from 'react';
 import { getAuthState } from '../lib/auth/store.ts';
 import type { AuthState } from '../lib/auth/store.ts';
 import { LinkPrefetchContext } from '../lib/link-prefetch.ts';
 import type { LinkPrefetcher } from '../lib/link-prefetch.ts';
-import { screens } from './screens.ts';
+import { loadScreen as loadScreenModule } from './screen-loader.ts';
 
 type NetworkInformation = { saveData?: boolean; effectiveType?: string };
 
@@ -66,7 +66,8 @@ export type RoutePrefetcher = LinkPrefetcher & {
 };
 
 type Deps = {
-  queryClient: QueryClient;
+  /** Absent until the query cache's code has loaded (query-loader.ts): then code is prefetched alone. */
+  queryClient?: QueryClient;
   loadScreen?: (id: AppRouteId) => Promise<unknown>;
   getAuth?: () => AuthState;
   nav?: () => Navigator;
@@ -82,13 +83,13 @@ function resolve(href: string): { id: AppRouteId; clientId: string | null } | nu
   }
   if (url.origin !== window.location.origin) return null;
   const id = matchAppRoute(url.pathname)?.route.id as AppRouteId | undefined;
-  if (!id || !(id in screens)) return null;
+  if (!id) return null;
   return { id, clientId: url.searchParams.get('client_id') };
 }
 
 export function createRoutePrefetcher({
   queryClient,
-  loadScreen = (id) => screens[id](),
+  loadScreen = loadScreenModule,
   getAuth = getAuthState,
   nav = () => navigator,
 }: Deps): RoutePrefetcher {
@@ -105,7 +106,7 @@ export function createRoutePrefetcher({
   const prefetchData = (href: string) => {
     const target = resolve(href);
     const data = target && ROUTE_DATA[target.id];
-    if (!target || !data || isSlowConnection(nav())) return;
+    if (!target || !data || !queryClient || isSlowConnection(nav())) return;
     const auth = getAuth();
     const client = auth.currentClient;
     // The API calls carry the current client; a link into another client is fetched after the switch.
@@ -174,7 +175,7 @@ export function installHoverPrefetch(
 
 /** Gives the app's links their prefetch: hover anywhere on the page, and the header's schedule. */
 export function RoutePrefetchProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
+  const queryClient = use(QueryClientContext);
   const prefetcher = useMemo(() => createRoutePrefetcher({ queryClient }), [queryClient]);
   useEffect(() => installHoverPrefetch(prefetcher), [prefetcher]);
   return <LinkPrefetchContext value={prefetcher}>{children}</LinkPrefetchContext>;

@@ -7,14 +7,14 @@ import type {
   TableScrollContainerProps,
   TooltipProps,
 } from '@mantine/core';
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { toastApiError } from '../lib/api-errors.ts';
-import { actionName, refreshAuthBeforeAction } from '../lib/auth/action-refresh.ts';
+import { QueryClientContext } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { afterFirstScreen } from '../lib/after-first-screen.ts';
+import { loadQueryModule, loadedQueryModule, subscribeQueryModule } from '../lib/query-loader.ts';
 import { RoutePrefetchProvider } from './prefetch.tsx';
 import { MENU_HIDE_DELAY_MS, TOOLTIP_DISTANCE_PX, TOOLTIP_SHOW_DELAY_MS } from '../config/widgets.ts';
 import { useNotifications } from '@mantine/notifications';
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 
 // The toast container (with its transitions and scroll lock) loads after the first screen, or with
@@ -110,35 +110,34 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
 /** SPEC.md §9: toasts close after 7000 ms, placed at the bottom left. */
 export const TOAST_AUTO_CLOSE_MS = 7000;
 
+/**
+ * The query client of react-query's context, there once its code has loaded (query-loader.ts): the
+ * routes that read queries wait for it, /login does not. The context element stays the same when the
+ * client arrives, so nothing below remounts.
+ */
+function DeferredQueryClient({ children }: { children: ReactNode }) {
+  const queryModule = useSyncExternalStore(subscribeQueryModule, loadedQueryModule, loadedQueryModule);
+  const [client, setClient] = useState<QueryClient | null>(() => queryModule?.createQueryClient() ?? null);
+  if (queryModule && !client) setClient(queryModule.createQueryClient());
+  useEffect(() => {
+    if (!client) {
+      afterFirstScreen(() => void loadQueryModule());
+      return;
+    }
+    // What QueryClientProvider does: focus and online events refetch and resume paused mutations.
+    client.mount();
+    return () => client.unmount();
+  }, [client]);
+  return <QueryClientContext value={client ?? undefined}>{children}</QueryClientContext>;
+}
+
 export function AppProviders({ children }: { children: ReactNode }) {
-  // Failed calls are reported in one place (SPEC.md §8); the HTTP client has already retried them.
-  // A form or screen that shows its own error inline sets `meta: { toast: false }`.
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        queryCache: new QueryCache({
-          onError: (error, query) => {
-            if (query.meta?.toast !== false) toastApiError(error);
-          },
-        }),
-        mutationCache: new MutationCache({
-          // SPEC.md §8: the auth state is refreshed before each action but those named update:….
-          onMutate: (_vars, mutation) => {
-            refreshAuthBeforeAction(actionName(mutation.options.mutationKey));
-          },
-          onError: (error, _vars, _ctx, mutation) => {
-            if (mutation.meta?.toast !== false) toastApiError(error);
-          },
-        }),
-        defaultOptions: { queries: { retry: false, staleTime: 30_000 } },
-      }),
-  );
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <DeferredNotifications />
-      <QueryClientProvider client={queryClient}>
+      <DeferredQueryClient>
         <RoutePrefetchProvider>{children}</RoutePrefetchProvider>
-      </QueryClientProvider>
+      </DeferredQueryClient>
     </MantineProvider>
   );
 }

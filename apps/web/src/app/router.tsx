@@ -1,5 +1,5 @@
 import { APP_ROUTES } from '@rally/shared';
-import type { AppRoute, Layout } from '@rally/shared';
+import type { AppRoute, AppRouteId, Layout } from '@rally/shared';
 import { createBrowserRouter } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { AuthLayout } from '../components/layouts/auth-layout.tsx';
@@ -12,7 +12,8 @@ import { reloadIfStale } from '../lib/deploy.ts';
 import { RouteGate } from './route-gate.tsx';
 import { firstScreenShown } from '../lib/after-first-screen.ts';
 import { useEffect } from 'react';
-import { screens } from './screens.ts';
+import { loadScreen } from './screen-loader.ts';
+import { loadQueryModule } from '../lib/query-loader.ts';
 
 /** Tells deferred work (lib/after-first-screen.ts) that a screen, not a loader, has been committed. */
 function FirstScreenMark() {
@@ -26,7 +27,11 @@ function toRouteObject(route: AppRoute): RouteObject {
     path: route.path,
     handle,
     lazy: async () => {
-      const { default: Screen } = await screens[route.id as keyof typeof screens]();
+      const [{ default: Screen }] = await Promise.all([
+        loadScreen(route.id as AppRouteId),
+        // Every screen but /login may read the query cache (screen-loader.ts).
+        route.id === 'login' ? null : loadQueryModule(),
+      ]);
       return {
         Component: () => (
           <RouteGate route={route}>
@@ -61,9 +66,10 @@ export function buildRoutes(): RouteObject[] {
         {
           // The app shell (header, navigation, client switcher and their menus) loads with the first
           // screen that needs it, so /login does not download it (issue 19: /login JS budget).
-          lazy: async () => ({
-            Component: (await import('./app-shell.tsx')).AppShell,
-          }),
+          lazy: async () => {
+            const [{ AppShell }] = await Promise.all([import('./app-shell.tsx'), loadQueryModule()]);
+            return { Component: AppShell };
+          },
           children: [
             ...routesFor('default'),
             {

@@ -7,8 +7,10 @@ import { requestMagicLink, signIn, ssoStartUrl } from '../api/auth-api.ts';
 import { FormError } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { useLightAction, useLightForm } from '../../../lib/use-light-form.ts';
+import { loadQueryModule } from '../../../lib/query-loader.ts';
 
-const MfaStep = lazy(() => import('./mfa-step.tsx'));
+// The code step sends its code through the query cache, which /login itself does not load.
+const MfaStep = lazy(() => Promise.all([import('./mfa-step.tsx'), loadQueryModule()]).then(([step]) => step));
 
 // Plain checks rather than a schema library: this screen is the first download (issue 19); the
 // server checks the address again and names the field if it disagrees.

@@ -162,6 +162,8 @@ export const crmContacts = pgTable(
     index('crm_contacts_client_email_idx').on(t.clientId, sql`lower(${t.email})`),
     index('crm_contacts_prospect_idx').on(t.prospectId),
     index('crm_contacts_account_idx').on(t.accountId),
+    // The activities phase pages the contacts modified since its cursor (HubSpot), oldest first.
+    index('crm_contacts_integration_updated_idx').on(t.integrationId, t.crmUpdatedAt, t.externalId),
   ],
 );
 

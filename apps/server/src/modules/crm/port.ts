@@ -232,9 +232,23 @@ export type CrmAdapter = {
     items: WriteBackItem[],
     target: string | null,
   ): Promise<{ target: string; written: number }>;
-  /** Totals for every contact with an activity created or changed after `since`. */
-  activityCounts?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteActivityCount>>;
+  /**
+   * Totals for every contact with an activity created or changed after `since`. `stored` gives the
+   * contacts Rally holds for the connection (this run's contacts phase has just stored them) that
+   * were modified at or after a time, oldest first: a vendor whose activities move the contact's
+   * modified time (HubSpot) reads the changed contacts there instead of asking the CRM again.
+   */
+  activityCounts?(
+    ctx: AdapterContext,
+    since: string | null,
+    stored: StoredContacts,
+  ): AsyncIterable<CrmPage<RemoteActivityCount>>;
 };
+
+/** Pages of the stored, not deleted contacts modified at or after `since` (all when null), oldest first. */
+export type StoredContacts = (
+  since: string | null,
+) => AsyncIterable<CrmPage<{ externalId: string; updatedAt: string }>>;
 
 /** The resources a CRM sync walks, in order; also the keys of its cursor and its progress phases. */
 export const CRM_SYNC_PHASES = [

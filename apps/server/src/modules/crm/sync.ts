@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import {
@@ -35,6 +35,61 @@ import type { Tx } from './store.ts';
 import type { WebhookEvents } from '../hookly/index.ts';
 
 export const CRM_SYNC_JOB = 'crm-sync';
+/** Contacts per page of `storedContactsSince` (HubSpot's association batch read takes 1,000 ids). */
+export const STORED_CONTACTS_PAGE = 1000;
+
+/**
+ * The connection's stored, not deleted contacts whose CRM modified time is at or after `since`
+ * (every one when null), oldest first, in pages walked by (modified time, external id) through
+ * `crm_contacts_integration_updated_idx`. The activities phase runs after the contacts phase of the
+ * same run, so these are what that phase read from the CRM; a contact changed in between is read by
+ * the next run's contacts phase, and counted then.
+ */
+export async function* storedContactsSince(
+  db: Db,
+  integrationId: number,
+  since: string | null,
+  pageSize = STORED_CONTACTS_PAGE,
+): AsyncGenerator<CrmPage<{ externalId: string; updatedAt: string }>> {
+  const changed = and(
+    eq(crmContacts.integrationId, integrationId),
+    eq(crmContacts.isDeleted, false),
+    isNotNull(crmContacts.crmUpdatedAt),
+    since ? gte(crmContacts.crmUpdatedAt, new Date(since)) : undefined,
+  );
+  const [counted] = await db.select({ n: count() }).from(crmContacts).where(changed);
+  const total = Number(counted?.n ?? 0);
+  // The keyset's time goes back to the database as the text it gave (exact to the microsecond).
+  let after: { at: string; id: string } | null = null;
+  for (;;) {
+    const rows = await db
+      .select({
+        externalId: crmContacts.externalId,
+        at: crmContacts.crmUpdatedAt,
+        key: sql<string>`${crmContacts.crmUpdatedAt}::text`,
+      })
+      .from(crmContacts)
+      .where(
+        and(
+          changed,
+          after
+            ? sql`(${crmContacts.crmUpdatedAt}, ${crmContacts.externalId}) > (${after.at}::timestamptz, ${after.id})`
+            : undefined,
+        ),
+      )
+      .orderBy(asc(crmContacts.crmUpdatedAt), asc(crmContacts.externalId))
+      .limit(pageSize);
+    const last = rows.at(-1);
+    if (!last) return;
+    yield {
+      items: rows.map((r) => ({ externalId: r.externalId, updatedAt: new Date(r.at ?? 0).toISOString() })),
+      total,
+    };
+    if (rows.length < pageSize) return;
+    after = { at: last.key, id: last.externalId };
+  }
+}
+
 export type CrmSyncJob = { integrationId: number };
 
 export function isCrmSource(source: string): source is CrmSource {
@@ -234,7 +289,9 @@ export function createCrmSyncService(deps: Deps) {
       // The cursor is the vendor's time of the newest change read (never our clock: the two drift).
       await walk(
         'activities',
-        adapter.activityCounts?.(ctx, cursor.activities ?? null),
+        adapter.activityCounts?.(ctx, cursor.activities ?? null, (since) =>
+          storedContactsSince(db, ref.id, since),
+        ),
         (c) => c.changedAt,
         (tx, items) => upsertActivityCounts(tx, ref, items),
       );

@@ -449,14 +449,16 @@ export function createHubSpotAdapter(
       }
     },
 
-    async *activityCounts(ctx, since) {
+    async *activityCounts(ctx, since, stored) {
       // Logging a call, e-mail, meeting or task moves the contact's `lastmodifieddate` (HubSpot
       // updates its activity roll-ups such as `notes_last_updated`), so the contacts changed since
       // the cursor are the ones whose totals may have moved; their totals are then counted over all
-      // their associated activities, with the newest `hs_timestamp` of each type.
-      for await (const page of search(ctx, 'contacts', 'lastmodifieddate', [], since)) {
-        const ids = page.items.map((c) => c.id);
-        const changedAt = iso(page.items.at(-1)?.properties.lastmodifieddate);
+      // their associated activities, with the newest `hs_timestamp` of each type. Those contacts are
+      // the ones this run's contacts phase has just stored (`stored`, by `lastmodifieddate`): reading
+      // them from HubSpot again cost a second search of every contact (issue 18's bench).
+      for await (const page of stored(since)) {
+        const ids = page.items.map((c) => c.externalId);
+        const changedAt = page.items.at(-1)?.updatedAt ?? null;
         const items: RemoteActivityCount[] = [];
         for (const [object, activityType] of Object.entries(ACTIVITY_OBJECTS) as [ActivityObject, string][]) {
           const linked = ids.length ? await associations(ctx, object, ids, 'contacts') : new Map();
@@ -482,7 +484,9 @@ export function createHubSpotAdapter(
             });
           }
         }
-        yield { items, total: page.total };
+        // One item per contact and activity type: the sync's progress counts pages of items.
+        const perContact = Object.keys(ACTIVITY_OBJECTS).length;
+        yield { items, total: page.total === null ? null : page.total * perContact };
       }
     },
 

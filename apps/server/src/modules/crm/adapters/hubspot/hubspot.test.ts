@@ -19,6 +19,8 @@ import type { Browser } from '../../../../../test/http.ts';
 import { makeClient, signedIn } from '../../../../../test/http.ts';
 import { smallPortal, startFakeHubSpot } from '../../../../../test/fakes/hubspot.ts';
 import type { FakeHubSpot } from '../../../../../test/fakes/hubspot.ts';
+import { createSecretBox } from '../../../../lib/crypto.ts';
+import { storedContactsSince } from '../../sync.ts';
 import { HUBSPOT_REVOKED_MESSAGE } from './adapter.ts';
 
 /**
@@ -477,6 +479,105 @@ describe('HubSpot connection and sync (issue 16)', () => {
       await owner.get(`/v1/integration/crm/hubspot/client/${other}/settings`, { clientId: other })
     ).json();
     expect(theirs).toMatchObject({ integration: null, counts: { opportunities: 0 } });
+  });
+});
+
+describe('HubSpot requests of a list sync (issue 18)', () => {
+  it('reads each contact once: the activities phase counts the contacts the contacts phase stored, without a second search', async () => {
+    // A portal of its own: the small portal plus 450 contacts, all in one static list, so 456
+    // contacts are three search pages of 200.
+    const listFake = await startFakeHubSpot({ seed: smallPortal() });
+    try {
+      const contacts = Array.from({ length: 450 }, (_, i) => ({
+        properties: {
+          email: `member${i}@list.example`,
+          firstname: `Member${i}`,
+          lastname: 'Listed',
+          jobtitle: 'Buyer',
+        },
+      }));
+      listFake.seed({ contacts, lists: [{ name: 'Trade show', contactIndexes: contacts.map((_, i) => i) }] });
+      const [ann] = listFake.objects('contacts');
+      listFake.addActivity('calls', ann!.id);
+      const live = listFake.objects('contacts').length;
+      expect(live).toBe(456);
+      const listApp = await createTestApp({
+        workers: false,
+        env: {
+          HUBSPOT_CLIENT_ID: listFake.clientId,
+          HUBSPOT_CLIENT_SECRET: listFake.clientSecret,
+          HUBSPOT_API_URL: listFake.apiUrl,
+          HUBSPOT_AUTH_URL: listFake.authUrl,
+        },
+      });
+      const adapter = listApp.crmSync.adapters.hubspot!;
+      const redirectUri = 'http://localhost/callback';
+      const consent = await fetch(adapter.authorizeUrl!({ state: 'test', redirectUri }), {
+        redirect: 'manual',
+      });
+      const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+      const creds = await adapter.exchangeCode!({ code, redirectUri });
+      const client = await makeClient(listApp, 'Lists');
+      const [integration] = await listApp.db
+        .insert(integrations)
+        .values({
+          clientId: client,
+          source: 'hubspot',
+          credentialsEnc: createSecretBox(listApp.config.appSecret).encrypt(JSON.stringify(creds)),
+        })
+        .returning({ id: integrations.id });
+
+      listFake.clearRequests();
+      await listApp.crmSync.run({ integrationId: integration!.id });
+      const [row] = await listApp.db.select().from(integrations).where(eq(integrations.id, integration!.id));
+      expect(row).toMatchObject({ lastError: null, isActive: true });
+      const calls = (path: string) => listFake.requests.filter((r) => r.path === path).length;
+      // Contacts are searched by the contacts phase only: ceil(456 / 200) = 3 pages (the activities
+      // phase used to search them all again: 6).
+      expect(calls('/crm/v3/objects/contacts/search')).toBe(3);
+      // The activities phase: one association read per activity type for up to 1,000 stored
+      // contacts (it used to be one per type and search page of 200: 12), and Ann's call read once.
+      for (const type of ['calls', 'emails', 'meetings', 'tasks']) {
+        expect(calls(`/crm/v4/associations/contacts/${type}/batch/read`)).toBe(1);
+      }
+      expect(calls('/crm/v3/objects/calls/batch/read')).toBe(1);
+      // The whole first sync: 3 contact searches, 4 associations and 1 call read for the contacts
+      // and their activities; 18 for the rest (pipelines 2, owners 2, companies search 1, deals
+      // search 2 with 2 association reads and 1 history read, archived listings 3, lists search 1,
+      // memberships 4: the three lists, 250 a page). With the second search it was 37.
+      expect(listFake.requests).toHaveLength(26);
+      const stored = await listApp.db
+        .select({ n: count() })
+        .from(crmActivityCounts)
+        .where(and(eq(crmActivityCounts.integrationId, integration!.id), eq(crmActivityCounts.count, 1)));
+      expect(stored[0]!.n).toBe(1);
+      const members = await listApp.db
+        .select({ n: count() })
+        .from(crmListMembers)
+        .where(eq(crmListMembers.clientId, client));
+      expect(members[0]!.n).toBe(455);
+      // The stored contacts in smaller pages: each once, oldest first, ties broken by id (the
+      // seeded contacts share their modified time), and a cursor leaves the older ones out.
+      const pages: { externalId: string; updatedAt: string }[][] = [];
+      for await (const page of storedContactsSince(listApp.db, integration!.id, null, 200)) {
+        expect(page.total).toBe(456);
+        pages.push(page.items);
+      }
+      expect(pages.map((p) => p.length)).toEqual([200, 200, 56]);
+      const all = pages.flat();
+      expect(new Set(all.map((c) => c.externalId)).size).toBe(456);
+      const order = all.map((c) => `${c.updatedAt} ${c.externalId}`);
+      expect(order).toEqual([...order].sort());
+      const since = all[300]!.updatedAt;
+      let newer = 0;
+      for await (const page of storedContactsSince(listApp.db, integration!.id, since, 200)) {
+        newer += page.items.length;
+        expect(page.items.every((c) => c.updatedAt >= since)).toBe(true);
+      }
+      expect(newer).toBe(all.filter((c) => c.updatedAt >= since).length);
+    } finally {
+      await listFake.close();
+    }
   });
 });
 

@@ -1,0 +1,1 @@
+CREATE INDEX "crm_contacts_integration_updated_idx" ON "crm_contacts" USING btree ("integration_id","crm_updated_at","external_id");

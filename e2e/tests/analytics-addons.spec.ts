@@ -103,8 +103,17 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
       if (u.pathname.startsWith('/ingest/') || /posthog/.test(u.hostname)) browserCalls.push(r.url());
     });
     await page.goto('/legal/terms');
-    for (const name of ['Cookies', 'Privacy', 'Terms of use'])
+    // Each click waits for its route to be reached: a click while the previous screen still loads
+    // interrupts that navigation, which then never was a route change (seen in 2 runs of 4 on a loaded
+    // machine, the pageview of /legal/cookies or of all three missing).
+    for (const [name, path] of [
+      ['Cookies', '/legal/cookies'],
+      ['Privacy', '/legal/privacy'],
+      ['Terms of use', '/legal/terms'],
+    ] as const) {
       await page.locator('footer').getByRole('link', { name }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+    }
     await expect
       .poll(() => pageviewPaths(addons, from), { timeout: 15_000 })
       .toEqual(['/legal/terms', '/legal/cookies', '/legal/privacy', '/legal/terms']);

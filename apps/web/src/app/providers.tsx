@@ -68,10 +68,18 @@ export const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'md',
   components: {
-    // A table that scrolls sideways (phones) must be reachable from the keyboard to be scrolled.
+    // A table that scrolls sideways (phones) must be reachable from the keyboard to be scrolled. It
+    // is also the box its cells' visually hidden labels (absolutely positioned) are placed in: without
+    // it they were placed against the page and made it scroll sideways at 375 px (WCAG 1.4.10).
     // Plain objects, not Component.extend(): importing the components here put the scroll area, the
     // menus and tooltips and their positioning library in the first download of every page (issue 19).
-    TableScrollContainer: { defaultProps: { tabIndex: 0 } satisfies Partial<TableScrollContainerProps> },
+    TableScrollContainer: {
+      defaultProps: { tabIndex: 0 } satisfies Partial<TableScrollContainerProps>,
+      styles: { scrollContainer: { position: 'relative' } },
+    },
+    // A badge beside text that wraps (a member's name and "You", at 375 px) kept shrinking to "Y…":
+    // its few words stay whole, and the text beside it wraps instead.
+    Badge: { styles: { root: { flexShrink: 0 } } },
     // A toast's close button is an icon: it needs a name for screen readers (axe: button-name).
     Notification: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<NotificationProps>,

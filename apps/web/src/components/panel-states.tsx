@@ -13,13 +13,17 @@ export function PanelLoading({ label }: { label: string }) {
   );
 }
 
-/** A failed list: what went wrong and a way to try again (the toast has already been shown). */
+/**
+ * A failed list: what went wrong and a way to try again (the toast has already been shown). On a
+ * phone, inside a card, its padding is smaller so the message keeps some width (issue 21).
+ */
 export function PanelError({ error, what, onRetry }: { error: unknown; what: string; onRetry: () => void }) {
   const detail = error instanceof ApiError && error.status < 500 ? error.message : null;
   return (
     <Alert
       color="red"
       variant="light"
+      p={{ base: 'sm', xs: 'md' }}
       icon={<IconAlertTriangle size={18} />}
       title={`Could not load ${what}`}
     >

@@ -279,7 +279,7 @@ export function contentPreviewHtml(o: {
 .name{font-weight:700;font-size:16px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:50vw}
 .badge{font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.06em;padding:2px 8px;border-radius:999px;background:#e5e7eb;color:#374151}
 .badge.published{background:#dcfce7;color:#166534}
-nav{display:flex;gap:4px;background:#f3f4f6;border-radius:10px;padding:4px}
+nav{display:flex;flex-wrap:wrap;gap:4px;background:#f3f4f6;border-radius:10px;padding:4px}
 nav a{padding:6px 12px;border-radius:8px;color:#374151;text-decoration:none;font-weight:600;font-size:14px}
 nav a[aria-current]{background:#fff;color:#111827;box-shadow:0 1px 2px rgba(0,0,0,.08)}
 .stage{display:flex;flex-direction:column;align-items:center;gap:12px;padding:40px 24px}

@@ -134,26 +134,29 @@ function InvoiceSheet({ detail }: { detail: NonNullable<ReturnType<typeof useInv
           </div>
         </Group>
         <Divider />
-        <Table verticalSpacing={6} fz="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Superprospect</Table.Th>
-              <Table.Th>Cadence</Table.Th>
-              <Table.Th>Became super</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {lines.map((line) => (
-              <Table.Tr key={line.target_id}>
-                <Table.Td>{line.prospect}</Table.Td>
-                <Table.Td>{line.cadence_name}</Table.Td>
-                <Table.Td>{shortDate(line.super_date)}</Table.Td>
-                <Table.Td ta="right">{money(line.amount_cents, invoice.currency)}</Table.Td>
+        {/* On a phone the lines scroll sideways in their own box, not the page (WCAG 1.4.10). */}
+        <Table.ScrollContainer minWidth={520} type="native">
+          <Table verticalSpacing={6} fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Superprospect</Table.Th>
+                <Table.Th>Cadence</Table.Th>
+                <Table.Th>Became super</Table.Th>
+                <Table.Th ta="right">Amount</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {lines.map((line) => (
+                <Table.Tr key={line.target_id}>
+                  <Table.Td>{line.prospect}</Table.Td>
+                  <Table.Td>{line.cadence_name}</Table.Td>
+                  <Table.Td>{shortDate(line.super_date)}</Table.Td>
+                  <Table.Td ta="right">{money(line.amount_cents, invoice.currency)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
         <Divider />
         <Group justify="flex-end" gap="xl">
           <Text>

@@ -1,4 +1,4 @@
-import { Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Box, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useId } from 'react';
 import type { ReactNode } from 'react';
 
@@ -29,7 +29,8 @@ export function SettingsBox({
               </Text>
             )}
           </div>
-          {action}
+          {/* The title and description wrap beside it; the button keeps its label ("Add a ca" at 375 px). */}
+          {action && <Box style={{ flexShrink: 0 }}>{action}</Box>}
         </Group>
         {children}
       </Stack>

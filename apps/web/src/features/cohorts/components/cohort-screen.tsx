@@ -461,28 +461,31 @@ function AudienceTable({ label, rows }: { label: string; rows: CohortAudienceRep
           No members yet.
         </Text>
       ) : (
-        <Table fz="sm" verticalSpacing={4} aria-label={label}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{label.replace('By ', '').replace(/^./, (s) => s.toUpperCase())}</Table.Th>
-              <Table.Th ta="right">Members</Table.Th>
-              <Table.Th ta="right">Engaged</Table.Th>
-              <Table.Th ta="right">Impressions</Table.Th>
-              <Table.Th ta="right">Clicks</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <Table.Tr key={r.label}>
-                <Table.Td>{r.label}</Table.Td>
-                <Table.Td ta="right">{r.members}</Table.Td>
-                <Table.Td ta="right">{r.engaged}</Table.Td>
-                <Table.Td ta="right">{r.impressions}</Table.Td>
-                <Table.Td ta="right">{r.clicks}</Table.Td>
+        // Five columns do not fit a phone: the table scrolls in its own box, not the page.
+        <Table.ScrollContainer minWidth={440} type="native">
+          <Table fz="sm" verticalSpacing={4} aria-label={label}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{label.replace('By ', '').replace(/^./, (s) => s.toUpperCase())}</Table.Th>
+                <Table.Th ta="right">Members</Table.Th>
+                <Table.Th ta="right">Engaged</Table.Th>
+                <Table.Th ta="right">Impressions</Table.Th>
+                <Table.Th ta="right">Clicks</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.label}>
+                  <Table.Td>{r.label}</Table.Td>
+                  <Table.Td ta="right">{r.members}</Table.Td>
+                  <Table.Td ta="right">{r.engaged}</Table.Td>
+                  <Table.Td ta="right">{r.impressions}</Table.Td>
+                  <Table.Td ta="right">{r.clicks}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </Paper>
   );

@@ -100,7 +100,12 @@ export async function run() {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const appUrl = new URL(url);
-  appUrl.searchParams.set('options', `-c statement_timeout=${TIMEOUT_S * 1000}`);
+  // BENCH_EXPLAIN=1: the app's statements over 1 s log their plans to PostgreSQL's log (auto_explain).
+  const explain =
+    process.env.BENCH_EXPLAIN === '1'
+      ? ' -c session_preload_libraries=auto_explain -c auto_explain.log_min_duration=1s -c auto_explain.log_analyze=on'
+      : '';
+  appUrl.searchParams.set('options', `-c statement_timeout=${TIMEOUT_S * 1000}${explain}`);
   const exists = (await admin(`select 1 from pg_database where datname = '${name}'`)).length > 0;
   let ready = false;
   if (exists && process.env.BENCH_REPORTS_FRESH !== '1') {
@@ -241,7 +246,9 @@ export async function run() {
       );
     const misses: string[] = [];
     let worst = { label: '', p95: 0 };
-    for (const [label, call] of calls) {
+    // BENCH_REPORTS_ONLY=summary,alignment times only those calls (to look at one with BENCH_EXPLAIN=1).
+    const only = process.env.BENCH_REPORTS_ONLY?.split(',').map((x) => x.trim());
+    for (const [label, call] of calls.filter(([label]) => !only || only.includes(label))) {
       let bytes = 0;
       let t: { p50: number; p95: number; n: number };
       const started = performance.now();

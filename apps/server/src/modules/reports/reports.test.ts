@@ -18,6 +18,7 @@ import {
 } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeCadence, makeIntegration } from '../../../test/engagement.ts';
+import { opportunitiesIn, opportunityPages } from './repository.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
 
 /**
@@ -311,6 +312,28 @@ describe('pipeline and revenue reports (issue 17)', async () => {
       views: 1,
       engaged_accounts: 7,
     });
+  });
+
+  it('the totals and exports read pages of the range: pages of 2 give the rows of one read, in order, for every filter', async () => {
+    const range = { from: daysAgo(60), to: new Date(now + DAY) };
+    for (const filter of ['all', 'generated', 'influenced', 'open', 'won', 'lost'] as const) {
+      const paged: string[] = [];
+      for await (const page of opportunityPages(app.db, w.clientId, 90, range, filter, 2))
+        paged.push(...page.map((o) => `${o.name} ${o.generated_engaged_at !== null} ${o.influenced}`));
+      const { items } = await opportunitiesIn(app.db, w.clientId, 90, range, { filter, limit: 100 });
+      expect(paged, filter).toEqual(
+        items.map((o) => `${o.name} ${o.generated_engaged_at !== null} ${o.influenced}`),
+      );
+    }
+    // The attribution filters keep only their rows (Helix, created by no one, comes first: nulls first).
+    const generated: string[] = [];
+    for await (const page of opportunityPages(app.db, w.clientId, 90, range, 'generated', 2))
+      generated.push(...page.map((o) => o.name));
+    expect(generated.sort()).toEqual(['=HYPERLINK("http://evil","x")', 'Alpha expansion']);
+    const influenced: string[] = [];
+    for await (const page of opportunityPages(app.db, w.clientId, 90, range, 'influenced', 2))
+      influenced.push(...page.map((o) => o.name));
+    expect(influenced).toEqual(['Helix (file)', 'Delta renewal']);
   });
 
   it('opportunity: paged, filtered, and one opens to its engaged prospects and stage history', async () => {

@@ -25,6 +25,7 @@ import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/i
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { cohortApiRoutes, setupCohorts } from './modules/cohorts/index.ts';
 import { campaignApiRoutes, setupCampaigns } from './modules/campaigns/index.ts';
+import { exportFileApiRoutes, setupExportFiles } from './modules/export-files/index.ts';
 import { journeyApiRoutes, setupJourneys } from './modules/journeys/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
 import { feedRoutes, setupFeed } from './modules/feed/index.ts';
@@ -121,6 +122,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     trackingApiRoutes,
     cohortApiRoutes,
     campaignApiRoutes,
+    exportFileApiRoutes,
     journeyApiRoutes,
   ],
   sc: [
@@ -232,6 +234,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   setupJourneys(app, { workers: opts.workers });
   setupCohorts(app);
   setupCampaigns(app);
+  setupExportFiles(app);
   app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);
 

@@ -46,6 +46,17 @@ export function sendCsv<T>(
   return asDownload(reply, filename).send(toCsv(columns, rows));
 }
 
+/** CSV text page by page: the header line, then each page's lines (one page in memory at a time). */
+export async function* csvText<T>(
+  columns: CsvColumn<T>[],
+  pages: AsyncIterable<readonly T[]>,
+): AsyncGenerator<string> {
+  yield csvLines([columns.map((c) => safeCell(c.header))]);
+  for await (const rows of pages) {
+    if (rows.length) yield csvLines(rows.map((r) => columns.map((c) => safeCell(c.value(r)))));
+  }
+}
+
 /**
  * Streams CSV as a download: the header line, then each page of rows as the database gives it, so
  * an export of a million rows holds one page in memory rather than the whole file.
@@ -56,11 +67,10 @@ export function streamCsv<T>(
   columns: CsvColumn<T>[],
   pages: AsyncIterable<readonly T[]>,
 ) {
-  async function* lines() {
-    yield csvLines([columns.map((c) => safeCell(c.header))]);
-    for await (const rows of pages) {
-      if (rows.length) yield csvLines(rows.map((r) => columns.map((c) => safeCell(c.value(r)))));
-    }
-  }
-  return asDownload(reply, filename).send(Readable.from(lines()));
+  return asDownload(reply, filename).send(Readable.from(csvText(columns, pages)));
+}
+
+/** Streams CSV text written earlier by `csvText` (an export file's parts) as a download. */
+export function streamCsvText(reply: FastifyReply, filename: string, parts: AsyncIterable<string>) {
+  return asDownload(reply, filename).send(Readable.from(parts));
 }

@@ -11,3 +11,4 @@ export * from './campaigns.ts';
 export * from './journeys.ts';
 export * from './attention.ts';
 export * from './embedded-reports.ts';
+export * from './export-files.ts';

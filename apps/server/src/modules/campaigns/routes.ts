@@ -10,7 +10,9 @@ import {
   campaignUpdateBody,
   downloadIdParam,
 } from '@rally/shared/schemas/campaigns';
-import { authOf, tenantOf } from '../../lib/access.ts';
+import { authOf, requirePermission, tenantOf } from '../../lib/access.ts';
+import { streamCsvText } from '../../lib/csv-export.ts';
+import { httpError } from '../../lib/errors.ts';
 import type { CampaignService } from './service.ts';
 
 const errorReply = messageReply.extend({
@@ -104,17 +106,28 @@ export function campaignRoutes(service: CampaignService): FastifyPluginAsyncZod 
         config: { access: 'member' },
         schema: {
           tags: ['campaigns'],
-          summary: "A binary download: a campaign's ads as PNGs at the four sizes, zipped",
+          summary: "A binary download: a campaign's ads as PNGs at the four sizes, zipped, or an export file",
           description:
             'For uploading to an ad network: `{name}-1080x1080.png`, `-1200x628`, `-728x90` and ' +
             '`-300x250`, drawn as the content preview draws them. application/zip with a ' +
-            'content-disposition filename. 409 while the campaign has no content.',
+            'content-disposition filename. 409 while the campaign has no content. The id of an ' +
+            'export file (`POST /report/client/{id}/export_files`) gives its CSV once done (409 ' +
+            'before; reports.read).',
           params: downloadIdParam,
           response: { 200: z.any(), 404: errorReply, 409: errorReply },
         },
       },
       async (request, reply) => {
-        const file = await service.download(tenantOf(request).clientId, request.params.id);
+        const clientId = tenantOf(request).clientId;
+        const file = await service.download(clientId, request.params.id);
+        if (!file) {
+          // Not a campaign: one of the client's export files (issue 18), which are reports.
+          const exported = await app.exportFiles.download(clientId, request.params.id, () =>
+            requirePermission(request, 'reports.read'),
+          );
+          if (!exported) throw httpError(404, 'Nothing to download here: no such campaign or file.');
+          return streamCsvText(reply, exported.filename, exported.parts);
+        }
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${file.filename}"`)

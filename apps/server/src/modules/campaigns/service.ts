@@ -183,9 +183,9 @@ export function createCampaignService(app: FastifyInstance) {
      * PNGs are compressed already), each drawn by the ad renderer and its cache, as the content's
      * preview and the ad tags are, with the content's own assignee (no target's rep).
      */
-    async download(clientId: string, id: string): Promise<{ filename: string; bytes: Uint8Array }> {
+    async download(clientId: string, id: string): Promise<{ filename: string; bytes: Uint8Array } | null> {
       const row = await repo.findCampaign(db, clientId, id);
-      if (!row) throw httpError(404, 'Nothing to download here: no such campaign or file.');
+      if (!row) return null;
       if (!row.contentId) {
         throw httpError(409, 'This campaign has no content yet: choose its content to download its ads.');
       }

@@ -44,7 +44,7 @@ const exportQuery = reportRangeQuery.and(
 
 const amount = (cents: number) => (cents / 100).toFixed(2);
 
-const OPPORTUNITY_COLUMNS: CsvColumn<ReportOpportunity>[] = [
+export const OPPORTUNITY_COLUMNS: CsvColumn<ReportOpportunity>[] = [
   { header: 'Opportunity', value: (o) => o.name },
   { header: 'Account', value: (o) => o.account_name },
   { header: 'Stage', value: (o) => o.stage },

@@ -97,6 +97,25 @@ test.describe('/reports (issue 17)', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(opps.suggestedFilename()).toMatch(/^opportunities-all-\d{4}-\d{2}-\d{2}\.csv$/);
+
+    // Issue 18's export files: the same report prepared in the background, then downloaded from
+    // the list through /v1/download/{id}, holds the same CSV as the streamed export.
+    await page.getByRole('button', { name: 'Prepare file' }).click();
+    const files = page.getByRole('table', { name: 'Export files' });
+    await expect(files.getByText('Ready').first()).toBeVisible({ timeout: 30_000 });
+    const [prepared] = await Promise.all([
+      page.waitForEvent('download'),
+      files
+        .getByRole('button', { name: /^Download opportunities-all-/ })
+        .first()
+        .click(),
+    ]);
+    expect(prepared.suggestedFilename()).toMatch(
+      /^opportunities-all-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
+    const streamedCsv = readFileSync(await opps.path(), 'utf8');
+    expect(streamedCsv.split('\r\n').length).toBeGreaterThan(2);
+    expect(readFileSync(await prepared.path(), 'utf8')).toBe(streamedCsv);
   });
 
   test('priority: the owner marks an account as a sales priority, its deals move to the top, then unmarks it', async ({

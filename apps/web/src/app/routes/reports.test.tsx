@@ -70,6 +70,7 @@ async function open(path: string, routes: Routes, role: Role = 'yellow_sdr', ena
     [`GET /v1/rest/client/${ACME}/settings`]: { body: settings(enabled) },
     '/sc/performance/by_date': { body: performance },
     [`${base}/alignment`]: { body: alignment },
+    [`${base}/export_files`]: { body: { items: [] } },
     ...routes,
   });
   vi.stubGlobal('fetch', server.fetchFn);
@@ -126,6 +127,66 @@ describe('/reports tabs (issue 17)', () => {
     expect(router.state.location.search).toBe(`?client_id=${ACME}&tab=opportunities`);
     const asked = server.calls.filter((c) => c.url.startsWith(`${base}/opportunity?`));
     expect(asked.at(-1)?.url).toContain('filter=all');
+  });
+
+  it('Opportunities: "Prepare file" asks for the export file; the list follows it until ready, then downloads it', async () => {
+    const file = {
+      id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00f001',
+      report: 'opportunity',
+      filter: 'all',
+      name: 'opportunities-all-2026-09-21-2026-12-20.csv',
+      range,
+      rows: 0,
+      bytes: 0,
+      error: null,
+      created_at: '2026-11-26T11:00:00.000Z',
+      finished_at: null,
+      expires_at: '2026-12-03T11:00:00.000Z',
+      download_url: null,
+    };
+    let state: 'none' | 'running' | 'done' = 'none';
+    const posted: unknown[] = [];
+    const { server } = await open(`/reports?client_id=${ACME}&tab=opportunities`, {
+      [`${base}/opportunity`]: { body: { items: [won], total: 1, page: 1, page_size: 25 } },
+      [`POST ${base}/export_files`]: (init) => {
+        posted.push(JSON.parse(String(init?.body)));
+        state = 'running';
+        return { status: 202, body: { ...file, status: 'queued' } };
+      },
+      [`GET ${base}/export_files`]: () => ({
+        body: {
+          items:
+            state === 'none'
+              ? []
+              : state === 'running'
+                ? [{ ...file, status: 'running' }]
+                : [{ ...file, status: 'done', rows: 1, bytes: 120, download_url: `/v1/download/${file.id}` }],
+        },
+      }),
+      [`/v1/download/${file.id}`]: { body: 'Opportunity\r\n' },
+    });
+    await screen.findByRole('table', { name: 'Opportunities' });
+    // No files yet: no list.
+    expect(screen.queryByRole('table', { name: 'Export files' })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Prepare file' }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({ report: 'opportunity', filter: 'all' });
+    const files = await screen.findByRole('table', { name: 'Export files' });
+    expect(await within(files).findByText('Writing')).toBeInTheDocument();
+    expect(within(files).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
+
+    state = 'done'; // the list is asked again while a file is being written
+    const download = await within(files).findByRole(
+      'button',
+      { name: `Download ${file.name}` },
+      { timeout: 5_000 },
+    );
+    expect(within(files).getByText('Ready')).toBeInTheDocument();
+    URL.createObjectURL = vi.fn(() => 'blob:file');
+    URL.revokeObjectURL = vi.fn();
+    await userEvent.click(download);
+    await waitFor(() => expect(server.calls.some((c) => c.url === `/v1/download/${file.id}`)).toBe(true));
   });
 
   it('Revenue: the headline numbers and the won deals the ads were behind', async () => {

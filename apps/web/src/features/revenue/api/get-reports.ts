@@ -98,7 +98,7 @@ export async function downloadExport(
   await saveBlob(await apiBlob(`${base(clientId)}/${report}/export`, { query, clientId }), filename);
 }
 
-function saveBlob(blob: Blob, filename: string): void {
+export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

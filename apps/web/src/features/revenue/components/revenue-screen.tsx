@@ -46,6 +46,7 @@ import {
   useValueReport,
 } from '../api/get-reports.ts';
 import type { OpportunityFilter, Range, ReportView } from '../api/get-reports.ts';
+import { ExportFilesPanel, PrepareFileButton } from './export-files-panel.tsx';
 
 function currencySymbol(currency: string): string {
   try {
@@ -567,17 +568,20 @@ function OpportunitiesPanel({
             setPage(1);
           }}
         />
-        <ExportButton
-          label="Export CSV"
-          onExport={() =>
-            downloadExport(
-              clientId,
-              'opportunity',
-              { ...range, filter },
-              `opportunities-${filter}-${fileDay(range.from)}.csv`,
-            )
-          }
-        />
+        <Group gap="xs">
+          <ExportButton
+            label="Export CSV"
+            onExport={() =>
+              downloadExport(
+                clientId,
+                'opportunity',
+                { ...range, filter },
+                `opportunities-${filter}-${fileDay(range.from)}.csv`,
+              )
+            }
+          />
+          <PrepareFileButton clientId={clientId} range={range} filter={filter} />
+        </Group>
       </Group>
       {q.isPending ? (
         <PanelLoading label="Loading the opportunities" />
@@ -607,6 +611,7 @@ function OpportunitiesPanel({
           )}
         </>
       )}
+      <ExportFilesPanel clientId={clientId} />
     </Stack>
   );
 }

@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import { Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconFileExport } from '@tabler/icons-react';
+import { formatDate } from '@rally/shared';
+import { EXPORT_FILE_TTL_DAYS } from '@rally/shared/schemas/export-files';
+import type { ExportFile } from '@rally/shared/schemas/export-files';
+import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { downloadExportFile, useExportFiles, useRequestExportFile } from '../api/export-files.ts';
+import type { OpportunityFilter, Range } from '../api/get-reports.ts';
+
+const STATUS: Record<ExportFile['status'], { label: string; color: string }> = {
+  queued: { label: 'Queued', color: 'gray' },
+  running: { label: 'Writing', color: 'blue' },
+  done: { label: 'Ready', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+};
+
+/**
+ * "Prepare file": the opportunity export of the range written in the background (a long range can
+ * take minutes to stream), for download from the list below when ready (issue 18's export files).
+ */
+export function PrepareFileButton({
+  clientId,
+  range,
+  filter,
+}: {
+  clientId: string;
+  range: Range;
+  filter: OpportunityFilter;
+}) {
+  const request = useRequestExportFile(clientId);
+  return (
+    <Button
+      variant="default"
+      size="xs"
+      leftSection={<IconFileExport size={14} />}
+      loading={request.isPending}
+      onClick={() =>
+        request.mutate(
+          { report: 'opportunity', filter, ...range },
+          {
+            onSuccess: () =>
+              notifications.show({
+                color: 'green',
+                message: 'The file is being written: download it from Export files when it is ready.',
+              }),
+          },
+        )
+      }
+    >
+      Prepare file
+    </Button>
+  );
+}
+
+/** The client's export files with their status; a ready one downloads. Hidden while there are none. */
+export function ExportFilesPanel({ clientId }: { clientId: string }) {
+  const q = useExportFiles(clientId);
+  if (q.isPending) return <PanelLoading label="Loading the export files" />;
+  if (q.isError)
+    return <PanelError error={q.error} what="the export files" onRetry={() => void q.refetch()} />;
+  if (!q.data.items.length) return null;
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          Export files
+        </Title>
+        <Text size="sm" c="dimmed">
+          Files prepared in the background are kept for {EXPORT_FILE_TTL_DAYS} days.
+        </Text>
+        <Table.ScrollContainer minWidth={480}>
+          <Table verticalSpacing="xs" aria-label="Export files">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th ta="right">Rows</Table.Th>
+                <Table.Th>Asked for</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Download</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {q.data.items.map((f) => (
+                <Table.Tr key={f.id}>
+                  <Table.Td>
+                    <Text size="sm">{f.name}</Text>
+                    {f.error && (
+                      <Text size="xs" c="red.8">
+                        {f.error}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={STATUS[f.status].color} variant="light">
+                      {STATUS[f.status].label}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">{f.status === 'done' ? f.rows.toLocaleString('en') : '—'}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{formatDate(f.created_at, 'yyyy-MM-dd HH:mm')}</Text>
+                  </Table.Td>
+                  <Table.Td>{f.download_url && <DownloadButton clientId={clientId} file={f} />}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+    </Paper>
+  );
+}
+
+function DownloadButton({ clientId, file }: { clientId: string; file: ExportFile }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Group justify="flex-end">
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconDownload size={14} />}
+        loading={busy}
+        aria-label={`Download ${file.name}`}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await downloadExportFile(clientId, file);
+          } catch {
+            notifications.show({
+              color: 'red',
+              message: 'The file could not be downloaded. Please try again.',
+            });
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        Download
+      </Button>
+    </Group>
+  );
+}

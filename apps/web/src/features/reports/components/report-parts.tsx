@@ -1,8 +1,6 @@
-import { useState } from 'react';
-import { Button, Paper, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconDownload } from '@tabler/icons-react';
+import { Paper, Text } from '@mantine/core';
 import { formatDate } from '@rally/shared';
+import { DownloadButton } from '../../../components/download-button.tsx';
 import { downloadReport } from '../api/get-insights.ts';
 import type { ExportReport } from '../api/get-insights.ts';
 
@@ -24,26 +22,8 @@ export function ExportButton({
   filename: string;
   label?: string;
 }) {
-  const [busy, setBusy] = useState(false);
   return (
-    <Button
-      variant="default"
-      size="xs"
-      leftSection={<IconDownload size={14} />}
-      loading={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          await downloadReport(clientId, report, query, filename);
-        } catch {
-          notifications.show({ color: 'red', message: 'The export could not be made. Please try again.' });
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      {label}
-    </Button>
+    <DownloadButton label={label} onDownload={() => downloadReport(clientId, report, query, filename)} />
   );
 }
 

@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconFileExport } from '@tabler/icons-react';
+import { IconFileExport } from '@tabler/icons-react';
 import { formatDate } from '@rally/shared';
 import { EXPORT_FILE_TTL_DAYS } from '@rally/shared/schemas/export-files';
 import type { ExportFile } from '@rally/shared/schemas/export-files';
+import { DownloadButton } from '../../../components/download-button.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { downloadExportFile, useExportFiles, useRequestExportFile } from '../api/export-files.ts';
 import type { OpportunityFilter, Range } from '../api/get-reports.ts';
@@ -103,7 +103,7 @@ export function ExportFilesPanel({ clientId }: { clientId: string }) {
                   <Table.Td>
                     <Text size="sm">{formatDate(f.created_at, 'yyyy-MM-dd HH:mm')}</Text>
                   </Table.Td>
-                  <Table.Td>{f.download_url && <DownloadButton clientId={clientId} file={f} />}</Table.Td>
+                  <Table.Td>{f.download_url && <DownloadFile clientId={clientId} file={f} />}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -114,32 +114,15 @@ export function ExportFilesPanel({ clientId }: { clientId: string }) {
   );
 }
 
-function DownloadButton({ clientId, file }: { clientId: string; file: ExportFile }) {
-  const [busy, setBusy] = useState(false);
+function DownloadFile({ clientId, file }: { clientId: string; file: ExportFile }) {
   return (
     <Group justify="flex-end">
-      <Button
-        size="xs"
-        variant="default"
-        leftSection={<IconDownload size={14} />}
-        loading={busy}
-        aria-label={`Download ${file.name}`}
-        onClick={async () => {
-          setBusy(true);
-          try {
-            await downloadExportFile(clientId, file);
-          } catch {
-            notifications.show({
-              color: 'red',
-              message: 'The file could not be downloaded. Please try again.',
-            });
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        Download
-      </Button>
+      <DownloadButton
+        label="Download"
+        ariaLabel={`Download ${file.name}`}
+        failMessage="The file could not be downloaded. Please try again."
+        onDownload={() => downloadExportFile(clientId, file)}
+      />
     </Group>
   );
 }

@@ -19,8 +19,7 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconChartBar, IconDownload, IconInfoCircle } from '@tabler/icons-react';
+import { IconChartBar, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { abbreviateNumber, formatDate } from '@rally/shared';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
@@ -28,6 +27,7 @@ import type { ReportOpportunity, ReportSummary, StageMove } from '@rally/shared/
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { usePeriodPicker } from '../../../components/period-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { DownloadButton } from '../../../components/download-button.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -329,27 +329,7 @@ function Headlines({ summary }: { summary: ReportSummary | undefined }) {
 }
 
 function ExportButton({ onExport, label }: { onExport: () => Promise<void>; label: string }) {
-  const [busy, setBusy] = useState(false);
-  return (
-    <Button
-      variant="default"
-      size="xs"
-      leftSection={<IconDownload size={14} />}
-      loading={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          await onExport();
-        } catch {
-          notifications.show({ color: 'red', message: 'The export could not be made. Please try again.' });
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      {label}
-    </Button>
-  );
+  return <DownloadButton label={label} onDownload={onExport} />;
 }
 
 const fileDay = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);

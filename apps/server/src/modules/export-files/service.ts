@@ -72,7 +72,12 @@ export function createExportFileService(app: FastifyInstance) {
     }
   }
 
-  app.queue.register<{ fileId: string }>(EXPORT_FILE_JOB, (data) => run(data.fileId), { retryLimit: 0 });
+  // An error is caught and the file marked failed; a worker that dies mid-file leaves the job to
+  // expire, and its retry writes the file again from the start (startWriting empties it).
+  app.queue.register<{ fileId: string }>(EXPORT_FILE_JOB, (data) => run(data.fileId), {
+    retryLimit: 2,
+    expireInSeconds: 3600,
+  });
 
   return {
     run,

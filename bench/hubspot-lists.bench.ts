@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
@@ -8,7 +7,7 @@ import { loadConfig } from '../apps/server/src/config/env.ts';
 import { clients, crmListMembers, crmLists, integrations } from '../apps/server/src/db/schema/index.ts';
 import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
-import { report, root, scratchDatabase } from './lib.ts';
+import { forkFake, report, root, scratchDatabase } from './lib.ts';
 
 type FakeInfo = {
   apiUrl: string;
@@ -21,39 +20,14 @@ type FakeInfo = {
 
 /** The HubSpot fake in a child process (bench/hubspot-server.ts), driven over IPC. */
 async function startFake(members: number) {
-  const child = fork(path.join(root, 'bench/hubspot-server.ts'), [], {
-    cwd: root,
-    env: { ...process.env, BENCH_HUBSPOT_MEMBERS: String(members) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [],
-  });
-  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
-    const w = waiting.get(m.id);
-    waiting.delete(m.id);
-    if (m.error) w?.reject(new Error(`HubSpot fake: ${m.error}`));
-    else w?.resolve(m.result);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let seq = 0;
-  const call = <T>(op: string) =>
-    new Promise<T>((resolve, reject) => {
-      const id = ++seq;
-      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      child.send({ id, op });
-    });
-  await new Promise<void>((resolve, reject) => {
-    waiting.set(0, { resolve: () => resolve(), reject });
-    child.once('exit', (code) => reject(new Error(`the HubSpot fake exited with ${code}`)));
+  const fake = await forkFake('bench/hubspot-server.ts', 'HubSpot', {
+    BENCH_HUBSPOT_MEMBERS: String(members),
   });
   return {
-    info: await call<FakeInfo>('info'),
-    clear: () => call<null>('clear'),
-    requests: () => call<number>('requests'),
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    info: await fake.call<FakeInfo>('info'),
+    clear: () => fake.call<null>('clear'),
+    requests: () => fake.call<number>('requests'),
+    stop: fake.stop,
   };
 }
 

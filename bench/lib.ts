@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -107,4 +107,45 @@ export async function scratchDatabase(url: string | undefined) {
   const scratch = new URL(url);
   scratch.pathname = `/${name}`;
   return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * A vendor fake in a child process (`bench/<vendor>-server.ts`), driven over IPC: `call(op, arg)`
+ * sends an operation and waits for its result. Ready once the child sends message id 0. The fake
+ * gets its own process so its CPU is not counted as the app's.
+ */
+export async function forkFake(script: string, vendor: string, env: Record<string, string>) {
+  const child = fork(path.join(root, script), [], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Not this process's flags (e.g. --input-type when the bench was started with --eval).
+    execArgv: [],
+  });
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.error) w?.reject(new Error(`${vendor} fake: ${m.error}`));
+    else w?.resolve(m.result);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let seq = 0;
+  const call = <T>(op: string, arg?: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++seq;
+      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      child.send({ id, op, arg });
+    });
+  await new Promise<void>((resolve, reject) => {
+    waiting.set(0, { resolve: () => resolve(), reject });
+    child.once('exit', (code) => reject(new Error(`the ${vendor} fake exited with ${code}`)));
+  });
+  return {
+    call,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

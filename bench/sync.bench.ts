@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { and, count, eq, inArray } from 'drizzle-orm';
@@ -9,7 +8,7 @@ import { clients, integrations, targets } from '../apps/server/src/db/schema/ind
 import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import { oauthCredentialsFrom } from '../apps/server/src/modules/integrations/vendor-http.ts';
 import type { TokenReply } from '../apps/server/test/fakes/salesloft.ts';
-import { report, root, scratchDatabase } from './lib.ts';
+import { forkFake, report, root, scratchDatabase } from './lib.ts';
 import { STEP_DAYS, dayOf } from './salesloft-team.ts';
 
 type FakeInfo = { apiUrl: string; authUrl: string; clientId: string; clientSecret: string; seededMs: number };
@@ -17,43 +16,17 @@ type Requests = { total: number; byResource: Record<string, number>; cost: numbe
 
 /** The Salesloft fake in a child process (bench/salesloft-server.ts), driven over IPC. */
 async function startFake(size: number) {
-  const child = fork(path.join(root, 'bench/salesloft-server.ts'), [], {
-    cwd: root,
-    env: { ...process.env, BENCH_SYNC_MEMBERSHIPS: String(size) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // Not this process's flags (e.g. --input-type when the bench was started with --eval).
-    execArgv: [],
-  });
-  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
-    const w = waiting.get(m.id);
-    waiting.delete(m.id);
-    if (m.error) w?.reject(new Error(`Salesloft fake: ${m.error}`));
-    else w?.resolve(m.result);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let seq = 0;
-  const call = <T>(op: string, arg?: unknown) =>
-    new Promise<T>((resolve, reject) => {
-      const id = ++seq;
-      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      child.send({ id, op, arg });
-    });
-  await new Promise<void>((resolve, reject) => {
-    waiting.set(0, { resolve: () => resolve(), reject });
-    child.once('exit', (code) => reject(new Error(`the Salesloft fake exited with ${code}`)));
+  const fake = await forkFake('bench/salesloft-server.ts', 'Salesloft', {
+    BENCH_SYNC_MEMBERSHIPS: String(size),
   });
   return {
-    info: await call<FakeInfo>('info'),
-    tokens: () => call<TokenReply>('tokens'),
-    now: () => call<string>('now'),
-    clear: () => call<null>('clear'),
-    requests: () => call<Requests>('requests'),
-    moveToLastStep: (ids: number[]) => call<null>('moveToLastStep', ids),
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    info: await fake.call<FakeInfo>('info'),
+    tokens: () => fake.call<TokenReply>('tokens'),
+    now: () => fake.call<string>('now'),
+    clear: () => fake.call<null>('clear'),
+    requests: () => fake.call<Requests>('requests'),
+    moveToLastStep: (ids: number[]) => fake.call<null>('moveToLastStep', ids),
+    stop: fake.stop,
   };
 }
 type Fake = Awaited<ReturnType<typeof startFake>>;

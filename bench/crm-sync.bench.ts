@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config/env.ts';
-import { clients, crmContacts, integrations, opportunities } from '../apps/server/src/db/schema/index.ts';
-import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
+import { crmContacts, integrations, opportunities } from '../apps/server/src/db/schema/index.ts';
 import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
-import { forkFake, report, root, scratchDatabase } from './lib.ts';
+import { benchConfig, connectCrm, forkFake, report, scratchDatabase } from './lib.ts';
 
 type FakeInfo = { authUrl: string; clientId: string; clientSecret: string; seededMs: number };
 
@@ -67,14 +63,7 @@ export async function run() {
   const db = await scratchDatabase(serverUrl);
   let app: FastifyInstance | undefined;
   try {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: 'memory://',
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
-      APP_SECRET: randomBytes(32).toString('hex'),
+    const config = benchConfig(db.url, {
       SALESFORCE_CLIENT_ID: clientId,
       SALESFORCE_CLIENT_SECRET: clientSecret,
       SALESFORCE_AUTH_URL: authUrl,
@@ -82,22 +71,7 @@ export async function run() {
     // No workers: the bench runs the sync itself, so nothing else competes for the database.
     app = await buildApp(config, { workers: false });
     await app.ready();
-    const adapter = app.crmSync.adapters.salesforce!;
-    const redirectUri = 'http://localhost/callback';
-    const consent = await fetch(adapter.authorizeUrl!({ state: 'bench', redirectUri }), {
-      redirect: 'manual',
-    });
-    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-    const creds = await adapter.exchangeCode!({ code, redirectUri });
-    const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
-    const [integration] = await app.db
-      .insert(integrations)
-      .values({
-        clientId: client!.id,
-        source: 'salesforce',
-        credentialsEnc: createSecretBox(config.appSecret).encrypt(JSON.stringify(creds)),
-      })
-      .returning({ id: integrations.id });
+    const { creds, clientId: benchClientId, integrationId } = await connectCrm(app, 'salesforce');
 
     await plainPaging(creds, config.vendors.salesforce.apiVersion); // warm-up (JIT, sockets)
     await fake.clear();
@@ -109,14 +83,14 @@ export async function run() {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
     const rssBefore = process.memoryUsage().rss;
     const started = performance.now();
-    await app.crmSync.run({ integrationId: integration!.id });
+    await app.crmSync.run({ integrationId: integrationId });
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const requests = await fake.requests();
-    const [row] = await app.db.select().from(integrations).where(eq(integrations.id, integration!.id));
+    const [row] = await app.db.select().from(integrations).where(eq(integrations.id, integrationId));
     if (row?.lastError) throw new Error(`sync: ${row.lastError}`);
     const n = async (t: typeof opportunities | typeof crmContacts) =>
-      (await app!.db.select({ n: count() }).from(t).where(eq(t.clientId, client!.id)))[0]!.n;
+      (await app!.db.select({ n: count() }).from(t).where(eq(t.clientId, benchClientId)))[0]!.n;
     const stored = { opps: await n(opportunities), contacts: await n(crmContacts) };
     if (stored.opps !== opps || stored.contacts !== contacts) {
       throw new Error(`stored ${stored.opps} opportunities and ${stored.contacts} contacts`);

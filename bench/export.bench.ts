@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config/env.ts';
 import { clients, integrations } from '../apps/server/src/db/schema/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import { memberships, users } from '../apps/server/src/db/schema/index.ts';
 import { BUILT_IN_ROLES } from '@rally/shared';
-import { report, root, scratchDatabase } from './lib.ts';
+import { benchConfig, report, scratchDatabase } from './lib.ts';
 
 /** Signs in over HTTP as the app's own client does; the cookie and CSRF token for the next calls. */
 async function signIn(base: string, email: string, password: string) {
@@ -57,15 +54,7 @@ export async function run() {
   const db = await scratchDatabase(serverUrl);
   let app: FastifyInstance | undefined;
   try {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: 'memory://',
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
-      APP_SECRET: randomBytes(32).toString('hex'),
-    });
+    const config = benchConfig(db.url);
     app = await buildApp(config, { workers: false });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const password = 'bench export password';

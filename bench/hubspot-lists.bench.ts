@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config/env.ts';
-import { clients, crmListMembers, crmLists, integrations } from '../apps/server/src/db/schema/index.ts';
-import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
+import { crmListMembers, crmLists, integrations } from '../apps/server/src/db/schema/index.ts';
 import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
-import { forkFake, report, root, scratchDatabase } from './lib.ts';
+import { benchConfig, connectCrm, forkFake, report, scratchDatabase } from './lib.ts';
 
 type FakeInfo = {
   apiUrl: string;
@@ -118,14 +114,7 @@ export async function run() {
   const db = await scratchDatabase(serverUrl);
   let app: FastifyInstance | undefined;
   try {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: 'memory://',
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
-      APP_SECRET: randomBytes(32).toString('hex'),
+    const config = benchConfig(db.url, {
       HUBSPOT_CLIENT_ID: clientId,
       HUBSPOT_CLIENT_SECRET: clientSecret,
       HUBSPOT_API_URL: apiUrl,
@@ -134,22 +123,7 @@ export async function run() {
     // No workers: the bench runs the sync itself, so nothing else competes for the database.
     app = await buildApp(config, { workers: false });
     await app.ready();
-    const adapter = app.crmSync.adapters.hubspot!;
-    const redirectUri = 'http://localhost/callback';
-    const consent = await fetch(adapter.authorizeUrl!({ state: 'bench', redirectUri }), {
-      redirect: 'manual',
-    });
-    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-    const creds = await adapter.exchangeCode!({ code, redirectUri });
-    const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
-    const [integration] = await app.db
-      .insert(integrations)
-      .values({
-        clientId: client!.id,
-        source: 'hubspot',
-        credentialsEnc: createSecretBox(config.appSecret).encrypt(JSON.stringify(creds)),
-      })
-      .returning({ id: integrations.id });
+    const { creds, clientId: benchClientId, integrationId } = await connectCrm(app, 'hubspot');
 
     // Warm-up (JIT, sockets) on the memberships alone: a whole pass costs minutes at 100,000 contacts.
     await plainPaging(apiUrl, creds as OAuthCredentials, listId, true);
@@ -162,16 +136,16 @@ export async function run() {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
     const rssBefore = process.memoryUsage().rss;
     const started = performance.now();
-    await app.crmSync.run({ integrationId: integration!.id });
+    await app.crmSync.run({ integrationId: integrationId });
     const seconds = (performance.now() - started) / 1000;
     const syncPeak = peak;
     const requests = await fake.requests();
-    const [row] = await app.db.select().from(integrations).where(eq(integrations.id, integration!.id));
+    const [row] = await app.db.select().from(integrations).where(eq(integrations.id, integrationId));
     if (row?.lastError) throw new Error(`sync: ${row.lastError}`);
     const [list] = await app.db
       .select({ id: crmLists.id })
       .from(crmLists)
-      .where(and(eq(crmLists.clientId, client!.id), eq(crmLists.externalId, listId)));
+      .where(and(eq(crmLists.clientId, benchClientId), eq(crmLists.externalId, listId)));
     const [stored] = await app.db
       .select({ n: count() })
       .from(crmListMembers)
@@ -195,14 +169,14 @@ export async function run() {
 
     // The cohort from that list: every member becomes a prospect with an ad tag (no HubSpot calls).
     const t = performance.now();
-    const cohort = await app.cohorts.createAndSync(client!.id, {
+    const cohort = await app.cohorts.createAndSync(benchClientId, {
       name: 'Bench list cohort',
       source_kind: 'crm_list',
       crm_list_id: list!.id,
     });
     const cohortSeconds = (performance.now() - t) / 1000;
     clearInterval(sampler);
-    const synced = await app.cohorts.read(client!.id, cohort.id);
+    const synced = await app.cohorts.read(benchClientId, cohort.id);
     if (synced.size !== members) throw new Error(`the cohort has ${synced.size} members`);
     console.log(
       `    then the cohort from the list: ${synced.size} members with ad tags in ${cohortSeconds.toFixed(1)} s ` +

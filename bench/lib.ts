@@ -4,6 +4,10 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../apps/server/src/config/env.ts';
+import { clients, integrations } from '../apps/server/src/db/schema/index.ts';
+import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -148,4 +152,44 @@ export async function forkFake(script: string, vendor: string, env: Record<strin
       await exited;
     },
   };
+}
+
+/**
+ * The app's configuration for a bench: test mode, silent, no demo data, the fixture web build, a
+ * fresh secret, on `databaseUrl` (a scratch PostgreSQL database) or in-memory PGlite; `extra` sets
+ * a vendor's fake URLs and credentials.
+ */
+export function benchConfig(databaseUrl: string | undefined, extra: Record<string, string> = {}) {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: 'memory://',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
+    APP_SECRET: randomBytes(32).toString('hex'),
+    ...extra,
+  });
+}
+
+/**
+ * Connects a CRM the way a user does, against its fake: the consent redirect, the code exchanged
+ * for credentials, and a new client with the integration holding them (encrypted).
+ */
+export async function connectCrm(app: FastifyInstance, source: 'hubspot' | 'salesforce') {
+  const adapter = app.crmSync.adapters[source]!;
+  const redirectUri = 'http://localhost/callback';
+  const consent = await fetch(adapter.authorizeUrl!({ state: 'bench', redirectUri }), { redirect: 'manual' });
+  const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+  const creds = await adapter.exchangeCode!({ code, redirectUri });
+  const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
+  const [integration] = await app.db
+    .insert(integrations)
+    .values({
+      clientId: client!.id,
+      source,
+      credentialsEnc: createSecretBox(app.config.appSecret).encrypt(JSON.stringify(creds)),
+    })
+    .returning({ id: integrations.id });
+  return { creds, clientId: client!.id, integrationId: integration!.id };
 }

@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config/env.ts';
 import { clients, integrations, targets } from '../apps/server/src/db/schema/index.ts';
 import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import { oauthCredentialsFrom } from '../apps/server/src/modules/integrations/vendor-http.ts';
 import type { TokenReply } from '../apps/server/test/fakes/salesloft.ts';
-import { forkFake, report, root, scratchDatabase } from './lib.ts';
+import { benchConfig, forkFake, report, scratchDatabase } from './lib.ts';
 import { STEP_DAYS, dayOf } from './salesloft-team.ts';
 
 type FakeInfo = { apiUrl: string; authUrl: string; clientId: string; clientSecret: string; seededMs: number };
@@ -84,14 +81,7 @@ export async function run() {
   const db = await scratchDatabase(serverUrl);
   let app: FastifyInstance | undefined;
   try {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: 'memory://',
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
-      APP_SECRET: randomBytes(32).toString('hex'),
+    const config = benchConfig(db.url, {
       SALESLOFT_CLIENT_ID: clientId,
       SALESLOFT_CLIENT_SECRET: clientSecret,
       SALESLOFT_API_URL: apiUrl,

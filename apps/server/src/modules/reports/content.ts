@@ -10,6 +10,7 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { iso, num, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
+import { engagementCounts, ensureRollups } from './rollups.ts';
 import { epochOf, rangeOf } from './service.ts';
 
 /**
@@ -20,24 +21,35 @@ import { epochOf, rangeOf } from './service.ts';
 
 const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : null);
 
+/**
+ * The event counts come from the daily rollups (rollups.ts, after `ensureRollups`); the targets
+ * reached are distinct over the whole range, which no sum of days gives, so they are counted from
+ * the raw events.
+ */
 function contentRows(clientId: string, range: Range, contentId?: string) {
   return sql`
+    with ${engagementCounts(clientId, range, contentId)}
     select c.id, coalesce(c.name, '') as name, c.title, c.status, c.is_archived, c.landing_page_id,
            coalesce(x.impressions, 0) as impressions, coalesce(x.clicks, 0) as clicks,
-           coalesce(x.views, 0) as views, coalesce(x.targets, 0) as targets
+           coalesce(x.views, 0) as views, coalesce(r.targets, 0) as targets
       from content c
       left join (
-        select e.content_id,
-               count(*) filter (where e.type = 'impression') as impressions,
-               count(*) filter (where e.type = 'click') as clicks,
-               count(*) filter (where e.type = 'view') as views,
-               count(distinct e.target_id) as targets
+        select k.content_id,
+               sum(k.n) filter (where k.type = 'impression') as impressions,
+               sum(k.n) filter (where k.type = 'click') as clicks,
+               sum(k.n) filter (where k.type = 'view') as views
+          from counts k
+         where k.content_id is not null
+         group by k.content_id
+      ) x on x.content_id = c.id
+      left join (
+        select e.content_id, count(distinct e.target_id) as targets
           from engagement_events e
          where e.client_id = ${clientId} and e.content_id is not null
            and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
            ${contentId ? sql`and e.content_id = ${contentId}` : sql``}
          group by e.content_id
-      ) x on x.content_id = c.id
+      ) r on r.content_id = c.id
      where c.client_id = ${clientId}
        ${contentId ? sql`and c.id = ${contentId}` : sql`and (not c.is_archived or x.content_id is not null)`}
      order by coalesce(x.impressions, 0) desc, coalesce(x.clicks, 0) desc, lower(coalesce(c.name, c.title)), c.id`;
@@ -62,22 +74,36 @@ function toContent(r: Row): ContentPerformance {
 /** Per ad (content item) and per landing page: impressions, clicks, views and rates in the range. */
 export async function contentReport(db: Db, clientId: string, q: ReportRangeQuery): Promise<ContentReport> {
   const range = rangeOf(q);
+  await ensureRollups(db, clientId, range);
   const [ads, pages] = await Promise.all([
     db.execute(contentRows(clientId, range)),
     db.execute(sql`
-      select lp.id, lp.name,
-             count(e.id) filter (where e.type = 'click') as clicks,
-             count(e.id) filter (where e.type = 'view') as views,
-             count(distinct e.target_id) filter (where e.type = 'view') as targets
+      with ${engagementCounts(clientId, range)},
+      per_content as (
+        select k.content_id, sum(k.n) filter (where k.type = 'click') as clicks,
+               sum(k.n) filter (where k.type = 'view') as views
+          from counts k
+         where k.content_id is not null and k.type in ('click', 'view')
+         group by k.content_id
+      ),
+      viewers as (
+        select c.landing_page_id, count(distinct e.target_id) as targets
+          from engagement_events e
+          join content c on c.id = e.content_id and c.client_id = ${clientId}
+         where e.client_id = ${clientId} and e.type = 'view'
+           and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+         group by c.landing_page_id
+      )
+      select lp.id, lp.name, coalesce(sum(pc.clicks), 0) as clicks, coalesce(sum(pc.views), 0) as views,
+             coalesce(min(v.targets), 0) as targets
         from landing_pages lp
         left join content c on c.landing_page_id = lp.id and c.client_id = ${clientId}
-        left join engagement_events e
-          on e.content_id = c.id and e.client_id = ${clientId} and e.type in ('click', 'view')
-         and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+        left join per_content pc on pc.content_id = c.id
+        left join viewers v on v.landing_page_id = lp.id
        where lp.client_id = ${clientId}
        group by lp.id, lp.name, lp.is_archived
-      having not lp.is_archived or count(e.id) > 0
-       order by count(e.id) filter (where e.type = 'view') desc, lower(lp.name), lp.id`),
+      having not lp.is_archived or coalesce(sum(pc.clicks), 0) + coalesce(sum(pc.views), 0) > 0
+       order by coalesce(sum(pc.views), 0) desc, lower(lp.name), lp.id`),
   ]);
   const landingPages: LandingPagePerformance[] = rowsOf(pages).map((r) => ({
     landing_page_id: String(r.id),
@@ -98,6 +124,7 @@ export async function contentDetail(
   q: ReportRangeQuery,
 ): Promise<ContentDetail | null> {
   const range = rangeOf(q);
+  await ensureRollups(db, clientId, range);
   const [row] = rowsOf(await db.execute(contentRows(clientId, range, contentId)));
   if (!row) return null;
   const [days, targets] = await Promise.all([
@@ -107,14 +134,13 @@ export async function contentDetail(
                                date_trunc('day', (${range.to}::timestamptz - interval '1 second') at time zone 'UTC'),
                                '1 day'::interval) as day
       ),
+      ${engagementCounts(clientId, range, contentId)},
       ev as (
-        select date_trunc('day', e.occurred_at at time zone 'UTC') as day,
-               count(*) filter (where e.type = 'impression') as impressions,
-               count(*) filter (where e.type = 'click') as clicks,
-               count(*) filter (where e.type = 'view') as views
-          from engagement_events e
-         where e.client_id = ${clientId} and e.content_id = ${contentId}
-           and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+        select k.day::timestamp as day,
+               sum(k.n) filter (where k.type = 'impression') as impressions,
+               sum(k.n) filter (where k.type = 'click') as clicks,
+               sum(k.n) filter (where k.type = 'view') as views
+          from counts k
          group by 1
       )
       select to_char(d.day, 'YYYY-MM-DD') as date, coalesce(ev.impressions, 0) as impressions,

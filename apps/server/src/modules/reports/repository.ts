@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { engagementCounts, ensureRollups } from './rollups.ts';
 
 /**
  * The attribution queries (docs/reports.md). Everything is computed from the stored facts at read
@@ -384,18 +385,14 @@ export async function progressedMoves(
 
 /** Engagement of the range: events by type, accounts engaged, new superprospects. */
 export async function engagementIn(db: Db, clientId: string, range: Range) {
+  // The event counts come from the daily rollups (rollups.ts), exact like the raw count.
+  await ensureRollups(db, clientId, range);
   const result = await db.execute(sql`
-    with ${accountProspects(clientId)}
+    with ${accountProspects(clientId)}, ${engagementCounts(clientId, range)}
     select
-      (select count(*) from engagement_events e
-        where e.client_id = ${clientId} and e.type = 'impression'
-          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as impressions,
-      (select count(*) from engagement_events e
-        where e.client_id = ${clientId} and e.type = 'click'
-          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as clicks,
-      (select count(*) from engagement_events e
-        where e.client_id = ${clientId} and e.type = 'view'
-          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as views,
+      (select coalesce(sum(n), 0) from counts where type = 'impression') as impressions,
+      (select coalesce(sum(n), 0) from counts where type = 'click') as clicks,
+      (select coalesce(sum(n), 0) from counts where type = 'view') as views,
       (select count(distinct ap.company_id)
          from engagement_events e
          join targets t on t.id = e.target_id
@@ -474,20 +471,22 @@ export type View = keyof typeof TRUNC;
 export async function performanceByDate(db: Db, clientId: string, range: Range, view: View) {
   const unit = sql.raw(`'${TRUNC[view]}'`);
   const step = sql.raw(`'1 ${TRUNC[view]}'`);
+  // Counted from the daily rollups (rollups.ts): the same numbers as the raw events, in milliseconds.
+  await ensureRollups(db, clientId, range);
   const result = await db.execute(sql`
-    with periods as (
+    with ${engagementCounts(clientId, range)},
+    periods as (
       select generate_series(
         date_trunc(${unit}, ${range.from}::timestamptz at time zone 'UTC'),
         date_trunc(${unit}, (${range.to}::timestamptz - interval '1 second') at time zone 'UTC'),
         ${step}::interval) as start
     ),
     events as (
-      select date_trunc(${unit}, e.occurred_at at time zone 'UTC') as start,
-             count(*) filter (where e.type = 'impression') as impressions,
-             count(*) filter (where e.type = 'click') as clicks,
-             count(*) filter (where e.type = 'view') as views
-        from engagement_events e
-       where e.client_id = ${clientId} and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+      select date_trunc(${unit}, c.day::timestamp) as start,
+             sum(c.n) filter (where c.type = 'impression') as impressions,
+             sum(c.n) filter (where c.type = 'click') as clicks,
+             sum(c.n) filter (where c.type = 'view') as views
+        from counts c
        group by 1
     ),
     supers as (

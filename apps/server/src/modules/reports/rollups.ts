@@ -25,6 +25,8 @@ import type { Range } from './repository.ts';
 
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 const DAY_MS = 86_400_000;
+/** The most days one call rolls up (two years and a day). */
+const MAX_ROLLUP_DAYS = 731;
 const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -35,9 +37,15 @@ export function wholeDaysOf(range: Range, now = Date.now()): { first: number; en
   return first < end ? { first, end } : null;
 }
 
-/** The days [first, end) as a relation `(day date)`. */
-const daySeries = (whole: { first: number; end: number }) =>
-  sql`(select d::date as day from generate_series(${dateOf(whole.first)}::timestamp, ${dateOf(whole.end - DAY_MS)}::timestamp, '1 day') d)`;
+/**
+ * The days [first, end) as a relation `(day date)`: an array parameter, which the planner takes for
+ * a few rows (a join to the events then goes day by day through the index, as it should).
+ */
+function daySeries(whole: { first: number; end: number }): SQL {
+  const days: string[] = [];
+  for (let t = whole.first; t < whole.end; t += DAY_MS) days.push(dateOf(t));
+  return sql`unnest(${`{${days.join(',')}}`}::date[])`;
+}
 
 /** A marker that still holds: the day's events are in the partition they were rolled up from. */
 const validMarker = sql`m.part is not distinct from engagement_partition_of(m.day)`;
@@ -47,12 +55,14 @@ const validMarker = sql`m.part is not distinct from engagement_partition_of(m.da
  * counted in the transaction that holds its lock, from a snapshot taken after the lock was got.
  */
 export async function ensureRollups(db: Db, clientId: string, range: Range): Promise<number> {
-  const whole = wholeDaysOf(range);
-  if (!whole) return 0;
+  const days = wholeDaysOf(range);
+  if (!days) return 0;
+  // A range reaching years back rolls up its last MAX_ROLLUP_DAYS only; the days before are read raw.
+  const whole = { first: Math.max(days.first, days.end - MAX_ROLLUP_DAYS * DAY_MS), end: days.end };
   const missing = rowsOf(
     await db.execute(sql`
       select g.day::text as day
-        from ${daySeries(whole)} g
+        from ${daySeries(whole)} g(day)
        where not exists (
          select 1 from engagement_rollup_days m
           where m.client_id = ${clientId} and m.day = g.day and ${validMarker})`),
@@ -64,29 +74,25 @@ export async function ensureRollups(db: Db, clientId: string, range: Range): Pro
         select d.day::text as day
           from unnest(${`{${missing.join(',')}}`}::date[]) d(day)
          where pg_try_advisory_xact_lock(engagement_rollup_key(${clientId}::uuid, d.day))`),
-    )
-      .map((r) => String(r.day))
-      .sort();
+    ).map((r) => String(r.day));
     if (!locked.length) return 0;
-    const days = sql`${`{${locked.join(',')}}`}::date[]`;
+    const lockedDays = sql`${`{${locked.join(',')}}`}::date[]`;
     // A stale marker (another partition) goes with its rollups; then one marker per day, so a day
     // without events is known to be zero.
     await tx.execute(sql`
-      delete from engagement_rollup_days where client_id = ${clientId} and day = any(${days})`);
+      delete from engagement_rollup_days where client_id = ${clientId} and day = any(${lockedDays})`);
     await tx.execute(sql`
       insert into engagement_rollup_days (client_id, day, part)
-      select ${clientId}, d, engagement_partition_of(d) from unnest(${days}) d`);
-    // One range scan over the days' span, keeping the days asked for.
-    const lo = locked[0];
-    const hi = locked[locked.length - 1];
+      select ${clientId}, d, engagement_partition_of(d) from unnest(${lockedDays}) d`);
+    // Each day through the (client_id, occurred_at) index, however far apart the days are.
     await tx.execute(sql`
       insert into engagement_rollups (client_id, day, content_id, type, events)
-      select ${clientId}, (e.occurred_at at time zone 'UTC')::date, e.content_id, e.type, count(*)
-        from engagement_events e
-       where e.client_id = ${clientId}
-         and e.occurred_at >= (${lo}::date)::timestamp at time zone 'UTC'
-         and e.occurred_at < (${hi}::date + 1)::timestamp at time zone 'UTC'
-         and (e.occurred_at at time zone 'UTC')::date = any(${days})
+      select ${clientId}, d.day, e.content_id, e.type, count(*)
+        from unnest(${lockedDays}) d(day)
+        join engagement_events e
+          on e.client_id = ${clientId}
+         and e.occurred_at >= d.day::timestamp at time zone 'UTC'
+         and e.occurred_at < (d.day + 1)::timestamp at time zone 'UTC'
        group by 2, 3, 4`);
     return locked.length;
   });
@@ -126,7 +132,7 @@ export function engagementCounts(clientId: string, range: Range, contentId?: str
       ${raw(end, range.to)}
       union all
       select g.day, e.content_id, e.type, count(*)
-        from ${daySeries(whole)} g
+        from ${daySeries(whole)} g(day)
         join engagement_events e
           on e.client_id = ${clientId}
          and e.occurred_at >= g.day::timestamp at time zone 'UTC'

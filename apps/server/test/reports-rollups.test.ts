@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { engagementEvents } from '../src/db/schema/index.ts';
 import { makeCadence, makeContent, makeTarget } from './engagement.ts';
-import { createTestApp } from './helpers.ts';
+import { TEST_DATABASE_URL, createTestApp } from './helpers.ts';
 import { makeClient, signedIn } from './http.ts';
 import type { Browser } from './http.ts';
 
@@ -216,4 +217,79 @@ describe('engagement reports over daily rollups: exact at every moment (issue 17
       views: 0,
     });
   });
+  // Two sessions at once (PostgreSQL only: PGlite has one): a writer of a day's events in a
+  // transaction still open, and reports or a rollup of that day meanwhile.
+  it.skipIf(!TEST_DATABASE_URL)(
+    'a writer still in its transaction: reports stay exact before and after it commits',
+    async () => {
+      const writer = new pg.Client({ connectionString: app.config.databaseUrl });
+      await writer.connect();
+      try {
+        const from = at(10, 0);
+        const to = new Date(today + DAY);
+        await expectExact(owner, a.clientId, a.adId, from, to); // every closed day rolled up
+        const insert = (when: Date) =>
+          writer.query(
+            `insert into engagement_events (client_id, target_id, cadence_id, type, content_id, occurred_at)
+           select client_id, target_id, cadence_id, 'impression', content_id, $2 from engagement_events
+            where client_id = $1 and content_id is not null limit 1`,
+            [a.clientId, when.toISOString()],
+          );
+        // A backdated event on a rolled-up day, not committed yet: the reports count without it.
+        await writer.query('begin');
+        await insert(at(6, 9));
+        const before = await expectExact(owner, a.clientId, a.adId, from, to);
+        await writer.query('commit');
+        const after = await expectExact(owner, a.clientId, a.adId, from, to);
+        expect(after.impressions).toBe(before.impressions + 1);
+
+        // A day not rolled up that the writer holds: the report cannot take the day's lock, reads the
+        // day raw, and rolls it up once the writer is done.
+        await app.database.execute(`delete from engagement_rollup_days where client_id = $1 and day = $2`, [
+          a.clientId,
+          dayOf(at(7, 0)),
+        ]);
+        await writer.query('begin');
+        await insert(at(7, 9));
+        const held = await expectExact(owner, a.clientId, a.adId, from, to);
+        expect(await rolledDays(a.clientId)).not.toContain(dayOf(at(7, 0)));
+        await writer.query('commit');
+        expect((await expectExact(owner, a.clientId, a.adId, from, to)).impressions).toBe(
+          held.impressions + 1,
+        );
+        expect(await rolledDays(a.clientId)).toContain(dayOf(at(7, 0)));
+
+        // A rollup holding the day's lock when the writer's trigger runs: the trigger waits for it to
+        // commit, then deletes the marker it made.
+        const rollup = new pg.Client({ connectionString: app.config.databaseUrl });
+        await rollup.connect();
+        try {
+          const day = dayOf(at(8, 0));
+          await rollup.query('begin');
+          await rollup.query(`select pg_advisory_xact_lock(engagement_rollup_key($1, $2))`, [
+            a.clientId,
+            day,
+          ]);
+          await rollup.query(`delete from engagement_rollup_days where client_id = $1 and day = $2`, [
+            a.clientId,
+            day,
+          ]);
+          await rollup.query(
+            `insert into engagement_rollup_days (client_id, day, part) values ($1, $2, engagement_partition_of($2))`,
+            [a.clientId, day],
+          );
+          const late = insert(at(8, 9)); // autocommit; its trigger waits for the lock
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await rollup.query('commit');
+          await late;
+          expect(await rolledDays(a.clientId)).not.toContain(day);
+          await expectExact(owner, a.clientId, a.adId, from, to);
+        } finally {
+          await rollup.end();
+        }
+      } finally {
+        await writer.end();
+      }
+    },
+  );
 });

@@ -31,11 +31,18 @@ CREATE FUNCTION engagement_rollup_key(client uuid, day date) RETURNS bigint
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT hashtextextended(client::text || '/' || day::text, 1724) $$;
 --> statement-breakpoint
--- The partition that holds a day's events now (names from ensure_engagement_partitions).
+-- The partition that holds a day's events now: the month's (named by ensure_engagement_partitions)
+-- while it is attached, else the default one. A dropped, detached or remade partition answers
+-- another oid, or none.
 CREATE FUNCTION engagement_partition_of(day date) RETURNS oid
   LANGUAGE sql STABLE PARALLEL SAFE
-  AS $$ SELECT coalesce(to_regclass('engagement_events_' || to_char(day, 'YYYY_MM')),
-                        to_regclass('engagement_events_default'))::oid $$;
+  AS $$ SELECT coalesce(
+          (SELECT i.inhrelid FROM pg_inherits i
+            WHERE i.inhparent = 'engagement_events'::regclass
+              AND i.inhrelid = to_regclass('engagement_events_' || to_char(day, 'YYYY_MM'))),
+          (SELECT i.inhrelid FROM pg_inherits i
+            WHERE i.inhparent = 'engagement_events'::regclass
+              AND i.inhrelid = to_regclass('engagement_events_default'))) $$;
 --> statement-breakpoint
 -- After any insert, update or delete of events: the days they fall on are no longer rolled up.
 -- One statement-level trigger per event kind (transition tables allow one kind each). For events at

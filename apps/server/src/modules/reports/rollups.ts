@@ -16,8 +16,8 @@ import type { Range } from './repository.ts';
  * - a day is rolled up lazily, at the first read that needs it, and counts only while its marker
  *   (engagement_rollup_days) exists and names the partition holding the day's events now;
  * - a statement-level trigger on engagement_events deletes the markers (and so the rollups) of the
- *   days of any rows inserted, updated or deleted; TRUNCATE deletes them all; a dropped partition
- *   no longer matches the marker's partition; a deleted client cascades;
+ *   days of any rows inserted, updated or deleted; TRUNCATE deletes them all; a dropped or
+ *   detached partition no longer matches the marker's partition; a deleted client cascades;
  * - the trigger takes the day's advisory lock shared and the rollup takes it exclusive: a rollup
  *   either runs after a writer of that day committed (and sees its rows) or commits before the
  *   writer's trigger deletes its marker. The rollup only tries the lock: a busy day is read raw.

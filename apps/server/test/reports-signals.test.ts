@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { opportunities } from '../src/db/schema/index.ts';
+import { engagementEvents, opportunities } from '../src/db/schema/index.ts';
+import { FEED_TOTAL_CAP, reportFeed } from '../src/modules/reports/signals.ts';
 import { makeIntegration } from './engagement.ts';
 import { createTestApp } from './helpers.ts';
 import { Browser, signedIn } from './http.ts';
@@ -113,6 +114,43 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
     const rows = parse(csv.body) as string[][];
     expect(rows[0]).toEqual(['When', 'Kind', 'Who or what', 'Detail']);
     expect(rows).toHaveLength(8);
+  });
+
+  it('feed: every page of every size is a slice of the whole, newest first; the total past the last page', async () => {
+    const whole = (await sdr.get(`${base}/feed?${RANGE}&page_size=200`)).json();
+    expect(whole.total).toBe(7);
+    const key = (i: { at: string; kind: string; target_id: string | null; opportunity_id: string | null }) =>
+      `${i.at}|${i.kind}|${i.target_id}|${i.opportunity_id}`;
+    for (let size = 1; size <= 8; size++) {
+      const seen: string[] = [];
+      for (let page = 1; page <= Math.ceil(7 / size) + 1; page++) {
+        const res = (await sdr.get(`${base}/feed?${RANGE}&page=${page}&page_size=${size}`)).json();
+        expect(res, `page ${page} of ${size}`).toMatchObject({ total: 7, page, page_size: size });
+        seen.push(...res.items.map(key));
+      }
+      expect(seen, `pages of ${size}`).toEqual(whole.items.map(key));
+    }
+    // An event of this client on another client's target is no item and not counted.
+    await app.db.insert(engagementEvents).values({
+      clientId: s.clientId,
+      targetId: foreign.avery.targetId,
+      cadenceId: foreign.cadenceId,
+      type: 'click',
+      occurredAt: daysAgo(1),
+    });
+    const after = (await sdr.get(`${base}/feed?${RANGE}&page_size=200`)).json();
+    expect(after.total).toBe(7);
+    expect(after.items.map(key)).toEqual(whole.items.map(key));
+  });
+
+  it('feed: the total counts at most the cap; the items stay exact', async () => {
+    const q = { from: epoch(daysAgo(60)), to: epoch(daysAgo(-1)), page: 1, page_size: 50 };
+    const capped = await reportFeed(app.db, s.clientId, q, { totalCap: 5 });
+    expect(capped.total).toBe(5);
+    expect(capped.items).toHaveLength(7);
+    const exact = await reportFeed(app.db, s.clientId, q, { totalCap: 7 });
+    expect(exact.total).toBe(7);
+    expect(FEED_TOTAL_CAP).toBe(10_000);
   });
 
   it('pipeline/priority: open opportunities ranked by their account engagement of the last days', async () => {

@@ -119,52 +119,98 @@ export async function utilization(
  * The report feed: ad clicks and landing page views (impressions are too many to read one by one;
  * they are in the performance report), targets becoming superprospects, and opportunity stage
  * moves, newest first.
+ *
+ * Each of the three kinds is read newest first through its own index (engagement_events'
+ * `engagement_events_client_engaged_idx`, targets' `targets_client_super_idx`, opportunity_stage_history's
+ * `(client_id, changed_at)`), limited to the rows a page can need (`offset + page_size`), and only
+ * those are merged and sorted: the newest N of the union are among the newest N of each part, so a
+ * page is exact and costs its depth, not the range's size.
  */
-function feedRows(clientId: string, range: Range): SQL {
+function feedParts(clientId: string, range: Range, limit: number): SQL {
   return sql`
-    select e.occurred_at as at, e.type as kind, trim(p.first_name || ' ' || p.last_name) as title,
+   (select e.occurred_at as at, e.type as kind, trim(p.first_name || ' ' || p.last_name) as title,
            case when e.type = 'click' then 'Clicked an ad' else 'Viewed the landing page' end
              || coalesce(' · ' || co.name, '') || ' · ' || cd.name as detail,
            t.id as target_id, null::uuid as opportunity_id
-      from engagement_events e
-      join targets t on t.id = e.target_id and t.client_id = ${clientId}
+      ${feedEventsFrom(clientId)}
       join prospects p on p.id = t.prospect_id
       join cadences cd on cd.id = t.cadence_id
       left join companies co on co.id = p.company_id
-     where e.client_id = ${clientId} and e.type in ('click', 'view')
-       and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
+     ${feedEventsWhere(clientId, range)}
+     order by e.occurred_at desc, e.type, e.target_id
+     limit ${limit})
     union all
-    select t.super_date, 'super', trim(p.first_name || ' ' || p.last_name),
+   (select t.super_date, 'super', trim(p.first_name || ' ' || p.last_name),
            'Became a superprospect' || coalesce(' · ' || co.name, '') || ' · ' || cd.name, t.id, null
       from targets t
       join prospects p on p.id = t.prospect_id
       join cadences cd on cd.id = t.cadence_id
       left join companies co on co.id = p.company_id
-     where t.client_id = ${clientId} and t.super_date >= ${range.from} and t.super_date < ${range.to}
+     ${feedSupersWhere(clientId, range)}
+     order by t.super_date desc, t.id
+     limit ${limit})
     union all
-    select h.changed_at, 'stage_move', o.name,
+   (select h.changed_at, 'stage_move', o.name,
            o.account_name || ': ' || coalesce(coalesce(fs.label, h.from_stage) || ' → ', 'created in ')
              || coalesce(ts.label, h.to_stage),
            null, o.id
-      from opportunity_stage_history h
-      join opportunities o on o.id = h.opportunity_id and o.client_id = ${clientId} and not o.is_deleted
+      ${feedMovesFrom(clientId)}
       left join crm_stages fs on fs.id = h.from_stage_id
       left join crm_stages ts on ts.id = h.to_stage_id
-     where h.client_id = ${clientId} and h.changed_at >= ${range.from} and h.changed_at < ${range.to}`;
+     ${feedMovesWhere(clientId, range)}
+     order by h.changed_at desc, o.id
+     limit ${limit})`;
+}
+
+// The parts' tables and filters, shared by the rows and the capped counts. A target always has its
+// prospect and cadence (not-null foreign keys), so counting needs only the joins that can drop a row.
+const feedEventsFrom = (clientId: string) => sql`from engagement_events e
+      join targets t on t.id = e.target_id and t.client_id = ${clientId}`;
+const feedEventsWhere = (clientId: string, range: Range) => sql`where e.client_id = ${clientId}
+       and e.type in ('click', 'view') and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}`;
+const feedSupersWhere = (clientId: string, range: Range) =>
+  sql`where t.client_id = ${clientId} and t.super_date >= ${range.from} and t.super_date < ${range.to}`;
+const feedMovesFrom = (clientId: string) => sql`from opportunity_stage_history h
+      join opportunities o on o.id = h.opportunity_id and o.client_id = ${clientId} and not o.is_deleted`;
+const feedMovesWhere = (clientId: string, range: Range) =>
+  sql`where h.client_id = ${clientId} and h.changed_at >= ${range.from} and h.changed_at < ${range.to}`;
+
+/**
+ * The feed's `total` counts at most this many items: counting every click and view of a busy
+ * range exactly costs as much as reading them all (docs/reports.md "Feed"). A range with more says
+ * this number; its pages past it are still served.
+ */
+export const FEED_TOTAL_CAP = 10_000;
+
+/** The feed's items in the range, up to `cap`: each part counted up to `cap` through its index. */
+async function feedTotal(db: Db, clientId: string, range: Range, cap: number): Promise<number> {
+  const [r] = rowsOf(
+    await db.execute(sql`select
+      (select count(*) from (select 1 ${feedEventsFrom(clientId)} ${feedEventsWhere(clientId, range)}
+        limit ${cap}) a) as events,
+      (select count(*) from (select 1 from targets t ${feedSupersWhere(clientId, range)} limit ${cap}) b) as supers,
+      (select count(*) from (select 1 ${feedMovesFrom(clientId)} ${feedMovesWhere(clientId, range)}
+        limit ${cap}) c) as moves`),
+  );
+  return Math.min(cap, num(r?.events) + num(r?.supers) + num(r?.moves));
 }
 
 export async function reportFeed(
   db: Db,
   clientId: string,
   q: ReportRangeQuery & { page?: number; page_size?: number },
-  opts: { limit?: number } = {},
+  /** `limit`: one page of that many, no total (the export). `totalCap`: FEED_TOTAL_CAP (tests). */
+  opts: { limit?: number; totalCap?: number } = {},
 ): Promise<ReportFeed> {
   const range = rangeOf(q);
   const { page, pageSize, offset } = paging(q, opts.limit);
-  const result = await db.execute(sql`
-    select x.*, count(*) over () as total from (${feedRows(clientId, range)}) x
-     order by x.at desc, x.kind, x.target_id, x.opportunity_id
-     limit ${pageSize} offset ${offset}`);
+  const [result, total] = await Promise.all([
+    db.execute(sql`
+      select x.* from (${feedParts(clientId, range, offset + pageSize)}) x
+       order by x.at desc, x.kind, x.target_id, x.opportunity_id
+       limit ${pageSize} offset ${offset}`),
+    opts.limit ? null : feedTotal(db, clientId, range, opts.totalCap ?? FEED_TOTAL_CAP),
+  ]);
   const rows = rowsOf(result);
   const items: ReportFeedItem[] = rows.map((r) => ({
     at: iso(r.at) ?? '',
@@ -174,7 +220,7 @@ export async function reportFeed(
     target_id: (r.target_id as string | null) ?? null,
     opportunity_id: (r.opportunity_id as string | null) ?? null,
   }));
-  return { range: epochOf(range), items, total: num(rows[0]?.total), page, page_size: pageSize };
+  return { range: epochOf(range), items, total: total ?? items.length, page, page_size: pageSize };
 }
 
 // ---------------------------------------------------------------- pipeline/priority

@@ -1,0 +1,1 @@
+CREATE INDEX "engagement_events_client_engaged_idx" ON "engagement_events" USING btree ("client_id","occurred_at" DESC NULLS LAST,"type","target_id") WHERE "engagement_events"."type" in ('click', 'view');

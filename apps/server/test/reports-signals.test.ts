@@ -87,6 +87,22 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
     expect(rows.slice(1).map((r) => r[0])).toEqual(['Avery Stone']);
   });
 
+  it('signals/utilization: pages of one are the whole list in order; totals per filter, also past the last page', async () => {
+    for (const [filter, total] of [['all', 3], ['contacted', 1], ['not_contacted', 2]] as const) {
+      const whole = (await owner.get(`${base}/signals/utilization?${RANGE}&filter=${filter}&page_size=200`)).json();
+      expect(whole.items, filter).toHaveLength(total);
+      const ids: string[] = [];
+      for (let page = 1; page <= total + 1; page++) {
+        const res = (
+          await owner.get(`${base}/signals/utilization?${RANGE}&filter=${filter}&page=${page}&page_size=1`)
+        ).json();
+        expect(res, `${filter} page ${page}`).toMatchObject({ superprospects: 3, contacted: 1, total, page });
+        ids.push(...res.items.map((i: { target_id: string }) => i.target_id));
+      }
+      expect(ids, filter).toEqual(whole.items.map((i: { target_id: string }) => i.target_id));
+    }
+  });
+
   it('feed: clicks, views, new superprospects and stage moves, newest first, paged', async () => {
     const res = await sdr.get(`${base}/feed?${RANGE}&page=1&page_size=3`);
     expect(res.statusCode, res.body).toBe(200);

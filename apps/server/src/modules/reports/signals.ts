@@ -37,29 +37,34 @@ const paging = (q: { page?: number; page_size?: number }, limit?: number) => {
  * prospect's CRM contact when that came at or after the super date. The CRM gives activity totals
  * with their last time, so "contacted after becoming super" is "the last outreach activity is at or
  * after the super date".
+ *
+ * CTEs `outreach` and `contacted (target_id, contacted_at)`: the superprospects of the range that
+ * were contacted, found as one join from the outreach counts (a few per CRM contact) rather than
+ * one look-up per superprospect. The count, the page and the filters read the superprospects of
+ * the range from targets' `targets_client_super_idx`, newest first, and only a page's rows are
+ * joined to their names.
  */
-function utilizationRows(clientId: string, range: Range): SQL {
-  return sql`with ${outreachCte(clientId)}
-    select t.id as target_id, p.id as prospect_id, trim(p.first_name || ' ' || p.last_name) as name, p.email,
-           co.name as company_name, cd.name as cadence_name,
-           nullif(trim(coalesce(r.first_name, '') || ' ' || coalesce(r.last_name, '')), '') as sales_rep,
-           t.super_date,
-           (select max(ou.last_activity_at)
-              from outreach ou join crm_contacts cc on cc.id = ou.contact_id
-             where cc.prospect_id = t.prospect_id and cc.client_id = ${clientId}
-               and ou.last_activity_at >= t.super_date) as contacted_at
-      from targets t
-      join prospects p on p.id = t.prospect_id
-      join cadences cd on cd.id = t.cadence_id
-      left join companies co on co.id = p.company_id
-      left join sales_reps r on r.id = t.sales_rep_id
-     where t.client_id = ${clientId} and t.super_date >= ${range.from} and t.super_date < ${range.to}`;
+function contactedCte(clientId: string, range: Range): SQL {
+  return sql`${outreachCte(clientId)},
+    contacted as (
+      select t.id as target_id, max(ou.last_activity_at) as contacted_at
+        from outreach ou
+        join crm_contacts cc on cc.id = ou.contact_id and cc.client_id = ${clientId}
+        join targets t on t.prospect_id = cc.prospect_id and t.client_id = ${clientId}
+       where t.super_date >= ${range.from} and t.super_date < ${range.to}
+         and ou.last_activity_at >= t.super_date and ou.last_activity_at >= ${range.from}
+       group by t.id
+    )`;
 }
+
+/** The superprospects of the range (alias `t`); a target always has its prospect and cadence. */
+const supersOf = (clientId: string, range: Range) =>
+  sql`t.client_id = ${clientId} and t.super_date >= ${range.from} and t.super_date < ${range.to}`;
 
 const UTILIZATION_WHERE: Record<UtilizationFilter, SQL> = {
   all: sql`true`,
-  contacted: sql`contacted_at is not null`,
-  not_contacted: sql`contacted_at is null`,
+  contacted: sql`t.id in (select target_id from contacted)`,
+  not_contacted: sql`t.id not in (select target_id from contacted)`,
 };
 
 export async function utilization(
@@ -70,18 +75,39 @@ export async function utilization(
 ): Promise<Utilization> {
   const range = rangeOf(q);
   const { page, pageSize, offset } = paging(q, opts.limit);
-  const [counts, pageResult, types] = await Promise.all([
+  // One statement, so `contacted` is computed once for the counts, the filter and the page.
+  const [result, types] = await Promise.all([
     db.execute(sql`
-      select count(*) as n, count(contacted_at) as contacted from (${utilizationRows(clientId, range)}) x`),
-    db.execute(sql`
-      select x.*, count(*) over () as total from (${utilizationRows(clientId, range)}) x
-       where ${UTILIZATION_WHERE[q.filter]}
-       order by x.super_date desc, x.target_id
-       limit ${pageSize} offset ${offset}`),
+      with ${contactedCte(clientId, range)},
+      page as (
+        select t.id from targets t
+         where ${supersOf(clientId, range)} and ${UTILIZATION_WHERE[q.filter]}
+         order by t.super_date desc, t.id
+         limit ${pageSize} offset ${offset}
+      ),
+      counts as (
+        select (select count(*) from targets t where ${supersOf(clientId, range)}) as n,
+               (select count(*) from contacted) as n_contacted
+      )
+      select counts.n, counts.n_contacted, x.* from counts left join (
+        select t.id as target_id, p.id as prospect_id, trim(p.first_name || ' ' || p.last_name) as name,
+               p.email, co.name as company_name, cd.name as cadence_name,
+               nullif(trim(coalesce(r.first_name, '') || ' ' || coalesce(r.last_name, '')), '') as sales_rep,
+               t.super_date, c.contacted_at
+          from page
+          join targets t on t.id = page.id
+          join prospects p on p.id = t.prospect_id
+          join cadences cd on cd.id = t.cadence_id
+          left join companies co on co.id = p.company_id
+          left join sales_reps r on r.id = t.sales_rep_id
+          left join contacted c on c.target_id = t.id
+      ) x on true
+       order by x.super_date desc, x.target_id`),
     outreachTypes(db, clientId),
   ]);
-  const c = rowsOf(counts)[0] ?? {};
-  const rows = rowsOf(pageResult);
+  const all = rowsOf(result);
+  const c = all[0] ?? {};
+  const rows = all.filter((r) => r.target_id !== null && r.target_id !== undefined);
   const items: UtilizationRow[] = rows.map((r) => {
     const superDate = iso(r.super_date) ?? '';
     const contactedAt = iso(r.contacted_at);
@@ -100,14 +126,16 @@ export async function utilization(
         : null,
     };
   });
+  const n = num(c.n);
+  const contacted = num(c.n_contacted);
   return {
     range: epochOf(range),
     outreach_activity_types: types,
-    superprospects: num(c.n),
-    contacted: num(c.contacted),
-    share: ratio(num(c.contacted), num(c.n)),
+    superprospects: n,
+    contacted,
+    share: ratio(contacted, n),
     items,
-    total: num(rows[0]?.total),
+    total: { all: n, contacted, not_contacted: n - contacted }[q.filter],
     page,
     page_size: pageSize,
   };

@@ -164,9 +164,13 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
     const capped = await reportFeed(app.db, s.clientId, q, { totalCap: 5 });
     expect(capped.total).toBe(5);
     expect(capped.items).toHaveLength(7);
-    const exact = await reportFeed(app.db, s.clientId, q, { totalCap: 7 });
-    expect(exact.total).toBe(7);
-    expect(FEED_TOTAL_CAP).toBe(10_000);
+    for (const cap of [1, 2, 3, 4, 6]) {
+      expect((await reportFeed(app.db, s.clientId, q, { totalCap: cap })).total, `cap ${cap}`).toBe(cap);
+    }
+    for (const cap of [7, 8, 1_000]) {
+      expect((await reportFeed(app.db, s.clientId, q, { totalCap: cap })).total, `cap ${cap}`).toBe(7);
+    }
+    expect(FEED_TOTAL_CAP).toBe(1_000);
   });
 
   it('pipeline/priority: open opportunities ranked by their account engagement of the last days', async () => {

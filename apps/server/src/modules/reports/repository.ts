@@ -30,25 +30,27 @@ export const openOpportunity = sql`(not o.is_closed and not (o.stage_id is null 
  * Which prospects belong to which account (a Rally company): the prospect's own company, the CRM
  * contact's account, and else the e-mail's domain equal to the account's or company's website
  * domain. CRM contacts and accounts deleted in the CRM give none. A CTE named
- * `account_prospects (company_id, prospect_id)`.
+ * `account_prospects (company_id, prospect_id)`. `companies`, a query of company ids, keeps only
+ * those accounts (each tie filtered before its join, so a few accounts read only their prospects).
  */
-export function accountProspects(clientId: string): SQL {
+export function accountProspects(clientId: string, companies?: SQL): SQL {
+  const only = (id: SQL) => (companies ? sql`and ${id} in (${companies})` : sql``);
   return sql`account_prospects as (
     select p.company_id, p.id as prospect_id
       from prospects p
-     where p.client_id = ${clientId} and p.company_id is not null
+     where p.client_id = ${clientId} and p.company_id is not null ${only(sql`p.company_id`)}
     union
     select a.company_id, cc.prospect_id
       from crm_contacts cc
       join crm_accounts a on a.id = cc.account_id and not a.is_deleted
      where cc.client_id = ${clientId} and cc.prospect_id is not null and a.company_id is not null
-       and not cc.is_deleted
+       and not cc.is_deleted ${only(sql`a.company_id`)}
     union
     select a.company_id, p.id
       from prospects p
       join crm_accounts a
         on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2)) and not a.is_deleted
-     where p.client_id = ${clientId} and p.email is not null and a.company_id is not null
+     where p.client_id = ${clientId} and p.email is not null and a.company_id is not null ${only(sql`a.company_id`)}
     union
     select c.id, p.id
       from prospects p
@@ -56,6 +58,7 @@ export function accountProspects(clientId: string): SQL {
         on c.client_id = p.client_id
        and ${websiteDomain(sql`c.website`)} = lower(split_part(p.email, '@', 2))
      where p.client_id = ${clientId} and p.email is not null and c.website is not null and c.website <> ''
+       ${only(sql`c.id`)}
   )`;
 }
 

@@ -305,7 +305,8 @@ function markedCte(clientId: string, withTargets: boolean): SQL {
 /**
  * Open opportunities ranked by their account's engagement in the last `days` days: score =
  * impressions + 5 × clicks + 5 × landing page views; ties by the latest engagement, then amount.
- * Opportunities of accounts marked as a sales priority come first.
+ * Opportunities of accounts marked as a sales priority come first. Only the accounts of open
+ * opportunities are tied to their prospects (`open_accounts`): the others would be joined to nothing.
  */
 export async function priority(
   db: Db,
@@ -320,7 +321,12 @@ export async function priority(
       select exists (select 1 from sales_priorities where client_id = ${clientId} and target_id is not null) as t`),
   );
   const result = await db.execute(sql`
-    with ${accountProspects(clientId)}, ${markedCte(clientId, Boolean(marks?.t))},
+    with open_accounts as (
+      select distinct o.company_id from opportunities o
+       where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.company_id is not null
+    ),
+    ${accountProspects(clientId, sql`select company_id from open_accounts`)},
+    ${markedCte(clientId, Boolean(marks?.t))},
     eng as (
       select ap.company_id,
              count(*) filter (where e.type = 'impression') as impressions,

@@ -12,3 +12,4 @@ export * from './journeys.ts';
 export * from './attention.ts';
 export * from './embedded-reports.ts';
 export * from './export-files.ts';
+export * from './attribution.ts';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   companies,
   crmAccounts,
   crmClientSettings,
+  crmContacts,
   crmStages,
   engagementEvents,
   integrations,
@@ -19,6 +21,7 @@ import {
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeCadence, makeIntegration } from '../../../test/engagement.ts';
 import { opportunitiesIn, opportunityPages } from './repository.ts';
+import { refreshAttribution } from './attribution.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
 
 /**
@@ -316,22 +319,23 @@ describe('pipeline and revenue reports (issue 17)', async () => {
 
   it('the totals and exports read pages of the range: pages of 2 give the rows of one read, in order, for every filter', async () => {
     const range = { from: daysAgo(60), to: new Date(now + DAY) };
+    await refreshAttribution(app.db, w.clientId, 90);
     for (const filter of ['all', 'generated', 'influenced', 'open', 'won', 'lost'] as const) {
       const paged: string[] = [];
-      for await (const page of opportunityPages(app.db, w.clientId, 90, range, filter, 2))
+      for await (const page of opportunityPages(app.db, w.clientId, range, filter, 2))
         paged.push(...page.map((o) => `${o.name} ${o.generated_engaged_at !== null} ${o.influenced}`));
-      const { items } = await opportunitiesIn(app.db, w.clientId, 90, range, { filter, limit: 100 });
+      const { items } = await opportunitiesIn(app.db, w.clientId, range, { filter, limit: 100 });
       expect(paged, filter).toEqual(
         items.map((o) => `${o.name} ${o.generated_engaged_at !== null} ${o.influenced}`),
       );
     }
     // The attribution filters keep only their rows (Helix, created by no one, comes first: nulls first).
     const generated: string[] = [];
-    for await (const page of opportunityPages(app.db, w.clientId, 90, range, 'generated', 2))
+    for await (const page of opportunityPages(app.db, w.clientId, range, 'generated', 2))
       generated.push(...page.map((o) => o.name));
     expect(generated.sort()).toEqual(['=HYPERLINK("http://evil","x")', 'Alpha expansion']);
     const influenced: string[] = [];
-    for await (const page of opportunityPages(app.db, w.clientId, 90, range, 'influenced', 2))
+    for await (const page of opportunityPages(app.db, w.clientId, range, 'influenced', 2))
       influenced.push(...page.map((o) => o.name));
     expect(influenced).toEqual(['Helix (file)', 'Delta renewal']);
   });
@@ -519,5 +523,114 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     expect(none.json()).toMatchObject({ spend_cents: 0, pipeline_per_spend: null, revenue_per_spend: null });
     expect((await viewer.get(`${base}/value_report`)).statusCode).toBe(403);
     expect(fieldsOf(await owner.get(`${base}/value_report?to=soon`))).toEqual(['querystring.to']);
+  });
+
+  // Stored attribution (docs/reports.md): the reports read each opportunity's and move's stored
+  // result, so every write that changes a result must reach it — through the triggers' markers, or
+  // because the row was not final yet.
+  it('stored attribution follows each write that changes it, and recomputes nothing otherwise', async () => {
+    const s = await world('Stored');
+    const { browser: boss } = await signedIn(app, { [s.clientId]: 'purple_owner' });
+    const generated = async () => {
+      const res = await boss.get(`/v1/report/client/${s.clientId}/pipeline/generated?${RANGE}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().items.map((o: { name: string }) => o.name) as string[];
+    };
+    const k = await s.company('Kestrel');
+    // Engaged 15 days ago, tied to no account yet (no company, another domain).
+    const pk = await s.engaged(null, [daysAgo(15)], { email: 'ash@elsewhere.example' });
+    await s.deal(k, { name: 'Kestrel', created: daysAgo(10) });
+    expect(await generated()).toEqual([]);
+    const storedAt = async () =>
+      (
+        await app.db.execute(
+          sql`select computed_at from opportunity_attribution where client_id = ${s.clientId}`,
+        )
+      ).rows[0]?.computed_at;
+    const first = await storedAt();
+    expect(first).toBeTruthy();
+    expect(await generated()).toEqual([]);
+    expect(await storedAt(), 'a read with nothing changed recomputes nothing').toEqual(first);
+
+    // A CRM contact ties the prospect to Kestrel's account.
+    const [account] = await app.db
+      .insert(crmAccounts)
+      .values({
+        clientId: s.clientId,
+        integrationId: s.crmId,
+        externalId: randomUUID(),
+        name: 'Kestrel',
+        companyId: k,
+      })
+      .returning();
+    const [contact] = await app.db
+      .insert(crmContacts)
+      .values({
+        clientId: s.clientId,
+        integrationId: s.crmId,
+        externalId: randomUUID(),
+        email: 'ash@elsewhere.example',
+        accountId: account!.id,
+        prospectId: pk,
+      })
+      .returning();
+    expect(await generated()).toEqual(['Kestrel']);
+    const markers = await app.db.execute(
+      sql`select count(*)::int as n from attribution_dirty where client_id = ${s.clientId}`,
+    );
+    expect(markers.rows[0]?.n, 'the refresh takes its markers').toBe(0);
+    // Deleted in the CRM: the tie is gone.
+    await app.db.update(crmContacts).set({ isDeleted: true }).where(eq(crmContacts.id, contact!.id));
+    expect(await generated()).toEqual([]);
+    // The prospect's own company.
+    await app.db.update(prospects).set({ companyId: k }).where(eq(prospects.id, pk));
+    expect(await generated()).toEqual(['Kestrel']);
+    await app.db.update(prospects).set({ companyId: null }).where(eq(prospects.id, pk));
+    expect(await generated()).toEqual([]);
+    // The e-mail's domain, once the account has it.
+    await app.db
+      .update(crmAccounts)
+      .set({ domain: 'kestrel.example' })
+      .where(eq(crmAccounts.id, account!.id));
+    await app.db.update(prospects).set({ email: 'ash@kestrel.example' }).where(eq(prospects.id, pk));
+    expect(await generated()).toEqual(['Kestrel']);
+    await app.db.update(crmAccounts).set({ domain: null }).where(eq(crmAccounts.id, account!.id));
+    expect(await generated()).toEqual([]);
+    // The company's website's domain.
+    await app.db
+      .update(companies)
+      .set({ website: 'https://www.kestrel.example/about' })
+      .where(eq(companies.id, k));
+    expect(await generated()).toEqual(['Kestrel']);
+    // The opportunity's creation moved before the engagement.
+    await app.db
+      .update(opportunities)
+      .set({ crmCreatedAt: daysAgo(16) })
+      .where(eq(opportunities.name, 'Kestrel'));
+    expect(await generated()).toEqual([]);
+    await app.db
+      .update(opportunities)
+      .set({ crmCreatedAt: daysAgo(10) })
+      .where(eq(opportunities.name, 'Kestrel'));
+    expect(await generated()).toEqual(['Kestrel']);
+    // The target (and so its events) deleted.
+    await app.db.delete(targets).where(and(eq(targets.clientId, s.clientId), eq(targets.prospectId, pk)));
+    expect(await generated()).toEqual([]);
+
+    // A move recorded after the first read is attributed when it arrives.
+    const m = await s.company('Merlin');
+    await s.engaged(m, [daysAgo(6)]);
+    const dealM = await s.deal(m, { name: 'Merlin', created: daysAgo(40), stage: 'Qualification' });
+    const summary = async () => (await boss.get(`/v1/report/client/${s.clientId}/summary?${RANGE}`)).json();
+    expect((await summary()).progressed).toBe(0);
+    await s.moved(dealM, 'Prospecting', 'Qualification', daysAgo(2));
+    expect((await summary()).progressed).toBe(1);
+
+    // Not final yet: won today, so an event written now (no marker: it is not backdated) still counts.
+    const n = await s.company('Nimbus');
+    await s.deal(n, { name: 'Nimbus', created: daysAgo(30), stage: 'Closed Won', closeDate: new Date() });
+    expect((await summary()).influenced).toBe(0);
+    await s.engaged(n, [new Date()]);
+    expect((await summary()).influenced).toBe(1);
   });
 });

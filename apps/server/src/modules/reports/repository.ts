@@ -63,7 +63,7 @@ export function accountProspects(clientId: string, companies?: SQL): SQL {
 }
 
 /** A company website's bare domain (no scheme, `www`, port or path), as `accountProspects` compares it. */
-const websiteDomain = (website: SQL) =>
+export const websiteDomain = (website: SQL) =>
   sql`lower(regexp_replace(regexp_replace(${website}, '^[a-z][a-z0-9+.-]*://', '', 'i'), '^www[0-9]*[.]|[/:?#].*$', '', 'g'))`;
 
 /**
@@ -99,41 +99,35 @@ function oneAccountProspects(clientId: string, companyId: SQL): SQL {
 }
 
 /** Engagement events of an account's prospects in [lo, hi), as a subquery over `e`. */
-function accountEvents(clientId: string, companyId: SQL, lo: SQL, hi: SQL): SQL {
+export function accountEvents(clientId: string, companyId: SQL, lo: SQL, hi: SQL): SQL {
   return sql`from ${oneAccountProspects(clientId, companyId)} ap
       join targets t on t.prospect_id = ap.prospect_id and t.client_id = ${clientId}
       join engagement_events e on e.target_id = t.id and e.client_id = ${clientId}
      where e.occurred_at >= ${lo} and e.occurred_at < ${hi}`;
 }
 
-const windowOf = (days: number) => sql`make_interval(days => ${days})`;
+export const windowOf = (days: number) => sql`make_interval(days => ${days})`;
 /**
  * An opportunity's creation moment is the CRM's. A revenue file import gives none (when Rally stored
  * the row says nothing of the deal), so such rows count only by their close date.
  */
-const createdAt = sql`o.crm_created_at`;
+export const createdAt = sql`o.crm_created_at`;
 /** When a won opportunity closed: the end of its close date, else its last change. */
-const closedAt = sql`coalesce((o.close_date + 1)::timestamptz, o.crm_updated_at, o.updated_at)`;
+export const closedAt = sql`coalesce((o.close_date + 1)::timestamptz, o.crm_updated_at, o.updated_at)`;
 
-/** One opportunity with its attribution: the rows of the opportunity report and its exports. */
-function opportunityRows(clientId: string, windowDays: number): SQL {
-  const w = windowOf(windowDays);
+/**
+ * One opportunity with its attribution: the rows of the opportunity report and its exports. The
+ * attribution is the stored one (attribution.ts), which the service refreshes before it reads.
+ */
+function opportunityRows(clientId: string): SQL {
   return sql`select o.id, o.name, o.account_name, o.company_id, o.amount_cents, o.currency,
            coalesce(s.label, o.stage) as stage, o.is_closed, o.is_won,
            ${createdAt} as created_at, o.close_date::text as close_date, o.close_date as close_day,
-           g.first_at as generated_engaged_at, g.prospects as generated_prospects,
-           (o.is_won and i.prospects > 0) as influenced, i.prospects as influenced_prospects
+           a.generated_at as generated_engaged_at, a.generated_prospects,
+           (o.is_won and a.influenced_prospects > 0) as influenced, a.influenced_prospects
       from opportunities o
       left join crm_stages s on s.id = o.stage_id
-      left join lateral (
-        select min(e.occurred_at) as first_at, count(distinct ap.prospect_id)::int as prospects
-        ${accountEvents(clientId, sql`o.company_id`, sql`${createdAt} - ${w}`, createdAt)}
-      ) g on true
-      left join lateral (
-        select count(distinct ap.prospect_id)::int as prospects
-        ${accountEvents(clientId, sql`o.company_id`, sql`${closedAt} - ${w}`, closedAt)}
-          and o.is_won
-      ) i on true
+      left join opportunity_attribution a on a.opportunity_id = o.id
      where o.client_id = ${clientId} and not o.is_deleted`;
 }
 
@@ -205,7 +199,6 @@ const PLAIN_FILTERS: Partial<Record<OpportunityFilter, SQL>> = {
 export async function opportunitiesIn(
   db: Db,
   clientId: string,
-  windowDays: number,
   range: Range,
   opts: { filter?: OpportunityFilter; limit: number; offset?: number },
 ): Promise<{ items: OpportunityRow[]; total: number }> {
@@ -231,11 +224,11 @@ export async function opportunitiesIn(
            limit ${limit} offset ${offset}
         )
         select x.*, (select total from page limit 1) as total
-          from (${opportunityRows(clientId, windowDays)} and o.id = any(array(select id from page))) x
+          from (${opportunityRows(clientId)} and o.id = any(array(select id from page))) x
          order by x.created_at desc, x.id`)
     : await db.execute(sql`
         select x.*, count(*) over () as total
-          from (${opportunityRows(clientId, windowDays)}) x
+          from (${opportunityRows(clientId)}) x
          where ${opportunitiesWhere(range, opts.filter)}
          order by created_at desc, id
          limit ${limit} offset ${offset}`);
@@ -255,7 +248,6 @@ export async function opportunitiesIn(
 export async function* opportunityPages(
   db: Db,
   clientId: string,
-  windowDays: number,
   range: Range,
   filter: OpportunityFilter,
   pageSize = 2_000,
@@ -284,7 +276,7 @@ export async function* opportunityPages(
         )
         select x.*, (extract(epoch from x.created_at) * 1000000)::bigint::text as created_us,
                (${FILTERS[filter]}) as keep
-          from (${opportunityRows(clientId, windowDays)} and o.id = any(array(select id from page))) x
+          from (${opportunityRows(clientId)} and o.id = any(array(select id from page))) x
          order by x.created_at desc, x.id`),
     );
     const kept = rows.filter((r) => r.keep === true);
@@ -307,11 +299,10 @@ function microsIso(us: unknown): string | null {
 export async function opportunityById(
   db: Db,
   clientId: string,
-  windowDays: number,
   opportunityId: string,
 ): Promise<OpportunityRow | null> {
   const result = await db.execute(sql`
-    select x.* from (${opportunityRows(clientId, windowDays)}) x where x.id = ${opportunityId}`);
+    select x.* from (${opportunityRows(clientId)}) x where x.id = ${opportunityId}`);
   const row = rowsOf(result)[0];
   return row ? toOpportunity(row) : null;
 }
@@ -337,6 +328,29 @@ export type StageMoveRow = {
 };
 
 /**
+ * The moves of `progressedMoves` (aliases h, o, fs, ts, m). The engaged moves come from the stored
+ * attribution (attribution.ts); which stages count is applied here, so choosing other stages needs
+ * no recomputation.
+ */
+function progressedFrom(clientId: string, range: Range, chosenStageIds: string[]): SQL {
+  const into = chosenStageIds.length
+    ? sql`ts.id in (${sql.join(
+        chosenStageIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql`not (ts.is_closed and not ts.is_won)`;
+  return sql`from stage_move_attribution m
+      join opportunity_stage_history h on h.id = m.history_id
+      join opportunities o on o.id = h.opportunity_id and not o.is_deleted
+      join crm_stages fs on fs.id = h.from_stage_id
+      join crm_stages ts on ts.id = h.to_stage_id
+     where m.client_id = ${clientId} and m.engaged_at is not null
+       and m.changed_at >= ${range.from} and m.changed_at < ${range.to}
+       and ts.sort_order > fs.sort_order and ts.integration_id = fs.integration_id
+       and ${into}`;
+}
+
+/**
  * Stage moves in the range that count as progress: forward in the pipeline (a higher stage order),
  * into a selected or valuable stage (any later stage but closed-lost when none is chosen), with an
  * engagement of the account within the window before the move. First entries (creation) are not moves.
@@ -344,34 +358,14 @@ export type StageMoveRow = {
 export async function progressedMoves(
   db: Db,
   clientId: string,
-  windowDays: number,
   range: Range,
   chosenStageIds: string[],
 ): Promise<StageMoveRow[]> {
-  const w = windowOf(windowDays);
-  const into = chosenStageIds.length
-    ? sql`ts.id in (${sql.join(
-        chosenStageIds.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})`
-    : sql`not (ts.is_closed and not ts.is_won)`;
   const result = await db.execute(sql`
     select o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
            coalesce(fs.label, h.from_stage) as from_stage, coalesce(ts.label, h.to_stage) as to_stage,
-           h.changed_at as moved_at, eng.last_at as engaged_at
-      from opportunity_stage_history h
-      join opportunities o on o.id = h.opportunity_id and not o.is_deleted
-      join crm_stages fs on fs.id = h.from_stage_id
-      join crm_stages ts on ts.id = h.to_stage_id
-      cross join lateral (
-        select max(e.occurred_at) as last_at
-        ${accountEvents(clientId, sql`o.company_id`, sql`h.changed_at - ${w}`, sql`h.changed_at`)}
-      ) eng
-     where h.client_id = ${clientId}
-       and h.changed_at >= ${range.from} and h.changed_at < ${range.to}
-       and ts.sort_order > fs.sort_order and ts.integration_id = fs.integration_id
-       and ${into}
-       and eng.last_at is not null
+           h.changed_at as moved_at, m.engaged_at
+      ${progressedFrom(clientId, range, chosenStageIds)}
      order by h.changed_at desc, o.id`);
   return rowsOf(result).map((r) => ({
     opportunity_id: String(r.opportunity_id),
@@ -383,6 +377,94 @@ export async function progressedMoves(
     to_stage: String(r.to_stage),
     moved_at: isoAt(r.moved_at),
     engaged_at: isoAt(r.engaged_at),
+  }));
+}
+
+/**
+ * The opportunity totals of a range in one currency (the summary's): created in the range, generated
+ * among them, won (closed) in it, influenced among those, and the opportunities of the range in other
+ * currencies; then the opportunities progressed in it (once each, however often they moved).
+ */
+export async function opportunityTotals(
+  db: Db,
+  clientId: string,
+  range: Range,
+  currency: string,
+  chosenStageIds: string[],
+) {
+  const createdIn = sql`(${createdAt} >= ${range.from} and ${createdAt} < ${range.to})`;
+  const wonIn = sql`(o.is_won and o.close_date >= ${range.from}::date and o.close_date < ${range.to}::date)`;
+  const mine = sql`o.currency = ${currency}`;
+  const result = await db.execute(sql`
+    with o as (
+      select o.*, a.generated_at, a.influenced_prospects
+        from opportunities o
+        left join opportunity_attribution a on a.opportunity_id = o.id
+       where o.client_id = ${clientId} and not o.is_deleted and (${createdIn} or ${wonIn})
+    ),
+    p as (
+      select distinct on (o.id) o.id, o.amount_cents
+      ${progressedFrom(clientId, range, chosenStageIds)} and ${mine}
+    )
+    select count(*) filter (where not ${mine}) as other,
+           count(*) filter (where ${mine} and ${createdIn}) as created,
+           coalesce(sum(o.amount_cents) filter (where ${mine} and ${createdIn}), 0) as created_cents,
+           count(*) filter (where ${mine} and ${createdIn} and o.generated_at is not null) as generated,
+           coalesce(sum(o.amount_cents) filter (where ${mine} and ${createdIn} and o.generated_at is not null), 0)
+             as generated_cents,
+           count(*) filter (where ${mine} and ${wonIn}) as won,
+           coalesce(sum(o.amount_cents) filter (where ${mine} and ${wonIn}), 0) as won_cents,
+           count(*) filter (where ${mine} and ${wonIn} and o.influenced_prospects > 0) as influenced,
+           coalesce(sum(o.amount_cents) filter (where ${mine} and ${wonIn} and o.influenced_prospects > 0), 0)
+             as influenced_cents,
+           (select count(*) from p) as progressed,
+           (select coalesce(sum(amount_cents), 0) from p) as progressed_cents
+      from o`);
+  const r = rowsOf(result)[0] ?? {};
+  return {
+    other_currency_opportunities: num(r.other),
+    opportunities_created: num(r.created),
+    pipeline_created_cents: num(r.created_cents),
+    generated: num(r.generated),
+    pipeline_generated_cents: num(r.generated_cents),
+    progressed: num(r.progressed),
+    pipeline_progressed_cents: num(r.progressed_cents),
+    won: num(r.won),
+    revenue_won_cents: num(r.won_cents),
+    influenced: num(r.influenced),
+    revenue_influenced_cents: num(r.influenced_cents),
+  };
+}
+
+/**
+ * Won opportunities of the range (created or closed in it) in one currency, summed per month of their
+ * close date, for the close dates in [months.from, months.to) (the whole months the range touches).
+ */
+export async function wonByMonth(
+  db: Db,
+  clientId: string,
+  range: Range,
+  currency: string,
+  months: { from: string; to: string },
+) {
+  const result = await db.execute(sql`
+    select to_char(o.close_date, 'YYYY-MM') as month, count(*) as won,
+           coalesce(sum(o.amount_cents), 0) as won_cents,
+           count(*) filter (where a.influenced_prospects > 0) as influenced,
+           coalesce(sum(o.amount_cents) filter (where a.influenced_prospects > 0), 0) as influenced_cents
+      from opportunities o
+      left join opportunity_attribution a on a.opportunity_id = o.id
+     where o.client_id = ${clientId} and not o.is_deleted and o.is_won and o.currency = ${currency}
+       and o.close_date >= ${months.from}::date and o.close_date < ${months.to}::date
+       and ((${createdAt} >= ${range.from} and ${createdAt} < ${range.to})
+         or (o.close_date >= ${range.from}::date and o.close_date < ${range.to}::date))
+     group by 1`);
+  return rowsOf(result).map((r) => ({
+    month: String(r.month),
+    won: num(r.won),
+    revenue_won_cents: num(r.won_cents),
+    influenced: num(r.influenced),
+    revenue_influenced_cents: num(r.influenced_cents),
   }));
 }
 

@@ -21,9 +21,12 @@ import {
   opportunityById,
   performanceByDate,
   progressedMoves,
+  opportunityTotals,
   stageHistoryOf,
+  wonByMonth,
   superprospectSpend,
 } from './repository.ts';
+import { refreshAttribution } from './attribution.ts';
 import type { OpportunityFilter, OpportunityRow, Range, View } from './repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -51,6 +54,16 @@ export async function windowDaysOf(db: Db, clientId: string): Promise<number> {
   return row?.days ?? ATTRIBUTION_WINDOW_DEFAULT_DAYS;
 }
 
+/**
+ * The window in force, once the client's stored attribution is up to date with it and with the
+ * facts (attribution.ts): every report that reads an attribution asks this first.
+ */
+export async function attributionWindow(db: Db, clientId: string): Promise<number> {
+  const windowDays = await windowDaysOf(db, clientId);
+  await refreshAttribution(db, clientId, windowDays);
+  return windowDays;
+}
+
 /** The stages a move must reach to count as progress: the selected and the valuable ones. */
 async function progressStageIds(db: Db, clientId: string): Promise<string[]> {
   const [row] = await db.select().from(crmClientSettings).where(eq(crmClientSettings.clientId, clientId));
@@ -65,64 +78,23 @@ async function progressStageIds(db: Db, clientId: string): Promise<string[]> {
 async function everyOpportunity(
   db: Db,
   clientId: string,
-  windowDays: number,
   range: Range,
   filter: OpportunityFilter = 'all',
 ): Promise<OpportunityRow[]> {
   const all: OpportunityRow[] = [];
-  for await (const page of opportunityPages(db, clientId, windowDays, range, filter)) all.push(...page);
+  for await (const page of opportunityPages(db, clientId, range, filter)) all.push(...page);
   return all;
 }
 
 export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Promise<ReportSummary> {
   const range = rangeOf(q);
-  const windowDays = await windowDaysOf(db, clientId);
-  const [currency, items, moves, engagement] = await Promise.all([
-    mainCurrency(db, clientId),
-    everyOpportunity(db, clientId, windowDays, range),
-    progressedMoves(db, clientId, windowDays, range, await progressStageIds(db, clientId)),
+  const windowDays = await attributionWindow(db, clientId);
+  const [currency, stages] = await Promise.all([mainCurrency(db, clientId), progressStageIds(db, clientId)]);
+  const [totals, engagement] = await Promise.all([
+    opportunityTotals(db, clientId, range, currency, stages),
     engagementIn(db, clientId, range),
   ]);
-  const inCurrency = items.filter((o) => o.currency === currency);
-  const createdIn = (o: { created_at: string | null }) => {
-    if (o.created_at === null) return false;
-    const t = new Date(o.created_at);
-    return t >= range.from && t < range.to;
-  };
-  const closedIn = (o: { close_date: string | null }) =>
-    o.close_date !== null &&
-    new Date(`${o.close_date}T00:00:00Z`) >= startOfDay(range.from) &&
-    new Date(`${o.close_date}T00:00:00Z`) < startOfDay(range.to);
-  const sum = (list: { amount_cents: number }[]) => list.reduce((n, o) => n + o.amount_cents, 0);
-  const created = inCurrency.filter(createdIn);
-  const generated = created.filter((o) => o.generated_engaged_at !== null);
-  const won = inCurrency.filter((o) => o.is_won && closedIn(o));
-  const influenced = won.filter((o) => o.influenced);
-  // One opportunity moved twice in the range counts once, at its amount.
-  const progressedOpps = new Map(
-    moves.filter((m) => m.currency === currency).map((m) => [m.opportunity_id, m]),
-  );
-  return {
-    range: epochOf(range),
-    window_days: windowDays,
-    currency,
-    other_currency_opportunities: items.length - inCurrency.length,
-    opportunities_created: created.length,
-    pipeline_created_cents: sum(created),
-    generated: generated.length,
-    pipeline_generated_cents: sum(generated),
-    progressed: progressedOpps.size,
-    pipeline_progressed_cents: sum([...progressedOpps.values()]),
-    won: won.length,
-    revenue_won_cents: sum(won),
-    influenced: influenced.length,
-    revenue_influenced_cents: sum(influenced),
-    ...engagement,
-  };
-}
-
-function startOfDay(d: Date): Date {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+  return { range: epochOf(range), window_days: windowDays, currency, ...totals, ...engagement };
 }
 
 export async function pipelineGenerated(
@@ -131,8 +103,8 @@ export async function pipelineGenerated(
   q: ReportRangeQuery,
 ): Promise<PipelineGenerated> {
   const range = rangeOf(q);
-  const windowDays = await windowDaysOf(db, clientId);
-  const items = await everyOpportunity(db, clientId, windowDays, range, 'generated');
+  const windowDays = await attributionWindow(db, clientId);
+  const items = await everyOpportunity(db, clientId, range, 'generated');
   // Only those created in the range: a won one closed in it but created before is not this period's pipeline.
   const created = items.filter(
     (o) => o.created_at !== null && new Date(o.created_at) >= range.from && new Date(o.created_at) < range.to,
@@ -146,8 +118,8 @@ export async function pipelineProgressed(
   q: ReportRangeQuery,
 ): Promise<PipelineProgressed> {
   const range = rangeOf(q);
-  const windowDays = await windowDaysOf(db, clientId);
-  const items = await progressedMoves(db, clientId, windowDays, range, await progressStageIds(db, clientId));
+  const windowDays = await attributionWindow(db, clientId);
+  const items = await progressedMoves(db, clientId, range, await progressStageIds(db, clientId));
   return { range: epochOf(range), window_days: windowDays, items };
 }
 
@@ -157,8 +129,8 @@ export async function opportunityReport(
   q: ReportRangeQuery & { filter: OpportunityFilter; page: number; page_size: number },
 ) {
   const range = rangeOf(q);
-  const windowDays = await windowDaysOf(db, clientId);
-  const { items, total } = await opportunitiesIn(db, clientId, windowDays, range, {
+  await attributionWindow(db, clientId);
+  const { items, total } = await opportunitiesIn(db, clientId, range, {
     filter: q.filter,
     limit: q.page_size,
     offset: (q.page - 1) * q.page_size,
@@ -173,8 +145,8 @@ export async function opportunityExportPages(
   q: ReportRangeQuery & { filter: OpportunityFilter },
 ): Promise<AsyncGenerator<OpportunityRow[]>> {
   const range = rangeOf(q);
-  const windowDays = await windowDaysOf(db, clientId);
-  return opportunityPages(db, clientId, windowDays, range, q.filter);
+  await attributionWindow(db, clientId);
+  return opportunityPages(db, clientId, range, q.filter);
 }
 
 export async function opportunityDetail(
@@ -182,8 +154,8 @@ export async function opportunityDetail(
   clientId: string,
   opportunityId: string,
 ): Promise<OpportunityDetail | null> {
-  const windowDays = await windowDaysOf(db, clientId);
-  const opportunity = await opportunityById(db, clientId, windowDays, opportunityId);
+  const windowDays = await attributionWindow(db, clientId);
+  const opportunity = await opportunityById(db, clientId, opportunityId);
   if (!opportunity) return null;
   const [prospects, stageHistory] = await Promise.all([
     engagedProspects(db, clientId, windowDays, opportunityId),
@@ -204,31 +176,25 @@ export async function performance(
 /** Won and influenced revenue per month of the close date, in the main currency, every month listed. */
 export async function revenueByMonth(db: Db, clientId: string, q: ReportRangeQuery): Promise<RevenueByMonth> {
   const range = rangeOf(q);
-  const windowDays = await windowDaysOf(db, clientId);
-  const [currency, items] = await Promise.all([
-    mainCurrency(db, clientId),
-    everyOpportunity(db, clientId, windowDays, range, 'won'),
-  ]);
-  const months = new Map<string, RevenueByMonth['rows'][number]>();
-  for (
-    let d = new Date(Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth(), 1));
-    d < range.to;
-    d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1))
-  ) {
-    const month = d.toISOString().slice(0, 7);
-    months.set(month, { month, won: 0, revenue_won_cents: 0, influenced: 0, revenue_influenced_cents: 0 });
-  }
-  for (const o of items) {
-    const row = o.close_date ? months.get(o.close_date.slice(0, 7)) : undefined;
-    if (!row || o.currency !== currency) continue;
-    row.won += 1;
-    row.revenue_won_cents += o.amount_cents;
-    if (o.influenced) {
-      row.influenced += 1;
-      row.revenue_influenced_cents += o.amount_cents;
-    }
-  }
-  return { range: epochOf(range), window_days: windowDays, currency, rows: [...months.values()] };
+  const windowDays = await attributionWindow(db, clientId);
+  const months: string[] = [];
+  let d = new Date(Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth(), 1));
+  for (; d < range.to; d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)))
+    months.push(d.toISOString().slice(0, 7));
+  const currency = await mainCurrency(db, clientId);
+  const sums = new Map(
+    (
+      await wonByMonth(db, clientId, range, currency, {
+        from: `${months[0]}-01`,
+        to: d.toISOString().slice(0, 10),
+      })
+    ).map((r) => [r.month, r]),
+  );
+  const rows = months.map(
+    (month) =>
+      sums.get(month) ?? { month, won: 0, revenue_won_cents: 0, influenced: 0, revenue_influenced_cents: 0 },
+  );
+  return { range: epochOf(range), window_days: windowDays, currency, rows };
 }
 
 export async function valueReport(db: Db, clientId: string, q: ReportRangeQuery): Promise<ValueReport> {

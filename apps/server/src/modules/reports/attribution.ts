@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { accountEvents, closedAt, createdAt, rowsOf, websiteDomain, windowOf } from './repository.ts';
+
+/**
+ * Stored attribution (docs/reports.md "Stored attribution"). Computing the model at read time costs
+ * about a millisecond per opportunity and per stage move (their account's prospects by four ties,
+ * their targets, their events in the window), so a quarter of a large client's pipeline took minutes.
+ * The result is kept per opportunity and per move in `opportunity_attribution` and
+ * `stage_move_attribution`; triggers (migration 0023) write to `attribution_dirty` what a write may
+ * have changed, and `refreshAttribution` recomputes exactly that before a report reads. A report is
+ * therefore always what the model gives from the facts of the moment, as before.
+ *
+ * A row is final once its moments (creation; close when won; the move) are more than five minutes
+ * before it was computed: events are written at "now", so later ones cannot fall in its window, and
+ * a later event dated before (an import, the demo's history) marks the client dirty by trigger.
+ * Rows not final yet are computed again on every refresh.
+ */
+
+/** The grace within which an event may arrive after it happened without being "backdated". */
+const SETTLE = sql`interval '5 minutes'`;
+
+type Dirty = { kind: string; ref: string | null; domain: string | null };
+
+/**
+ * Brings the client's stored attribution up to date with its facts, for the window in force. A
+ * no-op read when nothing changed; otherwise one transaction, serialised per client by an advisory
+ * lock so concurrent reports do not compute the same rows twice.
+ */
+export async function refreshAttribution(db: Db, clientId: string, windowDays: number): Promise<void> {
+  const [probe] = rowsOf(
+    await db.execute(sql`
+      select (select window_days from attribution_state where client_id = ${clientId}) as window_days,
+             exists(select 1 from attribution_dirty where client_id = ${clientId}) as dirty,
+             exists(select 1 from opportunity_attribution where client_id = ${clientId} and not final) as unsettled,
+             exists(select 1 from stage_move_attribution where client_id = ${clientId} and not final) as unsettled_moves`),
+  );
+  if (
+    probe &&
+    Number(probe.window_days) === windowDays &&
+    !probe.dirty &&
+    !probe.unsettled &&
+    !probe.unsettled_moves
+  )
+    return;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('rally.attribution'), hashtext(${clientId}))`);
+    const [state] = rowsOf(
+      await tx.execute(sql`select window_days from attribution_state where client_id = ${clientId}`),
+    );
+    // Taken by deleting: a marker a concurrent write commits later stays for the next refresh.
+    const dirty = rowsOf(
+      await tx.execute(sql`delete from attribution_dirty where client_id = ${clientId}
+        returning kind, ref, domain`),
+    ) as Dirty[];
+    if (!state || Number(state.window_days) !== windowDays || dirty.some((d) => d.kind === 'all')) {
+      await tx.execute(sql`delete from opportunity_attribution where client_id = ${clientId}`);
+      await tx.execute(sql`delete from stage_move_attribution where client_id = ${clientId}`);
+    } else {
+      await clearChanged(tx, clientId, dirty);
+    }
+    await tx.execute(sql`insert into attribution_state (client_id, window_days) values (${clientId}, ${windowDays})
+      on conflict (client_id) do update set window_days = excluded.window_days, refreshed_at = now()`);
+    await computeMissing(tx, clientId, windowDays);
+  });
+}
+
+/** Deletes the stored rows the markers name (and those not final yet), to be computed again. */
+async function clearChanged(db: Db, clientId: string, dirty: Dirty[]): Promise<void> {
+  const refs = (kind: string) => [
+    ...new Set(dirty.flatMap((d) => (d.kind === kind && d.ref ? [d.ref] : []))),
+  ];
+  const companies = refs('company');
+  const opportunities = refs('opportunity');
+  const domains = [...new Set(dirty.flatMap((d) => (d.kind === 'domain' && d.domain ? [d.domain] : [])))];
+  // The accounts an e-mail domain ties prospects to: CRM accounts of that domain, companies of that website.
+  const byDomain = domains.length
+    ? sql`or a.company_id in (
+        select ca.company_id from crm_accounts ca
+         where ca.client_id = ${clientId} and ca.domain = any(${sql.param(domains)}::text[]) and ca.company_id is not null
+        union
+        select c.id from companies c
+         where c.client_id = ${clientId} and c.website is not null and c.website <> ''
+           and ${websiteDomain(sql`c.website`)} = any(${sql.param(domains)}::text[]))`
+    : sql``;
+  const changed = sql`(not a.final
+      or a.company_id = any(${sql.param(companies)}::uuid[])
+      or a.opportunity_id = any(${sql.param(opportunities)}::uuid[])
+      ${byDomain})`;
+  await db.execute(sql`delete from opportunity_attribution a where a.client_id = ${clientId} and ${changed}`);
+  await db.execute(sql`delete from stage_move_attribution a where a.client_id = ${clientId} and ${changed}`);
+}
+
+/** Computes the rows missing: new opportunities and moves, and those just cleared. */
+async function computeMissing(db: Db, clientId: string, windowDays: number): Promise<void> {
+  const w = windowOf(windowDays);
+  const settledBy = (moment: SQL) => sql`coalesce(${moment} <= now() - ${SETTLE}, true)`;
+  await db.execute(sql`
+    insert into opportunity_attribution
+      (opportunity_id, client_id, company_id, window_days, generated_at, generated_prospects,
+       influenced_prospects, final)
+    select o.id, o.client_id, o.company_id, ${windowDays}, g.first_at, coalesce(g.prospects, 0),
+           coalesce(i.prospects, 0),
+           ${settledBy(sql`greatest(${createdAt}, case when o.is_won then ${closedAt} end)`)}
+      from opportunities o
+      left join lateral (
+        select min(e.occurred_at) as first_at, count(distinct ap.prospect_id)::int as prospects
+        ${accountEvents(clientId, sql`o.company_id`, sql`${createdAt} - ${w}`, createdAt)}
+      ) g on o.company_id is not null
+      left join lateral (
+        select count(distinct ap.prospect_id)::int as prospects
+        ${accountEvents(clientId, sql`o.company_id`, sql`${closedAt} - ${w}`, closedAt)}
+      ) i on o.company_id is not null and o.is_won
+     where o.client_id = ${clientId} and not o.is_deleted
+       and not exists (select 1 from opportunity_attribution a where a.opportunity_id = o.id)
+    on conflict (opportunity_id) do nothing`);
+  await db.execute(sql`
+    insert into stage_move_attribution
+      (history_id, client_id, opportunity_id, company_id, window_days, changed_at, engaged_at, final)
+    select h.id, h.client_id, o.id, o.company_id, ${windowDays}, h.changed_at, eng.last_at,
+           ${settledBy(sql`h.changed_at`)}
+      from opportunity_stage_history h
+      join opportunities o on o.id = h.opportunity_id and not o.is_deleted
+      left join lateral (
+        select max(e.occurred_at) as last_at
+        ${accountEvents(clientId, sql`o.company_id`, sql`h.changed_at - ${w}`, sql`h.changed_at`)}
+      ) eng on o.company_id is not null
+     where h.client_id = ${clientId} and h.from_stage_id is not null and h.to_stage_id is not null
+       and not exists (select 1 from stage_move_attribution a where a.history_id = h.id)
+    on conflict (history_id) do nothing`);
+}

@@ -92,41 +92,70 @@ async function clearChanged(db: Db, clientId: string, dirty: Dirty[]): Promise<v
   await db.execute(sql`delete from stage_move_attribution a where a.client_id = ${clientId} and ${changed}`);
 }
 
-/** Computes the rows missing: new opportunities and moves, and those just cleared. */
+/** Rows computed per statement: each stays well under a statement timeout on a large client. */
+const CHUNK = 2_000;
+
+/**
+ * Computes the rows missing (new opportunities and moves, and those just cleared), a chunk of ids at
+ * a time in id order.
+ */
 async function computeMissing(db: Db, clientId: string, windowDays: number): Promise<void> {
   const w = windowOf(windowDays);
   const settledBy = (moment: SQL) => sql`coalesce(${moment} <= now() - ${SETTLE}, true)`;
-  await db.execute(sql`
-    insert into opportunity_attribution
-      (opportunity_id, client_id, company_id, window_days, generated_at, generated_prospects,
-       influenced_prospects, final)
-    select o.id, o.client_id, o.company_id, ${windowDays}, g.first_at, coalesce(g.prospects, 0),
-           coalesce(i.prospects, 0),
-           ${settledBy(sql`greatest(${createdAt}, case when o.is_won then ${closedAt} end)`)}
-      from opportunities o
-      left join lateral (
-        select min(e.occurred_at) as first_at, count(distinct ap.prospect_id)::int as prospects
-        ${accountEvents(clientId, sql`o.company_id`, sql`${createdAt} - ${w}`, createdAt)}
-      ) g on o.company_id is not null
-      left join lateral (
-        select count(distinct ap.prospect_id)::int as prospects
-        ${accountEvents(clientId, sql`o.company_id`, sql`${closedAt} - ${w}`, closedAt)}
-      ) i on o.company_id is not null and o.is_won
-     where o.client_id = ${clientId} and not o.is_deleted
-       and not exists (select 1 from opportunity_attribution a where a.opportunity_id = o.id)
-    on conflict (opportunity_id) do nothing`);
-  await db.execute(sql`
-    insert into stage_move_attribution
-      (history_id, client_id, opportunity_id, company_id, window_days, changed_at, engaged_at, final)
-    select h.id, h.client_id, o.id, o.company_id, ${windowDays}, h.changed_at, eng.last_at,
-           ${settledBy(sql`h.changed_at`)}
-      from opportunity_stage_history h
-      join opportunities o on o.id = h.opportunity_id and not o.is_deleted
-      left join lateral (
-        select max(e.occurred_at) as last_at
-        ${accountEvents(clientId, sql`o.company_id`, sql`h.changed_at - ${w}`, sql`h.changed_at`)}
-      ) eng on o.company_id is not null
-     where h.client_id = ${clientId} and h.from_stage_id is not null and h.to_stage_id is not null
-       and not exists (select 1 from stage_move_attribution a where a.history_id = h.id)
-    on conflict (history_id) do nothing`);
+  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
+    const ids = rowsOf(
+      await db.execute(sql`
+        select o.id from opportunities o
+         where o.client_id = ${clientId} and not o.is_deleted and o.id > ${after}::uuid
+           and not exists (select 1 from opportunity_attribution a where a.opportunity_id = o.id)
+         order by o.id limit ${CHUNK}`),
+    ).map((r) => String(r.id));
+    if (ids.length === 0) break;
+    await db.execute(sql`
+      insert into opportunity_attribution
+        (opportunity_id, client_id, company_id, window_days, generated_at, generated_prospects,
+         influenced_prospects, final)
+      select o.id, o.client_id, o.company_id, ${windowDays}, g.first_at, coalesce(g.prospects, 0),
+             coalesce(i.prospects, 0),
+             ${settledBy(sql`greatest(${createdAt}, case when o.is_won then ${closedAt} end)`)}
+        from opportunities o
+        left join lateral (
+          select min(e.occurred_at) as first_at, count(distinct ap.prospect_id)::int as prospects
+          ${accountEvents(clientId, sql`o.company_id`, sql`${createdAt} - ${w}`, createdAt)}
+        ) g on o.company_id is not null
+        left join lateral (
+          select count(distinct ap.prospect_id)::int as prospects
+          ${accountEvents(clientId, sql`o.company_id`, sql`${closedAt} - ${w}`, closedAt)}
+        ) i on o.company_id is not null and o.is_won
+       where o.id = any(${sql.param(ids)}::uuid[])
+      on conflict (opportunity_id) do nothing`);
+    after = ids.at(-1) as string;
+    if (ids.length < CHUNK) break;
+  }
+  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
+    const ids = rowsOf(
+      await db.execute(sql`
+        select h.id from opportunity_stage_history h
+         where h.client_id = ${clientId} and h.from_stage_id is not null and h.to_stage_id is not null
+           and h.id > ${after}::uuid
+           and not exists (select 1 from stage_move_attribution a where a.history_id = h.id)
+         order by h.id limit ${CHUNK}`),
+    ).map((r) => String(r.id));
+    if (ids.length === 0) break;
+    await db.execute(sql`
+      insert into stage_move_attribution
+        (history_id, client_id, opportunity_id, company_id, window_days, changed_at, engaged_at, final)
+      select h.id, h.client_id, o.id, o.company_id, ${windowDays}, h.changed_at, eng.last_at,
+             ${settledBy(sql`h.changed_at`)}
+        from opportunity_stage_history h
+        join opportunities o on o.id = h.opportunity_id and not o.is_deleted
+        left join lateral (
+          select max(e.occurred_at) as last_at
+          ${accountEvents(clientId, sql`o.company_id`, sql`h.changed_at - ${w}`, sql`h.changed_at`)}
+        ) eng on o.company_id is not null
+       where h.id = any(${sql.param(ids)}::uuid[])
+      on conflict (history_id) do nothing`);
+    after = ids.at(-1) as string;
+    if (ids.length < CHUNK) break;
+  }
 }

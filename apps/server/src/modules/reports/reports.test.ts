@@ -20,7 +20,7 @@ import {
 } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeCadence, makeIntegration } from '../../../test/engagement.ts';
-import { opportunitiesIn, opportunityPages } from './repository.ts';
+import { opportunitiesIn, opportunityPages, rowsOf } from './repository.ts';
 import { refreshAttribution } from './attribution.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
 
@@ -542,11 +542,11 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     await s.deal(k, { name: 'Kestrel', created: daysAgo(10) });
     expect(await generated()).toEqual([]);
     const storedAt = async () =>
-      (
+      rowsOf(
         await app.db.execute(
           sql`select computed_at from opportunity_attribution where client_id = ${s.clientId}`,
-        )
-      ).rows[0]?.computed_at;
+        ),
+      )[0]?.computed_at;
     const first = await storedAt();
     expect(first).toBeTruthy();
     expect(await generated()).toEqual([]);
@@ -578,7 +578,7 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     const markers = await app.db.execute(
       sql`select count(*)::int as n from attribution_dirty where client_id = ${s.clientId}`,
     );
-    expect(markers.rows[0]?.n, 'the refresh takes its markers').toBe(0);
+    expect(rowsOf(markers)[0]?.n, 'the refresh takes its markers').toBe(0);
     // Deleted in the CRM: the tie is gone.
     await app.db.update(crmContacts).set({ isDeleted: true }).where(eq(crmContacts.id, contact!.id));
     expect(await generated()).toEqual([]);

@@ -48,6 +48,7 @@ import {
   reportRoutes,
   salesPriorityRoutes,
   scReportRoutes,
+  setupReports,
 } from './modules/reports/index.ts';
 import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -235,6 +236,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   setupCohorts(app);
   setupCampaigns(app);
   setupExportFiles(app);
+  setupReports(app, { workers: opts.workers });
   app.decorate('integrationSync', integrationSync);
   app.decorate('routeAccess', []);
 

@@ -159,3 +159,9 @@ async function computeMissing(db: Db, clientId: string, windowDays: number): Pro
     if (ids.length < CHUNK) break;
   }
 }
+
+/** The clients with writes not yet folded into their stored attribution. */
+export async function dirtyClients(db: Db): Promise<string[]> {
+  const result = await db.execute(sql`select distinct client_id from attribution_dirty`);
+  return rowsOf(result).map((r) => String(r.client_id));
+}

@@ -2,3 +2,4 @@ export { reportRoutes } from './routes.ts';
 export { scReportRoutes } from './sc-routes.ts';
 export { reportInsightRoutes } from './insight-routes.ts';
 export { salesPriorityRoutes } from './priority-routes.ts';
+export { setupReports } from './jobs.ts';

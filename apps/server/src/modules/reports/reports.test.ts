@@ -22,6 +22,7 @@ import { createTestApp } from '../../../test/helpers.ts';
 import { makeCadence, makeIntegration } from '../../../test/engagement.ts';
 import { opportunitiesIn, opportunityPages, rowsOf } from './repository.ts';
 import { refreshAttribution } from './attribution.ts';
+import { ATTRIBUTION_JOB } from './jobs.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
 
 /**
@@ -632,5 +633,24 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     expect((await summary()).influenced).toBe(0);
     await s.engaged(n, [new Date()]);
     expect((await summary()).influenced).toBe(1);
+  });
+
+  it('the workers fold writes into the stored attribution in the background, before any report asks', async () => {
+    const s = await world('Background');
+    const k = await s.company('Kite');
+    await s.engaged(k, [daysAgo(12)]);
+    const dealK = await s.deal(k, { name: 'Kite', created: daysAgo(5) });
+    const stored = async () =>
+      rowsOf(
+        await app.db.execute(sql`select generated_prospects from opportunity_attribution
+          where opportunity_id = ${dealK}`),
+      );
+    expect(await stored(), 'nothing stored before a report or the job').toEqual([]);
+    await app.queue.send(ATTRIBUTION_JOB, {});
+    for (let i = 0; i < 100 && (await stored()).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await stored()).toEqual([{ generated_prospects: 1 }]);
+    const left = await app.db.execute(sql`select 1 from attribution_dirty where client_id = ${s.clientId}`);
+    expect(rowsOf(left)).toEqual([]);
   });
 });

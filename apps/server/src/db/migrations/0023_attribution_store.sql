@@ -141,15 +141,8 @@ BEGIN
       FROM new_rows n JOIN old_rows o ON o.id = n.id
      WHERE (n.prospect_id, n.client_id) IS DISTINCT FROM (o.prospect_id, o.client_id);
   ELSE
-    INSERT INTO attribution_dirty (client_id, kind, ref, domain)
-    SELECT DISTINCT x.client_id, x.kind, x.ref, x.domain
-      FROM old_rows o
-      JOIN prospects p ON p.id = o.prospect_id
-     CROSS JOIN LATERAL (VALUES
-       (o.client_id, 'company', p.company_id, NULL::text),
-       (o.client_id, 'domain', NULL::uuid, lower(split_part(p.email, '@', 2)))
-     ) AS x(client_id, kind, ref, domain)
-     WHERE x.ref IS NOT NULL OR coalesce(x.domain, '') <> '';
+    INSERT INTO attribution_dirty (client_id, kind, ref)
+    SELECT DISTINCT o.client_id, 'prospect', o.prospect_id FROM old_rows o;
   END IF;
   RETURN NULL;
 END $$;
@@ -241,11 +234,13 @@ CREATE TRIGGER attribution_companies_update AFTER UPDATE ON companies
 --> statement-breakpoint
 -- The tracking path writes events at "now", after every settled moment; an event written more than
 -- five minutes after it happened (the demo's history, an import, a consumer catching up) may fall
--- before one, so the client's stored attribution is computed again.
+-- before one, so the accounts of its prospect are computed again.
 CREATE FUNCTION attribution_events_backdated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO attribution_dirty (client_id, kind)
-  SELECT DISTINCT n.client_id, 'all' FROM new_rows n WHERE n.occurred_at < now() - interval '5 minutes';
+  INSERT INTO attribution_dirty (client_id, kind, ref)
+  SELECT DISTINCT t.client_id, 'prospect', t.prospect_id
+    FROM (SELECT DISTINCT target_id FROM new_rows WHERE occurred_at < now() - interval '5 minutes') n
+    JOIN targets t ON t.id = n.target_id;
   RETURN NULL;
 END $$;
 --> statement-breakpoint

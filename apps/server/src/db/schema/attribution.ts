@@ -75,12 +75,20 @@ export const stageMoveAttribution = pgTable(
   ],
 );
 
-export const ATTRIBUTION_DIRTY_KINDS = ['all', 'new', 'company', 'domain', 'opportunity'] as const;
+export const ATTRIBUTION_DIRTY_KINDS = [
+  'all',
+  'new',
+  'company',
+  'domain',
+  'opportunity',
+  'prospect',
+] as const;
 
 /**
  * What writes may have changed since the stored attribution was computed, written by triggers:
  * `all` (the whole client), `new` (opportunities or moves without a row), `company` and
- * `opportunity` (by `ref`), `domain` (the accounts an e-mail domain ties prospects to).
+ * `opportunity` (by `ref`), `domain` (the accounts an e-mail domain ties prospects to), `prospect`
+ * (the accounts a prospect is tied to now: its events changed).
  */
 export const attributionDirty = pgTable(
   'attribution_dirty',

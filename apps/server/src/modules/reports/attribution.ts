@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accountEvents, closedAt, createdAt, rowsOf, websiteDomain, windowOf } from './repository.ts';
+import {
+  accountEvents,
+  accountsOfProspects,
+  closedAt,
+  createdAt,
+  rowsOf,
+  websiteDomain,
+  windowOf,
+} from './repository.ts';
 
 /**
  * Stored attribution (docs/reports.md "Stored attribution"). Computing the model at read time costs
@@ -74,6 +82,7 @@ async function clearChanged(db: Db, clientId: string, dirty: Dirty[]): Promise<v
   const companies = refs('company');
   const opportunities = refs('opportunity');
   const domains = [...new Set(dirty.flatMap((d) => (d.kind === 'domain' && d.domain ? [d.domain] : [])))];
+  const prospects = refs('prospect');
   // The accounts an e-mail domain ties prospects to: CRM accounts of that domain, companies of that website.
   const byDomain = domains.length
     ? sql`or a.company_id in (
@@ -84,10 +93,15 @@ async function clearChanged(db: Db, clientId: string, dirty: Dirty[]): Promise<v
          where c.client_id = ${clientId} and c.website is not null and c.website <> ''
            and ${websiteDomain(sql`c.website`)} = any(${sql.param(domains)}::text[]))`
     : sql``;
+  // The accounts prospects are tied to now, by the model's ties (repository.ts accountProspects).
+  const byProspect = prospects.length
+    ? sql`or a.company_id in (
+        select ap.company_id from (${accountsOfProspects(clientId, prospects)}) ap)`
+    : sql``;
   const changed = sql`(not a.final
       or a.company_id = any(${sql.param(companies)}::uuid[])
       or a.opportunity_id = any(${sql.param(opportunities)}::uuid[])
-      ${byDomain})`;
+      ${byDomain} ${byProspect})`;
   await db.execute(sql`delete from opportunity_attribution a where a.client_id = ${clientId} and ${changed}`);
   await db.execute(sql`delete from stage_move_attribution a where a.client_id = ${clientId} and ${changed}`);
 }

@@ -617,6 +617,9 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     // The target (and so its events) deleted.
     await app.db.delete(targets).where(and(eq(targets.clientId, s.clientId), eq(targets.prospectId, pk)));
     expect(await generated()).toEqual([]);
+    // An event recorded late (dated 14 days ago) for a new prospect of the website's domain.
+    await s.engaged(null, [daysAgo(14)], { email: 'bo@kestrel.example' });
+    expect(await generated()).toEqual(['Kestrel']);
 
     // A move recorded after the first read is attributed when it arrives.
     const m = await s.company('Merlin');

@@ -62,6 +62,30 @@ export function accountProspects(clientId: string, companies?: SQL): SQL {
   )`;
 }
 
+/** The accounts the given prospects are tied to, by the ties of `accountProspects`: rows of `company_id`. */
+export function accountsOfProspects(clientId: string, prospectIds: string[]): SQL {
+  const ids = sql`${sql.param(prospectIds)}::uuid[]`;
+  return sql`
+    select p.company_id from prospects p
+     where p.client_id = ${clientId} and p.id = any(${ids}) and p.company_id is not null
+    union
+    select a.company_id from crm_contacts cc
+      join crm_accounts a on a.id = cc.account_id and not a.is_deleted
+     where cc.client_id = ${clientId} and cc.prospect_id = any(${ids}) and a.company_id is not null
+       and not cc.is_deleted
+    union
+    select a.company_id from prospects p
+      join crm_accounts a
+        on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2)) and not a.is_deleted
+     where p.client_id = ${clientId} and p.id = any(${ids}) and p.email is not null and a.company_id is not null
+    union
+    select c.id from companies c
+     where c.client_id = ${clientId} and c.website is not null and c.website <> ''
+       and ${websiteDomain(sql`c.website`)} in (
+         select lower(split_part(p.email, '@', 2)) from prospects p
+          where p.client_id = ${clientId} and p.id = any(${ids}) and p.email is not null)`;
+}
+
 /** A company website's bare domain (no scheme, `www`, port or path), as `accountProspects` compares it. */
 export const websiteDomain = (website: SQL) =>
   sql`lower(regexp_replace(regexp_replace(${website}, '^[a-z][a-z0-9+.-]*://', '', 'i'), '^www[0-9]*[.]|[/:?#].*$', '', 'g'))`;

@@ -111,7 +111,8 @@ const CHUNK = 2_000;
 
 /**
  * Computes the rows missing (new opportunities and moves, and those just cleared), a chunk of ids at
- * a time in id order.
+ * a time in id order. The chunk's ids are joined from `unnest`: as `id = any(…)` the planner read the
+ * whole history table's other index for each chunk (365,000 rows removed by its filter).
  */
 async function computeMissing(db: Db, clientId: string, windowDays: number): Promise<void> {
   const w = windowOf(windowDays);
@@ -132,7 +133,8 @@ async function computeMissing(db: Db, clientId: string, windowDays: number): Pro
       select o.id, o.client_id, o.company_id, ${windowDays}, g.first_at, coalesce(g.prospects, 0),
              coalesce(i.prospects, 0),
              ${settledBy(sql`greatest(${createdAt}, case when o.is_won then ${closedAt} end)`)}
-        from opportunities o
+        from unnest(${sql.param(ids)}::uuid[]) as x(id)
+        join opportunities o on o.id = x.id
         left join lateral (
           select min(e.occurred_at) as first_at, count(distinct ap.prospect_id)::int as prospects
           ${accountEvents(clientId, sql`o.company_id`, sql`${createdAt} - ${w}`, createdAt)}
@@ -141,7 +143,6 @@ async function computeMissing(db: Db, clientId: string, windowDays: number): Pro
           select count(distinct ap.prospect_id)::int as prospects
           ${accountEvents(clientId, sql`o.company_id`, sql`${closedAt} - ${w}`, closedAt)}
         ) i on o.company_id is not null and o.is_won
-       where o.id = any(${sql.param(ids)}::uuid[])
       on conflict (opportunity_id) do nothing`);
     after = ids.at(-1) as string;
     if (ids.length < CHUNK) break;
@@ -161,13 +162,13 @@ async function computeMissing(db: Db, clientId: string, windowDays: number): Pro
         (history_id, client_id, opportunity_id, company_id, window_days, changed_at, engaged_at, final)
       select h.id, h.client_id, o.id, o.company_id, ${windowDays}, h.changed_at, eng.last_at,
              ${settledBy(sql`h.changed_at`)}
-        from opportunity_stage_history h
+        from unnest(${sql.param(ids)}::uuid[]) as x(id)
+        join opportunity_stage_history h on h.id = x.id
         join opportunities o on o.id = h.opportunity_id and not o.is_deleted
         left join lateral (
           select max(e.occurred_at) as last_at
           ${accountEvents(clientId, sql`o.company_id`, sql`h.changed_at - ${w}`, sql`h.changed_at`)}
         ) eng on o.company_id is not null
-       where h.id = any(${sql.param(ids)}::uuid[])
       on conflict (history_id) do nothing`);
     after = ids.at(-1) as string;
     if (ids.length < CHUNK) break;

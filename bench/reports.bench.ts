@@ -141,6 +141,7 @@ export async function run() {
     });
     app = await buildApp(config, { workers: false }); // migrates the new database
     let prospectIds: string[] = [];
+    let wonId: string | undefined;
     const c = new pg.Client({ connectionString: url.toString() });
     await c.connect();
     try {
@@ -195,6 +196,13 @@ export async function run() {
           `select id::text from prospects where client_id = '${BIG_CLIENT}' limit 500`,
         )
       ).rows.map((r) => r.id);
+      // The newest won opportunity, for `opportunity/{id}` (its engaged prospects and stage history).
+      wonId = (
+        await c.query<{ id: string }>(
+          `select id::text from opportunities where client_id = '${BIG_CLIENT}' and is_won
+            order by crm_created_at desc nulls last limit 1`,
+        )
+      ).rows[0]?.id;
     } finally {
       await c.end();
     }
@@ -217,6 +225,7 @@ export async function run() {
       ['pipeline/generated', `${r}/pipeline/generated?${range}`],
       ['pipeline/progressed', `${r}/pipeline/progressed?${range}`],
       ['opportunity (first page)', `${r}/opportunity?${range}`],
+      ...(wonId ? ([['opportunity/{id}', `${r}/opportunity/${wonId}`]] as [string, string][]) : []),
       ['alignment', `${r}/alignment?${range}`],
       ['value_report', `${r}/value_report?${range}`],
       ['dashboard/stats', `${r}/dashboard/stats?${range}`],

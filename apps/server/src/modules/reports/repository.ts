@@ -524,15 +524,15 @@ export async function engagementIn(db: Db, clientId: string, range: Range) {
 /** The prospects of an opportunity's account engaged within the window before its moment. */
 export async function engagedProspects(db: Db, clientId: string, windowDays: number, opportunityId: string) {
   const w = windowOf(windowDays);
+  // The account's prospects through its own indexes (oneAccountProspects), not the client's mapping.
   const result = await db.execute(sql`
-    with ${accountProspects(clientId)}
     select p.id as prospect_id, trim(p.first_name || ' ' || p.last_name) as name, p.email, p.title,
            count(*) filter (where e.type = 'impression') as impressions,
            count(*) filter (where e.type = 'click') as clicks,
            count(*) filter (where e.type = 'view') as views,
            min(e.occurred_at) as first_engaged_at, max(e.occurred_at) as last_engaged_at
       from opportunities o
-      join account_prospects ap on ap.company_id = o.company_id
+      cross join lateral ${oneAccountProspects(clientId, sql`o.company_id`)} ap
       join prospects p on p.id = ap.prospect_id
       join targets t on t.prospect_id = p.id and t.client_id = ${clientId}
       join engagement_events e on e.target_id = t.id and e.client_id = ${clientId}

@@ -87,6 +87,17 @@ export type ReportOpportunity = z.infer<typeof reportOpportunitySchema>;
 
 export const OPPORTUNITY_REPORT_FILTERS = ['all', 'generated', 'influenced', 'open', 'won', 'lost'] as const;
 
+/** `page` and `page_size` of a report's table (pages of at most 200 rows; exports read every row). */
+const pageFields = {
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
+  page_size: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200')
+    .default(50),
+};
+
 export const opportunityReportQuery = reportRangeQuery.and(
   z.object({
     filter: z
@@ -94,20 +105,12 @@ export const opportunityReportQuery = reportRangeQuery.and(
         message: `must be one of ${OPPORTUNITY_REPORT_FILTERS.join(', ')}`,
       })
       .default('all'),
-    page: z.coerce
-      .number()
-      .int('must be a whole number')
-      .min(1, 'must be at least 1')
-      .max(100_000)
-      .default(1),
-    page_size: z.coerce
-      .number()
-      .int('must be a whole number')
-      .min(1, 'must be at least 1')
-      .max(200, 'must be at most 200')
-      .default(50),
+    ...pageFields,
   }),
 );
+/** The range and a page: `pipeline/generated` and `pipeline/progressed`. */
+export const pagedRangeQuery = reportRangeQuery.and(z.object(pageFields));
+export type PagedRangeQuery = z.infer<typeof pagedRangeQuery>;
 export const opportunityReportPage = z.object({
   items: z.array(reportOpportunitySchema),
   total: z.number().int(),
@@ -116,11 +119,21 @@ export const opportunityReportPage = z.object({
 });
 export type OpportunityReportPage = z.infer<typeof opportunityReportPage>;
 
-/** `GET /report/client/{id}/pipeline/generated`: opportunities created after an engagement. */
+/**
+ * `GET /report/client/{id}/pipeline/generated`: opportunities created after an engagement, a page of
+ * them (newest first), with their number and amount, and per month of creation (UTC) for the chart.
+ * Amounts are in the client's main currency, as in the summary.
+ */
 export const pipelineGeneratedSchema = z.object({
   range,
   window_days: z.number().int(),
+  currency: z.string(),
+  total: z.number().int(),
+  amount_cents: money,
+  by_month: z.array(z.object({ month: z.string(), opportunities: z.number().int(), amount_cents: money })),
   items: z.array(reportOpportunitySchema),
+  page: z.number().int(),
+  page_size: z.number().int(),
 });
 export type PipelineGenerated = z.infer<typeof pipelineGeneratedSchema>;
 
@@ -139,11 +152,14 @@ export const stageMoveSchema = z.object({
 });
 export type StageMove = z.infer<typeof stageMoveSchema>;
 
-/** `GET /report/client/{id}/pipeline/progressed`. */
+/** `GET /report/client/{id}/pipeline/progressed`: a page of the counted moves, newest first. */
 export const pipelineProgressedSchema = z.object({
   range,
   window_days: z.number().int(),
+  total: z.number().int(),
   items: z.array(stageMoveSchema),
+  page: z.number().int(),
+  page_size: z.number().int(),
 });
 export type PipelineProgressed = z.infer<typeof pipelineProgressedSchema>;
 

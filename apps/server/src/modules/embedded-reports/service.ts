@@ -94,18 +94,12 @@ async function reportData(
     case 'value_report':
       return { kind, value_report: await valueReport(db, clientId, q) };
     case 'pipeline_generated': {
-      const r = await pipelineGenerated(db, clientId, q);
-      return {
-        kind,
-        pipeline_generated: { ...r, items: r.items.slice(0, EMBEDDED_MAX_ROWS), total: r.items.length },
-      };
+      const r = await pipelineGenerated(db, clientId, { ...q, page: 1, page_size: EMBEDDED_MAX_ROWS });
+      return { kind, pipeline_generated: r };
     }
     case 'pipeline_progressed': {
-      const r = await pipelineProgressed(db, clientId, q);
-      return {
-        kind,
-        pipeline_progressed: { ...r, items: r.items.slice(0, EMBEDDED_MAX_ROWS), total: r.items.length },
-      };
+      const r = await pipelineProgressed(db, clientId, { ...q, page: 1, page_size: EMBEDDED_MAX_ROWS });
+      return { kind, pipeline_progressed: r };
     }
   }
 }

@@ -257,6 +257,37 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     const alpha = res.json().items.find((o: { id: string }) => o.id === dealA);
     expect(alpha.generated_engaged_at).toBe(daysAgo(30).toISOString());
     expect(alpha.engaged_prospects).toBe(1);
+    // Their number and amount in all and per month of creation (UTC), whatever the page.
+    const month = (d: Date) => d.toISOString().slice(0, 7);
+    const months = new Map<string, { opportunities: number; amount_cents: number }>();
+    for (const [d, cents] of [
+      [daysAgo(20), 500_000],
+      [daysAgo(6), 40_000],
+    ] as const) {
+      const m = months.get(month(d)) ?? { opportunities: 0, amount_cents: 0 };
+      months.set(month(d), { opportunities: m.opportunities + 1, amount_cents: m.amount_cents + cents });
+    }
+    expect(res.json()).toMatchObject({
+      total: 2,
+      amount_cents: 540_000,
+      currency: 'USD',
+      by_month: [...months].map(([m, v]) => ({ month: m, ...v })),
+      page: 1,
+      page_size: 50,
+    });
+    // Pages of one, newest first: G (created 6 days ago), then A.
+    const first = (await sdr.get(`${base}/pipeline/generated?${RANGE}&page_size=1`)).json();
+    const second = (await sdr.get(`${base}/pipeline/generated?${RANGE}&page_size=1&page=2`)).json();
+    expect([first.items[0].id, second.items[0].id]).toEqual([dealG, dealA]);
+    expect([first.total, second.total, first.amount_cents]).toEqual([2, 2, 540_000]);
+    const past = (await sdr.get(`${base}/pipeline/generated?${RANGE}&page_size=1&page=3`)).json();
+    expect([past.items, past.total]).toEqual([[], 2]);
+    expect(fieldsOf(await sdr.get(`${base}/pipeline/generated?${RANGE}&page_size=201`))).toEqual([
+      'querystring.page_size',
+    ]);
+    expect(fieldsOf(await sdr.get(`${base}/pipeline/progressed?${RANGE}&page=0`))).toEqual([
+      'querystring.page',
+    ]);
   });
 
   it('the attribution window is the client setting: 120 days makes Beta generated too', async () => {
@@ -289,6 +320,11 @@ describe('pipeline and revenue reports (issue 17)', async () => {
         engaged_at: daysAgo(12).toISOString(),
       }),
     ]);
+    expect(res.json()).toMatchObject({ total: 1, page: 1, page_size: 50 });
+    expect((await owner.get(`${base}/pipeline/progressed?${RANGE}&page=2`)).json()).toMatchObject({
+      total: 1,
+      items: [],
+    });
   });
 
   it('summary: the numbers equal the rows behind them, and revenue influenced is the won amount engaged before close', async () => {

@@ -384,24 +384,152 @@ export async function progressedMoves(
   clientId: string,
   range: Range,
   chosenStageIds: string[],
-): Promise<StageMoveRow[]> {
+  page: { limit: number; offset: number },
+): Promise<{ items: StageMoveRow[]; total: number }> {
   const result = await db.execute(sql`
     select o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
            coalesce(fs.label, h.from_stage) as from_stage, coalesce(ts.label, h.to_stage) as to_stage,
-           h.changed_at as moved_at, m.engaged_at
+           h.changed_at as moved_at, m.engaged_at, count(*) over () as total
       ${progressedFrom(clientId, range, chosenStageIds)}
-     order by h.changed_at desc, o.id`);
-  return rowsOf(result).map((r) => ({
-    opportunity_id: String(r.opportunity_id),
-    name: String(r.name),
-    account_name: String(r.account_name),
-    amount_cents: num(r.amount_cents),
-    currency: String(r.currency),
-    from_stage: String(r.from_stage),
-    to_stage: String(r.to_stage),
-    moved_at: isoAt(r.moved_at),
-    engaged_at: isoAt(r.engaged_at),
+     order by h.changed_at desc, h.id
+     limit ${page.limit} offset ${page.offset}`);
+  const rows = rowsOf(result);
+  // Past the last page there is no row to carry the number.
+  const total =
+    rows.length || page.offset === 0
+      ? num(rows[0]?.total)
+      : num(
+          rowsOf(
+            await db.execute(sql`select count(*) as n ${progressedFrom(clientId, range, chosenStageIds)}`),
+          )[0]?.n,
+        );
+  return { items: rows.map(toMove), total };
+}
+
+const toMove = (r: Row): StageMoveRow => ({
+  opportunity_id: String(r.opportunity_id),
+  name: String(r.name),
+  account_name: String(r.account_name),
+  amount_cents: num(r.amount_cents),
+  currency: String(r.currency),
+  from_stage: String(r.from_stage),
+  to_stage: String(r.to_stage),
+  moved_at: isoAt(r.moved_at),
+  engaged_at: isoAt(r.engaged_at),
+});
+
+/**
+ * Every counted move of the range in the same order, a page at a time (for the export): each page
+ * starts after the last row of the one before, so a deep page costs what the first does.
+ */
+export async function* progressedPages(
+  db: Db,
+  clientId: string,
+  range: Range,
+  chosenStageIds: string[],
+  pageSize = 2_000,
+): AsyncGenerator<StageMoveRow[]> {
+  let after: { us: string; id: string } | null = null;
+  for (;;) {
+    const from: { us: string; id: string } | null = after;
+    const next = from
+      ? sql`and (h.changed_at < ${microsIso(from.us)}::timestamptz
+             or (h.changed_at = ${microsIso(from.us)}::timestamptz and h.id > ${from.id}::uuid))`
+      : sql``;
+    const rows = rowsOf(
+      await db.execute(sql`
+        select o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
+               coalesce(fs.label, h.from_stage) as from_stage, coalesce(ts.label, h.to_stage) as to_stage,
+               h.changed_at as moved_at, m.engaged_at, h.id as history_id,
+               (extract(epoch from h.changed_at) * 1000000)::bigint::text as changed_us
+          ${progressedFrom(clientId, range, chosenStageIds)} ${next}
+         order by h.changed_at desc, h.id
+         limit ${pageSize}`),
+    );
+    if (rows.length) yield rows.map(toMove);
+    const last = rows.at(-1);
+    if (!last || rows.length < pageSize) return;
+    after = { us: String(last.changed_us), id: String(last.history_id) };
+  }
+}
+
+/** A page of the generated opportunities of a range (created in it), newest first, and their number. */
+export async function generatedPage(
+  db: Db,
+  clientId: string,
+  range: Range,
+  page: { limit: number; offset: number },
+): Promise<{ items: OpportunityRow[]; total: number }> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select x.*, count(*) over () as total
+        from (${opportunityRows(clientId)}
+              and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
+              and a.generated_at is not null) x
+       order by x.created_at desc, x.id
+       limit ${page.limit} offset ${page.offset}`),
+  );
+  const total =
+    rows.length || page.offset === 0
+      ? num(rows[0]?.total)
+      : num(
+          rowsOf(
+            await db.execute(sql`select count(*) as n from (${opportunityRows(clientId)}
+              and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
+              and a.generated_at is not null) x`),
+          )[0]?.n,
+        );
+  return { items: rows.map(toOpportunity), total };
+}
+
+/** Every generated opportunity of the range, newest first, a page at a time (for the export). */
+export async function* generatedPages(
+  db: Db,
+  clientId: string,
+  range: Range,
+  pageSize = 2_000,
+): AsyncGenerator<OpportunityRow[]> {
+  let after: { us: string; id: string } | null = null;
+  for (;;) {
+    const from: { us: string; id: string } | null = after;
+    const next = from
+      ? sql`and (${createdAt} < ${microsIso(from.us)}::timestamptz
+             or (${createdAt} = ${microsIso(from.us)}::timestamptz and o.id > ${from.id}::uuid))`
+      : sql``;
+    const rows = rowsOf(
+      await db.execute(sql`
+        select x.*, (extract(epoch from x.created_at) * 1000000)::bigint::text as created_us
+          from (${opportunityRows(clientId)}
+                and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
+                and a.generated_at is not null ${next}) x
+         order by x.created_at desc, x.id
+         limit ${pageSize}`),
+    );
+    if (rows.length) yield rows.map(toOpportunity);
+    const last = rows.at(-1);
+    if (!last || rows.length < pageSize) return;
+    after = { us: String(last.created_us), id: String(last.id) };
+  }
+}
+
+/** The generated pipeline of a range in one currency: in all, and per month of creation (UTC). */
+export async function generatedTotals(db: Db, clientId: string, range: Range, currency: string) {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select to_char(${createdAt} at time zone 'UTC', 'YYYY-MM') as month, count(*) as n,
+             coalesce(sum(o.amount_cents), 0) as cents
+        from opportunities o
+        join opportunity_attribution a on a.opportunity_id = o.id and a.generated_at is not null
+       where o.client_id = ${clientId} and not o.is_deleted and o.currency = ${currency}
+         and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
+       group by 1 order by 1`),
+  );
+  const byMonth = rows.map((r) => ({
+    month: String(r.month),
+    opportunities: num(r.n),
+    amount_cents: num(r.cents),
   }));
+  return { amount_cents: byMonth.reduce((n, m) => n + m.amount_cents, 0), by_month: byMonth };
 }
 
 /**

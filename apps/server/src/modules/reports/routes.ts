@@ -5,6 +5,7 @@ import {
   opportunityDetailSchema,
   opportunityReportPage,
   opportunityReportQuery,
+  pagedRangeQuery,
   pipelineGeneratedSchema,
   pipelineProgressedSchema,
   reportRangeQuery,
@@ -13,15 +14,17 @@ import {
 } from '@rally/shared/schemas/reports';
 import type { ReportOpportunity, StageMove } from '@rally/shared/schemas/reports';
 import { tenantOf } from '../../lib/access.ts';
-import { sendCsv, streamCsv } from '../../lib/csv-export.ts';
+import { streamCsv } from '../../lib/csv-export.ts';
 import type { CsvColumn } from '../../lib/csv-export.ts';
 import { httpError } from '../../lib/errors.ts';
 import {
   opportunityDetail,
   opportunityExportPages,
   opportunityReport,
+  generatedExportPages,
   pipelineGenerated,
   pipelineProgressed,
+  progressedExportPages,
   summary,
   valueReport,
 } from './service.ts';
@@ -101,8 +104,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reports'],
         summary: 'Opportunities created in the range after an engagement of their account within the window',
+        description: 'A page of them, newest first, with their number and amount in all and per month.',
         params: clientIdParam,
-        querystring: reportRangeQuery,
+        querystring: pagedRangeQuery,
         response: { 200: pipelineGeneratedSchema },
       },
     },
@@ -122,9 +126,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const report = await pipelineGenerated(db, tenantOf(request).clientId, request.query);
+      const report = await generatedExportPages(db, tenantOf(request).clientId, request.query);
       const name = `pipeline-generated-${day(report.range.from)}-${day(report.range.to)}.csv`;
-      return sendCsv(reply, name, OPPORTUNITY_COLUMNS, report.items);
+      return streamCsv(reply, name, OPPORTUNITY_COLUMNS, report.pages);
     },
   );
 
@@ -135,8 +139,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reports'],
         summary: 'Stage moves in the range into a later selected or valuable stage after an engagement',
+        description: 'A page of them, newest first, with their number.',
         params: clientIdParam,
-        querystring: reportRangeQuery,
+        querystring: pagedRangeQuery,
         response: { 200: pipelineProgressedSchema },
       },
     },
@@ -156,9 +161,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const report = await pipelineProgressed(db, tenantOf(request).clientId, request.query);
+      const report = await progressedExportPages(db, tenantOf(request).clientId, request.query);
       const name = `pipeline-progressed-${day(report.range.from)}-${day(report.range.to)}.csv`;
-      return sendCsv(reply, name, MOVE_COLUMNS, report.items);
+      return streamCsv(reply, name, MOVE_COLUMNS, report.pages);
     },
   );
 

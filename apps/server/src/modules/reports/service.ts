@@ -22,6 +22,10 @@ import {
   performanceByDate,
   progressedMoves,
   opportunityTotals,
+  generatedPage,
+  generatedPages,
+  generatedTotals,
+  progressedPages,
   stageHistoryOf,
   wonByMonth,
   superprospectSpend,
@@ -70,22 +74,6 @@ async function progressStageIds(db: Db, clientId: string): Promise<string[]> {
   return [...new Set([...(row?.selectedStageIds ?? []), ...(row?.valuableStageIds ?? [])])];
 }
 
-/**
- * Every opportunity of a range (for the totals), read page by page: one read capped at 10,000 rows
- * left the rest out of the summary and the revenue once a range held more (the reports bench's
- * 90 days held 35,240).
- */
-async function everyOpportunity(
-  db: Db,
-  clientId: string,
-  range: Range,
-  filter: OpportunityFilter = 'all',
-): Promise<OpportunityRow[]> {
-  const all: OpportunityRow[] = [];
-  for await (const page of opportunityPages(db, clientId, range, filter)) all.push(...page);
-  return all;
-}
-
 export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Promise<ReportSummary> {
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
@@ -97,30 +85,80 @@ export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Pr
   return { range: epochOf(range), window_days: windowDays, currency, ...totals, ...engagement };
 }
 
+const pageOf = (q: { page?: number; page_size?: number }) => {
+  const pageSize = q.page_size ?? 50;
+  const page = q.page ?? 1;
+  return { page, page_size: pageSize, limit: pageSize, offset: (page - 1) * pageSize };
+};
+
+/**
+ * A page of the generated opportunities (created in the range, newest first), with their number and
+ * amount in all and per month. Only those created in the range: a won one closed in it but created
+ * before is not this period's pipeline.
+ */
 export async function pipelineGenerated(
   db: Db,
   clientId: string,
-  q: ReportRangeQuery,
+  q: ReportRangeQuery & { page?: number; page_size?: number },
 ): Promise<PipelineGenerated> {
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
-  const items = await everyOpportunity(db, clientId, range, 'generated');
-  // Only those created in the range: a won one closed in it but created before is not this period's pipeline.
-  const created = items.filter(
-    (o) => o.created_at !== null && new Date(o.created_at) >= range.from && new Date(o.created_at) < range.to,
-  );
-  return { range: epochOf(range), window_days: windowDays, items: created };
+  const p = pageOf(q);
+  const currency = await mainCurrency(db, clientId);
+  const [{ items, total }, totals] = await Promise.all([
+    generatedPage(db, clientId, range, p),
+    generatedTotals(db, clientId, range, currency),
+  ]);
+  return {
+    range: epochOf(range),
+    window_days: windowDays,
+    currency,
+    total,
+    ...totals,
+    items,
+    page: p.page,
+    page_size: p.page_size,
+  };
+}
+
+/** Every generated opportunity of the range (the export), page by page as the CSV is streamed. */
+export async function generatedExportPages(db: Db, clientId: string, q: ReportRangeQuery) {
+  const range = rangeOf(q);
+  await attributionWindow(db, clientId);
+  return { range: epochOf(range), pages: generatedPages(db, clientId, range) };
 }
 
 export async function pipelineProgressed(
   db: Db,
   clientId: string,
-  q: ReportRangeQuery,
+  q: ReportRangeQuery & { page?: number; page_size?: number },
 ): Promise<PipelineProgressed> {
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
-  const items = await progressedMoves(db, clientId, range, await progressStageIds(db, clientId));
-  return { range: epochOf(range), window_days: windowDays, items };
+  const p = pageOf(q);
+  const { items, total } = await progressedMoves(
+    db,
+    clientId,
+    range,
+    await progressStageIds(db, clientId),
+    p,
+  );
+  return {
+    range: epochOf(range),
+    window_days: windowDays,
+    total,
+    items,
+    page: p.page,
+    page_size: p.page_size,
+  };
+}
+
+/** Every counted move of the range (the export), page by page as the CSV is streamed. */
+export async function progressedExportPages(db: Db, clientId: string, q: ReportRangeQuery) {
+  const range = rangeOf(q);
+  await attributionWindow(db, clientId);
+  const stages = await progressStageIds(db, clientId);
+  return { range: epochOf(range), pages: progressedPages(db, clientId, range, stages) };
 }
 
 export async function opportunityReport(

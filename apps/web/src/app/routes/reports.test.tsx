@@ -89,7 +89,19 @@ describe('/reports tabs (issue 17)', () => {
   it('Engagement, Pipeline, Revenue, Opportunities (and Shared links); the tab and view follow the address', async () => {
     const { router, server } = await open(`/reports?client_id=${ACME}`, {
       [`${base}/opportunity`]: { body: { items: [won], total: 1, page: 1, page_size: 25 } },
-      [`${base}/pipeline/generated`]: { body: { range, window_days: 90, items: [won] } },
+      [`${base}/pipeline/generated`]: {
+        body: {
+          range,
+          window_days: 90,
+          currency: 'USD',
+          total: 1,
+          amount_cents: won.amount_cents,
+          by_month: [],
+          items: [won],
+          page: 1,
+          page_size: 25,
+        },
+      },
     });
     const tabs = within(await screen.findByRole('tablist', { name: 'Reports' })).getAllByRole('tab');
     expect(tabs.map((t) => t.textContent)).toEqual([

@@ -32,12 +32,12 @@ export const getSummaryQueryOptions = (clientId: string, range: Range) =>
 export const useSummary = (clientId: string, range: Range) =>
   useQuery(getSummaryQueryOptions(clientId, range));
 
-export const useGenerated = (clientId: string, range: Range) =>
+export const useGenerated = (clientId: string, range: Range, page: number) =>
   useQuery({
-    queryKey: ['reports', clientId, 'generated', range],
+    queryKey: ['reports', clientId, 'generated', range, page],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/pipeline/generated`, {
-        query: range,
+        query: { ...range, page, page_size: OPPORTUNITY_PAGE_SIZE },
         schema: pipelineGeneratedSchema,
         signal,
         clientId,
@@ -45,12 +45,12 @@ export const useGenerated = (clientId: string, range: Range) =>
     placeholderData: keepPreviousData,
   });
 
-export const useProgressed = (clientId: string, range: Range) =>
+export const useProgressed = (clientId: string, range: Range, page: number) =>
   useQuery({
-    queryKey: ['reports', clientId, 'progressed', range],
+    queryKey: ['reports', clientId, 'progressed', range, page],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/pipeline/progressed`, {
-        query: range,
+        query: { ...range, page, page_size: OPPORTUNITY_PAGE_SIZE },
         schema: pipelineProgressedSchema,
         signal,
         clientId,

@@ -23,7 +23,12 @@ import { IconChartBar, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { abbreviateNumber, formatDate } from '@rally/shared';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
-import type { ReportOpportunity, ReportSummary, StageMove } from '@rally/shared/schemas/reports';
+import type {
+  PipelineGenerated,
+  ReportOpportunity,
+  ReportSummary,
+  StageMove,
+} from '@rally/shared/schemas/reports';
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { usePeriodPicker } from '../../../components/period-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
@@ -335,21 +340,18 @@ function ExportButton({ onExport, label }: { onExport: () => Promise<void>; labe
 const fileDay = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);
 
 /** Generated pipeline by month, with the same numbers as a table for screen readers and copying. */
-function GeneratedByMonth({ items }: { items: ReportOpportunity[] }) {
-  const data = useMemo(() => {
-    const months = new Map<string, { month: string; opportunities: number; amount: number }>();
-    const dated = items.filter((o): o is ReportOpportunity & { created_at: string } => o.created_at !== null);
-    for (const o of dated.sort((a, b) => a.created_at.localeCompare(b.created_at))) {
-      const month = formatDate(o.created_at, 'MMM yyyy');
-      const m = months.get(month) ?? { month, opportunities: 0, amount: 0 };
-      m.opportunities += 1;
-      m.amount += o.amount_cents / 100;
-      months.set(month, m);
-    }
-    return [...months.values()];
-  }, [items]);
+function GeneratedByMonth({ months, currency }: { months: PipelineGenerated['by_month']; currency: string }) {
+  const data = useMemo(
+    () =>
+      months.map((m) => ({
+        // The server's months are UTC ("2026-11"); the middle of the month names it in any zone.
+        month: formatDate(`${m.month}-15T12:00:00Z`, 'MMM yyyy'),
+        opportunities: m.opportunities,
+        amount: m.amount_cents / 100,
+      })),
+    [months],
+  );
   if (data.length < 2) return null;
-  const currency = items[0]?.currency ?? 'USD';
   return (
     <Paper withBorder radius="md" p="md">
       <Group gap={6} mb="sm">
@@ -400,7 +402,8 @@ function GeneratedPanel({
   range: Range;
   onOpen: (id: string) => void;
 }) {
-  const q = useGenerated(clientId, range);
+  const [page, setPage] = useState(1);
+  const q = useGenerated(clientId, range, page);
   if (q.isPending) return <PanelLoading label="Loading the generated pipeline" />;
   if (q.isError)
     return <PanelError error={q.error} what="the generated pipeline" onRetry={() => void q.refetch()} />;
@@ -422,13 +425,14 @@ function GeneratedPanel({
           }
         />
       </Group>
-      <GeneratedByMonth items={q.data.items} />
+      <GeneratedByMonth months={q.data.by_month} currency={q.data.currency} />
       <OpportunityTable
         items={q.data.items}
         label="Pipeline generated"
         empty="No opportunity in this period followed an engagement with your ads yet."
         onOpen={onOpen}
       />
+      <Pager total={q.data.total} page={page} onChange={setPage} noun="opportunities" />
     </Stack>
   );
 }
@@ -442,7 +446,8 @@ function ProgressedPanel({
   range: Range;
   onOpen: (id: string) => void;
 }) {
-  const q = useProgressed(clientId, range);
+  const [page, setPage] = useState(1);
+  const q = useProgressed(clientId, range, page);
   if (q.isPending) return <PanelLoading label="Loading the progressed pipeline" />;
   if (q.isError)
     return <PanelError error={q.error} what="the progressed pipeline" onRetry={() => void q.refetch()} />;
@@ -508,7 +513,37 @@ function ProgressedPanel({
           </Table.ScrollContainer>
         </Paper>
       )}
+      <Pager total={q.data.total} page={page} onChange={setPage} noun="moves" />
     </Stack>
+  );
+}
+
+/** The pages of a report's table, with the number of its rows; nothing when one page holds them. */
+function Pager({
+  total,
+  page,
+  onChange,
+  noun,
+}: {
+  total: number;
+  page: number;
+  onChange: (page: number) => void;
+  noun: string;
+}) {
+  if (total <= OPPORTUNITY_PAGE_SIZE) return null;
+  return (
+    <Group justify="space-between">
+      <Text size="sm" c="dimmed">
+        {total.toLocaleString('en-US')} {noun}
+      </Text>
+      <Pagination
+        total={Math.ceil(total / OPPORTUNITY_PAGE_SIZE)}
+        value={page}
+        onChange={onChange}
+        size="sm"
+        getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+      />
+    </Group>
   );
 }
 
@@ -575,20 +610,7 @@ function OpportunitiesPanel({
             empty="No opportunity was created or won in this period."
             onOpen={onOpen}
           />
-          {q.data.total > OPPORTUNITY_PAGE_SIZE && (
-            <Group justify="space-between">
-              <Text size="sm" c="dimmed">
-                {q.data.total} opportunities
-              </Text>
-              <Pagination
-                total={Math.ceil(q.data.total / OPPORTUNITY_PAGE_SIZE)}
-                value={page}
-                onChange={setPage}
-                size="sm"
-                getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-              />
-            </Group>
-          )}
+          <Pager total={q.data.total} page={page} onChange={setPage} noun="opportunities" />
         </>
       )}
       <ExportFilesPanel clientId={clientId} />

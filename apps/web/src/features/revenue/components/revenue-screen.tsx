@@ -892,6 +892,9 @@ function EngagementPanel({ clientId, range }: { clientId: string; range: Range }
 }
 
 /** The return on what the client paid for superprospects (value_report), in one line. */
+/** A multiple of the spend, abbreviated as every number (SPEC.md §9): 140866.7 is "140.9K×". */
+const times = (ratio: number | null) => (ratio === null ? '—' : `${abbreviateNumber(ratio)}×`);
+
 function ValueLine({ clientId, range }: { clientId: string; range: Range }) {
   const q = useValueReport(clientId, range);
   if (!q.data) return null;
@@ -903,8 +906,8 @@ function ValueLine({ clientId, range }: { clientId: string; range: Range }) {
           <>
             <b>{fullMoney(v.spend_cents, v.spend_currency)}</b> spent on {v.superprospects_billed}{' '}
             {v.superprospects_billed === 1 ? 'superprospect' : 'superprospects'} in this period was behind{' '}
-            <b>{v.pipeline_per_spend}×</b> its cost in pipeline generated and <b>{v.revenue_per_spend}×</b> in
-            revenue influenced.
+            <b>{times(v.pipeline_per_spend)}</b> its cost in pipeline generated and{' '}
+            <b>{times(v.revenue_per_spend)}</b> in revenue influenced.
           </>
         ) : (
           <>No superprospect was billed in this period, so there is no spend to weigh the results against.</>

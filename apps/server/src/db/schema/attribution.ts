@@ -55,6 +55,9 @@ export const stageMoveAttribution = pgTable(
       .references(() => clients.id, { onDelete: 'cascade' }),
     opportunityId: uuid('opportunity_id').notNull(),
     companyId: uuid('company_id'),
+    /** The move's stages, as in its history row: counting progress then reads no other table but the catalogue. */
+    fromStageId: uuid('from_stage_id'),
+    toStageId: uuid('to_stage_id'),
     windowDays: integer('window_days').notNull(),
     changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
     /** The last engagement of the account within the window before the move; null: none. */
@@ -63,7 +66,9 @@ export const stageMoveAttribution = pgTable(
     computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // Progressed: the engaged moves of a client in a period.
+    // Progressed: the engaged moves of a client in a period. Migration 0026 builds it with INCLUDE
+    // (stages, opportunity, history id, engagement), which Drizzle cannot declare, so the count of a
+    // range reads the index alone.
     index('stage_move_attribution_engaged_idx')
       .on(t.clientId, t.changedAt)
       .where(sql`${t.engagedAt} is not null`),

@@ -133,6 +133,8 @@ async function clearChanged(
   return { opportunities: [...new Set([...opps, ...opportunities])], moves };
 }
 
+/** Rows computed in one refresh past which the tables' statistics are taken again. */
+const ANALYZE_AFTER = 10_000;
 /** Rows computed per statement: each stays well under a statement timeout on a large client. */
 const CHUNK = 2_000;
 
@@ -140,7 +142,8 @@ const CHUNK = 2_000;
  * Computes the rows missing (new opportunities and moves, or all after a reset), a chunk of ids at a
  * time in id order.
  */
-async function computeMissing(db: Db, clientId: string, windowDays: number): Promise<void> {
+async function computeMissing(db: Db, clientId: string, windowDays: number): Promise<number> {
+  let computed = 0;
   for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
     const ids = rowsOf(
       await db.execute(sql`
@@ -150,6 +153,7 @@ async function computeMissing(db: Db, clientId: string, windowDays: number): Pro
          order by o.id limit ${CHUNK}`),
     ).map((r) => String(r.id));
     await computeOpportunities(db, clientId, windowDays, ids);
+    computed += ids.length;
     if (ids.length < CHUNK) break;
     after = ids.at(-1) as string;
   }
@@ -163,9 +167,17 @@ async function computeMissing(db: Db, clientId: string, windowDays: number): Pro
          order by h.id limit ${CHUNK}`),
     ).map((r) => String(r.id));
     await computeMoves(db, clientId, windowDays, ids);
+    computed += ids.length;
     if (ids.length < CHUNK) break;
     after = ids.at(-1) as string;
   }
+  // A large first computation leaves the planner's statistics saying the tables are empty, and the
+  // reports' plans then nested-loop over a hundred thousand rows expected to be seven.
+  if (computed >= ANALYZE_AFTER) {
+    await db.execute(sql`analyze opportunity_attribution`);
+    await db.execute(sql`analyze stage_move_attribution`);
+  }
+  return computed;
 }
 
 const settledBy = (moment: SQL) => sql`coalesce(${moment} <= now() - ${SETTLE}, true)`;
@@ -207,8 +219,10 @@ async function computeMoves(db: Db, clientId: string, windowDays: number, all: s
     const ids = all.slice(i, i + CHUNK);
     await db.execute(sql`
       insert into stage_move_attribution
-        (history_id, client_id, opportunity_id, company_id, window_days, changed_at, engaged_at, final)
-      select h.id, h.client_id, o.id, o.company_id, ${windowDays}, h.changed_at, eng.last_at,
+        (history_id, client_id, opportunity_id, company_id, from_stage_id, to_stage_id, window_days,
+         changed_at, engaged_at, final)
+      select h.id, h.client_id, o.id, o.company_id, h.from_stage_id, h.to_stage_id, ${windowDays},
+             h.changed_at, eng.last_at,
              ${settledBy(sql`h.changed_at`)}
         from unnest(${sql.param(ids)}::uuid[]) as x(id)
         join opportunity_stage_history h on h.id = x.id and h.client_id = ${clientId}

@@ -665,6 +665,12 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     expect((await summary()).progressed).toBe(0);
     await s.moved(dealM, 'Prospecting', 'Qualification', daysAgo(2));
     expect((await summary()).progressed).toBe(1);
+    // The move's history row corrected by the CRM: into Closed Lost, which is no progress.
+    await app.db
+      .update(opportunityStageHistory)
+      .set({ toStageId: s.stage['Closed Lost'], toStage: 'Closed Lost' })
+      .where(eq(opportunityStageHistory.opportunityId, dealM));
+    expect((await summary()).progressed).toBe(0);
 
     // Not final yet: won today, so an event written now (no marker: it is not backdated) still counts.
     const n = await s.company('Nimbus');

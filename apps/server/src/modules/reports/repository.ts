@@ -352,11 +352,17 @@ export type StageMoveRow = {
 };
 
 /**
- * The moves of `progressedMoves` (aliases h, o, fs, ts, m). The engaged moves come from the stored
- * attribution (attribution.ts); which stages count is applied here, so choosing other stages needs
- * no recomputation.
+ * The moves of `progressedMoves` (aliases m, fs, ts, and o when asked): the engaged moves come from the stored
+ * attribution (attribution.ts), with their stages; which stages count is applied here, so choosing
+ * other stages needs no recomputation. Only the stage catalogue is joined, so a range's count reads
+ * the attribution's covering index alone (migration 0026).
  */
-function progressedFrom(clientId: string, range: Range, chosenStageIds: string[]): SQL {
+function progressedFrom(
+  clientId: string,
+  range: Range,
+  chosenStageIds: string[],
+  withOpportunity = false,
+): SQL {
   const into = chosenStageIds.length
     ? sql`ts.id in (${sql.join(
         chosenStageIds.map((id) => sql`${id}::uuid`),
@@ -364,15 +370,18 @@ function progressedFrom(clientId: string, range: Range, chosenStageIds: string[]
       )})`
     : sql`not (ts.is_closed and not ts.is_won)`;
   return sql`from stage_move_attribution m
-      join opportunity_stage_history h on h.id = m.history_id
-      join opportunities o on o.id = h.opportunity_id and not o.is_deleted
-      join crm_stages fs on fs.id = h.from_stage_id
-      join crm_stages ts on ts.id = h.to_stage_id
+      join crm_stages fs on fs.id = m.from_stage_id
+      join crm_stages ts on ts.id = m.to_stage_id
+      ${withOpportunity ? sql`join opportunities o on o.id = m.opportunity_id and not o.is_deleted` : sql``}
      where m.client_id = ${clientId} and m.engaged_at is not null
        and m.changed_at >= ${range.from} and m.changed_at < ${range.to}
        and ts.sort_order > fs.sort_order and ts.integration_id = fs.integration_id
        and ${into}`;
 }
+
+/** The columns of a counted move (aliases m, fs, ts, o). */
+const moveColumns = sql`o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
+  fs.label as from_stage, ts.label as to_stage, m.changed_at as moved_at, m.engaged_at`;
 
 /**
  * Stage moves in the range that count as progress: forward in the pipeline (a higher stage order),
@@ -386,13 +395,19 @@ export async function progressedMoves(
   chosenStageIds: string[],
   page: { limit: number; offset: number },
 ): Promise<{ items: StageMoveRow[]; total: number }> {
+  // The page is chosen on the stored rows and only its 50 are joined to their opportunities.
   const result = await db.execute(sql`
+    with page as (
+      select m.history_id, m.opportunity_id, m.changed_at, m.engaged_at, fs.label as from_label,
+             ts.label as to_label, count(*) over () as total
+        ${progressedFrom(clientId, range, chosenStageIds)}
+       order by m.changed_at desc, m.history_id
+       limit ${page.limit} offset ${page.offset}
+    )
     select o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
-           coalesce(fs.label, h.from_stage) as from_stage, coalesce(ts.label, h.to_stage) as to_stage,
-           h.changed_at as moved_at, m.engaged_at, count(*) over () as total
-      ${progressedFrom(clientId, range, chosenStageIds)}
-     order by h.changed_at desc, h.id
-     limit ${page.limit} offset ${page.offset}`);
+           p.from_label as from_stage, p.to_label as to_stage, p.changed_at as moved_at, p.engaged_at, p.total
+      from page p join opportunities o on o.id = p.opportunity_id
+     order by p.changed_at desc, p.history_id`);
   const rows = rowsOf(result);
   // Past the last page there is no row to carry the number.
   const total =
@@ -433,17 +448,15 @@ export async function* progressedPages(
   for (;;) {
     const from: { us: string; id: string } | null = after;
     const next = from
-      ? sql`and (h.changed_at < ${microsIso(from.us)}::timestamptz
-             or (h.changed_at = ${microsIso(from.us)}::timestamptz and h.id > ${from.id}::uuid))`
+      ? sql`and (m.changed_at < ${microsIso(from.us)}::timestamptz
+             or (m.changed_at = ${microsIso(from.us)}::timestamptz and m.history_id > ${from.id}::uuid))`
       : sql``;
     const rows = rowsOf(
       await db.execute(sql`
-        select o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
-               coalesce(fs.label, h.from_stage) as from_stage, coalesce(ts.label, h.to_stage) as to_stage,
-               h.changed_at as moved_at, m.engaged_at, h.id as history_id,
-               (extract(epoch from h.changed_at) * 1000000)::bigint::text as changed_us
-          ${progressedFrom(clientId, range, chosenStageIds)} ${next}
-         order by h.changed_at desc, h.id
+        select ${moveColumns}, m.history_id,
+               (extract(epoch from m.changed_at) * 1000000)::bigint::text as changed_us
+          ${progressedFrom(clientId, range, chosenStageIds, true)} ${next}
+         order by m.changed_at desc, m.history_id
          limit ${pageSize}`),
     );
     if (rows.length) yield rows.map(toMove);
@@ -556,7 +569,7 @@ export async function opportunityTotals(
     ),
     p as (
       select distinct on (o.id) o.id, o.amount_cents
-      ${progressedFrom(clientId, range, chosenStageIds)} and ${mine}
+      ${progressedFrom(clientId, range, chosenStageIds, true)} and ${mine}
     )
     select count(*) filter (where not ${mine}) as other,
            count(*) filter (where ${mine} and ${createdIn}) as created,

@@ -87,3 +87,14 @@ export const serialIdBodySchema = (what: string) => {
 
 /** Latest epoch second a request may name (9999-12-31T23:59:59Z): beyond it a date cannot be formed. */
 export const MAX_EPOCH_SECONDS = 253_402_300_799;
+
+/** `page` (from 1) and `page_size` (1 to 200, default 50) of a paged list's query. */
+export const pageQueryFields = {
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
+  page_size: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200')
+    .default(50),
+};

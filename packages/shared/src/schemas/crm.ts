@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integrationSchema } from './auth.ts';
+import { pageQueryFields } from './common.ts';
 
 /** Sources connected through the CRM port (SPEC.md §1 "CRM type", and Marketo). */
 export const CRM_SOURCES = ['salesforce', 'hubspot', 'marketo'] as const;
@@ -79,13 +80,7 @@ export const crmListQuery = z.object({
   integration_id: integrationIdQuery.optional(),
   source: crmSourceParam.optional(),
   search: z.string().trim().max(200, 'must be at most 200 characters').optional(),
-  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
-  page_size: z.coerce
-    .number()
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(200, 'must be at most 200')
-    .default(50),
+  ...pageQueryFields,
 });
 export const crmListPage = z.object({
   items: z.array(crmListSchema),

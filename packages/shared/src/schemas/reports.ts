@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields } from './common.ts';
 
 /**
  * Pipeline and revenue reports (issue 17; docs/reports.md is the attribution model). Report dates
@@ -87,16 +88,8 @@ export type ReportOpportunity = z.infer<typeof reportOpportunitySchema>;
 
 export const OPPORTUNITY_REPORT_FILTERS = ['all', 'generated', 'influenced', 'open', 'won', 'lost'] as const;
 
-/** `page` and `page_size` of a report's table (pages of at most 200 rows; exports read every row). */
-const pageFields = {
-  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
-  page_size: z.coerce
-    .number()
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(200, 'must be at most 200')
-    .default(50),
-};
+/** `page` and `page_size` of a report's table (exports read every row). */
+const pageFields = pageQueryFields;
 
 export const opportunityReportQuery = reportRangeQuery.and(
   z.object({

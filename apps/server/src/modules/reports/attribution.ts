@@ -143,34 +143,20 @@ const CHUNK = 2_000;
  * time in id order.
  */
 async function computeMissing(db: Db, clientId: string, windowDays: number): Promise<number> {
-  let computed = 0;
-  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
-    const ids = rowsOf(
-      await db.execute(sql`
-        select o.id from opportunities o
-         where o.client_id = ${clientId} and not o.is_deleted and o.id > ${after}::uuid
-           and not exists (select 1 from opportunity_attribution a where a.opportunity_id = o.id)
-         order by o.id limit ${CHUNK}`),
-    ).map((r) => String(r.id));
-    await computeOpportunities(db, clientId, windowDays, ids);
-    computed += ids.length;
-    if (ids.length < CHUNK) break;
-    after = ids.at(-1) as string;
-  }
-  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
-    const ids = rowsOf(
-      await db.execute(sql`
-        select h.id from opportunity_stage_history h
-         where h.client_id = ${clientId} and h.id > ${after}::uuid
-           and h.from_stage_id is not null and h.to_stage_id is not null
-           and not exists (select 1 from stage_move_attribution a where a.history_id = h.id)
-         order by h.id limit ${CHUNK}`),
-    ).map((r) => String(r.id));
-    await computeMoves(db, clientId, windowDays, ids);
-    computed += ids.length;
-    if (ids.length < CHUNK) break;
-    after = ids.at(-1) as string;
-  }
+  const missingOpportunities = (after: string) => sql`
+    select o.id from opportunities o
+     where o.client_id = ${clientId} and not o.is_deleted and o.id > ${after}::uuid
+       and not exists (select 1 from opportunity_attribution a where a.opportunity_id = o.id)
+     order by o.id limit ${CHUNK}`;
+  const missingMoves = (after: string) => sql`
+    select h.id from opportunity_stage_history h
+     where h.client_id = ${clientId} and h.id > ${after}::uuid
+       and h.from_stage_id is not null and h.to_stage_id is not null
+       and not exists (select 1 from stage_move_attribution a where a.history_id = h.id)
+     order by h.id limit ${CHUNK}`;
+  const computed =
+    (await inChunks(db, missingOpportunities, (ids) => computeOpportunities(db, clientId, windowDays, ids))) +
+    (await inChunks(db, missingMoves, (ids) => computeMoves(db, clientId, windowDays, ids)));
   // A large first computation leaves the planner's statistics saying the tables are empty, and the
   // reports' plans then nested-loop over a hundred thousand rows expected to be seven.
   if (computed >= ANALYZE_AFTER) {
@@ -178,6 +164,22 @@ async function computeMissing(db: Db, clientId: string, windowDays: number): Pro
     await db.execute(sql`analyze stage_move_attribution`);
   }
   return computed;
+}
+
+/** Runs `compute` over the ids `select` finds, a chunk at a time in id order; returns how many. */
+async function inChunks(
+  db: Db,
+  select: (after: string) => SQL,
+  compute: (ids: string[]) => Promise<void>,
+): Promise<number> {
+  let done = 0;
+  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
+    const ids = rowsOf(await db.execute(select(after))).map((r) => String(r.id));
+    await compute(ids);
+    done += ids.length;
+    if (ids.length < CHUNK) return done;
+    after = ids.at(-1) as string;
+  }
 }
 
 const settledBy = (moment: SQL) => sql`coalesce(${moment} <= now() - ${SETTLE}, true)`;

@@ -466,33 +466,26 @@ export async function* progressedPages(
   }
 }
 
-/** A page of the generated opportunities of a range (created in it), newest first, and their number. */
+/**
+ * A page of the generated opportunities of a range (created in it), newest first. Their number comes
+ * from `generatedTotals`: counted here over the page's query it cost a scan of the range per page.
+ */
 export async function generatedPage(
   db: Db,
   clientId: string,
   range: Range,
   page: { limit: number; offset: number },
-): Promise<{ items: OpportunityRow[]; total: number }> {
+): Promise<OpportunityRow[]> {
   const rows = rowsOf(
     await db.execute(sql`
-      select x.*, count(*) over () as total
+      select x.*
         from (${opportunityRows(clientId)}
               and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
               and a.generated_at is not null) x
        order by x.created_at desc, x.id
        limit ${page.limit} offset ${page.offset}`),
   );
-  const total =
-    rows.length || page.offset === 0
-      ? num(rows[0]?.total)
-      : num(
-          rowsOf(
-            await db.execute(sql`select count(*) as n from (${opportunityRows(clientId)}
-              and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
-              and a.generated_at is not null) x`),
-          )[0]?.n,
-        );
-  return { items: rows.map(toOpportunity), total };
+  return rows.map(toOpportunity);
 }
 
 /** Every generated opportunity of the range, newest first, a page at a time (for the export). */
@@ -525,24 +518,32 @@ export async function* generatedPages(
   }
 }
 
-/** The generated pipeline of a range in one currency: in all, and per month of creation (UTC). */
-export async function generatedTotals(db: Db, clientId: string, range: Range, currency: string) {
+/**
+ * The generated pipeline of a range: how many opportunities in all currencies, and in a currency
+ * (given to the function it returns) their amount in all and per month of creation (UTC).
+ */
+export async function generatedTotals(db: Db, clientId: string, range: Range) {
   const rows = rowsOf(
     await db.execute(sql`
-      select to_char(${createdAt} at time zone 'UTC', 'YYYY-MM') as month, count(*) as n,
+      select o.currency, to_char(${createdAt} at time zone 'UTC', 'YYYY-MM') as month, count(*) as n,
              coalesce(sum(o.amount_cents), 0) as cents
         from opportunities o
         join opportunity_attribution a on a.opportunity_id = o.id and a.generated_at is not null
-       where o.client_id = ${clientId} and not o.is_deleted and o.currency = ${currency}
+       where o.client_id = ${clientId} and not o.is_deleted
          and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
-       group by 1 order by 1`),
+       group by 1, 2 order by 2`),
   );
-  const byMonth = rows.map((r) => ({
-    month: String(r.month),
-    opportunities: num(r.n),
-    amount_cents: num(r.cents),
-  }));
-  return { amount_cents: byMonth.reduce((n, m) => n + m.amount_cents, 0), by_month: byMonth };
+  // The client's main currency is asked for beside this, so its part is picked when that is known.
+  return (currency: string) => {
+    const byMonth = rows
+      .filter((r) => r.currency === currency)
+      .map((r) => ({ month: String(r.month), opportunities: num(r.n), amount_cents: num(r.cents) }));
+    return {
+      total: rows.reduce((n, r) => n + num(r.n), 0),
+      amount_cents: byMonth.reduce((n, m) => n + m.amount_cents, 0),
+      by_month: byMonth,
+    };
+  };
 }
 
 /**

@@ -104,16 +104,16 @@ export async function pipelineGenerated(
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
   const p = pageOf(q);
-  const currency = await mainCurrency(db, clientId);
-  const [{ items, total }, totals] = await Promise.all([
+  const [currency, items, totalsIn] = await Promise.all([
+    mainCurrency(db, clientId),
     generatedPage(db, clientId, range, p),
-    generatedTotals(db, clientId, range, currency),
+    generatedTotals(db, clientId, range),
   ]);
+  const totals = totalsIn(currency);
   return {
     range: epochOf(range),
     window_days: windowDays,
     currency,
-    total,
     ...totals,
     items,
     page: p.page,

@@ -88,8 +88,14 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
   });
 
   it('signals/utilization: pages of one are the whole list in order; totals per filter, also past the last page', async () => {
-    for (const [filter, total] of [['all', 3], ['contacted', 1], ['not_contacted', 2]] as const) {
-      const whole = (await owner.get(`${base}/signals/utilization?${RANGE}&filter=${filter}&page_size=200`)).json();
+    for (const [filter, total] of [
+      ['all', 3],
+      ['contacted', 1],
+      ['not_contacted', 2],
+    ] as const) {
+      const whole = (
+        await owner.get(`${base}/signals/utilization?${RANGE}&filter=${filter}&page_size=200`)
+      ).json();
       expect(whole.items, filter).toHaveLength(total);
       const ids: string[] = [];
       for (let page = 1; page <= total + 1; page++) {

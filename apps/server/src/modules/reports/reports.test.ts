@@ -616,6 +616,16 @@ describe('pipeline and revenue reports (issue 17)', async () => {
       sql`select count(*)::int as n from attribution_dirty where client_id = ${s.clientId}`,
     );
     expect(rowsOf(markers)[0]?.n, 'the refresh takes its markers').toBe(0);
+    // Writes that cannot change a result leave no marker: the tracking path's counters, a title.
+    await app.db
+      .update(targets)
+      .set({ impressions: sql`${targets.impressions} + 1` })
+      .where(eq(targets.clientId, s.clientId));
+    await app.db.update(prospects).set({ title: 'VP Sales' }).where(eq(prospects.id, pk));
+    const after = await app.db.execute(
+      sql`select count(*)::int as n from attribution_dirty where client_id = ${s.clientId}`,
+    );
+    expect(rowsOf(after)[0]?.n).toBe(0);
     // Deleted in the CRM: the tie is gone.
     await app.db.update(crmContacts).set({ isDeleted: true }).where(eq(crmContacts.id, contact!.id));
     expect(await generated()).toEqual([]);

@@ -124,6 +124,11 @@ export async function contentDetail(
   q: ReportRangeQuery,
 ): Promise<ContentDetail | null> {
   const range = rangeOf(q);
+  // Another client's id (or none) is refused before a day is rolled up.
+  const [known] = rowsOf(
+    await db.execute(sql`select 1 from content where id = ${contentId} and client_id = ${clientId}`),
+  );
+  if (!known) return null;
   await ensureRollups(db, clientId, range);
   const [row] = rowsOf(await db.execute(contentRows(clientId, range, contentId)));
   if (!row) return null;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type {
   OpportunityDetail,
   PerformanceByDate,
@@ -22,6 +22,7 @@ import {
   performanceByDate,
   progressedMoves,
   opportunityTotals,
+  rowsOf,
   generatedPage,
   generatedPages,
   generatedTotals,
@@ -192,6 +193,12 @@ export async function opportunityDetail(
   clientId: string,
   opportunityId: string,
 ): Promise<OpportunityDetail | null> {
+  // Another client's id (or none) is refused before anything is computed or stored.
+  const [known] = rowsOf(
+    await db.execute(sql`select 1 from opportunities
+      where id = ${opportunityId} and client_id = ${clientId} and not is_deleted`),
+  );
+  if (!known) return null;
   const windowDays = await attributionWindow(db, clientId);
   const opportunity = await opportunityById(db, clientId, opportunityId);
   if (!opportunity) return null;

@@ -1,4 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findDataIds } from '@rally/shared';
@@ -67,6 +68,7 @@ import {
 import { personaliseContent } from './text.ts';
 import { blobStoreOf, listUploads, readUpload, saveUpload } from './uploads.ts';
 import { multipartProblem } from '../../lib/multipart.ts';
+import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
 
 const errorReply = messageReply.extend({
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
@@ -122,6 +124,24 @@ const appHostOf = (publicUrl: string) => new URL(publicUrl).hostname;
  * Content studio under /v1 (SPEC.md §7 "Content under /rest/content, including /pba and
  * /parse_pba_data"; "GET and PUT /rest/client/{id}/settings"), plus landing pages and uploads.
  */
+/**
+ * A new attribution window recomputes every stored attribution row of the client (minutes for a
+ * large one): the background job starts on it now rather than leaving it to the next report.
+ */
+async function saveSettings(
+  app: FastifyInstance,
+  clientId: string,
+  body: z.infer<typeof clientSettingsUpdateBody>,
+) {
+  const saved = await updateClientSettings(app.db, clientId, body);
+  if (body.attribution_window_days !== undefined) {
+    app.queue
+      .send(ATTRIBUTION_JOB, {})
+      .catch((err: unknown) => app.log.warn({ err }, 'could not queue the attribution refresh'));
+  }
+  return saved;
+}
+
 export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
@@ -402,7 +422,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: clientSettingsSchema, 422: errorReply },
       },
     },
-    async (request) => updateClientSettings(db, tenantOf(request).clientId, request.body),
+    async (request) => saveSettings(app, tenantOf(request).clientId, request.body),
   );
 
   // --- uploads ----------------------------------------------------------------------------
@@ -591,7 +611,7 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: clientSettingsSchema, 422: errorReply },
       },
     },
-    async (request) => updateClientSettings(db, tenantOf(request).clientId, request.body),
+    async (request) => saveSettings(app, tenantOf(request).clientId, request.body),
   );
 
   const domainPath = '/client/:clientId/landing_domain';

@@ -11,6 +11,7 @@ import {
 import type { SyncCursor, SyncProgress } from '../../db/schema/index.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
+import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
 import { VendorAuthError } from '../integrations/vendor-http.ts';
 import { CRM_SOURCES } from './port.ts';
 import type { AdapterContext, CrmAdapter, CrmPage, CrmSource, CrmSyncPhase, Credentials } from './port.ts';
@@ -350,6 +351,12 @@ export function createCrmSyncService(deps: Deps) {
         ...also,
       })
       .where(eq(integrations.id, integrationId));
+    // What the sync changed is folded into the stored attribution now, not at the next report.
+    if (!failed) {
+      queue
+        .send(ATTRIBUTION_JOB, {})
+        .catch((err: unknown) => log.warn({ err }, 'could not queue the attribution refresh'));
+    }
     // A sync that will be retried has not finished; one that stopped for good (refused credentials) has.
     if (deps.events && (!failed || also.isActive === false)) {
       const [row] = await db

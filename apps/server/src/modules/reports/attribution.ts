@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ATTRIBUTION_WINDOW_DEFAULT_DAYS } from '@rally/shared/schemas/reports';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -238,8 +239,17 @@ async function computeMoves(db: Db, clientId: string, windowDays: number, all: s
   }
 }
 
-/** The clients with writes not yet folded into their stored attribution. */
+/**
+ * The clients whose stored attribution is behind: writes not yet folded in, or a window setting
+ * changed since it was computed (every row must be computed again: minutes for a large client, which
+ * the background job should pay rather than the next report).
+ */
 export async function dirtyClients(db: Db): Promise<string[]> {
-  const result = await db.execute(sql`select distinct client_id from attribution_dirty`);
+  const result = await db.execute(sql`
+    select client_id from attribution_dirty
+    union
+    select st.client_id from attribution_state st
+      left join client_settings cs on cs.client_id = st.client_id
+     where st.window_days <> coalesce(cs.attribution_window_days, ${ATTRIBUTION_WINDOW_DEFAULT_DAYS})`);
   return rowsOf(result).map((r) => String(r.client_id));
 }

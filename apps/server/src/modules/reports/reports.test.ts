@@ -713,5 +713,23 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     expect(await stored()).toEqual([{ generated_prospects: 1 }]);
     const left = await app.db.execute(sql`select 1 from attribution_dirty where client_id = ${s.clientId}`);
     expect(rowsOf(left)).toEqual([]);
+
+    // A new window is computed by the job the settings save queues, with no report asked: the
+    // engagement 12 days before creation falls outside a 10-day window.
+    const { browser: owner } = await signedIn(app, { [s.clientId]: 'purple_owner' });
+    const saved = await owner.request({
+      method: 'PUT',
+      url: `/v1/rest/client/${s.clientId}/settings`,
+      payload: { attribution_window_days: 5 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const windowed = async () =>
+      rowsOf(
+        await app.db.execute(sql`select window_days, generated_prospects from opportunity_attribution
+          where opportunity_id = ${dealK}`),
+      );
+    for (let i = 0; i < 100 && (await windowed())[0]?.window_days !== 5; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await windowed()).toEqual([{ window_days: 5, generated_prospects: 0 }]);
   });
 });

@@ -21,7 +21,7 @@ import {
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeCadence, makeIntegration } from '../../../test/engagement.ts';
 import { opportunitiesIn, opportunityPages, rowsOf } from './repository.ts';
-import { refreshAttribution } from './attribution.ts';
+import { recomputeAttribution, refreshAttribution } from './attribution.ts';
 import { ATTRIBUTION_JOB } from './jobs.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
 
@@ -694,6 +694,66 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     expect((await summary()).influenced, 'not before the minute has passed').toBe(0);
     await aMinuteAgo();
     expect((await summary()).influenced).toBe(1);
+  });
+
+  it('a first computation in one pass over the events stores the rows item by item does, to the edges', async () => {
+    const s = await world('Sweep');
+    const shift = (d: Date, ms: number) => new Date(d.getTime() + ms);
+    // An event at the very moment of creation is not before it; one exactly a window before is inside.
+    const created = daysAgo(20);
+    const k = await s.company('Kappa');
+    await s.engaged(k, [created]);
+    const dealK = await s.deal(k, { created });
+    const l = await s.company('Lambda');
+    await s.engaged(l, [shift(created, -90 * DAY)]);
+    await s.engaged(l, [shift(created, -90 * DAY - 1)]);
+    const dealL = await s.deal(l, { created });
+    // Two prospects of a won account, engaged before its close; a move at the very moment of the click.
+    const m = await s.company('Mu');
+    await s.engaged(m, [daysAgo(40), daysAgo(12)]);
+    await s.engaged(m, [daysAgo(30)], { type: 'click' });
+    const dealM = await s.deal(m, { created: daysAgo(35), stage: 'Closed Won', closeDate: daysAgo(2) });
+    await s.moved(dealM, 'Prospecting', 'Qualification', daysAgo(30));
+    await s.moved(dealM, 'Qualification', 'Closed Won', daysAgo(2));
+    // No account; no creation date (a revenue file's row); an account nobody engaged.
+    await s.deal(null, { created: daysAgo(5) });
+    await s.deal(k, { created: null, stage: 'Closed Won', closeDate: daysAgo(1) });
+    await s.deal(await s.company('Nu'), { created: daysAgo(3) });
+
+    const stored = async (clientId: string) => ({
+      opportunities: rowsOf(
+        await app.db.execute(sql`select opportunity_id, company_id, window_days, generated_at,
+          generated_prospects, influenced_prospects, final
+          from opportunity_attribution where client_id = ${clientId} order by opportunity_id`),
+      ),
+      moves: rowsOf(
+        await app.db.execute(sql`select history_id, opportunity_id, company_id, from_stage_id, to_stage_id,
+          window_days, changed_at, engaged_at, final
+          from stage_move_attribution where client_id = ${clientId} order by history_id`),
+      ),
+    });
+    // This world's edges, and the first world's ties (CRM account domain, file rows, moves back).
+    for (const clientId of [s.clientId, w.clientId]) {
+      await recomputeAttribution(app.db, clientId, 90, false);
+      const itemByItem = await stored(clientId);
+      await recomputeAttribution(app.db, clientId, 90, true);
+      expect(await stored(clientId)).toEqual(itemByItem);
+      expect(itemByItem.opportunities.length).toBeGreaterThan(5);
+    }
+    const one = async (id: string) =>
+      rowsOf(
+        await app.db.execute(sql`select generated_prospects as g, influenced_prospects as i,
+          generated_at is not null as generated from opportunity_attribution where opportunity_id = ${id}`),
+      )[0];
+    expect(await one(dealK)).toEqual({ g: 0, i: 0, generated: false });
+    expect(await one(dealL)).toEqual({ g: 1, i: 0, generated: true });
+    expect(await one(dealM)).toEqual({ g: 1, i: 2, generated: true });
+    const [move] = rowsOf(
+      await app.db.execute(sql`select engaged_at from stage_move_attribution a
+        join opportunity_stage_history h on h.id = a.history_id
+        where h.opportunity_id = ${dealM} and h.to_stage = 'Qualification'`),
+    );
+    expect(new Date(String(move?.engaged_at)).getTime()).toBe(daysAgo(40).getTime());
   });
 
   it('the workers fold writes into the stored attribution in the background, before any report asks', async () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { count, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.ts';
@@ -118,50 +119,125 @@ async function seed(database: Database): Promise<string[]> {
 }
 
 type Load = { rps: number; p99: number; ok: number; bad: number; cpu: Cpu };
-/** CPU µs per 2xx answer: the server process, PostgreSQL's processes, the load generator (this process). */
+/** CPU µs per 2xx answer: the server process, PostgreSQL's processes, the load generator (wrk). */
 type Cpu = { server: number; database: number; load: number };
 
+/**
+ * wrk's script: requests round-robin over the paths of a file (built once, so wrk formats nothing
+ * per request), a browser user agent, and no new request after `seconds` (`delay` holds every
+ * connection from then on), so that the requests in flight are answered and counted before wrk
+ * stops: every request the server saw is in the figures. LuaJIT's ffi reads the monotonic clock.
+ */
+const WRK_SCRIPT = `
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } rally_timespec;
+int clock_gettime(int clk, rally_timespec *tp);
+]]
+local ts = ffi.new("rally_timespec")
+local function now()
+  ffi.C.clock_gettime(1, ts)
+  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
+end
+local reqs, i, deadline
+function init(args)
+  wrk.headers["User-Agent"] = "${UA}"
+  reqs = {}
+  for line in io.lines(args[1]) do reqs[#reqs + 1] = wrk.format("GET", line) end
+  i = tonumber(args[2]) % #reqs
+  deadline = now() + tonumber(args[3])
+end
+function request()
+  i = i + 1
+  if i > #reqs then i = 1 end
+  return reqs[i]
+end
+function delay()
+  if now() < deadline then return 0 end
+  return 3600000
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %d %d %d %d %d %f\\n", summary.requests, e.status,
+    e.connect + e.read + e.write, e.timeout, 0, latency:percentile(99) / 1000))
+end
+`;
+
+let scratchDir = '';
+let pathFiles = 0;
+
+/** One wrk run: one thread, CONNECTIONS connections, `paths` round-robin for `seconds`. */
+async function wrk(url: string, paths: string[], seconds: number): Promise<Omit<Load, 'cpu'> & { loadCpu: number }> {
+  const script = path.join(scratchDir, 'ingest.lua');
+  writeFileSync(script, WRK_SCRIPT);
+  const file = path.join(scratchDir, `paths-${pathFiles++}.txt`);
+  writeFileSync(file, paths.join('\n') + '\n');
+  const start = Math.floor(Math.random() * paths.length);
+  // `times` prints the CPU wrk used (children's user and system time).
+  const command =
+    `wrk -t1 -c${CONNECTIONS} -d${seconds + 3}s --timeout 10s -s ${script} ${url} ` +
+    `-- ${file} ${start} ${seconds}; times`;
+  const out = await new Promise<string>((resolve, reject) => {
+    execFile('bash', ['-c', command], { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`wrk failed: ${stderr}`)) : resolve(stdout),
+    );
+  });
+  const m = out.match(/RESULT (\d+) (\d+) (\d+) (\d+) \d+ ([\d.]+)/);
+  if (!m) throw new Error(`wrk printed no result:\n${out}`);
+  const [requests, status, socket, timeout] = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
+  const times = [...out.matchAll(/(\d+)m([\d.]+)s/g)].map((t) => Number(t[1]) * 60 + Number(t[2]));
+  // `times` prints the shell's own user/system, then its children's.
+  const loadCpu = (times[2] ?? 0) + (times[3] ?? 0);
+  const ok = requests - status;
+  return { rps: ok / seconds, p99: Number(m[5]), ok, bad: status + socket + timeout, loadCpu };
+}
+
 /** Runs a load and charges the CPU each party used during it to the requests answered 2xx. */
-async function charged(server: Server, fire: () => Promise<autocannon.Result>): Promise<Load> {
+async function charged(server: Server, url: string, paths: string[], seconds: number): Promise<Load> {
   const s0 = cpuSeconds(server.child.pid!);
   const d0 = postgresCpuSeconds();
-  const l0 = process.cpuUsage();
-  const r = await fire();
-  const l1 = process.cpuUsage(l0);
+  const r = await wrk(url, paths, seconds);
   const d1 = postgresCpuSeconds();
   const s1 = cpuSeconds(server.child.pid!);
-  const n = Math.max(1, r['2xx']);
+  const n = Math.max(1, r.ok);
   const cpu = {
     server: ((s1 - s0) * 1e6) / n,
     // A PostgreSQL process that exits during the run takes its time out of the sum: never below 0.
     database: Math.max(0, ((d1 - d0) * 1e6) / n),
-    load: (l1.user + l1.system) / n,
+    load: (r.loadCpu * 1e6) / n,
   };
-  return { rps: r['2xx'] / r.duration, p99: r.latency.p99, ok: r['2xx'], bad: r.non2xx + r.errors, cpu };
+  return { rps: r.rps, p99: r.p99, ok: r.ok, bad: r.bad, cpu };
 }
 
-/** Impressions round-robin over the tokens; `amount` requests, so every answer is in the figures. */
-async function impressions(server: Server, url: string, tokens: string[], amount: number): Promise<Load> {
-  let next = Math.floor(Math.random() * tokens.length);
-  return charged(server, () =>
-    autocannon({
-      url,
-      connections: CONNECTIONS,
-      amount,
-      headers: { 'user-agent': UA },
-      requests: [
-        {
-          setupRequest: (req) => ({ ...req, path: `/t/${tokens[next++ % tokens.length]}/ad/300x250.png` }),
-        },
-      ],
-    }),
+/** Impressions round-robin over the tokens' tag paths (also the bare server's, which ignores them). */
+function impressions(server: Server, url: string, tokens: string[], seconds: number): Promise<Load> {
+  return charged(
+    server,
+    url,
+    tokens.map((t) => `/t/${t}/ad/300x250.png`),
+    seconds,
   );
 }
 
 function hello(server: Server, url: string, seconds: number): Promise<Load> {
-  return charged(server, () =>
-    autocannon({ url: `${url}/healthz`, connections: CONNECTIONS, duration: seconds }),
-  );
+  return charged(server, url, ['/healthz'], seconds);
+}
+
+/** The ad's PNG bytes as the real server serves them, fetched uncounted (no user agent: a peek). */
+function adBytes(url: string, token: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${url}/t/${token}/ad/300x250.png`, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          res.statusCode === 200 && res.headers['content-type'] === 'image/png'
+            ? resolve(Buffer.concat(chunks))
+            : reject(new Error(`the ad answered ${res.statusCode} ${res.headers['content-type']}`)),
+        );
+      })
+      .on('error', reject);
+  });
 }
 
 function cpuLine(cpu: Cpu[]): string {
@@ -211,6 +287,7 @@ async function storedEvents(database: Database): Promise<{ events: number; count
 export async function run(seconds: number) {
   const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-bench-ingest-'));
+  scratchDir = mkdtempSync(path.join(tmpdir(), 'rally-bench-wrk-'));
   let databaseUrl: string | undefined;
   let scratch: string | undefined;
   if (adminUrl) {
@@ -231,7 +308,6 @@ export async function run(seconds: number) {
     const tokens = await seed(setup);
     await setup.close();
 
-    bare = await startProcess(path.join(root, 'bench/hello-server.ts'));
     real = await startProcess(path.join(root, 'apps/server/src/main.ts'), {
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
@@ -239,21 +315,24 @@ export async function run(seconds: number) {
     });
     // The server prints localhost; the load generator goes straight to the IPv4 loopback it listens on.
     const realUrl = real.url.replace('//localhost:', '//127.0.0.1:');
+    // The baseline serves the very bytes of the real ad.
+    const pngFile = path.join(scratchDir, 'ad.png');
+    writeFileSync(pngFile, await adBytes(realUrl, tokens[0]!));
+    bare = await startProcess(path.join(root, 'bench/png-server.ts'), { PNG_FILE: pngFile });
 
-    // Warm up both (the ad images get rendered and cached here); size the measured runs from it.
+    // Warm up both (the ad images get rendered and cached here).
     let answered = 0;
-    const warm = await impressions(real, realUrl, tokens, 3_000);
+    const warm = await impressions(real, realUrl, tokens, 3);
     answered += warm.ok;
-    await hello(bare, bare.url, 2);
-    const amount = Math.max(5_000, Math.round(warm.rps * seconds));
+    await impressions(bare, bare.url, tokens, 2);
 
     const runs: Load[] = [];
     const bases: Load[] = [];
     // The ceiling: the same server's /healthz, which does no I/O, so what any route of it can reach.
     const ceilings: Load[] = [];
     for (let i = 0; i < 2; i++) {
-      bases.push(await hello(bare, bare.url, seconds));
-      const r = await impressions(real, realUrl, tokens, amount);
+      bases.push(await impressions(bare, bare.url, tokens, seconds));
+      const r = await impressions(real, realUrl, tokens, seconds);
       answered += r.ok;
       runs.push(r);
       ceilings.push(await hello(real, realUrl, seconds));
@@ -276,19 +355,19 @@ export async function run(seconds: number) {
     report(
       `ad impression ingest (${driver})`,
       `${Math.round(rps)} req/s`,
-      `${Math.round(base)} req/s (bare)`,
+      `${Math.round(base)} req/s (bare PNG)`,
       rps / base,
     );
     report(
       `  ceiling: the server's /healthz`,
       `${Math.round(ceiling)} req/s`,
-      `${Math.round(base)} req/s (bare)`,
+      `${Math.round(base)} req/s (bare PNG)`,
       ceiling / base,
     );
     report(
       `  the database alone`,
       `${Math.round(floor)} events/s`,
-      `${Math.round(base)} req/s (bare)`,
+      `${Math.round(base)} req/s (bare PNG)`,
       floor / base,
     );
     // Each request needs both the server's HTTP work and the database's; measured alone, each on
@@ -297,20 +376,20 @@ export async function run(seconds: number) {
     report(
       `  bound: both on 2 cores`,
       `${Math.round(bound)} req/s`,
-      `${Math.round(base)} req/s (bare)`,
+      `${Math.round(base)} req/s (bare PNG)`,
       bound / base,
     );
     report(
       `  p99 latency (${driver})`,
-      `${p99.toFixed(0)} ms`,
-      `${basep99.toFixed(0)} ms (bare)`,
+      `${p99.toFixed(1)} ms`,
+      `${basep99.toFixed(1)} ms (bare PNG)`,
       p99 / basep99,
     );
     // Where a request's CPU goes, measured during the runs above: the ratio is, roughly, the bare
     // request's total over the impression's, as the machine's cores are shared by all three.
     console.log(`  CPU per request, impression: ${cpuLine(runs.map((r) => r.cpu))}`);
     console.log(`  CPU per request, /healthz:    ${cpuLine(ceilings.map((r) => r.cpu))}`);
-    console.log(`  CPU per request, bare:        ${cpuLine(bases.map((r) => r.cpu))}`);
+    console.log(`  CPU per request, bare PNG:    ${cpuLine(bases.map((r) => r.cpu))}`);
     const ok = stored.events === answered && stored.counted === answered && bad === 0;
     console.log(
       `  events stored ${stored.events}, target impressions ${stored.counted}, answered 2xx ${answered}, ` +
@@ -321,6 +400,7 @@ export async function run(seconds: number) {
     await bare?.stop();
     await real?.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(scratchDir, { recursive: true, force: true });
     if (adminUrl && scratch) {
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();

@@ -54,14 +54,22 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** CPU seconds used so far by every PostgreSQL process on the machine (0 where there is none). */
-export function postgresCpuSeconds(): number {
+/**
+ * CPU seconds used so far by the PostgreSQL processes on the machine (0 where there is none): with
+ * `database`, only those working for it (its backends and autovacuum workers, named after it in
+ * their command line) and the WAL writer, so that other work on a shared server is not counted.
+ */
+export function postgresCpuSeconds(database?: string): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        total += cpuSeconds(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      if (database) {
+        const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        if (!cmd.includes(` ${database} `) && !cmd.includes('walwriter')) continue;
+      }
+      total += cpuSeconds(Number(entry));
     } catch {
       // The process ended between the listing and the read.
     }

@@ -201,6 +201,8 @@ export async function run(opts: { rows?: number; floor?: boolean } = {}) {
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       WEB_DIST: path.join(root, 'apps/server/test/fixtures/web-dist'),
+      // PGlite only: compares its shared buffers' cost on a table larger than they are.
+      PGLITE_SHARED_BUFFERS_MB: process.env.PGLITE_SHARED_BUFFERS_MB,
     });
     // No workers: nothing else runs in the process while it is measured.
     const app = await buildApp(config, { workers: false });

@@ -175,6 +175,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     pgliteSnapshot: opts.pgliteSnapshot,
+    pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
   });
   const queue = new JobQueue(database.execute, app.log, {
     pollingIntervalSeconds: opts.jobPollingSeconds ?? 1,

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       services: ['main', 'sc', 'biller'],
       seedDemo: true,
+      pgliteSharedBuffersMb: 16,
     });
     expect(loadConfig({ APP_SECRET: 'x'.repeat(32) }).dataDir).toBe(path.resolve('./data'));
   });
@@ -49,6 +50,21 @@ describe('loadConfig', () => {
       ]),
     );
     expect(problems).toHaveLength(7);
+  });
+
+  it('bounds PGLITE_SHARED_BUFFERS_MB', () => {
+    expect(loadConfig({ DATA_DIR: 'memory://', PGLITE_SHARED_BUFFERS_MB: '64' }).pgliteSharedBuffersMb).toBe(
+      64,
+    );
+    for (const [v, why] of [
+      ['4', 'must be at least 8'],
+      ['4096', 'must be at most 1024'],
+      ['1.5', 'must be a whole number of megabytes'],
+      ['16MB', 'must be a whole number of megabytes'],
+    ])
+      expect(problemsOf({ DATA_DIR: 'memory://', PGLITE_SHARED_BUFFERS_MB: v! })).toEqual([
+        `PGLITE_SHARED_BUFFERS_MB: ${why} (got "${v}")`,
+      ]);
   });
 
   it('requires APP_SECRET in production', () => {

@@ -11,6 +11,9 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
+/** PGlite's shared buffers in MiB, against PostgreSQL's 128 (db/client.ts says why). */
+export const PGLITE_SHARED_BUFFERS_MB_DEFAULT = 16;
+
 const url = (what: string) =>
   z.string().refine((v) => URL.canParse(v), { message: `must be a URL (${what})` });
 
@@ -31,6 +34,12 @@ const schema = z.object({
       message: 'must be a postgres:// or postgresql:// URL',
     })
     .optional(),
+  PGLITE_SHARED_BUFFERS_MB: z.coerce
+    .number({ message: 'must be a whole number of megabytes' })
+    .int('must be a whole number of megabytes')
+    .min(8, 'must be at least 8')
+    .max(1024, 'must be at most 1024')
+    .default(PGLITE_SHARED_BUFFERS_MB_DEFAULT),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   SMTP_URL: z
     .string()
@@ -235,6 +244,8 @@ export type Config = {
   /** Folder for the embedded database and local files; `memory://` keeps everything in memory. */
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Shared buffers of the embedded database (PGlite), in MiB; unused with DATABASE_URL. */
+  pgliteSharedBuffersMb: number;
   appSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -355,6 +366,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
     appSecret: e.APP_SECRET ?? localSecret(dataDir),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

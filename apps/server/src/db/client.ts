@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { PGLITE_SHARED_BUFFERS_MB_DEFAULT } from '../config/env.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -43,16 +44,26 @@ export type DatabaseOptions = {
   poolSize?: number;
   /** Start an in-memory PGlite from a dump (`dumpDataDir`) instead of an empty cluster. */
   pgliteSnapshot?: Blob | undefined;
+  /** PGlite's `shared_buffers` in MiB (PGLITE_SHARED_BUFFERS_MB). */
+  pgliteSharedBuffersMb?: number | undefined;
 };
 
 /** Opens the database (PostgreSQL when a URL is given, else embedded PGlite) and applies migrations. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   return opts.databaseUrl
     ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
-    : openPglite(opts.dataDir, opts.pgliteSnapshot);
+    : openPglite(
+        opts.dataDir,
+        opts.pgliteSnapshot,
+        opts.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB_DEFAULT,
+      );
 }
 
-async function openPglite(dataDir: string, snapshot: Blob | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string,
+  snapshot: Blob | undefined,
+  sharedBuffersMb: number,
+): Promise<Database> {
   let dir: string | undefined;
   if (dataDir !== 'memory://') {
     dir = path.join(dataDir, 'db');
@@ -60,7 +71,15 @@ async function openPglite(dataDir: string, snapshot: Blob | undefined): Promise<
   }
   if (snapshot && dir) throw new Error('A PGlite snapshot can only seed an in-memory database');
   // pg_trgm backs the prospects search index (migration 0004); PGlite ships it as a contrib module.
-  const client = await PGlite.create({ dataDir: dir, loadDataDir: snapshot, extensions: { pg_trgm } });
+  // Passed on the command line (not postgresql.conf) so the data folder is not rewritten and the
+  // setting follows the configuration at every start. Shared buffers are zeroed at start-up in
+  // PGlite's WebAssembly memory, which never shrinks: PostgreSQL's 128 MB was all resident.
+  const client = await PGlite.create({
+    dataDir: dir,
+    loadDataDir: snapshot,
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`],
+  });
   yieldBeforeEachCall(client);
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPECTED_DRIVER, createTestApp } from '../../../test/helpers.ts';
+import { EXPECTED_DRIVER, TEST_DATABASE_URL, createTestApp } from '../../../test/helpers.ts';
 
 describe('health probes', () => {
   it('/healthz answers ok and /readyz checks the database', async () => {
@@ -29,4 +29,14 @@ describe('health probes', () => {
     const made = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id with spaces' } });
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it.skipIf(TEST_DATABASE_URL)(
+    'the embedded database runs with the shared buffers PGLITE_SHARED_BUFFERS_MB asks for',
+    async () => {
+      // Not the default (16), so it is the variable that reaches PGlite (bench/README.md "Embedded mode").
+      const app = await createTestApp({ env: { PGLITE_SHARED_BUFFERS_MB: '24' } });
+      const { rows } = await app.database.execute('show shared_buffers');
+      expect(rows).toEqual([{ shared_buffers: '24MB' }]);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { uuidToBase58 } from '@rally/shared';
@@ -391,6 +391,49 @@ describe('superprospects: ≥ 1 click or ≥ 15 impressions per target per caden
       expect(row.impressions).toBe(16);
       expect(await eventsOf(t.id)).toBe(16);
       expect((await feedOf(t.id)).filter((f) => f.type === 'super')).toHaveLength(1);
+    }
+  });
+
+  it('issue 19: a burst of 1,000 concurrent impressions on 100 targets: counters equal events, one super_date each at its 15th impression or first click', async () => {
+    const cadenceId = await makeCadence(app, clientId, { days: { 1: showing(contentId) } });
+    const list = await Promise.all(
+      Array.from({ length: 100 }, () => makeTarget(app, clientId, cadenceId, { repId })),
+    );
+    // Half the targets get 16 impressions (super at the 15th), half 4; ten of those also one click.
+    const requests = list.flatMap((t, i) => Array.from({ length: i < 50 ? 16 : 4 }, () => () => ad(t.token)));
+    const clicked = list.slice(90);
+    requests.push(...clicked.map((t) => () => click(t.token)));
+    expect(requests.length).toBe(1_010);
+    const answers = await Promise.all(requests.map((send) => send()));
+    expect(answers.every((r) => r.status === 200 || r.status === 302)).toBe(true);
+    const ids = list.map((t) => t.id);
+    const rows = await app.db.select().from(targets).where(inArray(targets.id, ids));
+    const events = await app.db
+      .select()
+      .from(engagementEvents)
+      .where(inArray(engagementEvents.targetId, ids))
+      .orderBy(asc(engagementEvents.id));
+    const supers = await app.db
+      .select()
+      .from(feedItems)
+      .where(and(inArray(feedItems.targetId, ids), eq(feedItems.type, 'super')));
+    expect(events).toHaveLength(1_010);
+    for (const [i, t] of list.entries()) {
+      const row = rows.find((r) => r.id === t.id)!;
+      const mine = events.filter((e) => e.targetId === t.id);
+      expect(row.impressions).toBe(mine.filter((e) => e.type === 'impression').length);
+      expect(row.impressions).toBe(i < 50 ? 16 : 4);
+      expect(row.clicks).toBe(mine.filter((e) => e.type === 'click').length);
+      // The event that crossed the line, in the order the events were counted.
+      let imp = 0;
+      const crossing = mine.find((e) => (e.type === 'impression' ? ++imp >= 15 : true));
+      if (i < 50 || i >= 90) {
+        expect(row.superDate?.getTime()).toBe(crossing!.occurredAt.getTime());
+        expect(supers.filter((f) => f.targetId === t.id)).toHaveLength(1);
+      } else {
+        expect(row.superDate).toBeNull();
+        expect(supers.filter((f) => f.targetId === t.id)).toHaveLength(0);
+      }
     }
   });
 });

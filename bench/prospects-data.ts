@@ -136,6 +136,14 @@ insert into targets (client_id, cadence_id, prospect_id, token, impressions, sup
 select p.client_id, c.id, p.id, md5('small:' || p.id), 39, now()
 from prospects p join cadences c on c.client_id = p.client_id where p.client_id = '${SMALL_CLIENT}';`,
   );
+  // The triggers that keep prospects.cadence_ids were off (replica role): fill it as migration 0028 does.
+  await step(
+    'prospects.cadence_ids',
+    `
+update prospects p set cadence_ids = t.ids
+from (select prospect_id, array_agg(distinct cadence_id order by cadence_id) as ids from targets group by prospect_id) t
+where p.id = t.prospect_id;`,
+  );
   await c.query(`set session_replication_role = origin`);
   await step('vacuum analyze', 'vacuum analyze');
 }

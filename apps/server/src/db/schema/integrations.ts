@@ -214,6 +214,16 @@ export const prospects = pgTable(
     photoUrl: text('photo_url'),
     companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * The ids of the cadences the prospect has a target in, sorted. Kept by triggers on targets
+     * (migration 0028), never written by the app except as a hint on insert: a search combined with
+     * a cadence filter intersects this column's index with the trigram one (BitmapAnd) instead of
+     * probing the cadence's targets for every match.
+     */
+    cadenceIds: integer('cadence_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
     ...timestamps,
   },
   (t) => [
@@ -239,8 +249,13 @@ export const prospects = pgTable(
       .where(sql`${t.email} is null`),
     index('prospects_client_title_idx').on(t.clientId, sql`lower(${t.title})`, t.id),
     index('prospects_client_company_idx').on(t.clientId, t.companyId, t.id),
-    index('prospects_search_trgm_idx').using(
+    // One GIN index over both the cadence ids and the search text: a search with a cadence filter is
+    // one index scan that intersects the two inside the index, whatever the planner's estimates
+    // (separate indexes were only ANDed while the column had no statistics). The cadence ids come
+    // first: with the text first, a search alone scanned this index 3–4× slower (migration 0028).
+    index('prospects_search_cadences_idx').using(
       'gin',
+      t.cadenceIds,
       sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.email}, '') || ' ' || ${t.title}) gin_trgm_ops`,
     ),
   ],

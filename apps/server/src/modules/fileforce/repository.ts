@@ -177,6 +177,11 @@ export type BatchProspect = {
   lastName: string;
   title: string;
   companyKey: string | null;
+  /**
+   * The cadences of the batch's targets for this prospect, sorted: written on a new prospect so that
+   * the targets trigger (migration 0028) finds its `cadence_ids` already right and writes nothing.
+   */
+  cadenceIds: number[];
 };
 /** A target of a batch: its cadence and rep already resolved to our ids. */
 export type BatchTarget = {
@@ -206,7 +211,14 @@ export async function writeTargetBatch(
   const source = sql`${integration.id}::int`;
   const companiesJson = JSON.stringify(batch.companies.map((c) => ({ k: c.key, n: c.name, w: c.website })));
   const prospectsJson = JSON.stringify(
-    batch.prospects.map((p) => ({ e: p.email, f: p.firstName, l: p.lastName, t: p.title, c: p.companyKey })),
+    batch.prospects.map((p) => ({
+      e: p.email,
+      f: p.firstName,
+      l: p.lastName,
+      t: p.title,
+      c: p.companyKey,
+      ci: p.cadenceIds,
+    })),
   );
   const targetsJson = JSON.stringify(
     batch.targets.map((t) => ({
@@ -242,10 +254,11 @@ with co_in as (
     select id from companies where integration_id = ${source} and external_id = co_in.k limit 1
   ) c
 ), pr_in as (
-  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, c text)
+  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, c text, ci int[])
 ), pr_up as (
-  insert into prospects (client_id, integration_id, external_id, email, first_name, last_name, title, company_id)
-  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, co.id
+  insert into prospects (client_id, integration_id, external_id, email, first_name, last_name, title, company_id,
+    cadence_ids)
+  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, co.id, p.ci
   from pr_in p left join co on co.external_id = p.c
   on conflict (integration_id, external_id) do update set
     email = excluded.email,

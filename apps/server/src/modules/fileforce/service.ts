@@ -645,6 +645,12 @@ async function writeTargets(
       token: '',
     });
   }
+  const cadencesOf = new Map<string, number[]>();
+  for (const target of targetRows.values()) {
+    const list = cadencesOf.get(target.email) ?? [];
+    list.push(target.cadenceId);
+    cadencesOf.set(target.email, list);
+  }
   const tokens = randomBytes(TOKEN_BYTES * targetRows.size);
   let t = 0;
   for (const target of targetRows.values()) {
@@ -658,6 +664,7 @@ async function writeTargets(
       lastName: p.lastName,
       title: p.title,
       companyKey: companyOf.get(p.email) ?? null,
+      cadenceIds: (cadencesOf.get(p.email) ?? []).sort((a, b) => a - b),
     })),
     targets: [...targetRows.values()],
   });

@@ -77,7 +77,7 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The indexed search text of a prospect (prospects_search_trgm_idx: keep the two identical). */
+/** The indexed search text of a prospect (prospects_search_cadences_idx: keep the two identical). */
 const searchText = (p: string) =>
   sql.raw(
     `(${p}.first_name || ' ' || ${p}.last_name || ' ' || coalesce(${p}.email, '') || ' ' || ${p}.title)`,
@@ -151,6 +151,18 @@ function entryConditions(f: ProspectFilters, t: string): SQL[] {
 }
 
 const hasEntryFilter = (f: ProspectFilters) => f.cadenceId !== undefined || f.salesRepId !== undefined;
+
+/**
+ * The prospect `p` has a cadence entry matching the cadence and rep filters. The cadence is checked
+ * on the prospect's own `cadence_ids` (kept by triggers on targets, migration 0028), which its GIN
+ * index can intersect with the trigram index of a search; a rep filter still needs the entry.
+ */
+function entryFilterOnProspect(f: ProspectFilters, p: string): SQL[] {
+  return [
+    ...(f.cadenceId !== undefined ? [sql`${sql.raw(p)}.cadence_ids @> ${`{${f.cadenceId}}`}::int[]`] : []),
+    ...(f.salesRepId !== undefined ? [entryExists(f, sql.raw(`${p}.id`), false)] : []),
+  ];
+}
 
 /** The prospect with this id has a cadence entry matching the filters (a super one, if asked). */
 function entryExists(f: ProspectFilters, prospectId: SQL, superOnly: boolean): SQL {
@@ -438,15 +450,14 @@ export async function listPage(
     // ordered walk that, with fresh statistics, the planner ran down the name index through 63,000
     // prospects (300 ms on bench/prospects). A shorter search matches too many prospects for that:
     // its rows are found faster by the walk. The super filter is not applied: its EXISTS is
-    // hashed over every super entry first (340 ms).
+    // hashed over every super entry first (340 ms). The cadence is matched on the prospect's
+    // cadence_ids, so the two bitmaps are intersected before any row is read: probing the cadence's
+    // entries for each of the 8,152 matches of "smith" took 81–97 ms.
     const narrowed = hasEntryFilter(f) && narrowsByTrigram(search);
     const found = rowsOf<{ id: string }>(
       await db.execute(sql`
         select p.id::text as id from prospects p
-        where ${and([
-          ...prospectConditions(ctx, 'p'),
-          ...(narrowed ? [entryExists(f, sql`p.id`, false)] : []),
-        ])}
+        where ${and([...prospectConditions(ctx, 'p'), ...(narrowed ? entryFilterOnProspect(f, 'p') : [])])}
         limit ${listed + 1}`),
     );
     if (found.length === 0) return [];

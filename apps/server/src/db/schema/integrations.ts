@@ -315,6 +315,8 @@ export const targets = pgTable(
     // impressions, with or without a search). Migration 0007 adds INCLUDE (prospect_id, client_id)
     // so the walk is index-only; drizzle-kit cannot express INCLUDE.
     index('targets_cadence_impressions_idx').on(t.cadenceId, t.impressions, t.id),
+    // Migration 0029 adds INCLUDE (prospect_id): the superprospects of a range with their prospect,
+    // index-only (signals/utilization).
     index('targets_client_super_idx')
       .on(t.clientId, t.superDate, t.id)
       .where(sql`${t.superDate} is not null`),

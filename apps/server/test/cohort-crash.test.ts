@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Cohort } from '@rally/shared/schemas/cohorts';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
-import { freshDatabaseUrl } from './helpers.ts';
 import { startServer, stopServer } from './server-process.ts';
-import type { ServerProcess } from './server-process.ts';
-import { Caller, poll, registerOwner, withDatabase } from './crash-kit.ts';
+import { Caller, crashRig, poll, registerOwner, withDatabase } from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
 
 const PEOPLE = 3_000;
@@ -26,22 +21,11 @@ async function membersOf(q: Query, cohortId: string) {
 }
 
 describe('issue 18 "SIGKILL during a cohort sync then finishing with every member once"', async () => {
-  // Set up here, not in the test: Vitest ignores afterAll hooks registered while a test runs.
-  const dir = mkdtempSync(path.join(tmpdir(), 'rally-cohort-crash-'));
-  const running: ServerProcess[] = [];
-  afterAll(async () => {
-    for (const s of running) await stopServer(s, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const databaseUrl = await freshDatabaseUrl();
-  const env: Record<string, string> = {
-    SEED_DEMO: 'false',
-    DATA_DIR: path.join(dir, 'data'),
-    DATABASE_URL: databaseUrl ?? '',
+  const { running, env } = await crashRig('cohort-crash', {
     COHORT_SYNC_CHUNK: String(CHUNK),
     // The shortest heartbeat pg-boss allows: the killed worker's job is taken up again in seconds.
     JOB_HEARTBEAT_SECONDS: '10',
-  };
+  });
 
   it('is killed between chunks, and the restarted server finishes the sync with each prospect once', async () => {
     const first = await startServer(env);

@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { afterAll } from 'vitest';
+import { freshDatabaseUrl } from './helpers.ts';
+import { stopServer } from './server-process.ts';
+import type { ServerProcess } from './server-process.ts';
 
 // Shared by the crash tests (crm-crash*.test.ts, import-crash.test.ts): a caller of a server started
 // as a child process, polling, and reading the database while no server holds it.
@@ -123,4 +129,26 @@ export async function syncFinished(api: Caller, source: string, timeoutMs = 120_
     }>('GET', `/v1/integration/crm/${source}/client/${api.clientId}/settings`);
     return !s.integration.is_syncing && s.integration.last_synced_at ? s.integration : null;
   }, timeoutMs);
+}
+
+/**
+ * A crash test's ground: a temporary data folder, a fresh database (PostgreSQL when
+ * TEST_DATABASE_URL is set) and the list of servers it started, killed and removed after the file's
+ * tests. Call it at describe level: Vitest ignores afterAll hooks registered while a test runs.
+ */
+export async function crashRig(name: string, extraEnv: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), `rally-${name}-`));
+  const running: ServerProcess[] = [];
+  afterAll(async () => {
+    for (const s of running) await stopServer(s, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const databaseUrl = await freshDatabaseUrl();
+  const env: Record<string, string> = {
+    SEED_DEMO: 'false',
+    DATA_DIR: path.join(dir, 'data'),
+    DATABASE_URL: databaseUrl ?? '',
+    ...extraEnv,
+  };
+  return { dir, running, env };
 }

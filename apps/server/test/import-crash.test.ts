@@ -1,13 +1,10 @@
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, openAsBlob } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
-import { freshDatabaseUrl } from './helpers.ts';
 import { startServer, stopServer } from './server-process.ts';
-import type { ServerProcess } from './server-process.ts';
-import { Caller, poll, withDatabase } from './crash-kit.ts';
+import { Caller, crashRig, poll, withDatabase } from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
 
 const ROWS = 100_000;
@@ -65,21 +62,10 @@ async function countsOf(q: Query, clientId: string): Promise<Counts> {
 }
 
 describe('issue 6 "Crash safety"', async () => {
-  // Set up here, not in the test: Vitest ignores afterAll hooks registered while a test runs.
-  const dir = mkdtempSync(path.join(tmpdir(), 'rally-import-crash-'));
-  const running: ServerProcess[] = [];
-  afterAll(async () => {
-    for (const s of running) await stopServer(s, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const databaseUrl = await freshDatabaseUrl();
-  const env: Record<string, string> = {
-    SEED_DEMO: 'false',
-    DATA_DIR: path.join(dir, 'data'),
-    DATABASE_URL: databaseUrl ?? '',
+  const { dir, running, env } = await crashRig('import-crash', {
     // The shortest heartbeat pg-boss allows: the killed worker's job is taken up again in seconds.
     JOB_HEARTBEAT_SECONDS: '10',
-  };
+  });
 
   it('"kill the server with SIGKILL in the middle of a 100,000-row import; after restart the import finishes with every row exactly once"', async () => {
     const csv = path.join(dir, 'targets.csv');

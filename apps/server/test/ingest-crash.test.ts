@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import {
   cadenceDays,
@@ -14,10 +11,8 @@ import {
   targets,
 } from '../src/db/schema/index.ts';
 import { BROWSER_UA } from './engagement.ts';
-import { freshDatabaseUrl } from './helpers.ts';
-import { withDatabase } from './crash-kit.ts';
+import { crashRig, withDatabase } from './crash-kit.ts';
 import { startServer, stopServer } from './server-process.ts';
-import type { ServerProcess } from './server-process.ts';
 
 const TARGETS = 100;
 /** Impressions sent per target; the last ten targets also get one click. */
@@ -95,18 +90,7 @@ type Row = { id: string; impressions: number; clicks: number; super_at: number |
 type Event = { target_id: string; type: string; at: number };
 
 describe('issue 19: impression ingest after SIGKILL', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rally-ingest-crash-'));
-  const running: ServerProcess[] = [];
-  afterAll(async () => {
-    for (const s of running) await stopServer(s, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const databaseUrl = await freshDatabaseUrl();
-  const env: Record<string, string> = {
-    SEED_DEMO: 'false',
-    DATA_DIR: path.join(dir, 'data'),
-    DATABASE_URL: databaseUrl ?? '',
-  };
+  const { running, env } = await crashRig('ingest-crash');
 
   it('SIGKILL in the middle of a burst: after restart every answered event is counted, none twice, one super_date at the crossing event', async () => {
     const list = await seed(env);

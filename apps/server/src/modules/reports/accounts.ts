@@ -14,9 +14,10 @@ import type {
 } from '@rally/shared/schemas/report-insights';
 import { NO_ROLE } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
-import { accountProspects, iso, num, openOpportunity, rowsOf } from './repository.ts';
+import { accountEngagementIn, ensureAccountMonths, prospectTies } from './account-rollups.ts';
+import { accountProspects, iso, num, oneAccountProspects, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
-import { epochOf, rangeOf } from './service.ts';
+import { attributionWindow, epochOf, rangeOf } from './service.ts';
 
 /**
  * Account reports (docs/reports.md "Accounts"): alignment of sales outreach with Rally's ads, one
@@ -40,18 +41,33 @@ export function outreachCte(clientId: string): SQL {
   )`;
 }
 
-/** The CRM contacts of each account: by the CRM account's company, or by the contact's prospect. */
-function contactAccountsCte(clientId: string): SQL {
-  return sql`contact_accounts as (
+/**
+ * The CRM contacts with outreach in the range, with each account they belong to: by the CRM
+ * account's company, or by the contact's prospect (its ties read from the prospect's side, for these
+ * prospects only). A CTE `contact_accounts (company_id, contact_id, prospect_id)`; needs `outreach`.
+ */
+function contactAccountsCte(clientId: string, range: Range): SQL {
+  return sql`worked as (
+      select distinct ou.contact_id from outreach ou
+       where ou.last_activity_at >= ${range.from} and ou.last_activity_at < ${range.to}
+    ),
+    ${prospectTies(
+      clientId,
+      sql`select cc.prospect_id as id from crm_contacts cc
+           where cc.id in (select contact_id from worked) and cc.prospect_id is not null`,
+      'contact_ties',
+    )},
+    contact_accounts as (
     select a.company_id, cc.id as contact_id, cc.prospect_id
       from crm_contacts cc
       join crm_accounts a on a.id = cc.account_id and not a.is_deleted
      where cc.client_id = ${clientId} and a.company_id is not null and not cc.is_deleted
+       and cc.id in (select contact_id from worked)
     union
-    select ap.company_id, cc.id, cc.prospect_id
+    select ct.company_id, cc.id, cc.prospect_id
       from crm_contacts cc
-      join account_prospects ap on ap.prospect_id = cc.prospect_id
-     where cc.client_id = ${clientId} and not cc.is_deleted
+      join contact_ties ct on ct.prospect_id = cc.prospect_id
+     where cc.client_id = ${clientId} and not cc.is_deleted and cc.id in (select contact_id from worked)
   )`;
 }
 
@@ -70,9 +86,14 @@ const SEGMENT_WHERE: Record<AlignmentSegment, SQL> = {
   ads_only: sql`segment = 'ads_only'`,
 };
 
-/** Accounts with outreach (an outreach activity last done in the range) or ad engagement in the range. */
+/**
+ * Accounts with outreach (an outreach activity last done in the range) or ad engagement in the range
+ * (account-rollups.ts; `ensureAccountMonths` first). Engaged prospects are counted for the rows
+ * shown only (`engagedProspects`).
+ */
 function alignmentRows(clientId: string, range: Range): SQL {
-  return sql`with ${accountProspects(clientId)}, ${outreachCte(clientId)}, ${contactAccountsCte(clientId)},
+  return sql`with ${outreachCte(clientId)}, ${contactAccountsCte(clientId, range)},
+    ${accountEngagementIn(clientId, range)},
     o as (
       select ca.company_id, sum(ou.count)::int as activities, count(distinct ca.contact_id)::int as contacts,
              max(ou.last_activity_at) as last_at
@@ -81,29 +102,30 @@ function alignmentRows(clientId: string, range: Range): SQL {
        where ou.last_activity_at >= ${range.from} and ou.last_activity_at < ${range.to}
        group by ca.company_id
     ),
-    ads as (
-      select ap.company_id,
-             count(*) filter (where e.type = 'impression') as impressions,
-             count(*) filter (where e.type = 'click') as clicks,
-             count(*) filter (where e.type = 'view') as views,
-             count(distinct ap.prospect_id) as prospects, max(e.occurred_at) as last_at
-        from engagement_events e
-        join targets t on t.id = e.target_id and t.client_id = ${clientId}
-        join account_prospects ap on ap.prospect_id = t.prospect_id
-       where e.client_id = ${clientId} and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
-       group by ap.company_id
-    )
+    ads as (select * from account_engagement_in)
     select c.id as account_id, c.name, c.website,
            case when o.company_id is not null and ads.company_id is not null then 'both'
                 when o.company_id is not null then 'outreach_only' else 'ads_only' end as segment,
            coalesce(o.activities, 0) as outreach_activities, coalesce(o.contacts, 0) as outreach_contacts,
            o.last_at as last_outreach_at,
            coalesce(ads.impressions, 0) as impressions, coalesce(ads.clicks, 0) as clicks,
-           coalesce(ads.views, 0) as views, coalesce(ads.prospects, 0) as engaged_prospects,
-           ads.last_at as last_engaged_at
+           coalesce(ads.views, 0) as views, ads.last_at as last_engaged_at
       from o
       full join ads on ads.company_id = o.company_id
       join companies c on c.id = coalesce(o.company_id, ads.company_id) and c.client_id = ${clientId}`;
+}
+
+/**
+ * How many prospects of an account (`x.account_id`) engaged in the range: for the rows of a page,
+ * each account's prospects through its own indexes.
+ */
+export function engagedProspects(clientId: string, range: Range, account: SQL): SQL {
+  return sql`(select count(*) from ${oneAccountProspects(clientId, account)} ap
+     where exists (
+       select 1 from targets t
+         join engagement_events e on e.target_id = t.id and e.client_id = ${clientId}
+        where t.prospect_id = ap.prospect_id and t.client_id = ${clientId}
+          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}))`;
 }
 
 function toAlignment(r: Row): AlignmentAccount {
@@ -132,16 +154,23 @@ export async function alignment(
   const range = rangeOf(q);
   const pageSize = opts.limit ?? q.page_size ?? 50;
   const page = opts.limit ? 1 : (q.page ?? 1);
+  await attributionWindow(db, clientId);
+  await ensureAccountMonths(db, clientId, range);
   const [countsResult, pageResult, types] = await Promise.all([
     db.execute(
       sql`select segment, count(*) as n from (${alignmentRows(clientId, range)}) x group by segment`,
     ),
     db.execute(sql`
-      select x.*, count(*) over () as total from (${alignmentRows(clientId, range)}) x
-       where ${SEGMENT_WHERE[q.segment]}
-       order by case x.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
-                x.clicks + x.views desc, x.impressions desc, x.outreach_activities desc, x.name, x.account_id
-       limit ${pageSize} offset ${(page - 1) * pageSize}`),
+      select y.*, case when y.impressions + y.clicks + y.views > 0
+                       then ${engagedProspects(clientId, range, sql`y.account_id`)} else 0 end as engaged_prospects
+        from (
+          select x.*, count(*) over () as total from (${alignmentRows(clientId, range)}) x
+           where ${SEGMENT_WHERE[q.segment]}
+           order by case x.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
+                    x.clicks + x.views desc, x.impressions desc, x.outreach_activities desc, x.name, x.account_id
+           limit ${pageSize} offset ${(page - 1) * pageSize}) y
+       order by case y.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
+                y.clicks + y.views desc, y.impressions desc, y.outreach_activities desc, y.name, y.account_id`),
     outreachTypes(db, clientId),
   ]);
   const counts = { both: 0, outreach_only: 0, ads_only: 0, total: 0 };

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { ATTRIBUTION_WINDOW_DEFAULT_DAYS } from '@rally/shared/schemas/reports';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { forgetAccounts } from './account-rollups.ts';
 import {
   accountEvents,
   accountProspects,
@@ -70,6 +71,12 @@ export async function refreshAttribution(db: Db, clientId: string, windowDays: n
       await tx.execute(sql`delete from attribution_dirty where client_id = ${clientId}
         returning kind, ref, domain`),
     ) as Dirty[];
+    // The account rollups hang on the same ties (account-rollups.ts): the accounts named are counted again.
+    await forgetAccounts(
+      tx,
+      clientId,
+      dirty.some((d) => d.kind === 'all') ? 'all' : await accountsNamed(tx, clientId, dirty),
+    );
     await tx.execute(sql`insert into attribution_state (client_id, window_days) values (${clientId}, ${windowDays})
       on conflict (client_id) do update set window_days = excluded.window_days, refreshed_at = now()`);
     if (!state || Number(state.window_days) !== windowDays || dirty.some((d) => d.kind === 'all')) {
@@ -86,6 +93,28 @@ export async function refreshAttribution(db: Db, clientId: string, windowDays: n
       await computeMoves(tx, clientId, windowDays, cleared.moves);
     }
   });
+}
+
+/** The accounts whose ties the markers say may have changed: named, by an e-mail domain, by a prospect. */
+async function accountsNamed(db: Db, clientId: string, dirty: Dirty[]): Promise<string[]> {
+  const refs = (kind: string) => [
+    ...new Set(dirty.flatMap((d) => (d.kind === kind && d.ref ? [d.ref] : []))),
+  ];
+  const domains = [...new Set(dirty.flatMap((d) => (d.kind === 'domain' && d.domain ? [d.domain] : [])))];
+  const prospects = refs('prospect');
+  const companies = refs('company');
+  if (!domains.length && !prospects.length) return companies;
+  const named = rowsOf(
+    await db.execute(sql`
+      select ca.company_id from crm_accounts ca
+       where ca.client_id = ${clientId} and ca.domain = any(${sql.param(domains)}::text[]) and ca.company_id is not null
+      union
+      select c.id from companies c
+       where c.client_id = ${clientId} and c.website is not null and c.website <> ''
+         and ${websiteDomain(sql`c.website`)} = any(${sql.param(domains)}::text[])
+      ${prospects.length ? sql`union select ap.company_id from (${accountsOfProspects(clientId, prospects)}) ap` : sql``}`),
+  ).map((r) => String(r.company_id));
+  return [...new Set([...companies, ...named])];
 }
 
 /**

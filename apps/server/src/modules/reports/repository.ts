@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { accountEngagementIn, ensureAccountMonths } from './account-rollups.ts';
 import { engagementCounts, ensureRollups } from './rollups.ts';
 
 /**
@@ -95,7 +96,7 @@ export const websiteDomain = (website: SQL) =>
  * from the account's side. An attribution asks this for one opportunity's account at a time, and
  * reading the client's whole mapping for that is what made the reports slow on a large client.
  */
-function oneAccountProspects(clientId: string, companyId: SQL): SQL {
+export function oneAccountProspects(clientId: string, companyId: SQL): SQL {
   return sql`(
     select p.id as prospect_id
       from prospects p
@@ -636,20 +637,17 @@ export async function wonByMonth(
 
 /** Engagement of the range: events by type, accounts engaged, new superprospects. */
 export async function engagementIn(db: Db, clientId: string, range: Range) {
-  // The event counts come from the daily rollups (rollups.ts), exact like the raw count.
+  // The event counts come from the daily rollups (rollups.ts), the accounts from the account
+  // rollups (account-rollups.ts): both exact like the raw count.
   await ensureRollups(db, clientId, range);
+  await ensureAccountMonths(db, clientId, range);
   const result = await db.execute(sql`
-    with ${accountProspects(clientId)}, ${engagementCounts(clientId, range)}
+    with ${engagementCounts(clientId, range)}, ${accountEngagementIn(clientId, range)}
     select
       (select coalesce(sum(n), 0) from counts where type = 'impression') as impressions,
       (select coalesce(sum(n), 0) from counts where type = 'click') as clicks,
       (select coalesce(sum(n), 0) from counts where type = 'view') as views,
-      (select count(distinct ap.company_id)
-         from engagement_events e
-         join targets t on t.id = e.target_id
-         join account_prospects ap on ap.prospect_id = t.prospect_id
-        where e.client_id = ${clientId}
-          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as engaged_accounts,
+      (select count(*) from account_engagement_in) as engaged_accounts,
       (select count(*) from targets t
         where t.client_id = ${clientId}
           and t.super_date >= ${range.from} and t.super_date < ${range.to}) as new_superprospects`);

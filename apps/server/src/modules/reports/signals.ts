@@ -12,10 +12,11 @@ import type {
   UtilizationRow,
 } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
-import { outreachCte, outreachTypes } from './accounts.ts';
-import { accountProspects, iso, mainCurrency, num, openOpportunity, rowsOf } from './repository.ts';
+import { accountEngagementIn, ensureAccountMonths, prospectTies } from './account-rollups.ts';
+import { engagedProspects, outreachCte, outreachTypes } from './accounts.ts';
+import { iso, mainCurrency, num, openOpportunity, rowsOf } from './repository.ts';
 import type { Range } from './repository.ts';
-import { epochOf, rangeOf, summary } from './service.ts';
+import { attributionWindow, epochOf, rangeOf, summary } from './service.ts';
 
 /**
  * Signal reports (docs/reports.md "Signals"): whether reps acted on superprospects, the report feed,
@@ -278,9 +279,8 @@ export async function reportFeed(
 
 /**
  * The accounts marked as a sales priority, with the earliest mark that applies: the account itself,
- * or a marked target whose prospect belongs to the account (as the attribution model ties them). A
- * CTE `marked (company_id, marked_at)`; needs `account_prospects` when targets are marked. Without
- * marked targets it reads only the marks, so `account_prospects` stays referenced once (inlined).
+ * or a marked target whose prospect belongs to the account (as the attribution model ties them, read
+ * from the marked prospects' side). A CTE `marked (company_id, marked_at)`.
  */
 function markedCte(clientId: string, withTargets: boolean): SQL {
   if (!withTargets)
@@ -288,15 +288,22 @@ function markedCte(clientId: string, withTargets: boolean): SQL {
       select sp.company_id, sp.created_at as marked_at
         from sales_priorities sp where sp.client_id = ${clientId} and sp.company_id is not null
     )`;
-  return sql`marked as (
+  return sql`${prospectTies(
+    clientId,
+    sql`select t.prospect_id as id from sales_priorities sp
+          join targets t on t.id = sp.target_id and t.client_id = ${clientId}
+         where sp.client_id = ${clientId}`,
+    'marked_ties',
+  )},
+  marked as (
     select company_id, min(marked_at) as marked_at from (
       select sp.company_id, sp.created_at as marked_at
         from sales_priorities sp where sp.client_id = ${clientId} and sp.company_id is not null
       union all
-      select ap.company_id, sp.created_at
+      select mt.company_id, sp.created_at
         from sales_priorities sp
         join targets t on t.id = sp.target_id and t.client_id = ${clientId}
-        join account_prospects ap on ap.prospect_id = t.prospect_id
+        join marked_ties mt on mt.prospect_id = t.prospect_id
        where sp.client_id = ${clientId}
     ) m group by company_id
   )`;
@@ -315,43 +322,38 @@ export async function priority(
   opts: { limit?: number } = {},
 ): Promise<Priority> {
   const { page, pageSize, offset } = paging(q, opts.limit);
-  const since = new Date(Date.now() - q.days * DAY_MS);
+  const range = { from: new Date(Date.now() - q.days * DAY_MS), to: new Date() };
   const [marks] = rowsOf(
     await db.execute(sql`
       select exists (select 1 from sales_priorities where client_id = ${clientId} and target_id is not null) as t`),
   );
+  await attributionWindow(db, clientId);
+  await ensureAccountMonths(db, clientId, range);
+  const openAccounts = sql`select o.company_id from opportunities o
+       where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.company_id is not null`;
+  // Accounts engaged in the range from the account rollups (account-rollups.ts); engaged prospects
+  // are counted for the page's rows only.
   const result = await db.execute(sql`
-    with open_accounts as (
-      select distinct o.company_id from opportunities o
-       where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.company_id is not null
-    ),
-    ${accountProspects(clientId, sql`select company_id from open_accounts`)},
+    with ${accountEngagementIn(clientId, range, openAccounts)},
     ${markedCte(clientId, Boolean(marks?.t))},
-    eng as (
-      select ap.company_id,
-             count(*) filter (where e.type = 'impression') as impressions,
-             count(*) filter (where e.type = 'click') as clicks,
-             count(*) filter (where e.type = 'view') as views,
-             count(distinct ap.prospect_id) as prospects, max(e.occurred_at) as last_at
-        from engagement_events e
-        join targets t on t.id = e.target_id and t.client_id = ${clientId}
-        join account_prospects ap on ap.prospect_id = t.prospect_id
-       where e.client_id = ${clientId} and e.occurred_at >= ${since}
-       group by ap.company_id
+    ranked as (
+      select o.id, o.name, o.account_name, o.company_id, coalesce(s.label, o.stage) as stage, o.amount_cents,
+             o.currency, o.close_date::text as close_date,
+             coalesce(eng.impressions, 0) as impressions, coalesce(eng.clicks, 0) as clicks,
+             coalesce(eng.views, 0) as views, eng.last_at,
+             coalesce(eng.impressions, 0) + 5 * coalesce(eng.clicks, 0) + 5 * coalesce(eng.views, 0) as score,
+             marked.marked_at, count(*) over () as total
+        from opportunities o
+        left join crm_stages s on s.id = o.stage_id
+        left join account_engagement_in eng on eng.company_id = o.company_id
+        left join marked on marked.company_id = o.company_id
+       where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
+       order by marked.marked_at is null, score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
+       limit ${pageSize} offset ${offset}
     )
-    select o.id, o.name, o.account_name, o.company_id, coalesce(s.label, o.stage) as stage, o.amount_cents,
-           o.currency, o.close_date::text as close_date,
-           coalesce(eng.impressions, 0) as impressions, coalesce(eng.clicks, 0) as clicks,
-           coalesce(eng.views, 0) as views, coalesce(eng.prospects, 0) as prospects, eng.last_at,
-           coalesce(eng.impressions, 0) + 5 * coalesce(eng.clicks, 0) + 5 * coalesce(eng.views, 0) as score,
-           marked.marked_at, count(*) over () as total
-      from opportunities o
-      left join crm_stages s on s.id = o.stage_id
-      left join eng on eng.company_id = o.company_id
-      left join marked on marked.company_id = o.company_id
-     where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
-     order by marked.marked_at is null, score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
-     limit ${pageSize} offset ${offset}`);
+    select r.*, case when r.score > 0 then ${engagedProspects(clientId, range, sql`r.company_id`)} else 0 end as prospects
+      from ranked r
+     order by r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`);
   const rows = rowsOf(result);
   const items: PriorityRow[] = rows.map((r) => ({
     opportunity_id: String(r.id),

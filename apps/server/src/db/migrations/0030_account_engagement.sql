@@ -1,0 +1,42 @@
+-- Engagement per account and month for the account reports (docs/reports.md "Account rollups";
+-- apps/server/src/modules/reports/account-rollups.ts). SQL only, like the daily rollups: Drizzle cannot
+-- express the trigger. A month counts its days [month, through): whole closed days whose daily rollup
+-- marker (engagement_rollup_days) existed when they were added.
+CREATE TABLE "account_engagement_months" (
+	"client_id" uuid NOT NULL,
+	"month" date NOT NULL,
+	"through" date NOT NULL,
+	"built_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "account_engagement_months_pk" PRIMARY KEY("client_id","month"),
+	CONSTRAINT "account_engagement_months_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade
+);
+--> statement-breakpoint
+-- One row per account (a Rally company) with events in the month. The arrays are cumulative by day of
+-- the month: [i] holds the events of days 1..i (past `through` they repeat the last counted day), so any
+-- run of days is two subscripts; last_at[i] is the latest event of days 1..i.
+CREATE TABLE "account_engagement" (
+	"client_id" uuid NOT NULL,
+	"month" date NOT NULL,
+	"company_id" uuid NOT NULL,
+	"impressions" integer[] NOT NULL,
+	"clicks" integer[] NOT NULL,
+	"views" integer[] NOT NULL,
+	"last_at" timestamp with time zone[] NOT NULL,
+	CONSTRAINT "account_engagement_pk" PRIMARY KEY("client_id","month","company_id"),
+	CONSTRAINT "account_engagement_month_fk" FOREIGN KEY ("client_id","month") REFERENCES "account_engagement_months"("client_id","month") ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX "account_engagement_company_idx" ON "account_engagement" USING btree ("client_id","company_id");
+--> statement-breakpoint
+-- A day's rollup marker goes when that day's events are written, updated or deleted (migration 0024):
+-- the month that counted the day goes with it (and its rows, by cascade). Today has no marker, so the
+-- tracking path never reaches this.
+CREATE FUNCTION account_engagement_day_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM account_engagement_months m
+   WHERE m.client_id = OLD.client_id AND m.month = date_trunc('month', OLD.day)::date AND OLD.day < m.through;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "account_engagement_day_gone" AFTER DELETE ON "engagement_rollup_days"
+  FOR EACH ROW EXECUTE FUNCTION account_engagement_day_gone();

@@ -1,0 +1,315 @@
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { accountProspects, rowsOf, websiteDomain } from './repository.ts';
+import type { Range } from './repository.ts';
+import { ensureRollups, wholeDaysOf } from './rollups.ts';
+
+/**
+ * Engagement per account over a range (docs/reports.md "Account rollups", migration 0030).
+ *
+ * Why: the account reports (summary's engaged accounts, alignment, priority) tied each event of the
+ * range to its accounts through the client's four ties: 2.5 million events of 90 days and a million
+ * targets at the reports bench's size, seconds per call. Per account and month they are a few tens of
+ * thousands of rows, each with cumulative counts by day, so any run of whole days is two subscripts.
+ *
+ * Why it stays exact (as the daily rollups, rollups.ts):
+ * - a month counts its days [month, through), whole closed days only, each added while its daily
+ *   rollup marker existed and was valid, under the day's exclusive lock (writers of a day hold it
+ *   shared, so none was in flight);
+ * - a write of a counted day's events deletes the day's marker (migration 0024), and the marker's
+ *   deletion deletes the month (trigger, migration 0030); a read also takes a month only while every
+ *   marker of its counted days is still valid (a detached or dropped partition);
+ * - a change of the ties (a prospect's company or e-mail, a CRM contact or account, a website; the
+ *   attribution markers, attribution.ts) recounts the accounts it names, or every month when there are
+ *   many (`forgetAccounts`);
+ * - the rest of a range (the edges that cut a day, today, a month that could not be counted) is
+ *   counted from the raw events in the same statement, each tied through the prospect's indexes.
+ */
+
+const DAY_MS = 86_400_000;
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const monthOf = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+const nextMonth = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+};
+const dayOfMonth = (ms: number) => new Date(ms).getUTCDate();
+const dateArray = (dates: string[]) => sql`${`{${dates.join(',')}}`}::date[]`;
+/** Accounts named by changed ties past which every month is counted again instead. */
+const RECOUNT_ACCOUNTS_MAX = 500;
+
+/** The months a range's whole days touch, as [month start, covered end) in ms; empty when none. */
+function monthSpans(range: Range, now = Date.now()): { month: number; lo: number; hi: number }[] {
+  const whole = wholeDaysOf(range, now);
+  if (!whole) return [];
+  const spans: { month: number; lo: number; hi: number }[] = [];
+  for (let m = monthOf(whole.first); m < whole.end; m = nextMonth(m))
+    spans.push({ month: m, lo: Math.max(m, whole.first), hi: Math.min(nextMonth(m), whole.end) });
+  return spans;
+}
+
+/** A month whose counted days [month, hi) all have a valid daily marker. */
+function monthValid(clientId: string, month: string, hi: string): SQL {
+  return sql`exists (
+      select 1 from account_engagement_months am
+       where am.client_id = ${clientId} and am.month = ${month}::date and am.through >= ${hi}::date
+         and (select count(*) from engagement_rollup_days d
+               where d.client_id = ${clientId} and d.day >= ${month}::date and d.day < ${hi}::date
+                 and d.part is not distinct from engagement_partition_of(d.day))
+             = ${hi}::date - ${month}::date)`;
+}
+
+/**
+ * Counts the months of the range's whole days up to yesterday (or the month's end), adding only the
+ * days not counted yet. A day whose lock is busy or whose daily marker is missing stops its month
+ * there (those days are read raw). Returns the days added.
+ */
+export async function ensureAccountMonths(db: Db, clientId: string, range: Range): Promise<number> {
+  const now = Date.now();
+  const spans = monthSpans(range, now);
+  if (!spans.length) return 0;
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const months = spans.map((s) => dateOf(s.month));
+  const counted = new Map(
+    rowsOf(
+      await db.execute(sql`
+        select month::text as month, through::text as through from account_engagement_months
+         where client_id = ${clientId} and month = any(${dateArray(months)})`),
+    ).map((r) => [String(r.month), Date.parse(`${String(r.through)}T00:00:00Z`)]),
+  );
+  // Each month is counted to its end or to today, so later ranges reuse it.
+  const wanted = spans.filter(
+    (s) => (counted.get(dateOf(s.month)) ?? s.month) < Math.min(nextMonth(s.month), today),
+  );
+  if (!wanted.length) return 0;
+  // The days to add need their daily markers: the daily rollups make them.
+  const last = wanted.reduce((m, s) => Math.max(m, s.month), 0);
+  await ensureRollups(db, clientId, {
+    from: new Date(Math.min(...wanted.map((s) => s.month))),
+    to: new Date(Math.min(nextMonth(last), today)),
+  });
+  return db.transaction(async (tx) => {
+    const state = new Map(
+      rowsOf(
+        await tx.execute(sql`
+          select month::text as month, through::text as through from account_engagement_months
+           where client_id = ${clientId} and month = any(${dateArray(wanted.map((s) => dateOf(s.month)))})
+           order by month for update`),
+      ).map((r) => [String(r.month), Date.parse(`${String(r.through)}T00:00:00Z`)]),
+    );
+    const adds: { month: string; lo: number; hi: number }[] = [];
+    for (const s of wanted) {
+      const lo = state.get(dateOf(s.month)) ?? s.month;
+      const end = Math.min(nextMonth(s.month), today);
+      if (lo >= end) continue;
+      const days: string[] = [];
+      for (let t = lo; t < end; t += DAY_MS) days.push(dateOf(t));
+      // Days in order, up to the first whose lock is busy or whose marker is missing or stale.
+      const ready = rowsOf(
+        await tx.execute(sql`
+          select d.day::text as day,
+                 pg_try_advisory_xact_lock(engagement_rollup_key(${clientId}::uuid, d.day)) as locked,
+                 exists (select 1 from engagement_rollup_days m
+                          where m.client_id = ${clientId} and m.day = d.day
+                            and m.part is not distinct from engagement_partition_of(m.day)) as marked
+            from unnest(${dateArray(days)}) with ordinality d(day, n) order by n`),
+      );
+      let hi = lo;
+      for (const r of ready) {
+        if (!r.locked || !r.marked) break;
+        hi += DAY_MS;
+      }
+      if (hi > lo) adds.push({ month: dateOf(s.month), lo, hi });
+    }
+    if (!adds.length) return 0;
+    await tx.execute(sql`
+      insert into account_engagement_months (client_id, month, through)
+      select ${clientId}, m, m from unnest(${dateArray(adds.map((a) => a.month))}) m
+      on conflict (client_id, month) do nothing`);
+    await addDays(tx, clientId, accountProspects(clientId), adds);
+    for (const a of adds)
+      await tx.execute(sql`
+        update account_engagement_months set through = ${dateOf(a.hi)}::date, built_at = now()
+         where client_id = ${clientId} and month = ${a.month}::date`);
+    return adds.reduce((n, a) => n + (a.hi - a.lo) / DAY_MS, 0);
+  });
+}
+
+/**
+ * Adds the events of the days [lo, hi) of each month to its accounts' cumulative counts. `ties` is a
+ * CTE `account_prospects (company_id, prospect_id)`: the client's, or only some accounts'.
+ */
+async function addDays(
+  db: Db,
+  clientId: string,
+  ties: SQL,
+  adds: { month: string; lo: number; hi: number }[],
+) {
+  const los = adds.map((a) => new Date(a.lo).toISOString());
+  const his = adds.map((a) => new Date(a.hi).toISOString());
+  await db.execute(sql`
+    with ${ties},
+    spans as (
+      select * from unnest(${dateArray(adds.map((a) => a.month))}, ${`{${los.join(',')}}`}::timestamptz[],
+                           ${`{${his.join(',')}}`}::timestamptz[]) s(month, lo, hi)
+    ),
+    daily as (
+      select s.month, ap.company_id, extract(day from e.occurred_at at time zone 'UTC')::int as i,
+             count(*) filter (where e.type = 'impression') as imp,
+             count(*) filter (where e.type = 'click') as clk,
+             count(*) filter (where e.type = 'view') as vw,
+             max(e.occurred_at) as last_at
+        from spans s
+        join engagement_events e on e.client_id = ${clientId} and e.occurred_at >= s.lo and e.occurred_at < s.hi
+        join targets t on t.id = e.target_id and t.client_id = ${clientId}
+        join account_prospects ap on ap.prospect_id = t.prospect_id
+       group by 1, 2, 3
+    ),
+    cum as (
+      select a.month, a.company_id, g.i,
+             (sum(coalesce(x.imp, 0)) over w)::int as imp, (sum(coalesce(x.clk, 0)) over w)::int as clk,
+             (sum(coalesce(x.vw, 0)) over w)::int as vw, max(x.last_at) over w as last_at
+        from (select distinct month, company_id from daily) a
+        cross join lateral generate_series(1, extract(day from a.month + interval '1 month' - interval '1 day')::int) g(i)
+        left join daily x on x.month = a.month and x.company_id = a.company_id and x.i = g.i
+      window w as (partition by a.month, a.company_id order by g.i)
+    )
+    insert into account_engagement as r (client_id, month, company_id, impressions, clicks, views, last_at)
+    select ${clientId}, month, company_id, array_agg(imp order by i), array_agg(clk order by i),
+           array_agg(vw order by i), array_agg(last_at order by i)
+      from cum group by month, company_id
+    on conflict (client_id, month, company_id) do update set
+      impressions = (select array_agg(a + b order by n) from unnest(r.impressions, excluded.impressions) with ordinality u(a, b, n)),
+      clicks = (select array_agg(a + b order by n) from unnest(r.clicks, excluded.clicks) with ordinality u(a, b, n)),
+      views = (select array_agg(a + b order by n) from unnest(r.views, excluded.views) with ordinality u(a, b, n)),
+      last_at = (select array_agg(greatest(a, b) order by n) from unnest(r.last_at, excluded.last_at) with ordinality u(a, b, n))`);
+}
+
+/**
+ * After the ties of some accounts changed: counts those accounts again in every counted month, or
+ * forgets the client's months when there are many (or `all`), to be counted again at the next read.
+ */
+export async function forgetAccounts(db: Db, clientId: string, companies: string[] | 'all'): Promise<void> {
+  if (companies !== 'all' && !companies.length) return;
+  if (companies === 'all' || companies.length > RECOUNT_ACCOUNTS_MAX) {
+    await db.execute(sql`delete from account_engagement_months where client_id = ${clientId}`);
+    return;
+  }
+  const ids = sql`${sql.param(companies)}::uuid[]`;
+  await db.execute(sql`
+    delete from account_engagement where client_id = ${clientId} and company_id = any(${ids})`);
+  const months = rowsOf(
+    await db.execute(sql`
+      select month::text as month, through::text as through from account_engagement_months
+       where client_id = ${clientId} and through > month order by month for update`),
+  ).map((r) => ({
+    month: String(r.month),
+    lo: Date.parse(`${String(r.month)}T00:00:00Z`),
+    hi: Date.parse(`${String(r.through)}T00:00:00Z`),
+  }));
+  if (months.length)
+    await addDays(db, clientId, accountProspects(clientId, sql`select unnest(${ids})`), months);
+}
+
+/**
+ * The accounts the given prospects are tied to, as pairs: a CTE `<name> (company_id, prospect_id)`
+ * over the prospects of `prospects` (a query of `id`s), each tie from the prospect's side (the same
+ * four ties as repository.ts `accountProspects`).
+ */
+export function prospectTies(clientId: string, prospects: SQL, name = 'raw_ties'): SQL {
+  const ids = sql.raw(`${name}_prospects`);
+  return sql`${ids} as (${prospects}),
+    ${sql.raw(name)} as (
+      select p.company_id, p.id as prospect_id
+        from prospects p
+       where p.id in (select id from ${ids}) and p.client_id = ${clientId} and p.company_id is not null
+      union
+      select a.company_id, cc.prospect_id
+        from crm_contacts cc
+        join crm_accounts a on a.id = cc.account_id and not a.is_deleted
+       where cc.client_id = ${clientId} and cc.prospect_id in (select id from ${ids})
+         and a.company_id is not null and not cc.is_deleted
+      union
+      select a.company_id, p.id
+        from prospects p
+        join crm_accounts a
+          on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2)) and not a.is_deleted
+       where p.id in (select id from ${ids}) and p.client_id = ${clientId} and p.email is not null
+         and a.company_id is not null
+      union
+      select c.id, p.id
+        from prospects p
+        join companies c
+          on c.client_id = p.client_id and ${websiteDomain(sql`c.website`)} = lower(split_part(p.email, '@', 2))
+       where p.id in (select id from ${ids}) and p.client_id = ${clientId} and p.email is not null
+         and c.website is not null and c.website <> ''
+    )`;
+}
+
+/**
+ * A CTE `account_engagement_in (company_id, impressions, clicks, views, last_at)`: each account's
+ * events in the range (accounts without any are absent), exact in the statement's snapshot. Counted
+ * months give the whole days they cover; every other moment of the range is read raw. Call
+ * `ensureAccountMonths` first, or everything is read raw. `companies` (a query of ids) keeps only those.
+ */
+export function accountEngagementIn(clientId: string, range: Range, companies?: SQL): SQL {
+  const spans = monthSpans(range);
+  const only = (col: SQL) => (companies ? sql`and ${col} in (${companies})` : sql``);
+  // The raw intervals: before the first whole day, after the last, and each month's days when the
+  // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
+  // one-time filter: a valid month's events are never read.
+  const raw = (from: Date, to: Date, gate?: SQL) => sql`
+    select e.target_id, e.type, e.occurred_at from engagement_events e
+     where e.client_id = ${clientId} and e.occurred_at >= ${from} and e.occurred_at < ${to}
+       ${gate ? sql`and not ${gate}` : sql``}`;
+  const raws: SQL[] = [];
+  const parts: SQL[] = [];
+  const whole = wholeDaysOf(range);
+  if (!whole) raws.push(raw(range.from, range.to));
+  else {
+    raws.push(raw(range.from, new Date(whole.first)));
+    raws.push(raw(new Date(whole.end), range.to));
+  }
+  for (const s of spans) {
+    const month = dateOf(s.month);
+    const valid = monthValid(clientId, month, dateOf(s.hi));
+    const a = dayOfMonth(s.lo);
+    const b = dayOfMonth(s.hi - DAY_MS);
+    const before = (col: string) => (a > 1 ? sql`r.${sql.raw(col)}[${a - 1}]` : sql`0`);
+    parts.push(sql`
+      select r.company_id, r.impressions[${b}] - ${before('impressions')} as impressions,
+             r.clicks[${b}] - ${before('clicks')} as clicks, r.views[${b}] - ${before('views')} as views,
+             case when r.last_at[${b}] >= ${new Date(s.lo)} then r.last_at[${b}] end as last_at
+        from account_engagement r
+       where r.client_id = ${clientId} and r.month = ${month}::date and ${valid} ${only(sql`r.company_id`)}`);
+    raws.push(raw(new Date(s.lo), new Date(s.hi), valid));
+  }
+  const rawEvents = sql.join(raws, sql` union all `);
+  return sql`raw_events as (${rawEvents}),
+    ${prospectTies(
+      clientId,
+      sql`select distinct t.prospect_id as id from raw_events re join targets t on t.id = re.target_id and t.client_id = ${clientId}`,
+    )},
+    account_engagement_parts as (
+      ${parts.length ? sql`${sql.join(parts, sql` union all `)} union all` : sql``}
+      select rt.company_id, count(*) filter (where re.type = 'impression') as impressions,
+             count(*) filter (where re.type = 'click') as clicks,
+             count(*) filter (where re.type = 'view') as views, max(re.occurred_at) as last_at
+        from raw_events re
+        join targets t on t.id = re.target_id and t.client_id = ${clientId}
+        join raw_ties rt on rt.prospect_id = t.prospect_id
+       where true ${only(sql`rt.company_id`)}
+       group by rt.company_id
+    ),
+    account_engagement_in as (
+      select company_id, sum(impressions)::bigint as impressions, sum(clicks)::bigint as clicks,
+             sum(views)::bigint as views, max(last_at) as last_at
+        from account_engagement_parts
+       group by company_id
+      having sum(impressions) + sum(clicks) + sum(views) > 0
+    )`;
+}

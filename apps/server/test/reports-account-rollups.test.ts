@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { companies, crmContacts, engagementEvents, prospects, targets } from '../src/db/schema/index.ts';
+import { ATTRIBUTION_JOB } from '../src/modules/reports/jobs.ts';
 import { createTestApp } from './helpers.ts';
 import { signedIn } from './http.ts';
 import type { Browser } from './http.ts';
@@ -276,6 +277,35 @@ describe('account reports over account rollups: exact at every moment (issue 17)
     await expectExact('a target moved to another prospect');
     // After all that, reads still use counted months.
     expect(await months(a.clientId)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the workers count the days that closed since, before any report asks', async () => {
+    // Yesterday's month as if nothing of it were counted yet: the job counts it to today.
+    const m = new Date(monthStart(today - DAY)).toISOString().slice(0, 10);
+    await app.database.execute('delete from account_engagement_months where client_id = $1 and month = $2', [
+      a.clientId,
+      m,
+    ]);
+    await app.database.execute(
+      'insert into account_engagement_months (client_id, month, through) values ($1, $2, $2)',
+      [a.clientId, m],
+    );
+    const through = async () =>
+      String(
+        (
+          (await app.database.execute(
+            'select through::text as t from account_engagement_months where client_id = $1 and month = $2',
+            [a.clientId, m],
+          )) as { rows: { t: string }[] }
+        ).rows[0]?.t,
+      );
+    expect(await through()).toBe(m);
+    await app.queue.send(ATTRIBUTION_JOB, {});
+    const end = new Date(Math.min(today, Date.parse(`${m}T00:00:00Z`) + 32 * DAY)).toISOString().slice(0, 10);
+    for (let i = 0; i < 100 && (await through()) === m; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await through()).not.toBe(m);
+    expect(Date.parse(`${await through()}T00:00:00Z`)).toBeLessThanOrEqual(Date.parse(`${end}T00:00:00Z`));
+    await expectExact('after the job');
   });
 
   it('pipeline/priority ranks by the same per-account engagement of the last days', async () => {

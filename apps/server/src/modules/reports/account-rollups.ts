@@ -140,6 +140,26 @@ export async function ensureAccountMonths(db: Db, clientId: string, range: Range
 }
 
 /**
+ * Extends every client's counted months that days closed since (yesterday, the end of last month), in
+ * the background (jobs.ts), so the first report of a day does not pay for it.
+ */
+export async function extendAccountMonths(db: Db): Promise<number> {
+  const behind = rowsOf(
+    await db.execute(sql`
+      select client_id, min(month)::text as month from account_engagement_months
+       where through < least((month + interval '1 month')::date, (now() at time zone 'UTC')::date)
+       group by client_id`),
+  );
+  let days = 0;
+  for (const r of behind)
+    days += await ensureAccountMonths(db, String(r.client_id), {
+      from: new Date(`${String(r.month)}T00:00:00Z`),
+      to: new Date(),
+    });
+  return days;
+}
+
+/**
  * Adds the events of the days [lo, hi) of each month to its accounts' cumulative counts. `ties` is a
  * CTE `account_prospects (company_id, prospect_id)`: the client's, or only some accounts'.
  */

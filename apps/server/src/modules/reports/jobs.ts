@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { extendAccountMonths } from './account-rollups.ts';
 import { dirtyClients, refreshAttribution } from './attribution.ts';
 import { windowDaysOf } from './service.ts';
 
@@ -7,7 +8,8 @@ export const ATTRIBUTION_JOB = 'reports-attribution';
 const ATTRIBUTION_EVERY_MS = 60_000;
 
 /**
- * Keeps the stored attribution (attribution.ts) up to date in the background, where job workers run:
+ * Keeps the stored attribution (attribution.ts) and the account rollups' months (account-rollups.ts)
+ * up to date in the background, where job workers run:
  * a report would otherwise pay for a sync's changes on its first read (the first computation of a
  * large client's year of pipeline takes minutes). Reports still refresh before reading, so they are
  * exact whether or not this has run.
@@ -20,6 +22,7 @@ export function setupReports(app: FastifyInstance, opts: { workers?: boolean } =
       for (const clientId of await dirtyClients(app.db)) {
         await refreshAttribution(app.db, clientId, await windowDaysOf(app.db, clientId));
       }
+      await extendAccountMonths(app.db);
     },
     // One queued or running at a time: a run missed is the next interval's.
     { policy: 'exclusive', retryLimit: 0, expireInSeconds: 3600 },

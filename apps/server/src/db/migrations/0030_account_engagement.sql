@@ -40,3 +40,13 @@ END $$;
 --> statement-breakpoint
 CREATE TRIGGER "account_engagement_day_gone" AFTER DELETE ON "engagement_rollup_days"
   FOR EACH ROW EXECUTE FUNCTION account_engagement_day_gone();
+--> statement-breakpoint
+-- A company website's bare domain, as repository.ts `websiteDomain` computes it, kept by the database:
+-- the account rollups tie the prospects of a range's raw events to companies by their e-mail's
+-- domain through this index instead of computing the expression for every company of the client.
+ALTER TABLE "companies" ADD COLUMN "website_domain" text GENERATED ALWAYS AS (
+  lower(regexp_replace(regexp_replace("website", '^[a-z][a-z0-9+.-]*://', '', 'i'), '^www[0-9]*[.]|[/:?#].*$', '', 'g'))
+) STORED;
+--> statement-breakpoint
+CREATE INDEX "companies_client_website_domain_idx" ON "companies" USING btree ("client_id","website_domain")
+  WHERE "website_domain" <> '';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accountProspects, rowsOf, websiteDomain } from './repository.ts';
+import { accountProspects, rowsOf } from './repository.ts';
 import type { Range } from './repository.ts';
 import { ensureRollups, wholeDaysOf } from './rollups.ts';
 
@@ -39,6 +39,8 @@ const nextMonth = (ms: number) => {
 };
 const dayOfMonth = (ms: number) => new Date(ms).getUTCDate();
 const dateArray = (dates: string[]) => sql`${`{${dates.join(',')}}`}::date[]`;
+/** Days added in one count past which the table's statistics are taken again. */
+const ANALYZE_AFTER_DAYS = 20;
 /** Accounts named by changed ties past which every month is counted again instead. */
 const RECOUNT_ACCOUNTS_MAX = 500;
 
@@ -131,11 +133,15 @@ export async function ensureAccountMonths(db: Db, clientId: string, range: Range
       select ${clientId}, m, m from unnest(${dateArray(adds.map((a) => a.month))}) m
       on conflict (client_id, month) do nothing`);
     await addDays(tx, clientId, accountProspects(clientId), adds);
+    // A first count leaves the planner's statistics saying the table is empty, and the reads' plans
+    // then expect a handful of rows per month instead of one per account.
+    const added = adds.reduce((n, a) => n + (a.hi - a.lo) / DAY_MS, 0);
+    if (added >= ANALYZE_AFTER_DAYS) await tx.execute(sql`analyze account_engagement`);
     for (const a of adds)
       await tx.execute(sql`
         update account_engagement_months set through = ${dateOf(a.hi)}::date, built_at = now()
          where client_id = ${clientId} and month = ${a.month}::date`);
-    return adds.reduce((n, a) => n + (a.hi - a.lo) / DAY_MS, 0);
+    return added;
   });
 }
 
@@ -242,31 +248,33 @@ export async function forgetAccounts(db: Db, clientId: string, companies: string
  */
 export function prospectTies(clientId: string, prospects: SQL, name = 'raw_ties'): SQL {
   const ids = sql.raw(`${name}_prospects`);
+  const rp = sql.raw(`${name}_rows`);
+  // Each prospect read once; its domain then meets the CRM accounts' and the companies' websites'
+  // (migration 0030's stored column, equal to websiteDomain()) by hash or index.
   return sql`${ids} as (${prospects}),
-    ${sql.raw(name)} as (
-      select p.company_id, p.id as prospect_id
+    ${rp} as (
+      select p.id, p.company_id, lower(split_part(p.email, '@', 2)) as domain
         from prospects p
-       where p.id in (select id from ${ids}) and p.client_id = ${clientId} and p.company_id is not null
+       where p.id in (select id from ${ids}) and p.client_id = ${clientId}
+    ),
+    ${sql.raw(name)} as (
+      select r.company_id, r.id as prospect_id from ${rp} r where r.company_id is not null
       union
       select a.company_id, cc.prospect_id
         from crm_contacts cc
         join crm_accounts a on a.id = cc.account_id and not a.is_deleted
-       where cc.client_id = ${clientId} and cc.prospect_id in (select id from ${ids})
+       where cc.client_id = ${clientId} and cc.prospect_id in (select id from ${rp})
          and a.company_id is not null and not cc.is_deleted
       union
-      select a.company_id, p.id
-        from prospects p
-        join crm_accounts a
-          on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2)) and not a.is_deleted
-       where p.id in (select id from ${ids}) and p.client_id = ${clientId} and p.email is not null
-         and a.company_id is not null
+      select a.company_id, r.id
+        from ${rp} r
+        join crm_accounts a on a.client_id = ${clientId} and a.domain = r.domain and not a.is_deleted
+       where r.domain <> '' and a.company_id is not null
       union
-      select c.id, p.id
-        from prospects p
-        join companies c
-          on c.client_id = p.client_id and ${websiteDomain(sql`c.website`)} = lower(split_part(p.email, '@', 2))
-       where p.id in (select id from ${ids}) and p.client_id = ${clientId} and p.email is not null
-         and c.website is not null and c.website <> ''
+      select c.id, r.id
+        from ${rp} r
+        join companies c on c.client_id = ${clientId} and c.website_domain = r.domain and c.website_domain <> ''
+       where r.domain <> ''
     )`;
 }
 
@@ -283,7 +291,9 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
   // one-time filter: a valid month's events are never read.
   const raw = (from: Date, to: Date, gate?: SQL) => sql`
-    select e.target_id, e.type, e.occurred_at from engagement_events e
+    select t.prospect_id, e.type, e.occurred_at
+      from engagement_events e
+      join targets t on t.id = e.target_id and t.client_id = ${clientId}
      where e.client_id = ${clientId} and e.occurred_at >= ${from} and e.occurred_at < ${to}
        ${gate ? sql`and not ${gate}` : sql``}`;
   const raws: SQL[] = [];
@@ -310,18 +320,14 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
   }
   const rawEvents = sql.join(raws, sql` union all `);
   return sql`raw_events as (${rawEvents}),
-    ${prospectTies(
-      clientId,
-      sql`select distinct t.prospect_id as id from raw_events re join targets t on t.id = re.target_id and t.client_id = ${clientId}`,
-    )},
+    ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     account_engagement_parts as (
       ${parts.length ? sql`${sql.join(parts, sql` union all `)} union all` : sql``}
       select rt.company_id, count(*) filter (where re.type = 'impression') as impressions,
              count(*) filter (where re.type = 'click') as clicks,
              count(*) filter (where re.type = 'view') as views, max(re.occurred_at) as last_at
         from raw_events re
-        join targets t on t.id = re.target_id and t.client_id = ${clientId}
-        join raw_ties rt on rt.prospect_id = t.prospect_id
+        join raw_ties rt on rt.prospect_id = re.prospect_id
        where true ${only(sql`rt.company_id`)}
        group by rt.company_id
     ),

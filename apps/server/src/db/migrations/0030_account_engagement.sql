@@ -11,10 +11,24 @@ CREATE TABLE "account_engagement_months" (
 	CONSTRAINT "account_engagement_months_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade
 );
 --> statement-breakpoint
--- One row per account (a Rally company) with events in the month. The arrays are cumulative by day of
--- the month: [i] holds the events of days 1..i (past `through` they repeat the last counted day), so any
--- run of days is two subscripts; last_at[i] is the latest event of days 1..i.
+-- One row per account (a Rally company) with events in the month: its totals over the counted days
+-- (what a range covering them reads, a narrow row) ...
 CREATE TABLE "account_engagement" (
+	"client_id" uuid NOT NULL,
+	"month" date NOT NULL,
+	"company_id" uuid NOT NULL,
+	"impressions" integer NOT NULL,
+	"clicks" integer NOT NULL,
+	"views" integer NOT NULL,
+	"last_at" timestamp with time zone,
+	CONSTRAINT "account_engagement_pk" PRIMARY KEY("client_id","month","company_id"),
+	CONSTRAINT "account_engagement_month_fk" FOREIGN KEY ("client_id","month") REFERENCES "account_engagement_months"("client_id","month") ON DELETE cascade
+);
+--> statement-breakpoint
+-- ... and its counts by day, cumulative: [i] holds the events of days 1..i (past `through` they repeat
+-- the last counted day), so any run of days is two subscripts; last_at[i] is the latest event of days
+-- 1..i. Read for a range that starts or ends inside the counted days.
+CREATE TABLE "account_engagement_days" (
 	"client_id" uuid NOT NULL,
 	"month" date NOT NULL,
 	"company_id" uuid NOT NULL,
@@ -22,8 +36,8 @@ CREATE TABLE "account_engagement" (
 	"clicks" integer[] NOT NULL,
 	"views" integer[] NOT NULL,
 	"last_at" timestamp with time zone[] NOT NULL,
-	CONSTRAINT "account_engagement_pk" PRIMARY KEY("client_id","month","company_id"),
-	CONSTRAINT "account_engagement_month_fk" FOREIGN KEY ("client_id","month") REFERENCES "account_engagement_months"("client_id","month") ON DELETE cascade
+	CONSTRAINT "account_engagement_days_pk" PRIMARY KEY("client_id","month","company_id"),
+	CONSTRAINT "account_engagement_days_month_fk" FOREIGN KEY ("client_id","month") REFERENCES "account_engagement_months"("client_id","month") ON DELETE cascade
 );
 --> statement-breakpoint
 CREATE INDEX "account_engagement_company_idx" ON "account_engagement" USING btree ("client_id","company_id");

@@ -54,11 +54,14 @@ function monthSpans(range: Range, now = Date.now()): { month: number; lo: number
   return spans;
 }
 
-/** A month whose counted days [month, hi) all have a valid daily marker. */
-function monthValid(clientId: string, month: string, hi: string): SQL {
+/**
+ * A month that counts the days [month, hi) (`through` compared to `hi` by `op`), all with a valid
+ * daily marker.
+ */
+function monthValid(clientId: string, month: string, hi: string, op: '>=' | '=' | '>' = '>='): SQL {
   return sql`exists (
       select 1 from account_engagement_months am
-       where am.client_id = ${clientId} and am.month = ${month}::date and am.through >= ${hi}::date
+       where am.client_id = ${clientId} and am.month = ${month}::date and am.through ${sql.raw(op)} ${hi}::date
          and (select count(*) from engagement_rollup_days d
                where d.client_id = ${clientId} and d.day >= ${month}::date and d.day < ${hi}::date
                  and d.part is not distinct from engagement_partition_of(d.day))
@@ -136,7 +139,10 @@ export async function ensureAccountMonths(db: Db, clientId: string, range: Range
     // A first count leaves the planner's statistics saying the table is empty, and the reads' plans
     // then expect a handful of rows per month instead of one per account.
     const added = adds.reduce((n, a) => n + (a.hi - a.lo) / DAY_MS, 0);
-    if (added >= ANALYZE_AFTER_DAYS) await tx.execute(sql`analyze account_engagement`);
+    if (added >= ANALYZE_AFTER_DAYS) {
+      await tx.execute(sql`analyze account_engagement`);
+      await tx.execute(sql`analyze account_engagement_days`);
+    }
     for (const a of adds)
       await tx.execute(sql`
         update account_engagement_months set through = ${dateOf(a.hi)}::date, built_at = now()
@@ -174,6 +180,7 @@ async function addDays(
   clientId: string,
   ties: SQL,
   adds: { month: string; lo: number; hi: number }[],
+  companies?: string[],
 ) {
   const los = adds.map((a) => new Date(a.lo).toISOString());
   const his = adds.map((a) => new Date(a.hi).toISOString());
@@ -204,7 +211,7 @@ async function addDays(
         left join daily x on x.month = a.month and x.company_id = a.company_id and x.i = g.i
       window w as (partition by a.month, a.company_id order by g.i)
     )
-    insert into account_engagement as r (client_id, month, company_id, impressions, clicks, views, last_at)
+    insert into account_engagement_days as r (client_id, month, company_id, impressions, clicks, views, last_at)
     select ${clientId}, month, company_id, array_agg(imp order by i), array_agg(clk order by i),
            array_agg(vw order by i), array_agg(last_at order by i)
       from cum group by month, company_id
@@ -213,6 +220,16 @@ async function addDays(
       clicks = (select array_agg(a + b order by n) from unnest(r.clicks, excluded.clicks) with ordinality u(a, b, n)),
       views = (select array_agg(a + b order by n) from unnest(r.views, excluded.views) with ordinality u(a, b, n)),
       last_at = (select array_agg(greatest(a, b) order by n) from unnest(r.last_at, excluded.last_at) with ordinality u(a, b, n))`);
+  // The totals are the last element: past `through` the cumulative counts repeat the last counted day.
+  await db.execute(sql`
+    insert into account_engagement as r (client_id, month, company_id, impressions, clicks, views, last_at)
+    select d.client_id, d.month, d.company_id, d.impressions[cardinality(d.impressions)],
+           d.clicks[cardinality(d.clicks)], d.views[cardinality(d.views)], d.last_at[cardinality(d.last_at)]
+      from account_engagement_days d
+     where d.client_id = ${clientId} and d.month = any(${dateArray(adds.map((a) => a.month))})
+       ${companies ? sql`and d.company_id = any(${sql.param(companies)}::uuid[])` : sql``}
+    on conflict (client_id, month, company_id) do update set
+      impressions = excluded.impressions, clicks = excluded.clicks, views = excluded.views, last_at = excluded.last_at`);
 }
 
 /**
@@ -228,6 +245,8 @@ export async function forgetAccounts(db: Db, clientId: string, companies: string
   const ids = sql`${sql.param(companies)}::uuid[]`;
   await db.execute(sql`
     delete from account_engagement where client_id = ${clientId} and company_id = any(${ids})`);
+  await db.execute(sql`
+    delete from account_engagement_days where client_id = ${clientId} and company_id = any(${ids})`);
   const months = rowsOf(
     await db.execute(sql`
       select month::text as month, through::text as through from account_engagement_months
@@ -306,16 +325,25 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
   }
   for (const s of spans) {
     const month = dateOf(s.month);
-    const valid = monthValid(clientId, month, dateOf(s.hi));
+    const hi = dateOf(s.hi);
+    const valid = monthValid(clientId, month, hi);
     const a = dayOfMonth(s.lo);
     const b = dayOfMonth(s.hi - DAY_MS);
     const before = (col: string) => (a > 1 ? sql`r.${sql.raw(col)}[${a - 1}]` : sql`0`);
+    // Days from the month's first to its last counted: the narrow totals. Otherwise two subscripts.
+    if (a === 1)
+      parts.push(sql`
+        select r.company_id, r.impressions, r.clicks, r.views, r.last_at
+          from account_engagement r
+         where r.client_id = ${clientId} and r.month = ${month}::date
+           and ${monthValid(clientId, month, hi, '=')} ${only(sql`r.company_id`)}`);
     parts.push(sql`
       select r.company_id, r.impressions[${b}] - ${before('impressions')} as impressions,
              r.clicks[${b}] - ${before('clicks')} as clicks, r.views[${b}] - ${before('views')} as views,
              case when r.last_at[${b}] >= ${new Date(s.lo)} then r.last_at[${b}] end as last_at
-        from account_engagement r
-       where r.client_id = ${clientId} and r.month = ${month}::date and ${valid} ${only(sql`r.company_id`)}`);
+        from account_engagement_days r
+       where r.client_id = ${clientId} and r.month = ${month}::date
+         and ${a === 1 ? monthValid(clientId, month, hi, '>') : valid} ${only(sql`r.company_id`)}`);
     raws.push(raw(new Date(s.lo), new Date(s.hi), valid));
   }
   const rawEvents = sql.join(raws, sql` union all `);

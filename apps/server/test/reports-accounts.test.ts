@@ -57,6 +57,12 @@ describe('account reports: alignment, target, buying group (issue 17)', async ()
     const paged = await owner.get(`${base}/alignment?${RANGE}&page=2&page_size=2`);
     expect(paged.json()).toMatchObject({ total: 3, page: 2, page_size: 2 });
     expect(paged.json().items).toHaveLength(1);
+    // Past the last page: no rows, the same counts.
+    const past = await owner.get(`${base}/alignment?${RANGE}&page=5&page_size=2`);
+    expect(past.json()).toMatchObject({
+      counts: { both: 1, outreach_only: 1, ads_only: 1, total: 3 },
+      items: [],
+    });
   });
 
   it('alignment: the range decides — outreach last done and engagement before it are not counted', async () => {

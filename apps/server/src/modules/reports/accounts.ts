@@ -156,28 +156,41 @@ export async function alignment(
   const page = opts.limit ? 1 : (q.page ?? 1);
   await attributionWindow(db, clientId);
   await ensureAccountMonths(db, clientId, range);
-  const [countsResult, pageResult, types] = await Promise.all([
-    db.execute(
-      sql`select segment, count(*) as n from (${alignmentRows(clientId, range)}) x group by segment`,
-    ),
+  // One statement gives the page and every segment's count (window counts over all rows); only a
+  // page past the end, which has no row to carry them, counts again.
+  const [pageResult, types] = await Promise.all([
     db.execute(sql`
       select y.*, case when y.impressions + y.clicks + y.views > 0
                        then ${engagedProspects(clientId, range, sql`y.account_id`)} else 0 end as engaged_prospects
         from (
-          select x.*, count(*) over () as total from (${alignmentRows(clientId, range)}) x
+          select z.* from (
+            select x.*, count(*) filter (where x.segment = 'both') over () as n_both,
+                   count(*) filter (where x.segment = 'outreach_only') over () as n_outreach_only,
+                   count(*) filter (where x.segment = 'ads_only') over () as n_ads_only,
+                   count(*) filter (where ${SEGMENT_WHERE[q.segment]}) over () as total
+              from (${alignmentRows(clientId, range)}) x
+          ) z
            where ${SEGMENT_WHERE[q.segment]}
-           order by case x.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
-                    x.clicks + x.views desc, x.impressions desc, x.outreach_activities desc, x.name, x.account_id
+           order by case z.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
+                    z.clicks + z.views desc, z.impressions desc, z.outreach_activities desc, z.name, z.account_id
            limit ${pageSize} offset ${(page - 1) * pageSize}) y
        order by case y.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
                 y.clicks + y.views desc, y.impressions desc, y.outreach_activities desc, y.name, y.account_id`),
     outreachTypes(db, clientId),
   ]);
   const counts = { both: 0, outreach_only: 0, ads_only: 0, total: 0 };
-  for (const r of rowsOf(countsResult)) {
-    counts[r.segment as 'both' | 'outreach_only' | 'ads_only'] = num(r.n);
-    counts.total += num(r.n);
+  const [first] = rowsOf(pageResult);
+  if (first) {
+    counts.both = num(first.n_both);
+    counts.outreach_only = num(first.n_outreach_only);
+    counts.ads_only = num(first.n_ads_only);
+  } else {
+    const result = await db.execute(
+      sql`select segment, count(*) as n from (${alignmentRows(clientId, range)}) x group by segment`,
+    );
+    for (const r of rowsOf(result)) counts[r.segment as 'both' | 'outreach_only' | 'ads_only'] = num(r.n);
   }
+  counts.total = counts.both + counts.outreach_only + counts.ads_only;
   const rows = rowsOf(pageResult);
   return {
     range: epochOf(range),

@@ -147,6 +147,10 @@ const schema = z.object({
     .min(1, 'must be at least 1')
     .max(2048, 'must be at most 2048')
     .default(100),
+  IMPORT_CHILD_PROCESS: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   JOB_HEARTBEAT_SECONDS: z.coerce
     .number({ message: 'must be a whole number of seconds' })
     .int('must be a whole number of seconds')
@@ -288,6 +292,11 @@ export type Config = {
    * (its process died) and is retried; the queue looks for such jobs every third of it.
    */
   jobHeartbeatSeconds: number;
+  /**
+   * On PostgreSQL, each file import runs in a child process of the worker that takes its job, so its
+   * memory and CPU stay off the API process (issue 19). PGlite keeps imports in process.
+   */
+  importChildProcess: boolean;
   /** Members a cohort sync writes per transaction (a crash redoes at most one such chunk). */
   cohortSyncChunk: number;
   /** Every journey's rules are evaluated this often where job workers run (seconds). */
@@ -418,6 +427,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
     jobHeartbeatSeconds: e.JOB_HEARTBEAT_SECONDS,
+    importChildProcess: e.IMPORT_CHILD_PROCESS,
     cohortSyncChunk: e.COHORT_SYNC_CHUNK,
     journeyEvaluateSeconds: e.JOURNEY_EVALUATE_SECONDS,
     journeyChunk: e.JOURNEY_CHUNK,

@@ -145,19 +145,29 @@ function withoutJit(url: string): string {
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: withoutJit(url), max });
-  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema, casing: 'snake_case' });
-  const lock = await pool.connect();
+  const database = connectPostgres(url, max);
+  const lock = await database.pool.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(db, { migrationsFolder });
+    await migratePg(database.db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder });
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     lock.release();
   }
+  return database;
+}
+
+/**
+ * A pool on a PostgreSQL database whose migrations another process has applied (a worker process
+ * that the server started, e.g. a file import's): nothing is checked or run at connection.
+ */
+export function connectPostgres(url: string, max: number): Database & { pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: withoutJit(url), max });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema, casing: 'snake_case' });
   return {
+    pool,
     db: db as unknown as Db,
     driver: 'postgres',
     async execute(text, values = []) {

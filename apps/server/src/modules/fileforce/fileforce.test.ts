@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, asc, eq } from 'drizzle-orm';
@@ -9,6 +10,7 @@ import {
   cadenceDays,
   cadences,
   companies,
+  feedItems,
   fileImports,
   integrations,
   opportunities,
@@ -16,11 +18,11 @@ import {
   salesReps,
   targets,
 } from '../../db/schema/index.ts';
-import { createTestApp, waitFor } from '../../../test/helpers.ts';
+import { createTestApp, TEST_DATABASE_URL, waitFor } from '../../../test/helpers.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
 import type { Browser } from '../../../test/http.ts';
-import { IMPORT_JOB, importCsvFile } from './index.ts';
-import { runImport } from './service.ts';
+import { IMPORT_JOB, importCsvFile, runImportInChild } from './index.ts';
+import { BATCH_ROWS, runImport } from './service.ts';
 import { uploadsRoot } from './storage.ts';
 
 const DEMO = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../db/demo');
@@ -318,7 +320,7 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
     );
     expect(up.statusCode).toBe(201);
     const id = up.body.id;
-    // State as a crash leaves it: running, the first batch of 1000 committed with its progress.
+    // State as a crash leaves it: running, the first 1000 rows committed with their progress.
     expect((await owner.post(`${base()}/imports/${id}/start`)).statusCode).toBe(202);
     const first = await finished(id);
     expect(first).toMatchObject({ processed_rows: 2500, imported_rows: 2500, error_rows: 0 });
@@ -721,6 +723,88 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
       );
     }
   });
+
+  it('a company met again in a later batch: one company, the website and name the later rows give, every prospect linked', async () => {
+    const client = await makeClient(app, 'Batches');
+    // Two batches: both companies on every row; the website comes in the second batch only, and
+    // the second batch spells the other company's name differently (same key).
+    const rows = Array.from({ length: BATCH_ROWS + 1000 }, (_, i) => {
+      const second = i >= BATCH_ROWS;
+      const company = i % 2 ? (second ? 'SPELLED CO' : 'Spelled Co') : 'Later Co';
+      const website = !(i % 2) && i === BATCH_ROWS + 2 ? 'later.example' : '';
+      return `b${i}@batches.example,${company},${website},Batch Cadence,1`;
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), 'rally-fileforce-'));
+    try {
+      const file = path.join(dir, 'batches.csv');
+      writeFileSync(file, ['email,company,website,cadence,day', ...rows].join('\n'));
+      const done = await importCsvFile(app, { clientId: client, kind: 'targets', filePath: file });
+      expect(done).toMatchObject({ status: 'done', imported_rows: rows.length, error_rows: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const stored = await app.db
+      .select({ id: companies.id, name: companies.name, website: companies.website })
+      .from(companies)
+      .where(eq(companies.clientId, client))
+      .orderBy(asc(companies.name));
+    expect(stored.map((c) => [c.name, c.website])).toEqual([
+      ['Later Co', 'https://later.example'],
+      ['SPELLED CO', null],
+    ]);
+    const people = await app.db
+      .select({ email: prospects.email, companyId: prospects.companyId })
+      .from(prospects)
+      .where(eq(prospects.clientId, client));
+    expect(people).toHaveLength(rows.length);
+    const idOf = new Map(stored.map((c) => [c.name, c.id]));
+    const wrong = people.filter(
+      (p) => p.companyId !== idOf.get(Number(/\d+/.exec(p.email!)![0]) % 2 ? 'SPELLED CO' : 'Later Co'),
+    );
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    'on PostgreSQL an import runs in a child process: it finishes, the feed item is added by the parent, its peak RSS is reported',
+    async () => {
+      const client = await makeClient(app, 'Child');
+      const dir = mkdtempSync(path.join(tmpdir(), 'rally-fileforce-'));
+      let pid = 0;
+      let peak = 0;
+      try {
+        const file = path.join(dir, 'child.csv');
+        const rows = Array.from(
+          { length: 1200 },
+          (_, i) => `c${i}@child.example,Child Cadence,${(i % 3) + 1}`,
+        );
+        writeFileSync(file, ['email,cadence,day', ...rows].join('\n'));
+        const done = await importCsvFile(app, {
+          clientId: client,
+          kind: 'targets',
+          filePath: file,
+          run: async (id) => {
+            const ran = await runImportInChild(app, app.config.databaseUrl ?? '', id);
+            pid = ran.pid;
+            peak = ran.peakRssBytes;
+            return ran.row;
+          },
+        });
+        expect(done).toMatchObject({ status: 'done', imported_rows: 1200, error_rows: 0 });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      expect(pid).not.toBe(process.pid);
+      expect(peak).toBeGreaterThan(0);
+      const items = await app.db
+        .select({ type: feedItems.type, data: feedItems.data })
+        .from(feedItems)
+        .where(eq(feedItems.clientId, client));
+      expect(items).toEqual([
+        { type: 'import', data: expect.objectContaining({ imported_rows: 1200, error_rows: 0 }) },
+      ]);
+    },
+    120_000,
+  );
 
   it('importCsvFile (for the demo seed) imports the bundled demo files through the same path', async () => {
     const demo = await makeClient(app, 'Demo');

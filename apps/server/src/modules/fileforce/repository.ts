@@ -10,7 +10,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { ImportRowError } from '../../db/schema/index.ts';
 import { oneRow } from '../../lib/errors.ts';
-import { store } from '../integrations/index.ts';
+import * as store from '../integrations/store.ts';
 import type { RevenueValue } from './rows.ts';
 
 /** Drizzle queries of the file import, always scoped by client (STYLE.md: repository). */
@@ -177,6 +177,8 @@ export type BatchProspect = {
   lastName: string;
   title: string;
   companyKey: string | null;
+  /** Its company's id when the import already knows it (then `companyKey` is null). */
+  companyId: string | null;
   /**
    * The cadences of the batch's targets for this prospect, sorted: written on a new prospect so that
    * the targets trigger (migration 0028) finds its `cadence_ids` already right and writes nothing.
@@ -206,7 +208,7 @@ export async function writeTargetBatch(
   tx: store.Tx,
   integration: store.IntegrationRef,
   batch: { companies: BatchCompany[]; prospects: BatchProspect[]; targets: BatchTarget[] },
-): Promise<void> {
+): Promise<Map<string, string>> {
   const client = sql`${integration.clientId}::uuid`;
   const source = sql`${integration.id}::int`;
   const companiesJson = JSON.stringify(batch.companies.map((c) => ({ k: c.key, n: c.name, w: c.website })));
@@ -217,6 +219,7 @@ export async function writeTargetBatch(
       l: p.lastName,
       t: p.title,
       c: p.companyKey,
+      k: p.companyId,
       ci: p.cadenceIds,
     })),
   );
@@ -231,10 +234,11 @@ export async function writeTargetBatch(
     })),
   );
   // Rows a conflict left unchanged are not returned by RETURNING; the plain selects (which see the
-  // table as it was before the statement) supply their ids. They are LATERAL … LIMIT 1 so that each
-  // is an index probe: with the statistics of a table that is filling up, the planner otherwise
+  // table as it was before the statement) supply their ids, for those keys only (a new row is not
+  // there to find: probing for it cost an index look-up per row). They are LATERAL … LIMIT 1 so that
+  // each is an index probe: with the statistics of a table that is filling up, the planner otherwise
   // scans the integration's whole table once per batch.
-  await tx.execute(sql`
+  const written = await tx.execute(sql`
 with co_in as (
   select * from jsonb_to_recordset(${companiesJson}::jsonb) as x(k text, n text, w text)
 ), co_up as (
@@ -249,16 +253,17 @@ with co_in as (
   returning id, external_id
 ), co as (
   select id, external_id from co_up
-  union
+  union all
   select c.id, co_in.k from co_in cross join lateral (
     select id from companies where integration_id = ${source} and external_id = co_in.k limit 1
   ) c
+  where not exists (select from co_up where co_up.external_id = co_in.k)
 ), pr_in as (
-  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, c text, ci int[])
+  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, c text, k uuid, ci int[])
 ), pr_up as (
   insert into prospects (client_id, integration_id, external_id, email, first_name, last_name, title, company_id,
     cadence_ids)
-  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, co.id, p.ci
+  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, coalesce(p.k, co.id), p.ci
   from pr_in p left join co on co.external_id = p.c
   on conflict (integration_id, external_id) do update set
     email = excluded.email,
@@ -275,17 +280,18 @@ with co_in as (
   returning id, external_id
 ), pr as (
   select id, external_id from pr_up
-  union
+  union all
   select p.id, pr_in.e from pr_in cross join lateral (
     select id from prospects where integration_id = ${source} and external_id = pr_in.e limit 1
   ) p
+  where not exists (select from pr_up where pr_up.external_id = pr_in.e)
 ), tg_in as (
   select * from jsonb_to_recordset(${targetsJson}::jsonb) as x(e text, c int, d int, r uuid, a boolean, tk text)
 ), days as (
   insert into cadence_days (client_id, cadence_id, day_number)
   select distinct ${client}, c, d from tg_in
   on conflict do nothing
-)
+), tg as (
 insert into targets (client_id, cadence_id, prospect_id, sales_rep_id, day_number, is_active, token)
 select ${client}, t.c, pr.id, t.r, t.d, t.a, t.tk from tg_in t join pr on pr.external_id = t.e
 on conflict (cadence_id, prospect_id) do update set
@@ -299,7 +305,11 @@ on conflict (cadence_id, prospect_id) do update set
   updated_at = now()
 where targets.day_number <> excluded.day_number
   or targets.is_active <> excluded.is_active
-  or (excluded.sales_rep_id is not null and targets.sales_rep_id is distinct from excluded.sales_rep_id)`);
+  or (excluded.sales_rep_id is not null and targets.sales_rep_id is distinct from excluded.sales_rep_id)
+)
+select id, external_id from co`);
+  const rows = (written as unknown as { rows: { id: string; external_id: string }[] }).rows;
+  return new Map(rows.map((r) => [r.external_id, r.id]));
 }
 
 /** The client's companies by lower-cased name (any source), for an opportunity's account. */

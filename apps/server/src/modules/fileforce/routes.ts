@@ -34,6 +34,7 @@ import {
 } from './service.ts';
 import { FileTooLargeError, removeStored, storeStream, uploadsRoot } from './storage.ts';
 import type { StoredFile } from './storage.ts';
+import { runImportInChild } from './child-process.ts';
 import { multipartProblem } from '../../lib/multipart.ts';
 
 const BASE = '/integration/crm/fileforce/client/:clientId';
@@ -72,13 +73,31 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
     heartbeatSeconds: config.jobHeartbeatSeconds,
     retryDelay: Math.max(1, Math.round(config.jobHeartbeatSeconds / 3)),
   };
+  // Big imports run in a child process on PostgreSQL (issue 19); PGlite is in this process only.
+  const childDatabase =
+    app.database.driver === 'postgres' && config.importChildProcess ? config.databaseUrl : undefined;
+  // A child still importing when the server closes is stopped with it, as a crash would stop it:
+  // its job (still active, its heartbeat gone) is resumed by the next worker.
+  const closing = new AbortController();
+  app.addHook('onClose', async () => closing.abort(new Error('the server is closing')));
   // Handlers are idempotent (runImport resumes and upserts), as the queue requires.
   app.queue.register<{ importId: string }>(
     IMPORT_JOB,
     async (data, job) => {
       try {
-        await runImport(app, data.importId, { signal: job.signal });
+        if (childDatabase) {
+          const run = await runImportInChild(app, childDatabase, data.importId, {
+            signal: AbortSignal.any([job.signal, closing.signal]),
+          });
+          app.log.info(
+            { importId: data.importId, pid: run.pid, peakRssMiB: Math.round(run.peakRssBytes / 2 ** 20) },
+            'import process finished',
+          );
+        } else {
+          await runImport(app, data.importId, { signal: job.signal });
+        }
       } catch (err) {
+        if (closing.signal.aborted) throw err;
         const meta = await app.queue.boss.getJobById(IMPORT_JOB, job.id).catch(() => null);
         if (!meta || meta.retryCount >= meta.retryLimit) {
           await markFailed(

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   openAsBlob,
   readFileSync,
+  readdirSync,
   rmSync,
   statSync,
 } from 'node:fs';
@@ -21,7 +22,7 @@ import { loadConfig } from '../apps/server/src/config/env.ts';
 import { count, eq, sql } from 'drizzle-orm';
 import { clients, integrations, targets } from '../apps/server/src/db/schema/index.ts';
 import { importCsvFile, runImportInChild } from '../apps/server/src/modules/fileforce/index.ts';
-import { report, root } from './lib.ts';
+import { cpuSeconds, report, root } from './lib.ts';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -130,6 +131,43 @@ function rssOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU seconds the PostgreSQL processes working for `database` (its backends, named after it in their
+ * command line, and the WAL writer) use from now until `stop`, sampled every 200 ms so that a backend
+ * that ends meanwhile (the importing child's) still counts up to its last sample.
+ */
+function postgresCpuFrom(database: string): { stop(): number } {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = (initial: boolean) => {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const pid = Number(entry);
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!cmd.includes(` ${database} `) && !cmd.includes('walwriter')) continue;
+        const cpu = cpuSeconds(pid);
+        if (initial || !first.has(pid)) first.set(pid, initial ? cpu : 0);
+        last.set(pid, cpu);
+      } catch {
+        // The process ended between the listing and the read.
+      }
+    }
+  };
+  sample(true);
+  const timer = setInterval(() => sample(false), 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample(false);
+      let total = 0;
+      for (const [pid, cpu] of last) total += cpu - (first.get(pid) ?? 0);
+      return total;
+    },
+  };
 }
 
 const STAGING = `create table bench_copy_staging (
@@ -267,6 +305,7 @@ export async function run(opts: { rows?: number; floor?: boolean } = {}) {
       let childPid = 0;
       let sampler: NodeJS.Timeout | undefined;
       const busyProbe = startProbe(`${address}/healthz`);
+      const pgCpu = scratch ? postgresCpuFrom(new URL(scratch.url).pathname.slice(1)) : null;
       let t = performance.now();
       const {
         value: done,
@@ -298,6 +337,7 @@ export async function run(opts: { rows?: number; floor?: boolean } = {}) {
         }),
       );
       const importSeconds = (performance.now() - t) / 1000;
+      const postgresCpu = pgCpu?.stop() ?? null;
       clearInterval(sampler);
       const busy = await busyProbe.stop();
       if (done.status !== 'done' || done.imported_rows !== rows) {
@@ -348,6 +388,11 @@ export async function run(opts: { rows?: number; floor?: boolean } = {}) {
       } else {
         console.log(
           `import peak RSS              ${peakMiB.toFixed(0)} MB (sampled every 100 ms)${hwmMiB === null ? '' : `, ${hwmMiB.toFixed(0)} MB (kernel high-water mark)`}; ${rssBefore.toFixed(0)} MB just before; aim < 400 MB`,
+        );
+      }
+      if (postgresCpu !== null) {
+        console.log(
+          `  PostgreSQL CPU             ${postgresCpu.toFixed(1)} s (the scratch database's backends and the WAL writer)`,
         );
       }
       console.log(`/healthz during the import  ${probeLine(busy)}`);

@@ -250,6 +250,47 @@ describe('account reports over account rollups: exact at every moment (issue 17)
     await expectExact('a deleted event');
   });
 
+  it("counts today's events up to a minute ago, and forgets them when a late event lands before", async () => {
+    await expectExact('before');
+    const state = async () =>
+      (
+        (await app.database.execute('select computed_to from account_engagement_today where client_id = $1', [
+          a.clientId,
+        ])) as { rows: { computed_to: string }[] }
+      ).rows[0];
+    const counted = await state();
+    expect(counted, "a range reaching today counts today's events").toBeDefined();
+    const rows = (await app.database.execute(
+      'select count(*)::int as n from account_engagement_today_rows where client_id = $1',
+      [a.clientId],
+    )) as { rows: { n: number }[] };
+    expect(rows.rows[0]!.n).toBeGreaterThan(0);
+    // An event of now falls after the counted moment: the counts hold, the event is read raw.
+    await app.db.insert(engagementEvents).values({
+      clientId: a.clientId,
+      targetId: a.people[2]!.targetId,
+      cadenceId: a.cadenceId,
+      type: 'view',
+      occurredAt: new Date(),
+    });
+    expect(await state()).toEqual(counted);
+    await expectExact('an event of now');
+    // One dated before the counted moment (today) forgets them; the next read counts again. (In the
+    // first minute of a UTC day nothing of today is counted yet: there is no moment before.)
+    const before = new Date(new Date(counted!.computed_to).getTime() - 1000);
+    if (before.getTime() < Date.now() - (Date.now() % DAY)) return;
+    await app.db.insert(engagementEvents).values({
+      clientId: a.clientId,
+      targetId: a.people[4]!.targetId,
+      cadenceId: a.cadenceId,
+      type: 'click',
+      occurredAt: before,
+    });
+    expect(await state()).toBeUndefined();
+    await expectExact('a late event of today');
+    expect(await state()).toBeDefined();
+  });
+
   it('stays exact when the ties change: a company, a website, a CRM contact, a target moved', async () => {
     await app.db
       .update(prospects)

@@ -74,6 +74,63 @@ function monthValid(clientId: string, month: string, hi: string, op: '>=' | '=' 
  * there (those days are read raw). Returns the days added.
  */
 export async function ensureAccountMonths(db: Db, clientId: string, range: Range): Promise<number> {
+  const days = await countMonths(db, clientId, range);
+  await ensureToday(db, clientId, range);
+  return days;
+}
+
+/** How stale today's counts may be before a read counts them again. */
+const TODAY_EVERY_MS = 120_000;
+
+/**
+ * Counts today's events per account up to a minute ago (account_engagement_today, migration 0031)
+ * when the range reaches today and the last count is older than two minutes. Under the day's
+ * exclusive lock, tried: writers of today's events hold it shared, so a busy day is left raw.
+ */
+async function ensureToday(db: Db, clientId: string, range: Range): Promise<void> {
+  const now = Date.now();
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  if (range.to.getTime() <= today || !wholeDaysOf(range, now)) return;
+  const [state] = rowsOf(
+    await db.execute(sql`
+      select day::text as day, computed_to from account_engagement_today where client_id = ${clientId}`),
+  );
+  if (
+    state &&
+    String(state.day) === dateOf(today) &&
+    new Date(state.computed_to as string).getTime() >= now - TODAY_EVERY_MS
+  )
+    return;
+  await db.transaction(async (tx) => {
+    const [lock] = rowsOf(
+      await tx.execute(sql`
+        select pg_try_advisory_xact_lock(engagement_rollup_key(${clientId}::uuid, ${dateOf(today)}::date)) as ok`),
+    );
+    if (!lock?.ok) return;
+    await tx.execute(sql`delete from account_engagement_today where client_id = ${clientId}`);
+    // A minute back: events are written at "now", so one dated before is late and forgets this.
+    await tx.execute(sql`
+      insert into account_engagement_today (client_id, day, computed_to)
+      values (${clientId}, ${dateOf(today)}::date, greatest(${new Date(today)}::timestamptz, now() - interval '1 minute'))`);
+    await tx.execute(sql`
+      with raw_events as (
+        select t.prospect_id, e.type, e.occurred_at
+          from engagement_events e
+          join targets t on t.id = e.target_id and t.client_id = ${clientId}
+         where e.client_id = ${clientId} and e.occurred_at >= ${new Date(today)}
+           and e.occurred_at < (select computed_to from account_engagement_today where client_id = ${clientId})
+      ),
+      ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)}
+      insert into account_engagement_today_rows (client_id, company_id, impressions, clicks, views, last_at)
+      select ${clientId}, rt.company_id, count(*) filter (where re.type = 'impression'),
+             count(*) filter (where re.type = 'click'), count(*) filter (where re.type = 'view'), max(re.occurred_at)
+        from raw_events re
+        join raw_ties rt on rt.prospect_id = re.prospect_id
+       group by rt.company_id`);
+  });
+}
+
+async function countMonths(db: Db, clientId: string, range: Range): Promise<number> {
   const now = Date.now();
   const spans = monthSpans(range, now);
   if (!spans.length) return 0;
@@ -152,15 +209,18 @@ export async function ensureAccountMonths(db: Db, clientId: string, range: Range
 }
 
 /**
- * Extends every client's counted months that days closed since (yesterday, the end of last month), in
- * the background (jobs.ts), so the first report of a day does not pay for it.
+ * Extends every client's counted months that days closed since (yesterday, the end of last month),
+ * and counts today's again, in the background (jobs.ts), so reports do not pay for it.
  */
 export async function extendAccountMonths(db: Db): Promise<number> {
   const behind = rowsOf(
     await db.execute(sql`
-      select client_id, min(month)::text as month from account_engagement_months
-       where through < least((month + interval '1 month')::date, (now() at time zone 'UTC')::date)
-       group by client_id`),
+      select client_id, min(month)::text as month from (
+        select client_id, month from account_engagement_months
+         where through < least((month + interval '1 month')::date, (now() at time zone 'UTC')::date)
+        union all
+        select client_id, (now() at time zone 'UTC')::date - 1 from account_engagement_today
+      ) x group by client_id`),
   );
   let days = 0;
   for (const r of behind)
@@ -238,6 +298,8 @@ async function addDays(
  */
 export async function forgetAccounts(db: Db, clientId: string, companies: string[] | 'all'): Promise<void> {
   if (companies !== 'all' && !companies.length) return;
+  // Today's counts are a minute's work: counted again at the next read.
+  await db.execute(sql`delete from account_engagement_today where client_id = ${clientId}`);
   if (companies === 'all' || companies.length > RECOUNT_ACCOUNTS_MAX) {
     await db.execute(sql`delete from account_engagement_months where client_id = ${clientId}`);
     return;
@@ -318,8 +380,24 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
   const raws: SQL[] = [];
   const parts: SQL[] = [];
   const whole = wholeDaysOf(range);
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
   if (!whole) raws.push(raw(range.from, range.to));
-  else {
+  else if (whole.end === today && range.to.getTime() > today) {
+    raws.push(raw(range.from, new Date(whole.first)));
+    // Today: its counts up to `computed_to` when they hold (ensureToday), the events after raw.
+    const counted = sql`(select computed_to from account_engagement_today
+      where client_id = ${clientId} and day = ${dateOf(today)}::date and computed_to <= ${range.to})`;
+    parts.push(sql`
+      select r.company_id, r.impressions, r.clicks, r.views, r.last_at
+        from account_engagement_today_rows r
+       where r.client_id = ${clientId} and ${counted} is not null ${only(sql`r.company_id`)}`);
+    raws.push(sql`
+      select t.prospect_id, e.type, e.occurred_at
+        from engagement_events e
+        join targets t on t.id = e.target_id and t.client_id = ${clientId}
+       where e.client_id = ${clientId} and e.occurred_at >= coalesce(${counted}, ${new Date(today)})
+         and e.occurred_at < ${range.to}`);
+  } else {
     raws.push(raw(range.from, new Date(whole.first)));
     raws.push(raw(new Date(whole.end), range.to));
   }

@@ -14,7 +14,12 @@ import type {
 } from '@rally/shared/schemas/report-insights';
 import { NO_ROLE } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
-import { accountEngagementIn, ensureAccountMonths, prospectTies } from './account-rollups.ts';
+import {
+  accountEngagementIn,
+  ensureAccountMonths,
+  prospectTies,
+  readAccountEngagement,
+} from './account-rollups.ts';
 import { accountProspects, iso, num, oneAccountProspects, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
 import { attributionWindow, epochOf, rangeOf } from './service.ts';
@@ -159,7 +164,9 @@ export async function alignment(
   // One statement gives the page and every segment's count (window counts over all rows); only a
   // page past the end, which has no row to carry them, counts again.
   const [pageResult, types] = await Promise.all([
-    db.execute(sql`
+    readAccountEngagement(
+      db,
+      sql`
       select y.*, case when y.impressions + y.clicks + y.views > 0
                        then ${engagedProspects(clientId, range, sql`y.account_id`)} else 0 end as engaged_prospects
         from (
@@ -175,7 +182,8 @@ export async function alignment(
                     z.clicks + z.views desc, z.impressions desc, z.outreach_activities desc, z.name, z.account_id
            limit ${pageSize} offset ${(page - 1) * pageSize}) y
        order by case y.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
-                y.clicks + y.views desc, y.impressions desc, y.outreach_activities desc, y.name, y.account_id`),
+                y.clicks + y.views desc, y.impressions desc, y.outreach_activities desc, y.name, y.account_id`,
+    ),
     outreachTypes(db, clientId),
   ]);
   const counts = { both: 0, outreach_only: 0, ads_only: 0, total: 0 };
@@ -185,7 +193,8 @@ export async function alignment(
     counts.outreach_only = num(first.n_outreach_only);
     counts.ads_only = num(first.n_ads_only);
   } else {
-    const result = await db.execute(
+    const result = await readAccountEngagement(
+      db,
       sql`select segment, count(*) as n from (${alignmentRows(clientId, range)}) x group by segment`,
     );
     for (const r of rowsOf(result)) counts[r.segment as 'both' | 'outreach_only' | 'ads_only'] = num(r.n);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accountEngagementIn, ensureAccountMonths } from './account-rollups.ts';
+import { accountEngagementIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
 import { engagementCounts, ensureRollups } from './rollups.ts';
 
 /**
@@ -641,7 +641,9 @@ export async function engagementIn(db: Db, clientId: string, range: Range) {
   // rollups (account-rollups.ts): both exact like the raw count.
   await ensureRollups(db, clientId, range);
   await ensureAccountMonths(db, clientId, range);
-  const result = await db.execute(sql`
+  const result = await readAccountEngagement(
+    db,
+    sql`
     with ${engagementCounts(clientId, range)}, ${accountEngagementIn(clientId, range)}
     select
       (select coalesce(sum(n), 0) from counts where type = 'impression') as impressions,
@@ -650,7 +652,8 @@ export async function engagementIn(db: Db, clientId: string, range: Range) {
       (select count(*) from account_engagement_in) as engaged_accounts,
       (select count(*) from targets t
         where t.client_id = ${clientId}
-          and t.super_date >= ${range.from} and t.super_date < ${range.to}) as new_superprospects`);
+          and t.super_date >= ${range.from} and t.super_date < ${range.to}) as new_superprospects`,
+  );
   const r = rowsOf(result)[0] ?? {};
   return {
     impressions: num(r.impressions),

@@ -12,7 +12,12 @@ import type {
   UtilizationRow,
 } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
-import { accountEngagementIn, ensureAccountMonths, prospectTies } from './account-rollups.ts';
+import {
+  accountEngagementIn,
+  ensureAccountMonths,
+  prospectTies,
+  readAccountEngagement,
+} from './account-rollups.ts';
 import { engagedProspects, outreachCte, outreachTypes } from './accounts.ts';
 import { iso, mainCurrency, num, openOpportunity, rowsOf } from './repository.ts';
 import type { Range } from './repository.ts';
@@ -333,7 +338,9 @@ export async function priority(
        where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.company_id is not null`;
   // Accounts engaged in the range from the account rollups (account-rollups.ts); engaged prospects
   // are counted for the page's rows only.
-  const result = await db.execute(sql`
+  const result = await readAccountEngagement(
+    db,
+    sql`
     with ${accountEngagementIn(clientId, range, openAccounts)},
     ${markedCte(clientId, Boolean(marks?.t))},
     ranked as (
@@ -353,7 +360,8 @@ export async function priority(
     )
     select r.*, case when r.score > 0 then ${engagedProspects(clientId, range, sql`r.company_id`)} else 0 end as prospects
       from ranked r
-     order by r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`);
+     order by r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`,
+  );
   const rows = rowsOf(result);
   const items: PriorityRow[] = rows.map((r) => ({
     opportunity_id: String(r.id),

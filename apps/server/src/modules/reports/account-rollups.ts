@@ -385,7 +385,7 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
   // one-time filter: a valid month's events are never read. Each event's target by its key (lateral):
   // planned for a gated month's events, a join would hash the client's every target first.
-  const raw = (from: Date, to: Date, gate?: SQL) => sql`
+  const raw = (from: Date | SQL, to: Date, gate?: SQL) => sql`
     select t.prospect_id, e.type, e.occurred_at
       from engagement_events e
       cross join lateral (select t.prospect_id from targets t where t.id = e.target_id and t.client_id = ${clientId}) t
@@ -405,12 +405,7 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
       select r.company_id, r.impressions, r.clicks, r.views, r.last_at
         from account_engagement_today_rows r
        where r.client_id = ${clientId} and ${counted} is not null ${only(sql`r.company_id`)}`);
-    raws.push(sql`
-      select t.prospect_id, e.type, e.occurred_at
-        from engagement_events e
-        cross join lateral (select t.prospect_id from targets t where t.id = e.target_id and t.client_id = ${clientId}) t
-       where e.client_id = ${clientId} and e.occurred_at >= coalesce(${counted}, ${new Date(today)})
-         and e.occurred_at < ${range.to}`);
+    raws.push(raw(sql`coalesce(${counted}, ${new Date(today)})`, range.to));
   } else {
     raws.push(raw(range.from, new Date(whole.first)));
     raws.push(raw(new Date(whole.end), range.to));

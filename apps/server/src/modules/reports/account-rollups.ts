@@ -281,15 +281,21 @@ async function addDays(
       views = (select array_agg(a + b order by n) from unnest(r.views, excluded.views) with ordinality u(a, b, n)),
       last_at = (select array_agg(greatest(a, b) order by n) from unnest(r.last_at, excluded.last_at) with ordinality u(a, b, n))`);
   // The totals are the last element: past `through` the cumulative counts repeat the last counted day.
+  // `days` has bit i-1 set when day i had an event (the cumulative sum grew that day).
   await db.execute(sql`
-    insert into account_engagement as r (client_id, month, company_id, impressions, clicks, views, last_at)
+    insert into account_engagement as r (client_id, month, company_id, impressions, clicks, views, last_at, days)
     select d.client_id, d.month, d.company_id, d.impressions[cardinality(d.impressions)],
-           d.clicks[cardinality(d.clicks)], d.views[cardinality(d.views)], d.last_at[cardinality(d.last_at)]
+           d.clicks[cardinality(d.clicks)], d.views[cardinality(d.views)], d.last_at[cardinality(d.last_at)],
+           (select coalesce(bit_or(1 << (x.n::int - 1)), 0)
+              from (select n, i + c + v - lag(i + c + v, 1, 0) over (order by n) as k
+                      from unnest(d.impressions, d.clicks, d.views) with ordinality u(i, c, v, n)) x
+             where x.k > 0)
       from account_engagement_days d
      where d.client_id = ${clientId} and d.month = any(${dateArray(adds.map((a) => a.month))})
        ${companies ? sql`and d.company_id = any(${sql.param(companies)}::uuid[])` : sql``}
     on conflict (client_id, month, company_id) do update set
-      impressions = excluded.impressions, clicks = excluded.clicks, views = excluded.views, last_at = excluded.last_at`);
+      impressions = excluded.impressions, clicks = excluded.clicks, views = excluded.views, last_at = excluded.last_at,
+      days = excluded.days`);
 }
 
 /**
@@ -372,15 +378,21 @@ export async function readAccountEngagement(db: Db, query: SQL) {
   });
 }
 
+/** A month of a range as its readers see it: the month and the end of its span as dates, the span's
+ * start in ms, and the first and last day of the month it covers. */
+type MonthSpan = { month: string; hi: string; lo: number; a: number; b: number };
+
 /**
- * A CTE `account_engagement_in (company_id, impressions, clicks, views, last_at)`: each account's
- * events in the range (accounts without any are absent), exact in the statement's snapshot. Counted
- * months give the whole days they cover; every other moment of the range is read raw. Call
- * `ensureAccountMonths` first, or everything is read raw. `companies` (a query of ids) keeps only those.
+ * The parts of a range as account-rollups.ts reads them: each month's span of whole days (read from
+ * the counts by `monthPart`, gated on the month's validity), today's counts when the range reaches
+ * today (`todayPart`), and a CTE `raw_events (prospect_id, type, occurred_at)` of every other moment.
  */
-export function accountEngagementIn(clientId: string, range: Range, companies?: SQL): SQL {
-  const spans = monthSpans(range);
-  const only = (col: SQL) => (companies ? sql`and ${col} in (${companies})` : sql``);
+function rangeParts(
+  clientId: string,
+  range: Range,
+  monthPart: (s: MonthSpan) => SQL[],
+  todayPart: (counted: SQL) => SQL,
+): { parts: SQL[]; rawEvents: SQL } {
   // The raw intervals: before the first whole day, after the last, and each month's days when the
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
   // one-time filter: a valid month's events are never read. Each event's target by its key (lateral):
@@ -401,39 +413,56 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
     // Today: its counts up to `computed_to` when they hold (ensureToday), the events after raw.
     const counted = sql`(select computed_to from account_engagement_today
       where client_id = ${clientId} and day = ${dateOf(today)}::date and computed_to <= ${range.to})`;
-    parts.push(sql`
-      select r.company_id, r.impressions, r.clicks, r.views, r.last_at
-        from account_engagement_today_rows r
-       where r.client_id = ${clientId} and ${counted} is not null ${only(sql`r.company_id`)}`);
+    parts.push(todayPart(counted));
     raws.push(raw(sql`coalesce(${counted}, ${new Date(today)})`, range.to));
   } else {
     raws.push(raw(range.from, new Date(whole.first)));
     raws.push(raw(new Date(whole.end), range.to));
   }
-  for (const s of spans) {
+  for (const s of monthSpans(range)) {
     const month = dateOf(s.month);
     const hi = dateOf(s.hi);
-    const valid = monthValid(clientId, month, hi);
-    const a = dayOfMonth(s.lo);
-    const b = dayOfMonth(s.hi - DAY_MS);
-    const before = (col: string) => (a > 1 ? sql`r.${sql.raw(col)}[${a - 1}]` : sql`0`);
-    // Days from the month's first to its last counted: the narrow totals. Otherwise two subscripts.
-    if (a === 1)
-      parts.push(sql`
-        select r.company_id, r.impressions, r.clicks, r.views, r.last_at
-          from account_engagement r
-         where r.client_id = ${clientId} and r.month = ${month}::date
-           and ${monthValid(clientId, month, hi, '=')} ${only(sql`r.company_id`)}`);
-    parts.push(sql`
-      select r.company_id, r.impressions[${b}] - ${before('impressions')} as impressions,
-             r.clicks[${b}] - ${before('clicks')} as clicks, r.views[${b}] - ${before('views')} as views,
-             case when r.last_at[${b}] >= ${new Date(s.lo)} then r.last_at[${b}] end as last_at
-        from account_engagement_days r
-       where r.client_id = ${clientId} and r.month = ${month}::date
-         and ${a === 1 ? monthValid(clientId, month, hi, '>') : valid} ${only(sql`r.company_id`)}`);
-    raws.push(raw(new Date(s.lo), new Date(s.hi), valid));
+    parts.push(...monthPart({ month, hi, lo: s.lo, a: dayOfMonth(s.lo), b: dayOfMonth(s.hi - DAY_MS) }));
+    raws.push(raw(new Date(s.lo), new Date(s.hi), monthValid(clientId, month, hi)));
   }
-  const rawEvents = sql.join(raws, sql` union all `);
+  return { parts, rawEvents: sql.join(raws, sql` union all `) };
+}
+
+/**
+ * A CTE `account_engagement_in (company_id, impressions, clicks, views, last_at)`: each account's
+ * events in the range (accounts without any are absent), exact in the statement's snapshot. Counted
+ * months give the whole days they cover; every other moment of the range is read raw. Call
+ * `ensureAccountMonths` first, or everything is read raw. `companies` (a query of ids) keeps only those.
+ */
+export function accountEngagementIn(clientId: string, range: Range, companies?: SQL): SQL {
+  const only = (col: SQL) => (companies ? sql`and ${col} in (${companies})` : sql``);
+  const { parts, rawEvents } = rangeParts(
+    clientId,
+    range,
+    ({ month, hi, lo, a, b }) => {
+      const before = (col: string) => (a > 1 ? sql`r.${sql.raw(col)}[${a - 1}]` : sql`0`);
+      const out: SQL[] = [];
+      // Days from the month's first to its last counted: the narrow totals. Otherwise two subscripts.
+      if (a === 1)
+        out.push(sql`
+          select r.company_id, r.impressions, r.clicks, r.views, r.last_at
+            from account_engagement r
+           where r.client_id = ${clientId} and r.month = ${month}::date
+             and ${monthValid(clientId, month, hi, '=')} ${only(sql`r.company_id`)}`);
+      out.push(sql`
+        select r.company_id, r.impressions[${b}] - ${before('impressions')} as impressions,
+               r.clicks[${b}] - ${before('clicks')} as clicks, r.views[${b}] - ${before('views')} as views,
+               case when r.last_at[${b}] >= ${new Date(lo)} then r.last_at[${b}] end as last_at
+          from account_engagement_days r
+         where r.client_id = ${clientId} and r.month = ${month}::date
+           and ${monthValid(clientId, month, hi, a === 1 ? '>' : '>=')} ${only(sql`r.company_id`)}`);
+      return out;
+    },
+    (counted) => sql`
+      select r.company_id, r.impressions, r.clicks, r.views, r.last_at
+        from account_engagement_today_rows r
+       where r.client_id = ${clientId} and ${counted} is not null ${only(sql`r.company_id`)}`,
+  );
   return sql`raw_events as (${rawEvents}),
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     account_engagement_parts as (
@@ -452,5 +481,33 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
         from account_engagement_parts
        group by company_id
       having sum(impressions) + sum(clicks) + sum(views) > 0
+    )`;
+}
+
+/**
+ * A CTE `accounts_engaged_in (company_id)`: the accounts with an event in the range, the same set as
+ * `account_engagement_in` without the counts. Each counted month is read from its narrow rows, whose
+ * `days` bits tell the days with events (migration 0032), so a range that cuts a month does not read
+ * the month's cumulative arrays (the summary's engaged accounts).
+ */
+export function accountsEngagedIn(clientId: string, range: Range): SQL {
+  const { parts, rawEvents } = rangeParts(
+    clientId,
+    range,
+    ({ month, hi, a, b }) => [
+      sql`
+        select r.company_id from account_engagement r
+         where r.client_id = ${clientId} and r.month = ${month}::date and ${monthValid(clientId, month, hi)}
+           and r.days & ${sql.raw(String(2 ** b - 2 ** (a - 1)))} <> 0`,
+    ],
+    (counted) => sql`
+      select r.company_id from account_engagement_today_rows r
+       where r.client_id = ${clientId} and ${counted} is not null`,
+  );
+  return sql`raw_events as (${rawEvents}),
+    ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
+    accounts_engaged_in as (
+      ${parts.length ? sql`${sql.join(parts, sql` union `)} union` : sql``}
+      select distinct rt.company_id from raw_ties rt
     )`;
 }

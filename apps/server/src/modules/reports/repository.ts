@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accountEngagementIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
+import { accountsEngagedIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
 import { engagementCounts, ensureRollups } from './rollups.ts';
 
 /**
@@ -644,12 +644,12 @@ export async function engagementIn(db: Db, clientId: string, range: Range) {
   const result = await readAccountEngagement(
     db,
     sql`
-    with ${engagementCounts(clientId, range)}, ${accountEngagementIn(clientId, range)}
+    with ${engagementCounts(clientId, range)}, ${accountsEngagedIn(clientId, range)}
     select
       (select coalesce(sum(n), 0) from counts where type = 'impression') as impressions,
       (select coalesce(sum(n), 0) from counts where type = 'click') as clicks,
       (select coalesce(sum(n), 0) from counts where type = 'view') as views,
-      (select count(*) from account_engagement_in) as engaged_accounts,
+      (select count(*) from accounts_engaged_in) as engaged_accounts,
       (select count(*) from targets t
         where t.client_id = ${clientId}
           and t.super_date >= ${range.from} and t.super_date < ${range.to}) as new_superprospects`,

@@ -675,6 +675,11 @@ describe('pipeline and revenue reports (issue 17)', async () => {
     expect((await summary()).progressed).toBe(0);
     await s.moved(dealM, 'Prospecting', 'Qualification', daysAgo(2));
     expect((await summary()).progressed).toBe(1);
+    // A second progress move of the same opportunity: still one opportunity, its amount once.
+    const before = (await summary()).pipeline_progressed_cents;
+    await s.moved(dealM, 'Qualification', 'Proposal', daysAgo(1));
+    expect(await summary()).toMatchObject({ progressed: 1, pipeline_progressed_cents: before });
+    expect(before).toBe(100_000);
     // The move's history row corrected by the CRM: into Closed Lost, which is no progress.
     await app.db
       .update(opportunityStageHistory)

@@ -570,8 +570,10 @@ export async function opportunityTotals(
        where o.client_id = ${clientId} and not o.is_deleted and (${createdIn} or ${wonIn})
     ),
     p as (
-      select distinct on (o.id) o.id, o.amount_cents
-      ${progressedFrom(clientId, range, chosenStageIds, true)} and ${mine}
+      -- A semi-join: a hash of the progress moves' opportunities, not a sort of the moves by it.
+      select o.id, o.amount_cents from opportunities o
+       where o.client_id = ${clientId} and not o.is_deleted and ${mine}
+         and o.id in (select m.opportunity_id ${progressedFrom(clientId, range, chosenStageIds)})
     )
     select count(*) filter (where not ${mine}) as other,
            count(*) filter (where ${mine} and ${createdIn}) as created,

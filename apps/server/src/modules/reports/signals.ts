@@ -337,11 +337,13 @@ export async function priority(
   const openAccounts = sql`select o.company_id from opportunities o
        where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.company_id is not null`;
   // Accounts engaged in the range from the account rollups (account-rollups.ts); engaged prospects
-  // are counted for the page's rows only.
+  // are counted for the page's rows only. The open accounts are read once: each part of the
+  // rollups filters on them.
   const result = await readAccountEngagement(
     db,
     sql`
-    with ${accountEngagementIn(clientId, range, openAccounts)},
+    with open_accounts as materialized (${openAccounts}),
+    ${accountEngagementIn(clientId, range, sql`select company_id from open_accounts`)},
     ${markedCte(clientId, Boolean(marks?.t))},
     ranked as (
       select o.id, o.name, o.account_name, o.company_id, coalesce(s.label, o.stage) as stage, o.amount_cents,

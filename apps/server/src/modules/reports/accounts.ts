@@ -35,13 +35,18 @@ import { attributionWindow, epochOf, rangeOf } from './service.ts';
  * as outreach (crm_integration_settings.outreach_activity_types). A CTE `outreach (contact_id,
  * activity_type, count, last_activity_at)`.
  */
-export function outreachCte(clientId: string): SQL {
+export function outreachCte(clientId: string, lastIn?: { from: Date; to?: Date }): SQL {
+  // `lastIn` keeps only the counts last done from `from` (and before `to`), before the per-row type
+  // test and the join to the live contacts (alignment: a quarter of the client's counts at the
+  // bench's size).
   return sql`outreach as (
     select ac.contact_id, ac.activity_type, ac.count, ac.last_activity_at
       from crm_activity_counts ac
       join crm_integration_settings s on s.integration_id = ac.integration_id and s.client_id = ${clientId}
       join crm_contacts live on live.id = ac.contact_id and not live.is_deleted
      where ac.client_id = ${clientId} and ac.contact_id is not null
+       ${lastIn ? sql`and ac.last_activity_at >= ${lastIn.from}` : sql``}
+       ${lastIn?.to ? sql`and ac.last_activity_at < ${lastIn.to}` : sql``}
        and ac.activity_type in (select jsonb_array_elements_text(s.outreach_activity_types))
   )`;
 }
@@ -97,7 +102,7 @@ const SEGMENT_WHERE: Record<AlignmentSegment, SQL> = {
  * shown only (`engagedProspects`).
  */
 function alignmentRows(clientId: string, range: Range): SQL {
-  return sql`with ${outreachCte(clientId)}, ${contactAccountsCte(clientId, range)},
+  return sql`with ${outreachCte(clientId, range)}, ${contactAccountsCte(clientId, range)},
     ${accountEngagementIn(clientId, range)},
     o as (
       select ca.company_id, sum(ou.count)::int as activities, count(distinct ca.contact_id)::int as contacts,

@@ -51,7 +51,7 @@ const paging = (q: { page?: number; page_size?: number }, limit?: number) => {
  * joined to their names.
  */
 function contactedCte(clientId: string, range: Range): SQL {
-  return sql`${outreachCte(clientId)},
+  return sql`${outreachCte(clientId, { from: range.from })},
     contacted as (
       select t.id as target_id, max(ou.last_activity_at) as contacted_at
         from outreach ou

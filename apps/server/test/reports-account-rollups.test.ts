@@ -226,6 +226,23 @@ describe('account reports over account rollups: exact at every moment (issue 17)
     expect(foreign.rows[0]!.n).toBe(0);
   });
 
+  it("counts the summary's engaged accounts by the days that had events: every single day and week", async () => {
+    // The summary reads each month's day bits (migration 0032): one day and one week at a time, the
+    // bits at every edge of every month must give the accounts the raw events give.
+    for (let d = 72; d >= 1; d--) {
+      for (const span of [1, 7]) {
+        const from = today - d * DAY;
+        const to = Math.min(from + span * DAY, today);
+        const want = (await reference(a.clientId, from, to)).size;
+        const res = await ownerA.get(
+          `/v1/report/client/${a.clientId}/summary?from=${epoch(from)}&to=${epoch(to)}`,
+        );
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().engaged_accounts, `${span} day(s) from ${new Date(from).toISOString()}`).toBe(want);
+      }
+    }
+  });
+
   it('stays exact after a backdated event and a deleted event on counted days', async () => {
     const before = await months(a.clientId);
     await app.db.insert(engagementEvents).values({

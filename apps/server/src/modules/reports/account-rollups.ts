@@ -296,6 +296,40 @@ async function addDays(
     on conflict (client_id, month, company_id) do update set
       impressions = excluded.impressions, clicks = excluded.clicks, views = excluded.views, last_at = excluded.last_at,
       days = excluded.days`);
+  await rebuildYears(
+    db,
+    clientId,
+    adds.map((a) => a.month),
+    companies,
+  );
+}
+
+/**
+ * Rebuilds the year rows (`account_engagement_years`, migration 0033) of the years of `months` from
+ * the narrow rows, for `companies` or every account. Called where the narrow rows change, in the same
+ * transaction; a month deleted since (its marker's trigger) leaves its bits in place, unread: readers
+ * take a month's bits only while the month is valid.
+ */
+async function rebuildYears(db: Db, clientId: string, months: string[], companies?: string[]) {
+  const years = [...new Set(months.map((m) => Number(m.slice(0, 4))))];
+  if (!years.length) return;
+  const inYears = sql`${`{${years.join(',')}}`}::int[]`;
+  const only = companies ? sql`and company_id = any(${sql.param(companies)}::uuid[])` : sql``;
+  await db.execute(sql`
+    delete from account_engagement_years where client_id = ${clientId} and year = any(${inYears}) ${only}`);
+  const byMonth = Array.from(
+    { length: 12 },
+    (_, i) =>
+      sql`coalesce(max(days) filter (where extract(month from month) = ${sql.raw(String(i + 1))}), 0)`,
+  );
+  await db.execute(sql`
+    insert into account_engagement_years (client_id, year, company_id, days)
+    select client_id, extract(year from month)::int, company_id, array[${sql.join(byMonth, sql`, `)}]
+      from account_engagement
+     where client_id = ${clientId} and month >= ${`${Math.min(...years)}-01-01`}::date
+       and month < ${`${Math.max(...years) + 1}-01-01`}::date
+       and extract(year from month)::int = any(${inYears}) ${only}
+     group by 1, 2, 3`);
 }
 
 /**
@@ -325,7 +359,7 @@ export async function forgetAccounts(db: Db, clientId: string, companies: string
     hi: Date.parse(`${String(r.through)}T00:00:00Z`),
   }));
   if (months.length)
-    await addDays(db, clientId, accountProspects(clientId, sql`select unnest(${ids})`), months);
+    await addDays(db, clientId, accountProspects(clientId, sql`select unnest(${ids})`), months, companies);
 }
 
 /**
@@ -486,24 +520,38 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
 
 /**
  * A CTE `accounts_engaged_in (company_id)`: the accounts with an event in the range, the same set as
- * `account_engagement_in` without the counts. Each counted month is read from its narrow rows, whose
- * `days` bits tell the days with events (migration 0032), so a range that cuts a month does not read
- * the month's cumulative arrays (the summary's engaged accounts).
+ * `account_engagement_in` without the counts (the summary's engaged accounts). The counted months are
+ * read from the year rows (migration 0033): one row per account and year whose months' day bits
+ * (migration 0032) tell the days with events, each month's bits taken while the month is valid (else
+ * its days are read raw), so a range of four months reads one row per account, not four.
  */
 export function accountsEngagedIn(clientId: string, range: Range): SQL {
+  const months: MonthSpan[] = [];
   const { parts, rawEvents } = rangeParts(
     clientId,
     range,
-    ({ month, hi, a, b }) => [
-      sql`
-        select r.company_id from account_engagement r
-         where r.client_id = ${clientId} and r.month = ${month}::date and ${monthValid(clientId, month, hi)}
-           and r.days & ${sql.raw(String(2 ** b - 2 ** (a - 1)))} <> 0`,
-    ],
+    (s) => {
+      months.push(s);
+      return [];
+    },
     (counted) => sql`
       select r.company_id from account_engagement_today_rows r
        where r.client_id = ${clientId} and ${counted} is not null`,
   );
+  const years = new Map<number, MonthSpan[]>();
+  for (const m of months) {
+    const year = Number(m.month.slice(0, 4));
+    years.set(year, [...(years.get(year) ?? []), m]);
+  }
+  for (const [year, spans] of years) {
+    const any = spans.map(
+      ({ month, hi, a, b }) => sql`(${monthValid(clientId, month, hi)}
+        and y.days[${sql.raw(month.slice(5, 7).replace(/^0/, ''))}] & ${sql.raw(String(2 ** b - 2 ** (a - 1)))} <> 0)`,
+    );
+    parts.push(sql`
+      select y.company_id from account_engagement_years y
+       where y.client_id = ${clientId} and y.year = ${sql.raw(String(year))} and (${sql.join(any, sql` or `)})`);
+  }
   return sql`raw_events as (${rawEvents}),
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     accounts_engaged_in as (

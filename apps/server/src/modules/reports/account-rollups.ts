@@ -429,12 +429,15 @@ function rangeParts(
 ): { parts: SQL[]; rawEvents: SQL } {
   // The raw intervals: before the first whole day, after the last, and each month's days when the
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
-  // one-time filter: a valid month's events are never read. Each event's target by its key (lateral):
-  // planned for a gated month's events, a join would hash the client's every target first.
+  // one-time filter: a valid month's events are never read. Each event's target by its key (lateral,
+  // kept apart by `offset 0`): planned for a gated month's events, or for a start day cut just after
+  // midnight (a whole day of events), a join hashed the client's million targets first (0.4 s).
   const raw = (from: Date | SQL, to: Date, gate?: SQL) => sql`
     select t.prospect_id, e.type, e.occurred_at
       from engagement_events e
-      cross join lateral (select t.prospect_id from targets t where t.id = e.target_id and t.client_id = ${clientId}) t
+      cross join lateral (
+        select t.prospect_id from targets t where t.id = e.target_id and t.client_id = ${clientId} offset 0
+      ) t
      where e.client_id = ${clientId} and e.occurred_at >= ${from} and e.occurred_at < ${to}
        ${gate ? sql`and not ${gate}` : sql``}`;
   const raws: SQL[] = [];

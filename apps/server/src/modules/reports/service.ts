@@ -78,9 +78,17 @@ async function progressStageIds(db: Db, clientId: string): Promise<string[]> {
 export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Promise<ReportSummary> {
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
-  const [currency, stages] = await Promise.all([mainCurrency(db, clientId), progressStageIds(db, clientId)]);
-  const [totals, engagement] = await Promise.all([
-    opportunityTotals(db, clientId, range, currency, stages),
+  // The main currency (a scan of the client's opportunities) is only needed by the totals: it runs
+  // before them, beside the engagement statement, not before both.
+  const opportunities = async () => {
+    const [currency, stages] = await Promise.all([
+      mainCurrency(db, clientId),
+      progressStageIds(db, clientId),
+    ]);
+    return { currency, totals: await opportunityTotals(db, clientId, range, currency, stages) };
+  };
+  const [{ currency, totals }, engagement] = await Promise.all([
+    opportunities(),
     engagementIn(db, clientId, range),
   ]);
   return { range: epochOf(range), window_days: windowDays, currency, ...totals, ...engagement };

@@ -806,6 +806,102 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
     120_000,
   );
 
+  it.skipIf(!TEST_DATABASE_URL)(
+    'on PostgreSQL a SIGKILL of the import process with batches in flight: the resumed import lands every row once, every prospect with its company',
+    async () => {
+      const client = await makeClient(app, 'Killed');
+      const total = BATCH_ROWS * 8;
+      const half = BATCH_ROWS / 2;
+      // The second batch's second half names the first batch's second half again, in another
+      // cadence: one prospect in two batches written at once.
+      const person = (i: number) => (i >= BATCH_ROWS + half && i < 2 * BATCH_ROWS ? i - BATCH_ROWS : i);
+      const rows = Array.from({ length: total }, (_, i) => {
+        const p = person(i);
+        return `k${p}@killed.example,K${p},Killed,Kill Co ${p % 50},${p === i ? 'Kill A' : 'Kill B'},${(i % 4) + 1}`;
+      });
+      const dir = mkdtempSync(path.join(tmpdir(), 'rally-fileforce-'));
+      try {
+        const file = path.join(dir, 'killed.csv');
+        writeFileSync(file, ['email,first_name,last_name,company,cadence,day', ...rows].join('\n'));
+        let killedAt = -1;
+        const first = importCsvFile(app, {
+          clientId: client,
+          kind: 'targets',
+          filePath: file,
+          run: async (id) => {
+            const ran = runImportInChild(app, app.config.databaseUrl ?? '', id, {
+              onSpawn: (pid) => {
+                // Killed once a batch is committed, with the next ones being written.
+                void waitFor(async () => {
+                  const [row] = await app.db
+                    .select({ processed: fileImports.processedRows })
+                    .from(fileImports)
+                    .where(eq(fileImports.id, id));
+                  return row && row.processed >= BATCH_ROWS ? row.processed : null;
+                }, 60_000)
+                  .then((processed) => {
+                    killedAt = processed;
+                    process.kill(pid, 'SIGKILL');
+                  })
+                  .catch(() => {});
+              },
+            });
+            await expect(ran).rejects.toThrow(/SIGKILL/);
+            const [left] = await app.db.select().from(fileImports).where(eq(fileImports.id, id));
+            expect(left).toMatchObject({ status: 'running' });
+            // Progress is whole batches, a prefix of the file, and matches what is written.
+            expect(left!.processedRows % BATCH_ROWS).toBe(0);
+            expect(left!.processedRows).toBeGreaterThanOrEqual(killedAt);
+            expect(left!.processedRows).toBeLessThan(total);
+            const written = await app.db
+              .select({ id: targets.id })
+              .from(targets)
+              .where(eq(targets.clientId, client));
+            expect(written).toHaveLength(left!.processedRows);
+            // The job resumes it (its retry), in a child process again.
+            return (await runImportInChild(app, app.config.databaseUrl ?? '', id)).row;
+          },
+        });
+        expect(await first).toMatchObject({
+          status: 'done',
+          processed_rows: total,
+          imported_rows: total,
+          error_rows: 0,
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const landed = await app.db
+        .select({ createdAt: targets.createdAt, updatedAt: targets.updatedAt })
+        .from(targets)
+        .where(eq(targets.clientId, client));
+      expect(landed).toHaveLength(total);
+      expect(landed.filter((t) => t.updatedAt.getTime() !== t.createdAt.getTime())).toEqual([]);
+      const stored = await app.db
+        .select({ id: companies.id, name: companies.name })
+        .from(companies)
+        .where(eq(companies.clientId, client));
+      expect(stored).toHaveLength(50);
+      const idOf = new Map(stored.map((c) => [c.name, c.id]));
+      const people = await app.db
+        .select({ email: prospects.email, companyId: prospects.companyId, cadenceIds: prospects.cadenceIds })
+        .from(prospects)
+        .where(eq(prospects.clientId, client));
+      expect(people).toHaveLength(total - half);
+      const wrong = people.filter(
+        (p) => p.companyId !== idOf.get(`Kill Co ${Number(/\d+/.exec(p.email!)![0]) % 50}`),
+      );
+      expect(wrong).toEqual([]);
+      expect(people.filter((p) => p.cadenceIds.length === 2)).toHaveLength(half);
+      const items = await app.db
+        .select({ data: feedItems.data })
+        .from(feedItems)
+        .where(eq(feedItems.clientId, client));
+      expect(items).toEqual([{ data: expect.objectContaining({ imported_rows: total, error_rows: 0 }) }]);
+    },
+    180_000,
+  );
+
   it('importCsvFile (for the demo seed) imports the bundled demo files through the same path', async () => {
     const demo = await makeClient(app, 'Demo');
     const people = await importCsvFile(app, {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { connectPostgres } from '../../db/client.ts';
-import { runImport } from './service.ts';
+import { BATCHES_IN_FLIGHT, runImport } from './service.ts';
 import type { FileforceDeps } from './service.ts';
 import type { ChildMessage, ParentMessage } from './child-process.ts';
 
@@ -52,8 +52,8 @@ function cpuMicros(): number {
 }
 
 async function start(message: Extract<ParentMessage, { type: 'start' }>): Promise<void> {
-  // A batch at a time: one connection is all the import uses.
-  const database = connectPostgres(message.databaseUrl, 2);
+  // Two batches written at once (service.ts writeBatch), a connection each.
+  const database = connectPostgres(message.databaseUrl, BATCHES_IN_FLIGHT);
   const deps: FileforceDeps = {
     db: database.db,
     database: { driver: 'postgres' },

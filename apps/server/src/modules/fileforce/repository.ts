@@ -170,14 +170,15 @@ export async function storedSalesReps(
 
 /** Companies of a batch of target rows, keyed by lower-cased name. */
 export type BatchCompany = { key: string; name: string; website: string | null };
+/** A cadence day a batch's targets are on. */
+export type BatchDay = { cadenceId: number; dayNumber: number };
 /** A prospect of a batch, keyed by lower-cased e-mail; blank names never erase stored ones. */
 export type BatchProspect = {
   email: string;
   firstName: string;
   lastName: string;
   title: string;
-  companyKey: string | null;
-  /** Its company's id when the import already knows it (then `companyKey` is null). */
+  /** Its company's id (writeBatchCompanies gave it), or null. */
   companyId: string | null;
   /**
    * The cadences of the batch's targets for this prospect, sorted: written on a new prospect so that
@@ -197,28 +198,74 @@ export type BatchTarget = {
 };
 
 /**
- * Writes one batch of a targets import in a single statement: companies, then prospects (with their
- * company), cadence days, then targets, each an upsert keyed as a sync keys it (ARCHITECTURE.md §7:
- * integration + external id; targets by cadence + prospect). Rows arrive as one JSON parameter, so
- * the statement is the same whatever the batch size (a multi-row VALUES of thousands of parameters
- * cost more to build and plan than to run). An upsert that would change nothing writes nothing.
- * Each list must hold one entry per key.
+ * Writes the rows a batch shares with other batches, in a single statement: its companies (an
+ * upsert keyed as a sync keys them, ARCHITECTURE.md §7: integration + external id) and its cadence
+ * days. Returns the companies' ids by key. Rows arrive as one JSON parameter, so the statement is the
+ * same whatever the batch size (a multi-row VALUES of thousands of parameters cost more to build and
+ * plan than to run). An upsert that would change nothing writes nothing. Each list must hold one
+ * entry per key.
+ */
+export async function writeBatchCompanies(
+  tx: store.Tx,
+  integration: store.IntegrationRef,
+  batch: { companies: BatchCompany[]; days: BatchDay[] },
+): Promise<Map<string, string>> {
+  if (!batch.companies.length && !batch.days.length) return new Map();
+  const client = sql`${integration.clientId}::uuid`;
+  const source = sql`${integration.id}::int`;
+  const companiesJson = JSON.stringify(batch.companies.map((c) => ({ k: c.key, n: c.name, w: c.website })));
+  const daysJson = JSON.stringify(batch.days.map((d) => ({ c: d.cadenceId, d: d.dayNumber })));
+  // Rows a conflict left unchanged are not returned by RETURNING; the plain select (which sees the
+  // table as it was before the statement) supplies their ids, for those keys only. It is LATERAL …
+  // LIMIT 1 so that each is an index probe: with the statistics of a table that is filling up, the
+  // planner otherwise scans the integration's whole table once per batch.
+  const written = await tx.execute(sql`
+with co_in as (
+  select * from jsonb_to_recordset(${companiesJson}::jsonb) as x(k text, n text, w text)
+), co_up as (
+  insert into companies (client_id, integration_id, external_id, name, website)
+  select ${client}, ${source}, k, n, w from co_in
+  on conflict (integration_id, external_id) do update set
+    name = excluded.name,
+    website = coalesce(excluded.website, companies.website),
+    updated_at = now()
+  where companies.name is distinct from excluded.name
+    or (excluded.website is not null and companies.website is distinct from excluded.website)
+  returning id, external_id
+), days as (
+  insert into cadence_days (client_id, cadence_id, day_number)
+  select ${client}, c, d from jsonb_to_recordset(${daysJson}::jsonb) as x(c int, d int)
+  on conflict do nothing
+)
+select id, external_id from co_up
+union all
+select c.id, co_in.k from co_in cross join lateral (
+  select id from companies where integration_id = ${source} and external_id = co_in.k limit 1
+) c
+where not exists (select from co_up where co_up.external_id = co_in.k)`);
+  const rows = (written as unknown as { rows: { id: string; external_id: string }[] }).rows;
+  return new Map(rows.map((r) => [r.external_id, r.id]));
+}
+
+/**
+ * Writes one batch's prospects (with their company) and targets in a single statement, each an
+ * upsert keyed as a sync keys it (prospects by integration + e-mail; targets by cadence + prospect).
+ * Their companies and cadence days are already written (writeBatchCompanies). Each list must hold one
+ * entry per key.
  */
 export async function writeTargetBatch(
   tx: store.Tx,
   integration: store.IntegrationRef,
-  batch: { companies: BatchCompany[]; prospects: BatchProspect[]; targets: BatchTarget[] },
-): Promise<Map<string, string>> {
+  batch: { prospects: BatchProspect[]; targets: BatchTarget[] },
+): Promise<void> {
   const client = sql`${integration.clientId}::uuid`;
   const source = sql`${integration.id}::int`;
-  const companiesJson = JSON.stringify(batch.companies.map((c) => ({ k: c.key, n: c.name, w: c.website })));
   const prospectsJson = JSON.stringify(
     batch.prospects.map((p) => ({
       e: p.email,
       f: p.firstName,
       l: p.lastName,
       t: p.title,
-      c: p.companyKey,
       k: p.companyId,
       ci: p.cadenceIds,
     })),
@@ -233,38 +280,17 @@ export async function writeTargetBatch(
       tk: t.token,
     })),
   );
-  // Rows a conflict left unchanged are not returned by RETURNING; the plain selects (which see the
-  // table as it was before the statement) supply their ids, for those keys only (a new row is not
-  // there to find: probing for it cost an index look-up per row). They are LATERAL … LIMIT 1 so that
-  // each is an index probe: with the statistics of a table that is filling up, the planner otherwise
-  // scans the integration's whole table once per batch.
-  const written = await tx.execute(sql`
-with co_in as (
-  select * from jsonb_to_recordset(${companiesJson}::jsonb) as x(k text, n text, w text)
-), co_up as (
-  insert into companies (client_id, integration_id, external_id, name, website)
-  select ${client}, ${source}, k, n, w from co_in
-  on conflict (integration_id, external_id) do update set
-    name = excluded.name,
-    website = coalesce(excluded.website, companies.website),
-    updated_at = now()
-  where companies.name is distinct from excluded.name
-    or (excluded.website is not null and companies.website is distinct from excluded.website)
-  returning id, external_id
-), co as (
-  select id, external_id from co_up
-  union all
-  select c.id, co_in.k from co_in cross join lateral (
-    select id from companies where integration_id = ${source} and external_id = co_in.k limit 1
-  ) c
-  where not exists (select from co_up where co_up.external_id = co_in.k)
-), pr_in as (
-  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, c text, k uuid, ci int[])
+  // As for companies: the ids of prospects a conflict left unchanged come from a plain select (the
+  // table as it was before the statement), for those keys only (a new row is not there to find:
+  // probing for it cost an index look-up per row), each an index probe.
+  await tx.execute(sql`
+with pr_in as (
+  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, k uuid, ci int[])
 ), pr_up as (
   insert into prospects (client_id, integration_id, external_id, email, first_name, last_name, title, company_id,
     cadence_ids)
-  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, coalesce(p.k, co.id), p.ci
-  from pr_in p left join co on co.external_id = p.c
+  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, p.k, p.ci
+  from pr_in p
   on conflict (integration_id, external_id) do update set
     email = excluded.email,
     first_name = coalesce(nullif(excluded.first_name, ''), prospects.first_name),
@@ -287,11 +313,7 @@ with co_in as (
   where not exists (select from pr_up where pr_up.external_id = pr_in.e)
 ), tg_in as (
   select * from jsonb_to_recordset(${targetsJson}::jsonb) as x(e text, c int, d int, r uuid, a boolean, tk text)
-), days as (
-  insert into cadence_days (client_id, cadence_id, day_number)
-  select distinct ${client}, c, d from tg_in
-  on conflict do nothing
-), tg as (
+)
 insert into targets (client_id, cadence_id, prospect_id, sales_rep_id, day_number, is_active, token)
 select ${client}, t.c, pr.id, t.r, t.d, t.a, t.tk from tg_in t join pr on pr.external_id = t.e
 on conflict (cadence_id, prospect_id) do update set
@@ -305,11 +327,26 @@ on conflict (cadence_id, prospect_id) do update set
   updated_at = now()
 where targets.day_number <> excluded.day_number
   or targets.is_active <> excluded.is_active
-  or (excluded.sales_rep_id is not null and targets.sales_rep_id is distinct from excluded.sales_rep_id)
-)
-select id, external_id from co`);
-  const rows = (written as unknown as { rows: { id: string; external_id: string }[] }).rows;
-  return new Map(rows.map((r) => [r.external_id, r.id]));
+  or (excluded.sales_rep_id is not null and targets.sales_rep_id is distinct from excluded.sales_rep_id)`);
+}
+
+/**
+ * Takes a batch's lock (PostgreSQL) for the rest of its transaction: the next batch, written at the
+ * same time on another connection, waits on it before recording its progress (awaitBatch). Both are
+ * lock waits the database sees, so a cycle with a row lock is a deadlock it detects and breaks (the
+ * import then fails and its job resumes it), never a hang.
+ */
+export async function lockBatch(tx: store.Tx, importId: string, startRow: number): Promise<void> {
+  await tx.execute(
+    sql`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtext(${`rally.import:${importId}`}), ${startRow}::int)`,
+  );
+}
+
+/** Waits until the batch of the import that starts at `startRow` has committed or rolled back. */
+export async function awaitBatch(tx: store.Tx, importId: string, startRow: number): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock_shared(hashtext(${`rally.import:${importId}`}), ${startRow}::int)`,
+  );
 }
 
 /** The client's companies by lower-cased name (any source), for an opportunity's account. */

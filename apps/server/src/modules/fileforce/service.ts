@@ -32,9 +32,12 @@ import {
   storedSalesReps,
   updateImport,
   upsertOpportunities,
+  writeBatchCompanies,
   writeTargetBatch,
+  lockBatch,
+  awaitBatch,
 } from './repository.ts';
-import type { BatchCompany, BatchTarget, FileImportRow, ImportStatus } from './repository.ts';
+import type { BatchCompany, BatchDay, BatchTarget, FileImportRow, ImportStatus } from './repository.ts';
 import { createRowValidator, mappingProblems } from './rows.ts';
 import type { RevenueValue, RowResult, TargetValue } from './rows.ts';
 import { removeStored, storedPath, storeStream, uploadsRoot } from './storage.ts';
@@ -420,19 +423,31 @@ export async function runImport(
     let seen = 0;
     let batch: RowResult[] = [];
     const companies: CompanyCache = new Map();
-    // The batch being written while the next one is read and validated (the database and this
-    // process work at once); batches still commit one at a time, in file order.
-    let writing: Promise<void> | null = null;
+    // Batches being written while the next one is read and validated (the database and this process
+    // work at once). On PostgreSQL a targets import writes two at once, each on its own connection,
+    // so that the database works on two cores (writeBatch says how they stay exact); PGlite has one
+    // connection and writes one at a time.
+    const pipelined = deps.database?.driver === 'postgres' && r.kind === 'targets';
+    const maxInFlight = pipelined ? BATCHES_IN_FLIGHT : 1;
+    const inFlight: BatchRun[] = [];
     const flush = async () => {
-      if (writing) await writing;
-      writing = null;
       if (!batch.length) return;
+      // The oldest first, in file order: the first failure is the one reported.
+      while (inFlight.length >= maxInFlight) await inFlight.shift()?.done;
       opts.signal?.throwIfAborted();
       const rows = batch;
       batch = [];
-      writing = commitBatch(deps, integration, r, rows, state, companies);
-      // Awaited by the next flush; until then its failure must not count as unhandled.
-      writing.catch(() => {});
+      inFlight.push(
+        writeBatch(
+          deps,
+          integration,
+          r,
+          rows,
+          state,
+          companies,
+          pipelined ? { before: [...inFlight] } : null,
+        ),
+      );
     };
     try {
       await eachRow(deps, r, r.mapping, async (result) => {
@@ -442,10 +457,10 @@ export async function runImport(
         if (batch.length >= BATCH_ROWS) await flush();
       });
       await flush();
-      await writing;
+      while (inFlight.length) await inFlight.shift()?.done;
     } finally {
       // A read error must not leave a batch being written behind the failure handling.
-      await (writing as Promise<void> | null)?.catch(() => {});
+      await Promise.allSettled(inFlight.map((b) => b.done));
     }
     const done = await updateImport(deps.db, id, ['running'], {
       status: 'done',
@@ -484,54 +499,163 @@ function assertMappingForRun(r: FileImportRow): void {
   }
 }
 
-async function commitBatch(
+/** Batches a targets import writes at once on PostgreSQL, each on a connection of its own. */
+export const BATCHES_IN_FLIGHT = 2;
+
+/** A batch being written. */
+type BatchRun = {
+  /** The rows before it: the progress it expects to find, and its lock's key. */
+  startRow: number;
+  /** Its prospects' keys. */
+  emails: Set<string>;
+  /** Settles once its companies and cadence days are committed (or it failed). */
+  shared: Promise<void>;
+  /** Settles once its transaction holds its lock (or it ended). */
+  locked: Promise<void>;
+  /** Settles once it is committed with its progress, or failed. */
+  done: Promise<void>;
+};
+
+type PlannedProgress = {
+  processed: number;
+  imported: number;
+  errorRows: number;
+  errors: ImportRowError[];
+};
+
+/**
+ * Writes one batch and its progress. `state` is the progress once the batches already started are
+ * committed; it moves on now, as this batch is started (a failed batch fails the whole run).
+ *
+ * Alone (`pipeline` null: PGlite, revenue), the batch is one transaction with its progress.
+ *
+ * Pipelined (PostgreSQL), two batches are written at once and crash safety still rests on progress
+ * being a prefix of the file, "rows up to N", committed in the transaction that writes those rows:
+ * - a batch's companies and cadence days (rows other batches share) are upserted first, in a short
+ *   transaction of its own, strictly after the previous batch's are committed. Companies are thus
+ *   deduplicated across batches by their unique key with no two transactions racing for one, and
+ *   every id is known (an upsert that waited on another transaction's new row would return
+ *   nothing). Committed before the batch's rows, they are upserts that a batch run again after a
+ *   crash finds unchanged: nothing is written twice.
+ * - then its prospects and targets, with its progress, in one transaction that commits only after
+ *   the previous batch's: it takes a lock of its own first, and waits on the previous batch's
+ *   before recording its progress, whose guard (`processedRows` = its first row) fails if the
+ *   previous batch rolled back. A SIGKILL or a database crash (commits are in WAL order) so leaves
+ *   whole batches, a prefix, and their progress: the resumed run starts after them.
+ * - the two batches' rows are disjoint: a batch whose prospects meet the previous batch's (one
+ *   e-mail in both) waits until that one is committed. Other locks they take (foreign keys' key
+ *   share locks on companies, reps, cadences) do not conflict with each other.
+ */
+function writeBatch(
   deps: FileforceDeps,
   integration: store.IntegrationRef,
   r: FileImportRow,
   rows: RowResult[],
-  state: { processed: number; imported: number; errorRows: number; errors: ImportRowError[] },
+  state: PlannedProgress,
   companies: CompanyCache,
-): Promise<void> {
-  let written = new Map() as CompanyCache;
+  pipeline: { before: BatchRun[] } | null,
+): BatchRun {
   const good = rows.flatMap((x) => (x.ok ? [x] : []));
   const bad = rows.flatMap((x) => (x.ok ? [] : [x]));
   const newErrors = bad.flatMap((x) => x.errors);
   const room = MAX_LISTED_ERRORS - state.errors.length;
   const errors = room > 0 && newErrors.length ? [...state.errors, ...newErrors.slice(0, room)] : undefined;
+  const startRow = state.processed;
   const next = {
     processedRows: state.processed + rows.length,
     importedRows: state.imported + good.length,
     errorRows: state.errorRows + bad.length,
     errors,
   };
-  await deps.db.transaction(async (tx) => {
-    // The batch and its progress commit together, so a commit lost to a PostgreSQL crash (its WAL
-    // not yet flushed) is a batch the import runs again: nothing is lost or counted twice, and the
-    // import does not wait for a disk flush per batch. On PGlite the process is the database.
-    if (deps.database?.driver === 'postgres') await tx.execute(sql`set local synchronous_commit = off`);
-    if (r.kind === 'revenue') {
-      await upsertOpportunities(
-        tx,
-        integration,
-        good.flatMap((x) => (x.kind === 'revenue' ? [x.value] : [])) satisfies RevenueValue[],
-      );
-    } else {
-      written = await writeTargets(
-        tx,
-        integration,
-        good.flatMap((x) => (x.kind === 'targets' ? [x.value] : [])),
-        companies,
-      );
-    }
-    if (!(await commitProgress(tx, r.id, state.processed, next))) throw new Superseded();
-  });
-  // Known once committed: a batch rolled back leaves nothing to remember.
-  if (companies.size + written.size > COMPANY_CACHE_MAX) companies.clear();
-  for (const [k, v] of written) companies.set(k, v);
   state.processed = next.processedRows;
   state.imported = next.importedRows;
   state.errorRows = next.errorRows;
   if (errors) state.errors = errors;
+
+  const targets = prepareTargets(good.flatMap((x) => (x.kind === 'targets' ? [x.value] : [])));
+  const emails = new Set(targets?.people.keys());
+  const remember = (written: CompanyCache) => {
+    if (companies.size + written.size > COMPANY_CACHE_MAX) companies.clear();
+    for (const [k, v] of written) companies.set(k, v);
+  };
+  const recordProgress = async (tx: store.Tx) => {
+    if (!(await commitProgress(tx, r.id, startRow, next))) throw new Superseded();
+  };
+
+  if (!pipeline) {
+    const done = (async () => {
+      let written: CompanyCache = new Map();
+      await deps.db.transaction(async (tx) => {
+        // The batch and its progress commit together, so a commit lost to a PostgreSQL crash (its WAL
+        // not yet flushed) is a batch the import runs again: nothing is lost or counted twice, and the
+        // import does not wait for a disk flush per batch. On PGlite the process is the database.
+        if (deps.database?.driver === 'postgres') await tx.execute(sql`set local synchronous_commit = off`);
+        if (r.kind === 'revenue') {
+          await upsertOpportunities(
+            tx,
+            integration,
+            good.flatMap((x) => (x.kind === 'revenue' ? [x.value] : [])) satisfies RevenueValue[],
+          );
+        } else if (targets) {
+          const shared = await writeShared(tx, integration, targets, companies);
+          await writeRows(tx, integration, targets, shared);
+          written = shared.written;
+        }
+        await recordProgress(tx);
+      });
+      // Known once committed: a batch rolled back leaves nothing to remember.
+      remember(written);
+    })();
+    done.catch(() => {});
+    return { startRow, emails, shared: done, locked: done, done };
+  }
+
+  const prev = pipeline.before.at(-1);
+  let sharedDone = () => {};
+  let sharedFailed = (_err: unknown) => {};
+  let lockedDone = () => {};
+  // Rejected if the batch fails before its shared rows are committed: the next batch then stops.
+  const shared = new Promise<void>((resolve, reject) => {
+    sharedDone = resolve;
+    sharedFailed = reject;
+  });
+  shared.catch(() => {});
+  const locked = new Promise<void>((resolve) => (lockedDone = resolve));
+  const done = (async () => {
+    try {
+      await prev?.shared;
+      const ids = targets
+        ? await deps.db.transaction(async (tx) => {
+            await tx.execute(sql`set local synchronous_commit = off`);
+            return writeShared(tx, integration, targets, companies);
+          })
+        : null;
+      // Known once committed, before the next batch's shared step starts.
+      if (ids) remember(ids.written);
+      sharedDone();
+      if (prev) {
+        await prev.locked;
+        // The latest batch in flight with one of these prospects (those before it commit first).
+        const meets = pipeline.before.findLast((b) => [...emails].some((e) => b.emails.has(e)));
+        if (meets) await meets.done.catch(() => {});
+      }
+      await deps.db.transaction(async (tx) => {
+        await lockBatch(tx, r.id, startRow);
+        lockedDone();
+        if (targets && ids) await writeRows(tx, integration, targets, ids);
+        if (prev) await awaitBatch(tx, r.id, prev.startRow);
+        await recordProgress(tx);
+      });
+    } catch (err) {
+      sharedFailed(err);
+      throw err;
+    } finally {
+      lockedDone();
+    }
+  })();
+  // Awaited in file order by the run; until then its failure must not count as unhandled.
+  done.catch(() => {});
+  return { startRow, emails, shared, locked, done };
 }
 
 /**
@@ -567,24 +691,76 @@ function mergePeople<T extends { firstName: string; lastName: string; title: str
 }
 
 /**
- * One batch of target rows, keyed as a sequence-platform sync keys them: sales reps and file
- * cadences (a handful per batch) through the sync's own upserts (store.ts), then companies,
- * prospects and targets (one per row) in one set-based statement. Sales reps and prospects are keyed
- * by lower-cased e-mail, companies and file cadences by lower-cased name. A blank cell never erases
+ * A batch of target rows, keyed as a sequence-platform sync keys them: sales reps and prospects by
+ * lower-cased e-mail, companies and file cadences by lower-cased name. A blank cell never erases
  * what is stored.
  */
-async function writeTargets(
+type TargetBatch = {
+  rows: TargetValue[];
+  reps: Map<string, NonNullable<TargetValue['rep']>>;
+  /** File cadences by key: their name as the file spells it first. */
+  cadenceNames: Map<string, string>;
+  /** One per key; a website given on any of its rows counts. */
+  companies: Map<string, BatchCompany>;
+  /** Prospects by e-mail, and the key of each one's company. */
+  people: Map<string, TargetValue>;
+  companyOf: Map<string, string>;
+};
+
+function prepareTargets(rows: TargetValue[]): TargetBatch | null {
+  if (!rows.length) return null;
+  const cadenceNames = new Map<string, string>();
+  for (const r of rows) {
+    if (r.cadence && 'name' in r.cadence && !cadenceNames.has(r.cadence.name.toLowerCase())) {
+      cadenceNames.set(r.cadence.name.toLowerCase(), r.cadence.name);
+    }
+  }
+  const companies = new Map<string, BatchCompany>();
+  const companyOf = new Map<string, string>();
+  for (const r of rows) {
+    if (!r.company) continue;
+    const key = r.company.name.toLowerCase();
+    const had = companies.get(key);
+    companies.set(key, {
+      key,
+      name: had?.name ?? r.company.name,
+      website: had?.website ?? r.company.website,
+    });
+    if (!companyOf.has(r.email)) companyOf.set(r.email, key);
+  }
+  return {
+    rows,
+    reps: mergePeople(
+      rows.flatMap((r) => (r.rep ? [r.rep] : [])),
+      (rep) => rep.email,
+    ),
+    cadenceNames,
+    companies,
+    people: mergePeople(rows, (r) => r.email),
+    companyOf,
+  };
+}
+
+/** What a batch's shared step gives its rows: their targets resolved, their companies' ids. */
+type SharedIds = {
+  /** By `cadence id:e-mail`: the last row of a (cadence, prospect) wins, as in a sync. */
+  targets: Map<string, BatchTarget>;
+  companyIds: Map<string, string>;
+  /** The companies this step wrote, for the run's cache once committed. */
+  written: CompanyCache;
+};
+
+/**
+ * The rows a batch shares with others: sales reps and file cadences (a handful per batch) through
+ * the sync's own upserts (store.ts), then companies and cadence days in one set-based statement.
+ */
+async function writeShared(
   tx: store.Tx,
   integration: store.IntegrationRef,
-  rows: TargetValue[],
+  batch: TargetBatch,
   known: CompanyCache,
-): Promise<CompanyCache> {
-  if (!rows.length) return new Map();
-
-  const reps = mergePeople(
-    rows.flatMap((r) => (r.rep ? [r.rep] : [])),
-    (rep) => rep.email,
-  );
+): Promise<SharedIds> {
+  const { reps } = batch;
   const storedReps = await storedSalesReps(tx, integration.id, [...reps.keys()]);
   const repIds = new Map([...storedReps].map(([k, v]) => [k, v.id]));
   const changedReps = [...reps.values()].filter((rep) => {
@@ -616,12 +792,7 @@ async function writeTargets(
     for (const [k, v] of ids) repIds.set(k, v);
   }
 
-  const names = new Map<string, string>();
-  for (const r of rows) {
-    if (r.cadence && 'name' in r.cadence && !names.has(r.cadence.name.toLowerCase())) {
-      names.set(r.cadence.name.toLowerCase(), r.cadence.name);
-    }
-  }
+  const names = batch.cadenceNames;
   const cadenceIds = await store.cadenceIdsByExternal(tx, integration.id, [...names.keys()]);
   const newCadences = [...names].filter(([key]) => !cadenceIds.has(key));
   if (newCadences.length) {
@@ -641,28 +812,13 @@ async function writeTargets(
     for (const [k, v] of created) cadenceIds.set(k, v);
   }
 
-  const people = mergePeople(rows, (r) => r.email);
-  // One company per lower-cased name; a website given on any of its rows counts.
-  const companies = new Map<string, BatchCompany>();
-  const companyOf = new Map<string, string>();
-  for (const r of rows) {
-    if (!r.company) continue;
-    const key = r.company.name.toLowerCase();
-    const had = companies.get(key);
-    companies.set(key, {
-      key,
-      name: had?.name ?? r.company.name,
-      website: had?.website ?? r.company.website,
-    });
-    if (!companyOf.has(r.email)) companyOf.set(r.email, key);
-  }
-  const targetRows = new Map<string, BatchTarget>();
-  for (const r of rows) {
+  const targets = new Map<string, BatchTarget>();
+  const days = new Map<string, BatchDay>();
+  for (const r of batch.rows) {
     if (!r.cadence) continue;
     const cadenceId = 'id' in r.cadence ? r.cadence.id : cadenceIds.get(r.cadence.name.toLowerCase());
     if (cadenceId === undefined) continue;
-    // The last row of a (cadence, prospect) wins, as in a sync.
-    targetRows.set(`${cadenceId}:${r.email}`, {
+    targets.set(`${cadenceId}:${r.email}`, {
       email: r.email,
       cadenceId,
       dayNumber: r.day,
@@ -670,47 +826,59 @@ async function writeTargets(
       isActive: r.isActive,
       token: '',
     });
+    days.set(`${cadenceId}:${r.day}`, { cadenceId, dayNumber: r.day });
   }
-  const cadencesOf = new Map<string, number[]>();
-  for (const target of targetRows.values()) {
-    const list = cadencesOf.get(target.email) ?? [];
-    list.push(target.cadenceId);
-    cadencesOf.set(target.email, list);
-  }
-  const tokens = randomBytes(TOKEN_BYTES * targetRows.size);
-  let t = 0;
-  for (const target of targetRows.values()) {
-    target.token = tokens.toString('base64url', t * TOKEN_BYTES, ++t * TOKEN_BYTES);
-  }
-  const toWrite = [...companies.values()].filter((c) => {
+
+  const toWrite = [...batch.companies.values()].filter((c) => {
     const had = known.get(c.key);
     return !had || had.name !== c.name || (c.website !== null && c.website !== had.website);
   });
-  const unchanged = new Set(companies.keys());
-  for (const c of toWrite) unchanged.delete(c.key);
-  const ids = await writeTargetBatch(tx, integration, {
-    companies: toWrite,
-    prospects: [...people.values()].map((p) => {
-      const key = companyOf.get(p.email) ?? null;
-      const id = key !== null && unchanged.has(key) ? (known.get(key)?.id ?? null) : null;
-      return {
-        email: p.email,
-        firstName: p.firstName,
-        lastName: p.lastName,
-        title: p.title,
-        companyKey: id === null ? key : null,
-        companyId: id,
-        cadenceIds: (cadencesOf.get(p.email) ?? []).sort((a, b) => a - b),
-      };
-    }),
-    targets: [...targetRows.values()],
-  });
+  const ids = await writeBatchCompanies(tx, integration, { companies: toWrite, days: [...days.values()] });
+  const companyIds = new Map<string, string>();
+  for (const key of batch.companies.keys()) {
+    const id = ids.get(key) ?? known.get(key)?.id;
+    if (id) companyIds.set(key, id);
+  }
   const written: CompanyCache = new Map();
   for (const c of toWrite) {
     const id = ids.get(c.key);
     if (id) written.set(c.key, { id, name: c.name, website: c.website });
   }
-  return written;
+  return { targets, companyIds, written };
+}
+
+/** A batch's prospects and targets (one per row) in one set-based statement. */
+async function writeRows(
+  tx: store.Tx,
+  integration: store.IntegrationRef,
+  batch: TargetBatch,
+  shared: SharedIds,
+): Promise<void> {
+  const cadencesOf = new Map<string, number[]>();
+  for (const target of shared.targets.values()) {
+    const list = cadencesOf.get(target.email) ?? [];
+    list.push(target.cadenceId);
+    cadencesOf.set(target.email, list);
+  }
+  const tokens = randomBytes(TOKEN_BYTES * shared.targets.size);
+  let t = 0;
+  for (const target of shared.targets.values()) {
+    target.token = tokens.toString('base64url', t * TOKEN_BYTES, ++t * TOKEN_BYTES);
+  }
+  await writeTargetBatch(tx, integration, {
+    prospects: [...batch.people.values()].map((p) => {
+      const key = batch.companyOf.get(p.email);
+      return {
+        email: p.email,
+        firstName: p.firstName,
+        lastName: p.lastName,
+        title: p.title,
+        companyId: key === undefined ? null : (shared.companyIds.get(key) ?? null),
+        cadenceIds: (cadencesOf.get(p.email) ?? []).sort((a, b) => a - b),
+      };
+    }),
+    targets: [...shared.targets.values()],
+  });
 }
 
 export type ImportCsvFileOptions = {

@@ -174,6 +174,8 @@ export type BatchCompany = { key: string; name: string; website: string | null }
 export type BatchDay = { cadenceId: number; dayNumber: number };
 /** A prospect of a batch, keyed by lower-cased e-mail; blank names never erase stored ones. */
 export type BatchProspect = {
+  /** Its id if it is new (time-ordered: see service.ts timeOrderedId). */
+  id: string;
   email: string;
   firstName: string;
   lastName: string;
@@ -188,6 +190,8 @@ export type BatchProspect = {
 };
 /** A target of a batch: its cadence and rep already resolved to our ids. */
 export type BatchTarget = {
+  /** Its id if it is new (time-ordered: see service.ts timeOrderedId). */
+  id: string;
   email: string;
   cadenceId: number;
   dayNumber: number;
@@ -262,6 +266,7 @@ export async function writeTargetBatch(
   const source = sql`${integration.id}::int`;
   const prospectsJson = JSON.stringify(
     batch.prospects.map((p) => ({
+      i: p.id,
       e: p.email,
       f: p.firstName,
       l: p.lastName,
@@ -272,6 +277,7 @@ export async function writeTargetBatch(
   );
   const targetsJson = JSON.stringify(
     batch.targets.map((t) => ({
+      i: t.id,
       e: t.email,
       c: t.cadenceId,
       d: t.dayNumber,
@@ -285,11 +291,11 @@ export async function writeTargetBatch(
   // probing for it cost an index look-up per row), each an index probe.
   await tx.execute(sql`
 with pr_in as (
-  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(e text, f text, l text, t text, k uuid, ci int[])
+  select * from jsonb_to_recordset(${prospectsJson}::jsonb) as x(i uuid, e text, f text, l text, t text, k uuid, ci int[])
 ), pr_up as (
-  insert into prospects (client_id, integration_id, external_id, email, first_name, last_name, title, company_id,
+  insert into prospects (id, client_id, integration_id, external_id, email, first_name, last_name, title, company_id,
     cadence_ids)
-  select ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, p.k, p.ci
+  select p.i, ${client}, ${source}, p.e, p.e, p.f, p.l, p.t, p.k, p.ci
   from pr_in p
   on conflict (integration_id, external_id) do update set
     email = excluded.email,
@@ -312,10 +318,10 @@ with pr_in as (
   ) p
   where not exists (select from pr_up where pr_up.external_id = pr_in.e)
 ), tg_in as (
-  select * from jsonb_to_recordset(${targetsJson}::jsonb) as x(e text, c int, d int, r uuid, a boolean, tk text)
+  select * from jsonb_to_recordset(${targetsJson}::jsonb) as x(i uuid, e text, c int, d int, r uuid, a boolean, tk text)
 )
-insert into targets (client_id, cadence_id, prospect_id, sales_rep_id, day_number, is_active, token)
-select ${client}, t.c, pr.id, t.r, t.d, t.a, t.tk from tg_in t join pr on pr.external_id = t.e
+insert into targets (id, client_id, cadence_id, prospect_id, sales_rep_id, day_number, is_active, token)
+select t.i, ${client}, t.c, pr.id, t.r, t.d, t.a, t.tk from tg_in t join pr on pr.external_id = t.e
 on conflict (cadence_id, prospect_id) do update set
   sales_rep_id = coalesce(excluded.sales_rep_id, targets.sales_rep_id),
   day_number = excluded.day_number,

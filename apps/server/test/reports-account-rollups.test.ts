@@ -185,6 +185,10 @@ describe('account reports over account rollups: exact at every moment (issue 17)
     ['last month exactly', monthStart(monthStart(NOW) - DAY), monthStart(NOW)],
     ['inside one day', today - 12 * DAY + 2 * HOUR, today - 12 * DAY + 20 * HOUR],
     ['from a month start to now', monthStart(NOW - 45 * DAY), NOW + HOUR],
+    // The first day cut early (taken from the counts minus the events before) or late (raw).
+    ['a first day cut early', today - 30 * DAY + 3 * HOUR, today - 2 * DAY + 5 * HOUR],
+    ['a first day cut late', today - 30 * DAY + 20 * HOUR, today],
+    ['a first day cut early, to now', today - 50 * DAY + HOUR, NOW + HOUR],
   ];
 
   async function expectExact(moment: string) {

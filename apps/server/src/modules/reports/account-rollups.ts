@@ -415,6 +415,9 @@ export async function readAccountEngagement(db: Db, query: SQL) {
 /** A month of a range as its readers see it: the month and the end of its span as dates, the span's
  * start in ms, and the first and last day of the month it covers. */
 type MonthSpan = { month: string; hi: string; lo: number; a: number; b: number };
+/** The day a range starts in when it is taken from the counts: its month, day of the month, and the
+ * month's validity through it. */
+type StartDay = { month: string; d: number; valid: SQL };
 
 /**
  * The parts of a range as account-rollups.ts reads them: each month's span of whole days (read from
@@ -426,14 +429,15 @@ function rangeParts(
   range: Range,
   monthPart: (s: MonthSpan) => SQL[],
   todayPart: (counted: SQL) => SQL,
-): { parts: SQL[]; rawEvents: SQL } {
+  startDayPart: (s: StartDay) => SQL,
+): { parts: SQL[]; rawEvents: SQL; startDay: SQL | null } {
   // The raw intervals: before the first whole day, after the last, and each month's days when the
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
   // one-time filter: a valid month's events are never read. Each event's target by its key (lateral,
   // kept apart by `offset 0`): planned for a gated month's events, or for a start day cut just after
   // midnight (a whole day of events), a join hashed the client's million targets first (0.4 s).
-  const raw = (from: Date | SQL, to: Date, gate?: SQL) => sql`
-    select t.prospect_id, e.type, e.occurred_at
+  const raw = (from: Date | SQL, to: Date, gate?: SQL, sign = 1) => sql`
+    select t.prospect_id, e.type, e.occurred_at, ${sql.raw(String(sign))} as sign
       from engagement_events e
       cross join lateral (
         select t.prospect_id from targets t where t.id = e.target_id and t.client_id = ${clientId} offset 0
@@ -442,18 +446,34 @@ function rangeParts(
        ${gate ? sql`and not ${gate}` : sql``}`;
   const raws: SQL[] = [];
   const parts: SQL[] = [];
+  let startDay: SQL | null = null;
   const whole = wholeDaysOf(range);
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  // The day the range starts in, when the range cuts it: raw from `from` to its end, unless `from`
+  // is in its first half and the day is counted (its month valid through it). Then the day's counts
+  // are taken from the counts, minus the events before `from` (`sign` -1): the smaller raw side.
+  const startEdge = (first: number) => {
+    const dayStart = first - DAY_MS;
+    if (range.from.getTime() <= dayStart || range.from.getTime() - dayStart > DAY_MS / 2) {
+      raws.push(raw(range.from, new Date(first)));
+      return;
+    }
+    const month = dateOf(monthOf(dayStart));
+    const valid = monthValid(clientId, month, dateOf(first));
+    raws.push(raw(range.from, new Date(first), valid));
+    raws.push(raw(new Date(dayStart), range.from, sql`not ${valid}`, -1));
+    startDay = startDayPart({ month, d: dayOfMonth(dayStart), valid });
+  };
   if (!whole) raws.push(raw(range.from, range.to));
   else if (whole.end === today && range.to.getTime() > today) {
-    raws.push(raw(range.from, new Date(whole.first)));
+    startEdge(whole.first);
     // Today: its counts up to `computed_to` when they hold (ensureToday), the events after raw.
     const counted = sql`(select computed_to from account_engagement_today
       where client_id = ${clientId} and day = ${dateOf(today)}::date and computed_to <= ${range.to})`;
     parts.push(todayPart(counted));
     raws.push(raw(sql`coalesce(${counted}, ${new Date(today)})`, range.to));
   } else {
-    raws.push(raw(range.from, new Date(whole.first)));
+    startEdge(whole.first);
     raws.push(raw(new Date(whole.end), range.to));
   }
   for (const s of monthSpans(range)) {
@@ -462,7 +482,7 @@ function rangeParts(
     parts.push(...monthPart({ month, hi, lo: s.lo, a: dayOfMonth(s.lo), b: dayOfMonth(s.hi - DAY_MS) }));
     raws.push(raw(new Date(s.lo), new Date(s.hi), monthValid(clientId, month, hi)));
   }
-  return { parts, rawEvents: sql.join(raws, sql` union all `) };
+  return { parts, rawEvents: sql.join(raws, sql` union all `), startDay };
 }
 
 /**
@@ -473,7 +493,7 @@ function rangeParts(
  */
 export function accountEngagementIn(clientId: string, range: Range, companies?: SQL): SQL {
   const only = (col: SQL) => (companies ? sql`and ${col} in (${companies})` : sql``);
-  const { parts, rawEvents } = rangeParts(
+  const { parts, rawEvents, startDay } = rangeParts(
     clientId,
     range,
     ({ month, hi, lo, a, b }) => {
@@ -499,14 +519,26 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
       select r.company_id, r.impressions, r.clicks, r.views, r.last_at
         from account_engagement_today_rows r
        where r.client_id = ${clientId} and ${counted} is not null ${only(sql`r.company_id`)}`,
+    ({ month, d, valid }) => {
+      const day = (col: string) =>
+        sql`r.${sql.raw(col)}[${d}] - ${d > 1 ? sql`r.${sql.raw(col)}[${d - 1}]` : sql`0`}`;
+      return sql`
+        select r.company_id, ${day('impressions')} as impressions, ${day('clicks')} as clicks,
+               ${day('views')} as views,
+               case when r.last_at[${d}] >= ${range.from} then r.last_at[${d}] end as last_at
+          from account_engagement_days r
+         where r.client_id = ${clientId} and r.month = ${month}::date and ${valid} ${only(sql`r.company_id`)}`;
+    },
   );
+  if (startDay) parts.push(startDay);
   return sql`raw_events as (${rawEvents}),
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     account_engagement_parts as (
       ${parts.length ? sql`${sql.join(parts, sql` union all `)} union all` : sql``}
-      select rt.company_id, count(*) filter (where re.type = 'impression') as impressions,
-             count(*) filter (where re.type = 'click') as clicks,
-             count(*) filter (where re.type = 'view') as views, max(re.occurred_at) as last_at
+      select rt.company_id, coalesce(sum(re.sign) filter (where re.type = 'impression'), 0) as impressions,
+             coalesce(sum(re.sign) filter (where re.type = 'click'), 0) as clicks,
+             coalesce(sum(re.sign) filter (where re.type = 'view'), 0) as views,
+             max(re.occurred_at) filter (where re.sign > 0) as last_at
         from raw_events re
         join raw_ties rt on rt.prospect_id = re.prospect_id
        where true ${only(sql`rt.company_id`)}
@@ -530,7 +562,7 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
  */
 export function accountsEngagedIn(clientId: string, range: Range): SQL {
   const months: MonthSpan[] = [];
-  const { parts, rawEvents } = rangeParts(
+  const { parts, rawEvents, startDay } = rangeParts(
     clientId,
     range,
     (s) => {
@@ -540,7 +572,19 @@ export function accountsEngagedIn(clientId: string, range: Range): SQL {
     (counted) => sql`
       select r.company_id from account_engagement_today_rows r
        where r.client_id = ${clientId} and ${counted} is not null`,
+    // The start day's events per account, for the accounts whose year row says they had any that day.
+    ({ month, d, valid }) => {
+      const sum = (at: number) => sql`r.impressions[${at}] + r.clicks[${at}] + r.views[${at}]`;
+      return sql`
+        select r.company_id, ${sum(d)} - ${d > 1 ? sum(d - 1) : sql`0`} as n
+          from account_engagement_years y
+          join account_engagement_days r on r.client_id = y.client_id and r.month = ${month}::date
+           and r.company_id = y.company_id
+         where y.client_id = ${clientId} and y.year = ${sql.raw(month.slice(0, 4))} and ${valid}
+           and y.days[${sql.raw(String(Number(month.slice(5, 7))))}] & ${sql.raw(String(2 ** (d - 1)))} <> 0`;
+    },
   );
+
   const years = new Map<number, MonthSpan[]>();
   for (const m of months) {
     const year = Number(m.month.slice(0, 4));
@@ -559,6 +603,10 @@ export function accountsEngagedIn(clientId: string, range: Range): SQL {
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     accounts_engaged_in as (
       ${parts.length ? sql`${sql.join(parts, sql` union `)} union` : sql``}
-      select distinct rt.company_id from raw_ties rt
+      -- The raw events (the start day's early ones with sign -1) beside the start day's counts.
+      select x.company_id from (
+        ${startDay ? sql`${startDay} union all` : sql``}
+        select rt.company_id, re.sign as n from raw_events re join raw_ties rt on rt.prospect_id = re.prospect_id
+      ) x group by x.company_id having sum(x.n) > 0
     )`;
 }

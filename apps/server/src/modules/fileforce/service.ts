@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
 import { FILEFORCE_FIELDS, suggestMapping } from '@rally/shared/schemas/fileforce';
 import type {
   CheckReport,
@@ -848,36 +849,16 @@ async function writeShared(
   return { targets, companyIds, written };
 }
 
-let lastIdMs = 0;
-let idsThisMs = 0;
-let randomPool = Buffer.alloc(0);
-let randomAt = 0;
-
 /**
  * An id for a new prospect or target that sorts in the order ids are made: UUID version 7 (RFC
- * 9562: a millisecond timestamp first, then a counter within the millisecond here, then random
- * bits). Random ids (the tables' default) put each new row's entries in a random leaf page of the
- * primary keys and of the indexes that end with the id, so at a million rows an import touched
- * every page of indexes several times `shared_buffers`; these append at their ends.
+ * 9562: a millisecond timestamp first, then a counter within the millisecond, then random bits; the
+ * `uuid` package keeps the counter, so ids made in one process increase). Random ids (the tables'
+ * default) put each new row's entries in a random leaf page of the primary keys and of the indexes
+ * that end with the id, so at a million rows an import touched every page of indexes several times
+ * `shared_buffers`; these append at their ends.
  */
 export function timeOrderedId(): string {
-  const now = Date.now();
-  if (now > lastIdMs) {
-    lastIdMs = now;
-    idsThisMs = 0;
-  } else idsThisMs++;
-  if (randomAt + 4 > randomPool.length) {
-    randomPool = randomBytes(4096);
-    randomAt = 0;
-  }
-  const rand = randomPool.toString('hex', randomAt, (randomAt += 4));
-  const ms = lastIdMs.toString(16).padStart(12, '0');
-  // 42 bits of counter: 12 after the version, 30 after the variant (binary 10).
-  const high = Math.floor(idsThisMs / 2 ** 30)
-    .toString(16)
-    .padStart(3, '0');
-  const tail = (((0b10 << 30) | (idsThisMs % 2 ** 30)) >>> 0).toString(16).padStart(8, '0');
-  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${high}-${tail.slice(0, 4)}-${tail.slice(4)}${rand}`;
+  return uuidv7();
 }
 
 /** A batch's prospects and targets (one per row) in one set-based statement. */

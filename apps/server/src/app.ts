@@ -162,6 +162,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     trustProxy: config.nodeEnv === 'production',
     forceCloseConnections: 'idle',
+    // Start-up hooks (the job queue, the outbox sweep) wait on the database; on a loaded two-core
+    // machine the embedded one took longer than Fastify's default 10 s once, and the start failed.
+    pluginTimeout: 60_000,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(storableTextValidatorCompiler);

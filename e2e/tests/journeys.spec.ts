@@ -61,7 +61,8 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
   await page.getByRole('button', { name: 'Save journey' }).click();
 
   // The journey view: every account starts in Cold.
-  await expect(page).toHaveURL(new RegExp(`/cohorts/${cohortId}/journey/view`));
+  // Saving writes the journey and places every member: on a loaded machine, more than the 10 s default.
+  await expect(page).toHaveURL(new RegExp(`/cohorts/${cohortId}/journey/view`), { timeout: 30_000 });
   const cold = page.getByTestId('stage-count-Cold');
   const aware = page.getByTestId('stage-count-Aware');
   await expect.poll(async () => Number(await cold.textContent()), { timeout: 30_000 }).toBeGreaterThan(0);

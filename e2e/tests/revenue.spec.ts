@@ -30,9 +30,13 @@ test.describe('/revenue (issue 17)', () => {
       .click();
     const opportunities = page.getByRole('table', { name: 'Opportunities' });
     await expect(opportunities.getByText('Closed Won').first()).toBeVisible();
-    await opportunities.getByRole('button').first().click();
     const drawer = page.getByRole('dialog');
-    await expect(drawer.getByRole('heading', { name: 'Stage history' })).toBeVisible();
+    // The list of all opportunities shows Closed Won rows too: a click while the Won list replaces it
+    // can land on a row that goes away, so it is tried again until the drawer opens.
+    await expect(async () => {
+      await opportunities.getByRole('button').first().click();
+      await expect(drawer.getByRole('heading', { name: 'Stage history' })).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(drawer.getByRole('heading', { name: 'Engaged prospects' })).toBeVisible();
     await drawer.getByRole('button', { name: 'Close the opportunity' }).click();
 

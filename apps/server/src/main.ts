@@ -1,9 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { PRODUCT_NAME } from '@rally/shared';
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import type { Config } from './config/env.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } from './db/seed.ts';
 
 let config: Config;
 try {
@@ -16,6 +14,10 @@ try {
   throw err;
 }
 
+// The app's module graph loads after the configuration is checked, so bad configuration is
+// refused at once, not after seconds of loading every module.
+const { buildApp } = await import('./app.ts');
+const { DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } = await import('./db/seed.ts');
 const app = await buildApp(config);
 if (config.seedDemo && config.services.includes('main')) await seedDemoAll(app);
 await app.listen({ host: config.host, port: config.port });

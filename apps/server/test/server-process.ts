@@ -31,10 +31,13 @@ export function startServer(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start:\n${out}`)),
-      opts.timeoutMs ?? 120_000,
-    );
+    // A server that did not start in time is killed: left running, it would go on loading the
+    // machine under the files that come after.
+    const timer = setTimeout(() => {
+      child.removeAllListeners('exit');
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in ${opts.timeoutMs ?? 120_000} ms:\n${out}`));
+    }, opts.timeoutMs ?? 120_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const m = out.match(/ready at (http:\/\/\S+)/);

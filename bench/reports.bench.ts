@@ -102,10 +102,12 @@ export async function run() {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const appUrl = new URL(url);
-  // BENCH_EXPLAIN=1: the app's statements over 1 s log their plans to PostgreSQL's log (auto_explain).
+  // BENCH_EXPLAIN=1: the app's statements over 1 s (BENCH_EXPLAIN_MS sets another bound) log their
+  // plans to PostgreSQL's log (auto_explain).
+  const explainMs = Number(process.env.BENCH_EXPLAIN_MS ?? 1000);
   const explain =
     process.env.BENCH_EXPLAIN === '1'
-      ? ' -c session_preload_libraries=auto_explain -c auto_explain.log_min_duration=1s -c auto_explain.log_analyze=on'
+      ? ` -c session_preload_libraries=auto_explain -c auto_explain.log_min_duration=${explainMs}ms -c auto_explain.log_analyze=on`
       : '';
   appUrl.searchParams.set('options', `-c statement_timeout=${TIMEOUT_S * 1000}${explain}`);
   const exists = (await admin(`select 1 from pg_database where datname = '${name}'`)).length > 0;

@@ -251,6 +251,50 @@ describe('account reports over account rollups: exact at every moment (issue 17)
     }
   });
 
+  it("counts a cut start day's accounts by their events from `from` on, not by the day's earlier ones", async () => {
+    // The summary takes a cut start day from the counted day (its last event moment), reading no
+    // event before `from`: an account seen only at 02:00 is out of a range from 03:00 that day; one
+    // seen exactly at 03:00 is in (the range includes `from`).
+    const day = today - 33 * DAY;
+    const earlyCompany = await a.company('Roll A Early');
+    const edgeCompany = await a.company('Roll A Edge');
+    const early = await a.prospect(earlyCompany, 'Eli', 'Early');
+    const edge = await a.prospect(edgeCompany, 'Eve', 'Edge');
+    await app.db.insert(engagementEvents).values([
+      {
+        clientId: a.clientId,
+        targetId: early.targetId,
+        cadenceId: a.cadenceId,
+        type: 'impression',
+        occurredAt: new Date(day + 2 * HOUR),
+      },
+      {
+        clientId: a.clientId,
+        targetId: edge.targetId,
+        cadenceId: a.cadenceId,
+        type: 'click',
+        occurredAt: new Date(day + 3 * HOUR),
+      },
+    ]);
+    for (const [from, to] of [
+      [day + 3 * HOUR, day + 2 * DAY],
+      [day + 3 * HOUR, today],
+      [day + 2 * HOUR + 1000, day + 9 * DAY + 5 * HOUR],
+      [day + HOUR, day + 2 * DAY],
+    ] as const) {
+      const want = await reference(a.clientId, from, to);
+      const res = await ownerA.get(
+        `/v1/report/client/${a.clientId}/summary?from=${epoch(from)}&to=${epoch(to)}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().engaged_accounts, `from ${new Date(from).toISOString()}`).toBe(want.size);
+      expect(want.has(earlyCompany), 'the early account is in the range').toBe(from <= day + 2 * HOUR);
+      expect(want.has(edgeCompany)).toBe(true);
+    }
+    // The day's month was counted for these reads (the path under test), not read raw.
+    expect(await months(a.clientId)).toBeGreaterThanOrEqual(3);
+  });
+
   it('stays exact after a backdated event and a deleted event on counted days', async () => {
     const before = await months(a.clientId);
     await app.db.insert(engagementEvents).values({

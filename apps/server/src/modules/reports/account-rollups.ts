@@ -430,6 +430,9 @@ function rangeParts(
   monthPart: (s: MonthSpan) => SQL[],
   todayPart: (counted: SQL) => SQL,
   startDayPart: (s: StartDay) => SQL,
+  // The start day's part gives the accounts with events from `from` on by itself (from each day's
+  // last event moment), so no event before `from` is read, whatever the hour.
+  startDayWhole = false,
 ): { parts: SQL[]; rawEvents: SQL; startDay: SQL | null } {
   // The raw intervals: before the first whole day, after the last, and each month's days when the
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
@@ -454,14 +457,15 @@ function rangeParts(
   // are taken from the counts, minus the events before `from` (`sign` -1): the smaller raw side.
   const startEdge = (first: number) => {
     const dayStart = first - DAY_MS;
-    if (range.from.getTime() <= dayStart || range.from.getTime() - dayStart > DAY_MS / 2) {
+    const cut = range.from.getTime() - dayStart;
+    if (cut <= 0 || cut >= DAY_MS || (!startDayWhole && cut > DAY_MS / 2)) {
       raws.push(raw(range.from, new Date(first)));
       return;
     }
     const month = dateOf(monthOf(dayStart));
     const valid = monthValid(clientId, month, dateOf(first));
     raws.push(raw(range.from, new Date(first), valid));
-    raws.push(raw(new Date(dayStart), range.from, sql`not ${valid}`, -1));
+    if (!startDayWhole) raws.push(raw(new Date(dayStart), range.from, sql`not ${valid}`, -1));
     startDay = startDayPart({ month, d: dayOfMonth(dayStart), valid });
   };
   if (!whole) raws.push(raw(range.from, range.to));
@@ -572,17 +576,17 @@ export function accountsEngagedIn(clientId: string, range: Range): SQL {
     (counted) => sql`
       select r.company_id from account_engagement_today_rows r
        where r.client_id = ${clientId} and ${counted} is not null`,
-    // The start day's events per account, for the accounts whose year row says they had any that day.
-    ({ month, d, valid }) => {
-      const sum = (at: number) => sql`r.impressions[${at}] + r.clicks[${at}] + r.views[${at}]`;
-      return sql`
-        select r.company_id, ${sum(d)} - ${d > 1 ? sum(d - 1) : sql`0`} as n
+    // The start day's accounts: of those whose year row says they had events that day, the ones
+    // whose last event through that day (last_at is a running maximum) is at or after `from`.
+    ({ month, d, valid }) => sql`
+        select r.company_id, 1 as n
           from account_engagement_years y
           join account_engagement_days r on r.client_id = y.client_id and r.month = ${month}::date
            and r.company_id = y.company_id
          where y.client_id = ${clientId} and y.year = ${sql.raw(month.slice(0, 4))} and ${valid}
-           and y.days[${sql.raw(String(Number(month.slice(5, 7))))}] & ${sql.raw(String(2 ** (d - 1)))} <> 0`;
-    },
+           and y.days[${sql.raw(String(Number(month.slice(5, 7))))}] & ${sql.raw(String(2 ** (d - 1)))} <> 0
+           and r.last_at[${d}] >= ${range.from}`,
+    true,
   );
 
   const years = new Map<number, MonthSpan[]>();
@@ -603,7 +607,7 @@ export function accountsEngagedIn(clientId: string, range: Range): SQL {
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     accounts_engaged_in as (
       ${parts.length ? sql`${sql.join(parts, sql` union `)} union` : sql``}
-      -- The raw events (the start day's early ones with sign -1) beside the start day's counts.
+      -- The raw events beside the start day's accounts.
       select x.company_id from (
         ${startDay ? sql`${startDay} union all` : sql``}
         select rt.company_id, re.sign as n from raw_events re join raw_ties rt on rt.prospect_id = re.prospect_id

@@ -569,7 +569,8 @@ export async function opportunityTotals(
     await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
     return tx.execute(sql`
     with o as (
-      select o.*, a.generated_at, a.influenced_prospects
+      select o.id, o.currency, o.amount_cents, o.crm_created_at, o.close_date, o.is_won, a.generated_at,
+             a.influenced_prospects
         from opportunities o
         left join opportunity_attribution a on a.opportunity_id = o.id
        where o.client_id = ${clientId} and not o.is_deleted and (${createdIn} or ${wonIn})

@@ -1,0 +1,1 @@
+CREATE INDEX "opportunities_client_currency_idx" ON "opportunities" USING btree ("client_id","currency") WHERE not "opportunities"."is_deleted";

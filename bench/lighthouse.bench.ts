@@ -56,9 +56,14 @@ export async function run() {
     const measure = async (name: string, url: string): Promise<Row> => {
       const rows: Row[] = [];
       for (let i = 0; i < runs; i++) {
-        const result = await lighthouse(url, flags, desktopConfig);
-        const lhr = result?.lhr;
-        if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+        let lhr;
+        for (let attempt = 1; ; attempt++) {
+          lhr = (await lighthouse(url, flags, desktopConfig))?.lhr;
+          if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+          // Debian's Chromium sometimes gives Lighthouse no navigation start on a run (NO_NAVSTART);
+          // the same page measured again works, so that one error is tried again, twice at most.
+          if (lhr.runtimeError?.code !== 'NO_NAVSTART' || attempt === 3) break;
+        }
         if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
         if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
           throw new Error(`${url} ended at ${lhr.finalDisplayedUrl} (signed out?)`);

@@ -388,6 +388,31 @@ export async function priority(
 
 // ---------------------------------------------------------------- dashboard/stats
 
+/** How recent a range's end must be for its engaged targets to be counted from their last event. */
+const LAST_EVENT_RECENT_MS = 3_600_000;
+
+/**
+ * The targets with an event in the range (docs/reports.md "Engaged targets"), exact either way. When
+ * the range ends within the last hour: those whose last event (`target_engagement_last`, migration
+ * 0035) is at or after `from`, less those whose last event is at or after `to` and that have none in
+ * the range, which are only the targets seen since `to`. An older end would make that second set
+ * large, so the raw events are counted instead.
+ */
+export function engagedTargets(clientId: string, range: Range, now = Date.now()): SQL {
+  if (range.to.getTime() >= now - LAST_EVENT_RECENT_MS) {
+    // One pass over the client's rows; the probe runs only for a target seen since `to` (CASE keeps
+    // it from the others: SQL does not promise to evaluate AND in order).
+    return sql`(select count(*) - count(*) filter (where case when l.last_at >= ${range.to}
+          then not exists (select 1 from engagement_events e
+            where e.target_id = l.target_id and e.client_id = ${clientId}
+              and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to})
+          else false end)
+      from target_engagement_last l where l.client_id = ${clientId} and l.last_at >= ${range.from})`;
+  }
+  return sql`(select count(distinct e.target_id) from engagement_events e
+    where e.client_id = ${clientId} and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to})`;
+}
+
 /**
  * The dashboard's headline numbers for the range. Each opens to a report: engagement to
  * `/sc/performance/by_date`, engaged accounts to `alignment`, superprospects to
@@ -404,8 +429,7 @@ export async function dashboardStats(db: Db, clientId: string, q: ReportRangeQue
         (select count(*) from cadences where client_id = ${clientId} and status = 'active' and is_super) as cadences,
         (select count(*) from targets t join cadences cd on cd.id = t.cadence_id
           where t.client_id = ${clientId} and t.is_active and cd.status = 'active' and cd.is_super) as targets,
-        (select count(distinct e.target_id) from engagement_events e
-          where e.client_id = ${clientId} and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) as engaged`),
+        ${engagedTargets(clientId, range)} as engaged`),
     utilization(db, clientId, { ...q, filter: 'all' }, { limit: 1 }),
   ]);
   const [open] = rowsOf(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHttpProxy from '@fastify/http-proxy';
@@ -50,7 +51,8 @@ import {
   scReportRoutes,
   setupReports,
 } from './modules/reports/index.ts';
-import { setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
+import { adFastLane, setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
+import type { FastLane } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
@@ -150,7 +152,25 @@ const CRM_SYNC_CHECK_MS = 5 * 60_000;
  * single-page app.
  */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  // The ad tag's fast lane, set once the app is ready (tracking/fast-lane.ts).
+  let fastLane: FastLane | undefined;
   const app = Fastify({
+    // Fastify's own server, with the ad tag's fast lane in front of its handler; the timeouts are
+    // Fastify's defaults, which it sets only on servers it makes itself.
+    serverFactory: (handler, opts) => {
+      const options = (opts ?? {}) as {
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+      };
+      const server = createServer((req, res) => {
+        if (!fastLane?.(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = options.requestTimeout ?? 0;
+      server.setTimeout(options.connectionTimeout ?? 0);
+      return server;
+    },
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
@@ -324,7 +344,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await app.register(apiBase, { prefix: SERVICE_PREFIXES[service], modules: MODULES[service] });
   }
   // Ad and click tags live at the root (/t/...): they are embedded in other sites and e-mails.
-  if (config.services.includes('main')) await app.register(trackingPlugin, { workers: opts.workers });
+  if (config.services.includes('main')) {
+    await app.register(trackingPlugin, { workers: opts.workers });
+    app.addHook('onReady', async () => {
+      fastLane = adFastLane(app);
+    });
+  }
   // Uploaded images, public at the root: landing pages on custom domains show them too.
   if (config.services.includes('main')) await app.register(filesRoutes);
   // Server-rendered landing pages and previews; before the app's fallback, which they step aside to.

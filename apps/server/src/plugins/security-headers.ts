@@ -28,9 +28,19 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return Object.fromEntries(headers);
 }
 
+declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyInstance {
+    securityHeaders: Record<string, string>;
+  }
+}
+
 export const securityHeaders = fp<{ options: HelmetOptions }>(
   async (app, opts) => {
     const headers = helmetHeaders(opts.options);
+    // The ad tag's fast lane (tracking/fast-lane.ts) answers outside Fastify with the same headers.
+    app.decorate('securityHeaders', headers);
     app.addHook('onRequest', async (_request, reply) => {
       reply.headers(headers);
     });

@@ -72,7 +72,12 @@ async function person(
 }
 
 const ua = { 'user-agent': BROWSER_UA };
-const ad = (token: string) => fetch(`${base}/t/${token}/ad/300x250.png`, { headers: ua });
+// Counters follow an answered tag within the ingest queue's fold; the helpers wait for it.
+const ad = async (token: string) => {
+  const res = await fetch(`${base}/t/${token}/ad/300x250.png`, { headers: ua });
+  await app.tracking.settled();
+  return res;
+};
 
 async function synced(browser: Browser, id: string): Promise<Cohort> {
   return waitFor(async () => {
@@ -288,6 +293,7 @@ describe('pause and archive through the real tag path', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(neutralAd('300x250'))).toBe(true);
     const clickRes = await fetch(`${base}/t/${token}/c`, { headers: ua, redirect: 'manual' });
     await clickRes.arrayBuffer();
+    await app.tracking.settled();
     expect(await impressions()).toBe(1);
     expect((await manager.get(`/v1/api/cohort/${cohort.id}`)).json()).toMatchObject({
       impressions: 1,
@@ -319,6 +325,7 @@ describe('pause and archive through the real tag path', () => {
     expect(member.super_date).toBeNull();
     const clickRes = await fetch(`${base}${member.click_tag}`, { headers: ua, redirect: 'manual' });
     await clickRes.arrayBuffer();
+    await app.tracking.settled();
     // ARCHITECTURE.md §5: one click makes a superprospect, whatever put the target there.
     const after = await segment();
     expect(after).toMatchObject({ clicks: 1 });
@@ -342,7 +349,11 @@ describe('pause and archive through the real tag path', () => {
     const member = (
       (await otherManager.get(`/v1/rest/cohort/${cohort.id}/segment`)).json() as CohortSegmentReply
     ).items[0]!;
-    const clickIt = () => fetch(`${base}${member.click_tag}`, { headers: ua, redirect: 'manual' });
+    const clickIt = async () => {
+      const res = await fetch(`${base}${member.click_tag}`, { headers: ua, redirect: 'manual' });
+      await app.tracking.settled();
+      return res;
+    };
 
     const neutral = await clickIt();
     expect(neutral.status).toBe(200);

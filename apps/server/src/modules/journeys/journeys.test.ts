@@ -600,6 +600,7 @@ describe('the landing page views rule at its edge', () => {
       );
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ recorded: true });
+      await app.tracking.settled();
     };
     await view(tokens[0]!);
     await view(tokens[1]!);

@@ -10,6 +10,8 @@ import { registerTransitions, scheduleTransitions } from './transitions.ts';
 import { trackingTagRoutes } from './routes.ts';
 
 export { trackingApiRoutes } from './routes.ts';
+export { adFastLane } from './fast-lane.ts';
+export type { FastLane } from './fast-lane.ts';
 export {
   adsRunFor,
   clickDestination,
@@ -78,7 +80,8 @@ export function recordView(app: FastifyInstance, token: string): Promise<IngestO
 
 /**
  * The ad and click tags at the root, and the engine's upkeep: monthly event partitions at start and
- * daily, the transition job every minute, queued events written before the database closes.
+ * daily, the transition job every minute, the ingest queue's consumer, queued events written and
+ * folded before the database closes.
  */
 export const trackingPlugin: FastifyPluginAsync<{ workers?: boolean }> = async (app, opts) => {
   await app.register(trackingTagRoutes);
@@ -86,6 +89,8 @@ export const trackingPlugin: FastifyPluginAsync<{ workers?: boolean }> = async (
   let partitions: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     await app.tracking.ensurePartitions();
+    // Before the first request: what a crashed process answered but did not fold is counted first.
+    await app.tracking.start();
     partitions = setInterval(() => {
       app.tracking.ensurePartitions().catch((err: unknown) => app.log.warn({ err }, 'event partitions'));
     }, 86_400_000);

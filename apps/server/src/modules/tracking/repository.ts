@@ -265,6 +265,75 @@ type BatchDoc = StateDoc & {
 };
 
 /**
+ * The counting CTEs after `e` (the events that count, in order, each with its target's counters
+ * before it plus the events before it in the batch: `imp`, `clk`, `vw`; `same_day` when it is of the
+ * target's current day): the superprospect rule (ARCHITECTURE.md §5: ≥ `clicks` clicks or ≥
+ * `impressions` impressions, super_date set once, at the event that crossed), the events appended,
+ * the counters added, the feed items (clicks, views, new supers, with the names at the time) as `fd`.
+ */
+function countingCtes(rule: { clicks: number; impressions: number }): SQL {
+  return sql`sup as (
+    select distinct on (e.target_id) e.target_id, e.ord, e.at, e.clk >= ${rule.clicks} as by_click
+    from e
+    where e.super_date is null and (e.clk >= ${rule.clicks} or e.imp >= ${rule.impressions})
+    order by e.target_id, e.ord
+  ), ev as (
+    insert into engagement_events (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
+    select client_id, target_id, cadence_id, type, day_number, content_id,
+      case when type = 'impression' then size end, at
+    from e order by ord
+  ), d as (
+    select e.target_id as id,
+      (count(*) filter (where e.type = 'impression'))::int as imp,
+      (count(*) filter (where e.type = 'click'))::int as clk,
+      (count(*) filter (where e.type = 'view'))::int as vw,
+      (count(*) filter (where e.type = 'impression' and e.same_day))::int as day_imp,
+      (count(*) filter (where e.type = 'click' and e.same_day))::int as day_clk,
+      sup.at as super_at
+    -- A join, not a subquery per target: the consumer's batches have thousands of targets.
+    from e left join sup on sup.target_id = e.target_id
+    group by e.target_id, sup.at
+  ), up as (
+    update targets t set
+      impressions = t.impressions + d.imp,
+      clicks = t.clicks + d.clk,
+      views = t.views + d.vw,
+      day_impressions = t.day_impressions + d.day_imp,
+      day_clicks = t.day_clicks + d.day_clk,
+      super_date = coalesce(t.super_date, d.super_at)
+    from d
+    -- The id list lets the planner reach the rows by primary key instead of hashing the table.
+    where t.id = d.id and t.id = any(array(select target_id from e))
+  ), fi as (
+    select e.*, 0 as k, e.type as feed_type, null::text as reason from e where e.type <> 'impression'
+    union all
+    select e.*, 1, 'super', case when sup.by_click then 'click' else 'impressions' end
+    from e join sup on sup.target_id = e.target_id and sup.ord = e.ord
+  ), fd as (
+    insert into feed_items (client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at)
+    select fi.client_id, fi.feed_type, fi.target_id, fi.cadence_id, fi.prospect_id, fi.sales_rep_id,
+      jsonb_build_object('first_name', coalesce(p.first_name, ''), 'last_name', coalesce(p.last_name, ''),
+        'company_name', co.name, 'cadence_name', fi.cadence_name,
+        'sales_rep_name', case when r.id is not null then btrim(r.first_name || ' ' || r.last_name) end,
+        'day_number', fi.day_number, 'impressions', fi.imp, 'clicks', fi.clk, 'views', fi.vw)
+        || case when fi.reason is null then '{}'::jsonb else jsonb_build_object('reason', fi.reason) end,
+      fi.at
+    from fi
+    left join prospects p on p.id = fi.prospect_id
+    left join companies co on co.id = p.company_id
+    left join sales_reps r on r.id = fi.sales_rep_id
+    order by fi.ord, fi.k
+    returning id, client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at
+)`;
+}
+
+/** The feed items `fd` wrote, for the bus. */
+const FEED_JSON = sql.raw(`(select coalesce(json_agg(json_build_object('id', fd.id, 'client_id', fd.client_id,
+      'type', fd.type, 'target_id', fd.target_id, 'cadence_id', fd.cadence_id,
+      'prospect_id', fd.prospect_id, 'sales_rep_id', fd.sales_rep_id, 'data', fd.data,
+      'created_at', (extract(epoch from fd.created_at) * 1000)::float8) order by fd.id), '[]') from fd)`);
+
+/**
  * A whole batch of events in one statement, so one round trip and one implicit transaction: lock
  * the targets (id order), decide which events count, append them, add them to the counters with
  * the superprospect rule (ARCHITECTURE.md §5: ≥ `clicks` clicks or ≥ `impressions` impressions,
@@ -286,69 +355,19 @@ with items as (
 ), ${stateCtes(sql`t.token = any(array(select token from items))`, true)},
 e as (
   select i.ord, i.type, i.size, i.at, s.id as target_id, s.client_id, s.cadence_id, s.prospect_id,
-    s.sales_rep_id, s.day_number, s.content_id, s.super_date, s.cadence_name,
+    s.sales_rep_id, s.day_number, s.content_id, s.super_date, s.cadence_name, true as same_day,
     s.impressions + count(*) filter (where i.type = 'impression') over w as imp,
     s.clicks + count(*) filter (where i.type = 'click') over w as clk,
     s.views + count(*) filter (where i.type = 'view') over w as vw
   from items i join s on s.token = i.token
   where s.runs and (i.type <> 'impression' or s.content_id is not null or i.allow)
   window w as (partition by s.id order by i.ord rows unbounded preceding)
-), sup as (
-  select distinct on (e.target_id) e.target_id, e.ord, e.at, e.clk >= ${rule.clicks} as by_click
-  from e
-  where e.super_date is null and (e.clk >= ${rule.clicks} or e.imp >= ${rule.impressions})
-  order by e.target_id, e.ord
-), ev as (
-  insert into engagement_events (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
-  select client_id, target_id, cadence_id, type, day_number, content_id,
-    case when type = 'impression' then size end, at
-  from e order by ord
-), d as (
-  select e.target_id as id,
-    (count(*) filter (where e.type = 'impression'))::int as imp,
-    (count(*) filter (where e.type = 'click'))::int as clk,
-    (count(*) filter (where e.type = 'view'))::int as vw,
-    (select sup.at from sup where sup.target_id = e.target_id) as super_at
-  from e group by e.target_id
-), up as (
-  update targets t set
-    impressions = t.impressions + d.imp,
-    clicks = t.clicks + d.clk,
-    views = t.views + d.vw,
-    day_impressions = t.day_impressions + d.imp,
-    day_clicks = t.day_clicks + d.clk,
-    super_date = coalesce(t.super_date, d.super_at)
-  from d
-  -- The id list lets the planner reach the rows by primary key instead of hashing the table.
-  where t.id = d.id and t.id = any(array(select target_id from e))
-), fi as (
-  select e.*, 0 as k, e.type as feed_type, null::text as reason from e where e.type <> 'impression'
-  union all
-  select e.*, 1, 'super', case when sup.by_click then 'click' else 'impressions' end
-  from e join sup on sup.target_id = e.target_id and sup.ord = e.ord
-), fd as (
-  insert into feed_items (client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at)
-  select fi.client_id, fi.feed_type, fi.target_id, fi.cadence_id, fi.prospect_id, fi.sales_rep_id,
-    jsonb_build_object('first_name', coalesce(p.first_name, ''), 'last_name', coalesce(p.last_name, ''),
-      'company_name', co.name, 'cadence_name', fi.cadence_name,
-      'sales_rep_name', case when r.id is not null then btrim(r.first_name || ' ' || r.last_name) end,
-      'day_number', fi.day_number, 'impressions', fi.imp, 'clicks', fi.clk, 'views', fi.vw)
-      || case when fi.reason is null then '{}'::jsonb else jsonb_build_object('reason', fi.reason) end,
-    fi.at
-  from fi
-  left join prospects p on p.id = fi.prospect_id
-  left join companies co on co.id = p.company_id
-  left join sales_reps r on r.id = fi.sales_rep_id
-  order by fi.ord, fi.k
-  returning id, client_id, type, target_id, cadence_id, prospect_id, sales_rep_id, data, created_at
-)
+),
+${countingCtes(rule)}
 select json_build_object(${STATE_FIELDS},
   'recorded', (select coalesce(json_agg(e.ord), '[]') from e),
   'supers', (select coalesce(json_agg(sup.ord), '[]') from sup),
-  'feed', (select coalesce(json_agg(json_build_object('id', fd.id, 'client_id', fd.client_id,
-      'type', fd.type, 'target_id', fd.target_id, 'cadence_id', fd.cadence_id,
-      'prospect_id', fd.prospect_id, 'sales_rep_id', fd.sales_rep_id, 'data', fd.data,
-      'created_at', (extract(epoch from fd.created_at) * 1000)::float8) order by fd.id), '[]') from fd)
+  'feed', ${FEED_JSON}
 ) as state`;
   const [row] = (await executeNamed<{ state: BatchDoc | string }>(db, 'tracking_ingest_batch', query)).rows;
   if (!row) throw new Error('the ingest statement returned no row');
@@ -357,8 +376,153 @@ select json_build_object(${STATE_FIELDS},
     states: new Map(statesOf(doc).map((s) => [s.token, s])),
     recorded: new Set(doc.recorded),
     supers: new Set(doc.supers),
-    feed: doc.feed.map((f) => ({ ...f, id: Number(f.id), created_at: new Date(f.created_at).toISOString() })),
+    feed: doc.feed.map(feedItemOf),
   };
+}
+
+/** A target's state with its client's state version, read together (one snapshot). */
+export type VersionedState = { state: TargetState; version: number };
+
+/** One target by token with its client's state version (the cache's fill; nothing locked). */
+export async function peekVersioned(db: Tx, token: string): Promise<VersionedState | null> {
+  const query = sql`with ${stateCtes(sql`t.token = ${token}`, false)}
+select json_build_object(${STATE_FIELDS}) as state,
+  (select coalesce(max(v.version), 0) from tracking_state_versions v
+    where v.client_id = (select t.client_id from t))::text as version`;
+  const [row] = (
+    await executeNamed<{ state: StateDoc | string; version: string }>(db, 'tracking_peek_versioned', query)
+  ).rows;
+  const state = row ? statesOf(docOf(row.state))[0] : undefined;
+  return row && state ? { state, version: Number(row.version) } : null;
+}
+
+/** An event decided from a cached state, to append when `version` is still its client's. */
+export type QueueItem = {
+  ord: number;
+  clientId: string;
+  version: number;
+  /** Whether the event counts; a decision not to count is checked against the version too. */
+  count: boolean;
+  targetId: string;
+  cadenceId: number;
+  type: 'impression' | 'click' | 'view';
+  dayNumber: number;
+  contentId: string | null;
+  size: string | null;
+  at: string;
+};
+
+/**
+ * Appends the batch's counted events whose decision was made at their client's current state
+ * version, in one statement; returns the `ord`s whose version held (appended or rightly not
+ * counted) and each client's version now, so the others are decided again.
+ */
+export async function enqueueEvents(
+  db: Tx,
+  items: QueueItem[],
+): Promise<{ held: Set<number>; versions: Map<string, number> }> {
+  const rows = items.map((i) => ({
+    ord: i.ord,
+    client_id: i.clientId,
+    version: i.version,
+    count: i.count,
+    target_id: i.targetId,
+    cadence_id: i.cadenceId,
+    type: i.type,
+    day_number: i.dayNumber,
+    content_id: i.contentId,
+    size: i.size,
+    at: i.at,
+  }));
+  const query = sql`
+with items as (
+  select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(ord int, client_id uuid,
+    version bigint, count boolean, target_id uuid, cadence_id int, type text, day_number int,
+    content_id uuid, size text, at timestamptz)
+), v as (
+  select c.client_id, coalesce((select sv.version from tracking_state_versions sv
+    where sv.client_id = c.client_id), 0) as version
+  from (select distinct client_id from items) c
+), ok as (
+  select i.* from items i join v on v.client_id = i.client_id and v.version = i.version
+), ins as (
+  insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
+  select client_id, target_id, cadence_id, type, day_number, content_id,
+    case when type = 'impression' then size end, at
+  from ok where count order by ord
+)
+select json_build_object('held', (select coalesce(json_agg(ok.ord), '[]') from ok),
+  'versions', (select coalesce(json_object_agg(v.client_id, v.version::text), '{}') from v)) as doc`;
+  type Doc = { held: number[]; versions: Record<string, string> };
+  const [row] = (await executeNamed<{ doc: Doc | string }>(db, 'tracking_enqueue', query)).rows;
+  if (!row) throw new Error('the enqueue statement returned no row');
+  const doc = docOf(row.doc);
+  return {
+    held: new Set(doc.held),
+    versions: new Map(Object.entries(doc.versions).map(([k, v]) => [k, Number(v)])),
+  };
+}
+
+/** The advisory lock that makes the fold a single consumer across processes. */
+const FOLD_LOCK = 727003;
+
+/**
+ * The consumer: takes up to `limit` of the oldest queued events and, in one statement (so one
+ * transaction: the events leave the queue only when they are counted), appends them to
+ * `engagement_events`, adds them to their targets' counters under the targets' row locks with the
+ * superprospect rule, and writes the feed. `taken` is -1 when another process holds the fold.
+ */
+export async function foldQueue(
+  db: Tx,
+  limit: number,
+  rule: { clicks: number; impressions: number },
+): Promise<{ taken: number; feed: StoredFeedItem[] }> {
+  const query = sql`
+with lk as (
+  select pg_try_advisory_xact_lock(${FOLD_LOCK}) as ok
+), q as (
+  delete from ingest_queue where id in (
+    select id from ingest_queue where (select ok from lk) order by id limit ${limit})
+  returning id, client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at
+), t as (
+  select t.id, t.prospect_id, t.sales_rep_id, t.day_number, t.impressions, t.clicks, t.views, t.super_date
+  from targets t where t.id = any(array(select target_id from q))
+  order by t.id for update
+), e as (
+  select q.id as ord, q.type, q.size, q.occurred_at as at, t.id as target_id, q.client_id, q.cadence_id,
+    t.prospect_id, t.sales_rep_id, q.day_number, q.content_id, t.super_date, c.name as cadence_name,
+    q.day_number = t.day_number as same_day,
+    t.impressions + count(*) filter (where q.type = 'impression') over w as imp,
+    t.clicks + count(*) filter (where q.type = 'click') over w as clk,
+    t.views + count(*) filter (where q.type = 'view') over w as vw
+  from q join t on t.id = q.target_id
+  join cadences c on c.id = q.cadence_id
+  window w as (partition by t.id order by q.id rows unbounded preceding)
+),
+${countingCtes(rule)}
+select json_build_object('locked', (select ok from lk), 'taken', (select count(*) from q),
+  'feed', ${FEED_JSON}) as doc`;
+  type Doc = {
+    locked: boolean;
+    taken: number;
+    feed: (Omit<StoredFeedItem, 'created_at'> & { created_at: number })[];
+  };
+  const [row] = (await executeNamed<{ doc: Doc | string }>(db, 'tracking_fold', query)).rows;
+  if (!row) throw new Error('the fold statement returned no row');
+  const doc = docOf(row.doc);
+  return { taken: doc.locked ? Number(doc.taken) : -1, feed: doc.feed.map(feedItemOf) };
+}
+
+/** Whether any event waits to be folded (by any process). */
+export async function queuePending(db: Tx): Promise<boolean> {
+  const [row] = rowsOf<{ n: boolean }>(
+    await db.execute(sql`select exists (select 1 from ingest_queue) as n`),
+  );
+  return row?.n === true;
+}
+
+function feedItemOf(f: Omit<StoredFeedItem, 'created_at'> & { created_at: number }): StoredFeedItem {
+  return { ...f, id: Number(f.id), created_at: new Date(f.created_at).toISOString() };
 }
 
 /** Creates this month's and the next three months' event partitions if missing (migration 0003). */

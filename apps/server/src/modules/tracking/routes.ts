@@ -1,4 +1,6 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AdSize } from '@rally/shared/schemas/content';
 import { z } from 'zod';
 import { messageReply } from '@rally/shared/schemas/auth';
 import {
@@ -14,8 +16,25 @@ import type { TargetState } from './repository.ts';
 import { adsRunFor, clickDestination } from './service.ts';
 import { isAutomated } from './traffic.ts';
 
-const UNKNOWN_TOKEN = 'Not found: no ad tag has this token';
+export const UNKNOWN_TOKEN = 'Not found: no ad tag has this token';
 const NEUTRAL_CLICK_PAGE = neutralClickHtml();
+
+/** The ad a target is shown: its day's content for its rep while ads run for it, else the neutral one. */
+export async function adPng(
+  app: FastifyInstance,
+  target: TargetState,
+  size: AdSize,
+  log: FastifyBaseLogger,
+): Promise<Buffer> {
+  if (!adsRunFor(target) || !target.content) return neutralAd(size);
+  try {
+    return await adImage(app, target, size);
+  } catch (err) {
+    // The impression is already counted; a blank beats a broken image on someone's page.
+    log.error({ err, contentId: target.content.id }, 'ad image failed; served the neutral image');
+    return neutralAd(size);
+  }
+}
 
 /**
  * The public ad and click tags, outside the API bases (they are embedded in other sites, e-mails and
@@ -49,18 +68,7 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
         target = out.status === 'unknown' ? null : out.target;
       }
       if (!target) return reply.code(404).send({ message: UNKNOWN_TOKEN });
-      let png = neutralAd(size);
-      if (adsRunFor(target) && target.content) {
-        try {
-          png = await adImage(app, target, size);
-        } catch (err) {
-          // The impression is already counted; a blank beats a broken image on someone's page.
-          request.log.error(
-            { err, contentId: target.content.id },
-            'ad image failed; served the neutral image',
-          );
-        }
-      }
+      const png = await adPng(app, target, size, request.log);
       return reply.code(200).header('cache-control', 'no-store').type('image/png').send(png);
     },
   );

@@ -8,8 +8,24 @@ import type { Database } from '../../db/client.ts';
 import { content } from '../../db/schema/index.ts';
 import type { EventType } from '../../db/schema/index.ts';
 import { GroupCommit } from './group-commit.ts';
-import { ensurePartitions, ingestBatch, peekTarget, prospectInfo } from './repository.ts';
-import type { BatchItem, ProspectInfo, StoredFeedItem, TargetState } from './repository.ts';
+import {
+  enqueueEvents,
+  ensurePartitions,
+  foldQueue,
+  ingestBatch,
+  peekTarget,
+  peekVersioned,
+  prospectInfo,
+  queuePending,
+} from './repository.ts';
+import type {
+  BatchItem,
+  ProspectInfo,
+  QueueItem,
+  StoredFeedItem,
+  TargetState,
+  VersionedState,
+} from './repository.ts';
 
 /** ARCHITECTURE.md §5: a target is super at ≥ 1 click or ≥ 15 impressions within its cadence. */
 export const SUPER_CLICKS = SUPER_RULE.clicks;
@@ -29,7 +45,7 @@ export type IngestOutcome =
   | { status: 'unknown' }
   /** Known target, but ads are not running for it: nothing recorded. */
   | { status: 'ignored'; target: TargetState }
-  | { status: 'recorded'; target: TargetState; becameSuper: boolean };
+  | { status: 'recorded'; target: TargetState };
 
 export type ContentRow = typeof content.$inferSelect;
 
@@ -64,15 +80,55 @@ export function clickDestination(t: TargetState): string | null {
   return null;
 }
 
+/** Whether an event counts for a target in this state (the same rule as the `e` CTE of `ingestBatch`). */
+function countsFor(state: TargetState, item: IngestItem): boolean {
+  return (
+    state.adsRun && (item.type !== 'impression' || state.content !== null || item.allowNoContent === true)
+  );
+}
+
+/** The consumer takes up to this many queued events per transaction. */
+const FOLD_BATCH = 5_000;
 /**
- * The engagement engine's write side (ARCHITECTURE.md §5): each event is appended and counted on
- * its target in the same statement, with the superprospect rule applied under the target's row
- * lock, so concurrent requests give counters equal to the events and one super_date. Requests are
- * group-committed and answered after the commit.
+ * Least time between the starts of two folds under load, so each fold amortises its statement
+ * (and a target hit several times in it is updated once). At rest a fold starts at once.
+ */
+const FOLD_GAP_MS = 200;
+/** How often the queue is looked at without being told (another process's leftovers, a restart). */
+const FOLD_POLL_MS = 1_000;
+/** Targets' states kept per process; an entry is read again after a minute at the latest. */
+const STATE_CACHE_MAX = 100_000;
+const STATE_CACHE_TTL_MS = 60_000;
+/** Decisions refused for a changed state before a request is decided under the target's row lock. */
+const CACHED_ATTEMPTS = 3;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The engagement engine's write side (ARCHITECTURE.md §5, issue 19). A tag request decides from a
+ * per-process cache of its target's state whether its event counts, appends it to the ingest queue
+ * (group-committed; the request is answered once it is durable), and one consumer folds the queue
+ * into the events, the counters with the superprospect rule and the feed shortly after (at once at
+ * rest; under load within the fold gap and one fold, well within the second the architecture
+ * allows). The cached decision holds only if the
+ * client's state version is still the one the state was read at; the append checks it in its
+ * statement, and a refused decision is made again from a fresh read. Seeds and imports
+ * (`recordMany`) count in the same statement that appends, under the targets' row locks.
  */
 export function createTrackingService(deps: Deps) {
   const { database, log } = deps;
   const db = database.db;
+  const single = database.driver === 'pglite';
+
+  function publish(feed: StoredFeedItem[]): void {
+    for (const item of feed) {
+      try {
+        deps.publish(item.client_id, item);
+      } catch (err) {
+        log.warn({ err }, 'feed publish failed');
+      }
+    }
+  }
 
   async function write(items: IngestItem[]): Promise<IngestOutcome[]> {
     const now = new Date().toISOString();
@@ -85,35 +141,148 @@ export function createTrackingService(deps: Deps) {
       allow: item.allowNoContent === true,
     }));
     const result = await ingestBatch(db, batch, SUPER_RULE);
-    for (const item of result.feed) {
-      try {
-        deps.publish(item.client_id, item);
-      } catch (err) {
-        log.warn({ err }, 'feed publish failed');
-      }
-    }
+    publish(result.feed);
     return items.map((item, ord): IngestOutcome => {
       const target = result.states.get(item.token);
       if (!target) return { status: 'unknown' };
       if (!result.recorded.has(ord)) return { status: 'ignored', target };
-      return { status: 'recorded', target, becameSuper: result.supers.has(ord) };
+      return { status: 'recorded', target };
     });
   }
 
   // PGlite has one connection: one transaction at a time. On PostgreSQL a few run side by side; they
   // lock targets in id order, so they cannot deadlock.
-  const ingest = new GroupCommit(write, {
-    maxBatch: 256,
-    concurrency: database.driver === 'pglite' ? 1 : 4,
-  });
+  const locked = new GroupCommit(write, { maxBatch: 256, concurrency: single ? 1 : 4 });
+
+  // The state cache: by token, with the client's version it was read at. `newest` holds the newest
+  // version seen per client, so one refused append retires every older entry of that client.
+  const states = new LRUCache<string, VersionedState>({ max: STATE_CACHE_MAX, ttl: STATE_CACHE_TTL_MS });
+  const newest = new Map<string, number>();
+  const loading = new Map<string, Promise<VersionedState | null>>();
+
+  function learn(clientId: string, version: number): void {
+    if (version > (newest.get(clientId) ?? 0)) newest.set(clientId, version);
+  }
+
+  async function stateOf(token: string): Promise<VersionedState | null> {
+    const hit = states.get(token);
+    if (hit && hit.version >= (newest.get(hit.state.clientId) ?? 0)) return hit;
+    let load = loading.get(token);
+    if (!load) {
+      load = peekVersioned(db, token).finally(() => loading.delete(token));
+      loading.set(token, load);
+    }
+    const read = await load;
+    if (!read) {
+      states.delete(token);
+      return null;
+    }
+    learn(read.state.clientId, read.version);
+    states.set(token, read);
+    return read;
+  }
+
+  const appender = new GroupCommit<QueueItem, boolean>(
+    async (items) => {
+      const batch = items.map((item, ord) => ({ ...item, ord }));
+      const { held, versions } = await enqueueEvents(db, batch);
+      for (const [clientId, version] of versions) learn(clientId, version);
+      if (batch.some((item) => item.count && held.has(item.ord))) scheduleFold();
+      return batch.map((item) => held.has(item.ord));
+    },
+    { maxBatch: 256, concurrency: single ? 1 : 4 },
+  );
+
+  async function record(item: IngestItem): Promise<IngestOutcome> {
+    const at = (item.at ?? new Date()).toISOString();
+    for (let attempt = 0; attempt < CACHED_ATTEMPTS; attempt++) {
+      const read = await stateOf(item.token);
+      if (!read) return { status: 'unknown' };
+      const { state } = read;
+      const count = countsFor(state, item);
+      const held = await appender.submit({
+        ord: 0,
+        clientId: state.clientId,
+        version: read.version,
+        count,
+        targetId: state.id,
+        cadenceId: state.cadenceId,
+        type: item.type,
+        dayNumber: state.dayNumber,
+        contentId: state.content?.id ?? null,
+        size: item.size ?? null,
+        at,
+      });
+      if (held) return count ? { status: 'recorded', target: state } : { status: 'ignored', target: state };
+      states.delete(item.token);
+    }
+    // The client's state kept changing under the request: decide under the target's row lock.
+    return locked.submit({ ...item, at: new Date(at) });
+  }
+
+  // The consumer. One fold runs at a time in this process (and across processes: an advisory lock).
+  let folding: Promise<void> | undefined;
+  let foldAgain = false;
+  let foldTimer: NodeJS.Timeout | undefined;
+  let lastFoldStart = 0;
+  let poll: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  function scheduleFold(): void {
+    if (folding) {
+      foldAgain = true;
+      return;
+    }
+    if (foldTimer || closed) return;
+    const wait = Math.max(0, lastFoldStart + FOLD_GAP_MS - Date.now());
+    foldTimer = setTimeout(() => {
+      foldTimer = undefined;
+      void runFolds();
+    }, wait);
+  }
+
+  function runFolds(): Promise<void> {
+    folding ??= (async () => {
+      try {
+        do {
+          foldAgain = false;
+          lastFoldStart = Date.now();
+          const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE);
+          publish(feed);
+          // A full batch means the queue is behind: go on at once; else let the next batch gather.
+          if (taken === FOLD_BATCH) foldAgain = true;
+          else if (foldAgain) await sleep(Math.max(0, lastFoldStart + FOLD_GAP_MS - Date.now()));
+        } while (foldAgain && !closed);
+      } catch (err) {
+        // The events stay queued; the next fold (at the latest the poll's) takes them again.
+        log.error({ err }, 'ingest fold failed');
+      } finally {
+        folding = undefined;
+      }
+    })();
+    return folding;
+  }
+
+  /** Resolves once every event appended before the call has been folded (by any process). */
+  async function settled(deadline = Date.now() + 30_000): Promise<void> {
+    await appender.idle();
+    await locked.idle();
+    while (Date.now() < deadline) {
+      await runFolds();
+      if (!(await queuePending(db))) return;
+      await sleep(10);
+    }
+    throw new Error('ingest queue not folded in time');
+  }
 
   const contentCache = new LRUCache<string, { version: number; row: ContentRow }>({ max: 2_000 });
 
   return {
-    /** Records one event (group-committed); resolves once it is durable. */
-    record(item: IngestItem): Promise<IngestOutcome> {
-      return ingest.submit(item);
-    },
+    /**
+     * Records one event; resolves once it is durable. Its counters, the superprospect rule and the
+     * feed follow within the fold (`settled` waits for it).
+     */
+    record,
 
     /** Records many events in order (seed, imports), in transactions of up to `chunk` events. */
     async recordMany(items: IngestItem[], chunk = 500): Promise<IngestOutcome[]> {
@@ -124,7 +293,7 @@ export function createTrackingService(deps: Deps) {
 
     /** A landing page view (POST /v1/rest/tracked/view and the landing page renderer). */
     recordView(token: string): Promise<IngestOutcome> {
-      return ingest.submit({ token, type: 'view' });
+      return record({ token, type: 'view' });
     },
 
     /** The target of a token as it stands, without counting anything (bots, prefetches). */
@@ -148,8 +317,36 @@ export function createTrackingService(deps: Deps) {
 
     ensurePartitions: () => ensurePartitions(db),
 
-    /** Waits for queued events to be written (shutdown). */
-    drain: () => ingest.idle(),
+    settled: () => settled(),
+
+    /**
+     * Folds what an earlier process left queued (a crash between answer and fold), unless another
+     * process is folding, then starts the consumer's poll (other processes' leftovers).
+     */
+    async start(): Promise<void> {
+      if (poll || closed) return;
+      for (;;) {
+        const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE);
+        publish(feed);
+        if (taken < FOLD_BATCH) break;
+      }
+      poll = setInterval(() => void runFolds(), FOLD_POLL_MS);
+      poll.unref();
+    },
+
+    /** Stops the consumer after writing and folding what is queued (shutdown). */
+    async drain(): Promise<void> {
+      clearInterval(poll);
+      poll = undefined;
+      try {
+        await settled(Date.now() + 5_000);
+      } catch (err) {
+        log.warn({ err }, 'ingest queue left for the next start');
+      }
+      closed = true;
+      clearTimeout(foldTimer);
+      await folding;
+    },
   };
 }
 

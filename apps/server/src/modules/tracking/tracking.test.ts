@@ -51,16 +51,27 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const ua = { 'user-agent': BROWSER_UA };
+/**
+ * Counters, super dates and feed items follow an answered tag within the ingest queue's fold
+ * (ARCHITECTURE.md §5: within a second); these helpers wait for it, so each test reads the counts
+ * its requests made. "the counts catch up within a second" below checks the fold without waiting.
+ */
+const settled = async (res: Response) => {
+  await app.tracking.settled();
+  return res;
+};
 const ad = (token: string, size = '300x250', init: RequestInit = {}) =>
-  fetch(`${base}/t/${token}/ad/${size}.png`, { ...init, headers: { ...ua, ...(init.headers ?? {}) } });
+  fetch(`${base}/t/${token}/ad/${size}.png`, { ...init, headers: { ...ua, ...(init.headers ?? {}) } }).then(
+    settled,
+  );
 const click = (token: string, headers: Record<string, string> = ua) =>
-  fetch(`${base}/t/${token}/c`, { redirect: 'manual', headers });
+  fetch(`${base}/t/${token}/c`, { redirect: 'manual', headers }).then(settled);
 const view = (body: unknown, headers: Record<string, string> = ua) =>
   fetch(`${base}/v1/rest/tracked/view`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
-  });
+  }).then(settled);
 
 /** An active cadence with ads on and content on day 1, and a fresh target on it. */
 async function servingTarget(opts: { cadenceId?: number; prospectId?: string } = {}) {
@@ -538,6 +549,7 @@ describe('POST /v1/rest/tracked/view (SPEC.md §7)', () => {
     const t = await servingTarget();
     expect((await recordView(app, t.token)).status).toBe('recorded');
     expect((await recordView(app, 'nope')).status).toBe('unknown');
+    await app.tracking.settled();
     expect(await targetRow(t.id)).toMatchObject({ views: 1 });
   });
 });

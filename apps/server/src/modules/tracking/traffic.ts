@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isbot } from 'isbot';
 
 const PREFETCH = /prefetch|prerender|preview/i;
@@ -21,7 +21,7 @@ function isBotAgent(ua: string): boolean {
  * X-Purpose / X-Moz), and known crawlers by user agent (the maintained `isbot` list). A request
  * with no user agent is no browser either. They still get the ad or the redirect, uncounted.
  */
-export function isAutomated(request: FastifyRequest): boolean {
+export function isAutomated(request: { method?: string; headers: IncomingHttpHeaders }): boolean {
   if (request.method === 'HEAD') return true;
   const h = request.headers;
   for (const name of ['purpose', 'sec-purpose', 'x-purpose', 'x-moz'] as const) {

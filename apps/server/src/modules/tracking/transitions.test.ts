@@ -35,12 +35,16 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const row = async (id: string) => (await app.db.select().from(targets).where(eq(targets.id, id)))[0]!;
-const impress = (token: string, n: number) =>
-  Promise.all(
+// Counters follow the answers within the ingest queue's fold; each helper waits for it.
+const impress = async (token: string, n: number) => {
+  const answers = await Promise.all(
     Array.from({ length: n }, () =>
       app.inject({ url: `/t/${token}/ad/300x250.png`, headers: { 'user-agent': BROWSER_UA } }),
     ),
   );
+  await app.tracking.settled();
+  return answers;
+};
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 
 describe('transition actions', () => {
@@ -97,6 +101,7 @@ describe('transition actions', () => {
     });
     const t = await makeTarget(app, clientId, cadenceId, { repId });
     await app.inject({ url: `/t/${t.token}/c`, headers: { 'user-agent': BROWSER_UA } });
+    await app.tracking.settled();
     expect(await applyTransitions(app.db)).toMatchObject({ finished: 1 });
     expect(await row(t.id)).toMatchObject({ isActive: false, clicks: 1 });
     await impress(t.token, 2);

@@ -263,8 +263,7 @@ export function createTrackingService(deps: Deps) {
     return folding;
   }
 
-  /** Resolves once every event appended before the call has been folded (by any process). */
-  async function settled(deadline = Date.now() + 30_000): Promise<void> {
+  async function settle(deadline: number): Promise<void> {
     await appender.idle();
     await locked.idle();
     while (Date.now() < deadline) {
@@ -273,6 +272,28 @@ export function createTrackingService(deps: Deps) {
       await sleep(10);
     }
     throw new Error('ingest queue not folded in time');
+  }
+
+  // Callers share settles: one running, and at most one waiting to start after it (which covers
+  // everything appended before any of its callers called), however many callers there are.
+  let settling: Promise<void> | undefined;
+  let nextSettle: Promise<void> | undefined;
+
+  /** Resolves once every event appended before the call has been folded (by any process). */
+  function settled(deadline = Date.now() + 30_000): Promise<void> {
+    if (!settling) {
+      settling = settle(deadline).finally(() => {
+        settling = undefined;
+      });
+      return settling;
+    }
+    nextSettle ??= settling
+      .catch(() => undefined)
+      .then(() => {
+        nextSettle = undefined;
+        return settled(deadline);
+      });
+    return nextSettle;
   }
 
   const contentCache = new LRUCache<string, { version: number; row: ContentRow }>({ max: 2_000 });

@@ -250,8 +250,13 @@ export function createTrackingService(deps: Deps) {
           const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE);
           publish(feed);
           // A full batch means the queue is behind: go on at once; else let the next batch gather.
+          // Another process folding (-1) may have started before this one's events were appended:
+          // try again after the gap rather than leave them to the poll.
           if (taken === FOLD_BATCH) foldAgain = true;
-          else if (foldAgain) await sleep(Math.max(0, lastFoldStart + FOLD_GAP_MS - Date.now()));
+          else if (foldAgain || taken < 0) {
+            foldAgain = true;
+            await sleep(Math.max(0, lastFoldStart + FOLD_GAP_MS - Date.now()));
+          }
         } while (foldAgain && !closed);
       } catch (err) {
         // The events stay queued; the next fold (at the latest the poll's) takes them again.

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { requestIdOf } from './lib/request-id.ts';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHttpProxy from '@fastify/http-proxy';
@@ -141,7 +141,6 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
   biller: [billerRoutes],
 };
 
-const REQUEST_ID = /^[\w.-]{1,128}$/;
 /** How stale a CRM's data may get before an incremental sync is queued, and how often that is looked at. */
 const CRM_SYNC_EVERY_MS = 30 * 60_000;
 const CRM_SYNC_CHECK_MS = 5 * 60_000;
@@ -176,10 +175,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
     },
     // Honour a request id from the load balancer, else make one; it is echoed on every response.
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     trustProxy: config.nodeEnv === 'production',
     forceCloseConnections: 'idle',
     // Start-up hooks (the job queue, the outbox sweep) wait on the database; on a loaded two-core

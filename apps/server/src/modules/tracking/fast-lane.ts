@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { AD_SIZES } from '@rally/shared/schemas/content';
 import type { AdSize } from '@rally/shared/schemas/content';
 import { INTERNAL_ERROR_MESSAGE } from '../../lib/errors.ts';
+import { requestIdOf } from '../../lib/request-id.ts';
 import { adPng, UNKNOWN_TOKEN } from './routes.ts';
 import { isAutomated } from './traffic.ts';
 
 /** A handler that answers the request and returns true, or returns false and leaves it alone. */
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-const REQUEST_ID = /^[\w.-]{1,128}$/;
 // Only what the route's schema (adTagParams) accepts as it is: a plain token and one of the sizes.
 const AD_PATH = new RegExp(`^/t/([A-Za-z0-9_-]{1,128})/ad/(${AD_SIZES.join('|')})\\.png$`);
 
@@ -25,8 +24,7 @@ const AD_PATH = new RegExp(`^/t/([A-Za-z0-9_-]{1,128})/ad/(${AD_SIZES.join('|')}
 export function adFastLane(app: FastifyInstance): FastLane {
   const security = Object.entries(app.securityHeaders);
   const send = (req: IncomingMessage, res: ServerResponse, status: number, type: string, body: Buffer) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const id = requestIdOf(req);
     for (const [name, value] of security) res.setHeader(name, value);
     if (status === 200) res.setHeader('cache-control', 'no-store');
     res.setHeader('content-type', type);

@@ -19,7 +19,10 @@ export type Server = { child: ChildProcess; url: string; readyMs: number; stop()
 export function startProcess(script: string, env: Record<string, string> = {}): Promise<Server> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
+    // BENCH_NODE_ARGS: flags for the servers' Node (say `--cpu-prof --cpu-prof-dir=/tmp/prof`),
+    // which NODE_OPTIONS does not accept.
+    const flags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...flags, script], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

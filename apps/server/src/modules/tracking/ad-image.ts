@@ -14,14 +14,29 @@ const PROSPECT_TAG = /prospect_/;
  */
 export async function adImage(app: FastifyInstance, target: TargetState, size: AdSize): Promise<Buffer> {
   if (!target.content) return neutralAd(size);
+  const memo = served.get(target);
+  const known = memo?.[size];
+  if (known) return known;
   const row = await app.tracking.contentRow(target.content);
   if (!row) return neutralAd(size);
   const texts = `${row.title} ${row.imageText} ${row.landingPagePayload?.landing_button_name ?? ''}`;
   // Most ads speak for the rep only: the prospect read is skipped and the image is shared by all of
   // the rep's prospects in the cache.
-  const prospect = PROSPECT_TAG.test(texts)
+  const personal = PROSPECT_TAG.test(texts);
+  const prospect = personal
     ? ((await app.tracking.prospect(target.prospectId)) ?? { firstName: '', lastName: '', companyName: null })
     : { firstName: '', lastName: '', companyName: null };
   const ad = await adImageFor(app, { content: row, size, target: { rep: target.rep, prospect } });
-  return ad?.png ?? neutralAd(size);
+  if (!ad) return neutralAd(size);
+  // A prospect's own fields are not in the state's version, so only rep-level images are kept.
+  if (!personal) served.set(target, { ...memo, [size]: ad.png });
+  return ad.png;
 }
+
+/**
+ * The images already served for a target state read by the tracking service's cache (issue 19: the
+ * renderer's cache key is a hash of every input, a tenth of an impression's CPU to recompute). A
+ * state object lives only as long as the cached state it came from, which is retired when its
+ * client's state version moves (content, rep, settings), so the image cannot outlive what it shows.
+ */
+const served = new WeakMap<TargetState, Partial<Record<AdSize, Buffer>>>();

@@ -22,15 +22,22 @@ const AD_PATH = new RegExp(`^/t/([A-Za-z0-9_-]{1,128})/ad/(${AD_SIZES.join('|')}
  * serves `app.inject`.
  */
 export function adFastLane(app: FastifyInstance): FastLane {
-  const security = Object.entries(app.securityHeaders);
+  // The headers as one flat list built once: writeHead with a list writes them as they are, where
+  // a setHeader per header copied each into the response's map first (issue 19's profile).
+  const security = Object.entries(app.securityHeaders).flat();
+  const png = [...security, 'cache-control', 'no-store', 'content-type', 'image/png'];
   const send = (req: IncomingMessage, res: ServerResponse, status: number, type: string, body: Buffer) => {
-    const id = requestIdOf(req);
-    for (const [name, value] of security) res.setHeader(name, value);
-    if (status === 200) res.setHeader('cache-control', 'no-store');
-    res.setHeader('content-type', type);
-    res.setHeader('x-request-id', id);
-    res.setHeader('content-length', body.length);
-    res.writeHead(status);
+    const fixed =
+      status === 200 && type === 'image/png'
+        ? png
+        : [...security, ...(status === 200 ? ['cache-control', 'no-store'] : []), 'content-type', type];
+    res.writeHead(status, [
+      ...fixed,
+      'x-request-id',
+      requestIdOf(req),
+      'content-length',
+      String(body.length),
+    ]);
     res.end(body);
   };
   const json = (message: string) => Buffer.from(JSON.stringify({ message }));

@@ -139,6 +139,29 @@ describe('the cached state is the state as it is now', () => {
     expect((await adOf(t.token)).status).toBe(404);
   });
 
+  it('the image follows an edit of its content or of its rep on the next request, though served images are kept per state', async () => {
+    const own = await makeContent(app, clientId, { title: 'Kept image' });
+    const cadenceId = await makeCadence(app, clientId, { days: { 1: showing(own) } });
+    const t = await makeTarget(app, clientId, cadenceId, { repId });
+    const first = await adOf(t.token);
+    expect((await adOf(t.token)).png.equals(first.png)).toBe(true);
+
+    // As the content service saves an edit: the row's updated_at is the content's version.
+    await app.db
+      .update(content)
+      .set({ title: 'Edited words', updatedAt: new Date() })
+      .where(eq(content.id, own));
+    const edited = await adOf(t.token);
+    expect(edited.png.equals(first.png)).toBe(false);
+
+    const [rep] = await app.db.select().from(salesReps).where(eq(salesReps.id, repId));
+    await app.db.update(salesReps).set({ firstName: 'Renamed' }).where(eq(salesReps.id, repId));
+    const renamed = await adOf(t.token);
+    await app.db.update(salesReps).set({ firstName: rep!.firstName }).where(eq(salesReps.id, repId));
+    expect(renamed.png.equals(edited.png)).toBe(false);
+    expect(await impressionsOf(t.id)).toBe(4);
+  });
+
   it("the client's state version moves on each change the decision reads, once per transaction, and not on counter updates", async () => {
     const t = await servingTarget();
     let v = await version();

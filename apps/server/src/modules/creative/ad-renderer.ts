@@ -20,6 +20,8 @@ export type AdRenderer = {
   render(input: AdInput): Promise<RenderedAd>;
   /** The cache key of `input` without rendering (answers a conditional request without work). */
   keyOf(input: AdInput): string;
+  /** The PNG under a key from an earlier `render`, if memory still holds it (no key computed). */
+  cached(key: string): Buffer | undefined;
   readonly stats: AdRendererStats;
 };
 
@@ -121,6 +123,11 @@ export function createAdRenderer(opts: AdRendererOptions): AdRenderer {
   return {
     stats,
     keyOf: adCacheKey,
+    cached(key) {
+      const hit = memory.get(key);
+      if (hit) stats.memoryHits += 1;
+      return hit;
+    },
     async render(input) {
       const key = adCacheKey(input);
       const hit = memory.get(key);

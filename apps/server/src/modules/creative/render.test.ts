@@ -324,9 +324,19 @@ describe('rendered PNGs are cached by content hash', () => {
 
   it('with a memory budget smaller than one PNG, each request renders (nothing is kept)', async () => {
     const renderer = createAdRenderer({ cacheDir: null, memoryBytes: 10 });
-    await renderer.render(input);
+    const { key } = await renderer.render(input);
     await renderer.render(input);
     expect(renderer.stats.renders).toBe(2);
+    // Nor can a key known from before bring it back (the ad tag then renders again).
+    expect(renderer.cached(key)).toBeUndefined();
+  });
+
+  it('a key from an earlier render gives its bytes from memory without computing a key; an unknown key nothing', async () => {
+    const renderer = createAdRenderer({ cacheDir: null });
+    const first = await renderer.render(input);
+    expect(renderer.cached(first.key)?.equals(first.png)).toBe(true);
+    expect(renderer.cached('0'.repeat(64))).toBeUndefined();
+    expect(renderer.stats).toEqual({ renders: 1, memoryHits: 1, diskHits: 0 });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AdSize } from '@rally/shared/schemas/content';
-import { adImageFor } from '../creative/index.ts';
+import { adImageFor, creativeOf } from '../creative/index.ts';
 import { neutralAd } from './neutral-png.ts';
 import type { TargetState } from './repository.ts';
 
@@ -15,7 +15,8 @@ const PROSPECT_TAG = /prospect_/;
 export async function adImage(app: FastifyInstance, target: TargetState, size: AdSize): Promise<Buffer> {
   if (!target.content) return neutralAd(size);
   const memo = served.get(target);
-  const known = memo?.[size];
+  const key = memo?.[size];
+  const known = key === undefined ? undefined : creativeOf(app).renderer.cached(key);
   if (known) return known;
   const row = await app.tracking.contentRow(target.content);
   if (!row) return neutralAd(size);
@@ -29,14 +30,15 @@ export async function adImage(app: FastifyInstance, target: TargetState, size: A
   const ad = await adImageFor(app, { content: row, size, target: { rep: target.rep, prospect } });
   if (!ad) return neutralAd(size);
   // A prospect's own fields are not in the state's version, so only rep-level images are kept.
-  if (!personal) served.set(target, { ...memo, [size]: ad.png });
+  if (!personal) served.set(target, { ...memo, [size]: ad.key });
   return ad.png;
 }
 
 /**
- * The images already served for a target state read by the tracking service's cache (issue 19: the
- * renderer's cache key is a hash of every input, a tenth of an impression's CPU to recompute). A
- * state object lives only as long as the cached state it came from, which is retired when its
- * client's state version moves (content, rep, settings), so the image cannot outlive what it shows.
+ * The renderer's cache keys of the images already served for a target state read by the tracking
+ * service's cache (issue 19: the key is a hash of every input of the ad, a tenth of an impression's
+ * CPU to recompute). A state object lives only as long as the cached state it came from, which is
+ * retired when its client's state version moves (content, rep, settings), so the image cannot
+ * outlive what it shows. Keys, not images: the renderer's memory stays the one bound on PNG bytes.
  */
-const served = new WeakMap<TargetState, Partial<Record<AdSize, Buffer>>>();
+const served = new WeakMap<TargetState, Partial<Record<AdSize, string>>>();

@@ -22,15 +22,12 @@ const AD_PATH = new RegExp(`^/t/([A-Za-z0-9_-]{1,128})/ad/(${AD_SIZES.join('|')}
  * serves `app.inject`.
  */
 export function adFastLane(app: FastifyInstance): FastLane {
-  // The headers as one flat list built once: writeHead with a list writes them as they are, where
-  // a setHeader per header copied each into the response's map first (issue 19's profile).
+  // The headers as flat lists built once: writeHead with a list writes them as they are, where a
+  // setHeader per header copied each into the response's map first (issue 19's profile).
   const security = Object.entries(app.securityHeaders).flat();
-  const png = [...security, 'cache-control', 'no-store', 'content-type', 'image/png'];
-  const send = (req: IncomingMessage, res: ServerResponse, status: number, type: string, body: Buffer) => {
-    const fixed =
-      status === 200 && type === 'image/png'
-        ? png
-        : [...security, ...(status === 200 ? ['cache-control', 'no-store'] : []), 'content-type', type];
+  const PNG = [...security, 'cache-control', 'no-store', 'content-type', 'image/png'];
+  const JSON_ERROR = [...security, 'content-type', 'application/json; charset=utf-8'];
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, fixed: string[], body: Buffer) => {
     res.writeHead(status, [
       ...fixed,
       'x-request-id',
@@ -46,14 +43,13 @@ export function adFastLane(app: FastifyInstance): FastLane {
     try {
       const out = await app.tracking.record({ token, type: 'impression', size });
       if (out.status === 'unknown') {
-        send(req, res, 404, 'application/json; charset=utf-8', json(UNKNOWN_TOKEN));
+        send(req, res, 404, JSON_ERROR, json(UNKNOWN_TOKEN));
         return;
       }
-      send(req, res, 200, 'image/png', await adPng(app, out.target, size, app.log));
+      send(req, res, 200, PNG, await adPng(app, out.target, size, app.log));
     } catch (err) {
       app.log.error({ err, url: req.url }, 'ad tag failed');
-      if (!res.headersSent)
-        send(req, res, 500, 'application/json; charset=utf-8', json(INTERNAL_ERROR_MESSAGE));
+      if (!res.headersSent) send(req, res, 500, JSON_ERROR, json(INTERNAL_ERROR_MESSAGE));
     }
   }
 

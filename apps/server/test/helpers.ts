@@ -134,3 +134,16 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Sends a job once no job of its queue is queued or running. A queue that runs one job at a time
+ * ('exclusive': billing, transitions, attribution) drops a job sent while another is active, and a
+ * run asked for at start-up may have read the data before the test wrote it.
+ */
+export async function sendWhenIdle(app: FastifyInstance, name: string, data: object = {}): Promise<void> {
+  await waitFor(async () => {
+    const jobs = await app.queue.boss.findJobs(name);
+    return !jobs.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
+  });
+  await app.queue.send(name, data);
+}

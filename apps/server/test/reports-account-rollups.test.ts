@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { companies, crmContacts, engagementEvents, prospects, targets } from '../src/db/schema/index.ts';
 import { ATTRIBUTION_JOB } from '../src/modules/reports/jobs.ts';
-import { createTestApp } from './helpers.ts';
+import { createTestApp, sendWhenIdle } from './helpers.ts';
 import { signedIn } from './http.ts';
 import type { Browser } from './http.ts';
 import { reportWorld } from './reports-world.ts';
@@ -410,7 +410,7 @@ describe('account reports over account rollups: exact at every moment (issue 17)
         ).rows[0]?.t,
       );
     expect(await through()).toBe(m);
-    await app.queue.send(ATTRIBUTION_JOB, {});
+    await sendWhenIdle(app, ATTRIBUTION_JOB);
     const end = new Date(Math.min(today, Date.parse(`${m}T00:00:00Z`) + 32 * DAY)).toISOString().slice(0, 10);
     for (let i = 0; i < 100 && (await through()) === m; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await through()).not.toBe(m);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { invoiceLines, invoices } from '../../db/schema/index.ts';
-import { createTestApp, waitFor } from '../../../test/helpers.ts';
+import { createTestApp, sendWhenIdle, waitFor } from '../../../test/helpers.ts';
 import { makeBillingClient, makeSupers, providerCharges, testClock } from '../../../test/billing.ts';
 import { BILLING_JOB } from './index.ts';
 
@@ -240,13 +240,8 @@ describe('billing run through the queue', async () => {
     await app.billing.service.setCard(clientId, card('4242424242424242'));
     await makeSupers(app.db, clientId, 40, new Date('2026-03-09T10:00:00Z'));
     // The runs asked for at start and by setCard may still be queued or running from before the
-    // supers were written. One billing job at a time ('exclusive'): a job sent then would be dropped,
-    // and the run in progress may have read the client before its supers (CI saw this on PGlite).
-    await waitFor(async () => {
-      const jobs = await app.queue.boss.findJobs(BILLING_JOB);
-      return !jobs.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
-    });
-    await app.queue.send(BILLING_JOB, {});
+    // supers were written (CI saw the job dropped on PGlite).
+    await sendWhenIdle(app, BILLING_JOB);
     const [invoice] = await waitFor(async () => {
       const rows = await invoicesOf(app, clientId);
       return rows[0]?.status === 'paid' ? rows : null;

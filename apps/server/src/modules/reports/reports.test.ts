@@ -18,7 +18,7 @@ import {
   prospects,
   targets,
 } from '../../db/schema/index.ts';
-import { createTestApp } from '../../../test/helpers.ts';
+import { createTestApp, sendWhenIdle } from '../../../test/helpers.ts';
 import { makeCadence, makeIntegration } from '../../../test/engagement.ts';
 import { opportunitiesIn, opportunityPages, rowsOf } from './repository.ts';
 import { recomputeAttribution, refreshAttribution } from './attribution.ts';
@@ -772,7 +772,7 @@ describe('pipeline and revenue reports (issue 17)', async () => {
           where opportunity_id = ${dealK}`),
       );
     expect(await stored(), 'nothing stored before a report or the job').toEqual([]);
-    await app.queue.send(ATTRIBUTION_JOB, {});
+    await sendWhenIdle(app, ATTRIBUTION_JOB);
     for (let i = 0; i < 100 && (await stored()).length === 0; i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(await stored()).toEqual([{ generated_prospects: 1 }]);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { engagementEvents, targets } from '../../db/schema/index.ts';
-import { createTestApp, waitFor } from '../../../test/helpers.ts';
+import { createTestApp, sendWhenIdle, waitFor } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
 import {
   BROWSER_UA,
@@ -175,7 +175,7 @@ describe('transition actions', () => {
     });
     const t = await makeTarget(withJobs, client, cadenceId, { repId: rep });
     await withJobs.inject({ url: `/t/${t.token}/ad/300x250.png`, headers: { 'user-agent': BROWSER_UA } });
-    await withJobs.queue.send(TRANSITIONS_JOB, {});
+    await sendWhenIdle(withJobs, TRANSITIONS_JOB);
     await waitFor(
       async () => !(await withJobs.db.select().from(targets).where(eq(targets.id, t.id)))[0]!.isActive,
     );

@@ -164,6 +164,9 @@ from generate_series(1, 10) g cross join targets t where t.client_id = '${SMALL_
     `insert into target_engagement_last (client_id, target_id, last_at)
      select client_id, target_id, max(occurred_at) from engagement_events group by client_id, target_id`,
   );
+  // The same for each prospect's accounts (migration 0037), from the prospects, companies and CRM rows
+  // loaded above.
+  await step("each prospect's accounts", `select prospect_ties_fill()`);
   await c.query(`set session_replication_role = origin`);
   await step('vacuum analyze', 'vacuum analyze');
 }

@@ -364,38 +364,16 @@ export async function forgetAccounts(db: Db, clientId: string, companies: string
 
 /**
  * The accounts the given prospects are tied to, as pairs: a CTE `<name> (company_id, prospect_id)`
- * over the prospects of `prospects` (a query of `id`s), each tie from the prospect's side (the same
- * four ties as repository.ts `accountProspects`).
+ * over the prospects of `prospects` (a query of `id`s), from the stored ties (repository.ts
+ * `accountProspects`).
  */
 export function prospectTies(clientId: string, prospects: SQL, name = 'raw_ties'): SQL {
   const ids = sql.raw(`${name}_prospects`);
-  const rp = sql.raw(`${name}_rows`);
-  // Each prospect read once; its domain then meets the CRM accounts' and the companies' websites'
-  // (migration 0030's stored column, equal to websiteDomain()) by hash or index.
+  // The stored ties (migration 0037), one probe of their key per prospect.
   return sql`${ids} as (${prospects}),
-    ${rp} as (
-      select p.id, p.company_id, lower(split_part(p.email, '@', 2)) as domain
-        from prospects p
-       where p.id in (select id from ${ids}) and p.client_id = ${clientId}
-    ),
     ${sql.raw(name)} as (
-      select r.company_id, r.id as prospect_id from ${rp} r where r.company_id is not null
-      union
-      select a.company_id, cc.prospect_id
-        from crm_contacts cc
-        join crm_accounts a on a.id = cc.account_id and not a.is_deleted
-       where cc.client_id = ${clientId} and cc.prospect_id in (select id from ${rp})
-         and a.company_id is not null and not cc.is_deleted
-      union
-      select a.company_id, r.id
-        from ${rp} r
-        join crm_accounts a on a.client_id = ${clientId} and a.domain = r.domain and not a.is_deleted
-       where r.domain <> '' and a.company_id is not null
-      union
-      select c.id, r.id
-        from ${rp} r
-        join companies c on c.client_id = ${clientId} and c.website_domain = r.domain and c.website_domain <> ''
-       where r.domain <> ''
+      select pt.company_id, pt.prospect_id from prospect_account_ties pt
+       where pt.prospect_id in (select id from ${ids}) and pt.client_id = ${clientId}
     )`;
 }
 

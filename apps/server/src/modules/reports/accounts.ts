@@ -14,12 +14,7 @@ import type {
 } from '@rally/shared/schemas/report-insights';
 import { NO_ROLE } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
-import {
-  accountEngagementIn,
-  ensureAccountMonths,
-  prospectTies,
-  readAccountEngagement,
-} from './account-rollups.ts';
+import { accountEngagementIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
 import { accountProspects, iso, num, oneAccountProspects, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
 import { attributionWindow, epochOf, rangeOf } from './service.ts';
@@ -53,31 +48,25 @@ export function outreachCte(clientId: string, lastIn?: { from: Date; to?: Date }
 
 /**
  * The CRM contacts with outreach in the range, with each account they belong to: by the CRM
- * account's company, or by the contact's prospect (its ties read from the prospect's side, for these
- * prospects only). A CTE `contact_accounts (company_id, contact_id, prospect_id)`; needs `outreach`.
+ * account's company, or by the contact's prospect (its stored ties). Each worked contact is read
+ * once. A CTE `contact_accounts (company_id, contact_id, prospect_id)`; needs `outreach`.
  */
 function contactAccountsCte(clientId: string, range: Range): SQL {
   return sql`worked as (
       select distinct ou.contact_id from outreach ou
        where ou.last_activity_at >= ${range.from} and ou.last_activity_at < ${range.to}
     ),
-    ${prospectTies(
-      clientId,
-      sql`select cc.prospect_id as id from crm_contacts cc
-           where cc.id in (select contact_id from worked) and cc.prospect_id is not null`,
-      'contact_ties',
-    )},
     contact_accounts as (
-    select a.company_id, cc.id as contact_id, cc.prospect_id
-      from crm_contacts cc
-      join crm_accounts a on a.id = cc.account_id and not a.is_deleted
-     where cc.client_id = ${clientId} and a.company_id is not null and not cc.is_deleted
-       and cc.id in (select contact_id from worked)
-    union
-    select ct.company_id, cc.id, cc.prospect_id
-      from crm_contacts cc
-      join contact_ties ct on ct.prospect_id = cc.prospect_id
-     where cc.client_id = ${clientId} and not cc.is_deleted and cc.id in (select contact_id from worked)
+      select distinct x.company_id, cc.id as contact_id, cc.prospect_id
+        from crm_contacts cc
+        left join crm_accounts a on a.id = cc.account_id and not a.is_deleted
+        cross join lateral (
+          select a.company_id where a.company_id is not null
+          union all
+          select pt.company_id from prospect_account_ties pt
+           where pt.prospect_id = cc.prospect_id and pt.client_id = ${clientId}
+        ) x
+       where cc.client_id = ${clientId} and not cc.is_deleted and cc.id in (select contact_id from worked)
   )`;
 }
 
@@ -127,15 +116,21 @@ function alignmentRows(clientId: string, range: Range): SQL {
 
 /**
  * How many prospects of an account (`x.account_id`) engaged in the range: for the rows of a page,
- * each account's prospects through its own indexes.
+ * each account's prospects (stored ties) and their targets' last events (`target_engagement_last`,
+ * docs/reports.md "Engaged targets"). A target had an event in [from, to) when its last event is in
+ * it, or is later and an event of the range is found by its index: exact for any range, and one probe
+ * per target when the range ends now.
  */
 export function engagedProspects(clientId: string, range: Range, account: SQL): SQL {
   return sql`(select count(*) from ${oneAccountProspects(clientId, account)} ap
      where exists (
        select 1 from targets t
-         join engagement_events e on e.target_id = t.id and e.client_id = ${clientId}
-        where t.prospect_id = ap.prospect_id and t.client_id = ${clientId}
-          and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}))`;
+         join target_engagement_last l on l.client_id = ${clientId} and l.target_id = t.id
+        where t.prospect_id = ap.prospect_id and t.client_id = ${clientId} and l.last_at >= ${range.from}
+          and case when l.last_at < ${range.to} then true
+                   else exists (select 1 from engagement_events e
+                     where e.target_id = t.id and e.client_id = ${clientId}
+                       and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}) end))`;
 }
 
 function toAlignment(r: Row): AlignmentAccount {

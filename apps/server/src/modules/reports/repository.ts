@@ -30,61 +30,23 @@ export const openOpportunity = sql`(not o.is_closed and not (o.stage_id is null 
 /**
  * Which prospects belong to which account (a Rally company): the prospect's own company, the CRM
  * contact's account, and else the e-mail's domain equal to the account's or company's website
- * domain. CRM contacts and accounts deleted in the CRM give none. A CTE named
- * `account_prospects (company_id, prospect_id)`. `companies`, a query of company ids, keeps only
- * those accounts (each tie filtered before its join, so a few accounts read only their prospects).
+ * domain. CRM contacts and accounts deleted in the CRM give none. Read from the stored ties
+ * (`prospect_account_ties`, migration 0037, kept by triggers in the writer's transaction; docs/reports.md
+ * "Stored ties"). A CTE named `account_prospects (company_id, prospect_id)`. `companies`, a query of
+ * company ids, keeps only those accounts.
  */
 export function accountProspects(clientId: string, companies?: SQL): SQL {
-  const only = (id: SQL) => (companies ? sql`and ${id} in (${companies})` : sql``);
   return sql`account_prospects as (
-    select p.company_id, p.id as prospect_id
-      from prospects p
-     where p.client_id = ${clientId} and p.company_id is not null ${only(sql`p.company_id`)}
-    union
-    select a.company_id, cc.prospect_id
-      from crm_contacts cc
-      join crm_accounts a on a.id = cc.account_id and not a.is_deleted
-     where cc.client_id = ${clientId} and cc.prospect_id is not null and a.company_id is not null
-       and not cc.is_deleted ${only(sql`a.company_id`)}
-    union
-    select a.company_id, p.id
-      from prospects p
-      join crm_accounts a
-        on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2)) and not a.is_deleted
-     where p.client_id = ${clientId} and p.email is not null and a.company_id is not null ${only(sql`a.company_id`)}
-    union
-    select c.id, p.id
-      from prospects p
-      join companies c
-        on c.client_id = p.client_id
-       and ${websiteDomain(sql`c.website`)} = lower(split_part(p.email, '@', 2))
-     where p.client_id = ${clientId} and p.email is not null and c.website is not null and c.website <> ''
-       ${only(sql`c.id`)}
+    select pt.company_id, pt.prospect_id from prospect_account_ties pt
+     where pt.client_id = ${clientId} ${companies ? sql`and pt.company_id in (${companies})` : sql``}
   )`;
 }
 
-/** The accounts the given prospects are tied to, by the ties of `accountProspects`: rows of `company_id`. */
+/** The accounts the given prospects are tied to (the stored ties): rows of `company_id`. */
 export function accountsOfProspects(clientId: string, prospectIds: string[]): SQL {
-  const ids = sql`${sql.param(prospectIds)}::uuid[]`;
   return sql`
-    select p.company_id from prospects p
-     where p.client_id = ${clientId} and p.id = any(${ids}) and p.company_id is not null
-    union
-    select a.company_id from crm_contacts cc
-      join crm_accounts a on a.id = cc.account_id and not a.is_deleted
-     where cc.client_id = ${clientId} and cc.prospect_id = any(${ids}) and a.company_id is not null
-       and not cc.is_deleted
-    union
-    select a.company_id from prospects p
-      join crm_accounts a
-        on a.client_id = p.client_id and a.domain = lower(split_part(p.email, '@', 2)) and not a.is_deleted
-     where p.client_id = ${clientId} and p.id = any(${ids}) and p.email is not null and a.company_id is not null
-    union
-    select c.id from companies c
-     where c.client_id = ${clientId} and c.website is not null and c.website <> ''
-       and ${websiteDomain(sql`c.website`)} in (
-         select lower(split_part(p.email, '@', 2)) from prospects p
-          where p.client_id = ${clientId} and p.id = any(${ids}) and p.email is not null)`;
+    select distinct pt.company_id from prospect_account_ties pt
+     where pt.client_id = ${clientId} and pt.prospect_id = any(${sql.param(prospectIds)}::uuid[])`;
 }
 
 /** A company website's bare domain (no scheme, `www`, port or path), as `accountProspects` compares it. */
@@ -92,34 +54,13 @@ export const websiteDomain = (website: SQL) =>
   sql`lower(regexp_replace(regexp_replace(${website}, '^[a-z][a-z0-9+.-]*://', '', 'i'), '^www[0-9]*[.]|[/:?#].*$', '', 'g'))`;
 
 /**
- * The prospects of one account, by the same four ties as `accountProspects`, each through an index
- * from the account's side. An attribution asks this for one opportunity's account at a time, and
- * reading the client's whole mapping for that is what made the reports slow on a large client.
+ * The prospects of one account (the stored ties, through their `(client_id, company_id)` index). An
+ * attribution asks this for one opportunity's account at a time.
  */
 export function oneAccountProspects(clientId: string, companyId: SQL): SQL {
   return sql`(
-    select p.id as prospect_id
-      from prospects p
-     where p.client_id = ${clientId} and p.company_id = ${companyId}
-    union
-    select cc.prospect_id
-      from crm_accounts a
-      join crm_contacts cc on cc.account_id = a.id and not cc.is_deleted
-     where a.company_id = ${companyId} and a.client_id = ${clientId} and not a.is_deleted
-       and cc.client_id = ${clientId} and cc.prospect_id is not null
-    union
-    select p.id
-      from crm_accounts a
-      join prospects p
-        on p.client_id = ${clientId} and p.email is not null and lower(split_part(p.email, '@', 2)) = a.domain
-     where a.company_id = ${companyId} and a.client_id = ${clientId} and not a.is_deleted
-    union
-    select p.id
-      from companies c
-      join prospects p
-        on p.client_id = ${clientId} and p.email is not null
-       and lower(split_part(p.email, '@', 2)) = ${websiteDomain(sql`c.website`)}
-     where c.id = ${companyId} and c.client_id = ${clientId} and c.website is not null and c.website <> ''
+    select pt.prospect_id from prospect_account_ties pt
+     where pt.client_id = ${clientId} and pt.company_id = ${companyId}
   )`;
 }
 

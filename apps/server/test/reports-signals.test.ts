@@ -1,9 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { engagementEvents, opportunities } from '../src/db/schema/index.ts';
+import { eq, inArray } from 'drizzle-orm';
+import { engagementEvents, opportunities, prospects, targets } from '../src/db/schema/index.ts';
 import { FEED_TOTAL_CAP, reportFeed } from '../src/modules/reports/signals.ts';
-import { makeIntegration } from './engagement.ts';
+import { makeCadence, makeIntegration } from './engagement.ts';
 import { createTestApp } from './helpers.ts';
 import { Browser, signedIn } from './http.ts';
 import { RANGE, daysAgo, epoch, fieldsOf, standardScene } from './reports-world.ts';
@@ -39,6 +40,49 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
       open_opportunities: 2,
       open_pipeline_cents: 1_400_000,
     });
+
+    // Not counted: an inactive target, a target of a paused cadence, an open deal in another
+    // currency (the main one stays USD), and the other client's.
+    const paused = await makeCadence(app, s.clientId, { status: 'paused', name: 'Paused' });
+    const [extraProspect] = await app.db
+      .insert(prospects)
+      .values({
+        clientId: s.clientId,
+        integrationId: await makeIntegration(app, s.clientId),
+        externalId: randomUUID(),
+        firstName: 'Ina',
+        lastName: 'Active',
+        email: 'ina@example.com',
+      })
+      .returning({ id: prospects.id });
+    const extra = await app.db
+      .insert(targets)
+      .values([
+        { clientId: s.clientId, cadenceId: s.cadenceId, prospectId: extraProspect!.id, isActive: false },
+        { clientId: s.clientId, cadenceId: paused, prospectId: extraProspect!.id },
+      ])
+      .returning({ id: targets.id });
+    const eur = await s.deal(s.beta, { name: 'Beta euro', amount: 70_000, created: daysAgo(3) });
+    await app.db.update(opportunities).set({ currency: 'EUR' }).where(eq(opportunities.id, eur));
+    const again = await sdr.get(`${base}/dashboard/stats?${RANGE}`);
+    expect(again.json()).toMatchObject({
+      currency: 'USD',
+      active_cadences: 1,
+      active_targets: 5,
+      open_opportunities: 2,
+      open_pipeline_cents: 1_400_000,
+    });
+    // Made active, the first one counts.
+    await app.db.update(targets).set({ isActive: true }).where(eq(targets.id, extra[0]!.id));
+    expect((await sdr.get(`${base}/dashboard/stats?${RANGE}`)).json().active_targets).toBe(6);
+    await app.db.delete(targets).where(
+      inArray(
+        targets.id,
+        extra.map((t) => t.id),
+      ),
+    );
+    await app.db.delete(prospects).where(eq(prospects.id, extraProspect!.id));
+    await app.db.delete(opportunities).where(eq(opportunities.id, eur));
   });
 
   it('signals/utilization: superprospects of the range, the share contacted by outreach after becoming super', async () => {

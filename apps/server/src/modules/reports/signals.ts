@@ -421,22 +421,26 @@ export function engagedTargets(clientId: string, range: Range, now = Date.now())
  */
 export async function dashboardStats(db: Db, clientId: string, q: ReportRangeQuery): Promise<DashboardStats> {
   const range = rangeOf(q);
-  const [s, currency, counts, contacted] = await Promise.all([
+  const [s, currency, counts, contacted, openByCurrency] = await Promise.all([
     summary(db, clientId, q),
     mainCurrency(db, clientId),
+    // Active targets per active cadence, each counted index-only (targets_active_cadence_idx).
     db.execute(sql`
       select
         (select count(*) from cadences where client_id = ${clientId} and status = 'active' and is_super) as cadences,
-        (select count(*) from targets t join cadences cd on cd.id = t.cadence_id
-          where t.client_id = ${clientId} and t.is_active and cd.status = 'active' and cd.is_super) as targets,
+        (select coalesce(sum(x.n), 0) from cadences cd
+           cross join lateral (select count(*) as n from targets t
+             where t.cadence_id = cd.id and t.client_id = ${clientId} and t.is_active) x
+          where cd.client_id = ${clientId} and cd.status = 'active' and cd.is_super) as targets,
         ${engagedTargets(clientId, range)} as engaged`),
     utilization(db, clientId, { ...q, filter: 'all' }, { limit: 1 }),
+    // The open pipeline per currency, beside the rest rather than after the main currency is known.
+    db.execute(sql`
+      select o.currency, count(*) as n, coalesce(sum(o.amount_cents), 0) as cents from opportunities o
+       where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
+       group by o.currency`),
   ]);
-  const [open] = rowsOf(
-    await db.execute(sql`
-      select count(*) as n, coalesce(sum(o.amount_cents), 0) as cents from opportunities o
-       where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.currency = ${currency}`),
-  );
+  const open = rowsOf(openByCurrency).find((r) => r.currency === currency);
   const c = rowsOf(counts)[0] ?? {};
   return {
     range: epochOf(range),

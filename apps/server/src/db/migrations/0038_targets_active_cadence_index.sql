@@ -1,0 +1,1 @@
+CREATE INDEX "targets_active_cadence_idx" ON "targets" USING btree ("cadence_id","client_id") WHERE "targets"."is_active";

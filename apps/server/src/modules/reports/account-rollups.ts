@@ -384,6 +384,14 @@ export function prospectTies(clientId: string, prospects: SQL, name = 'raw_ties'
  * a few thousand events, through indexes.
  */
 export async function readAccountEngagement(db: Db, query: SQL) {
+  return withoutParallelWorkers(db, query);
+}
+
+/**
+ * Runs a statement with a plan of one process. Where a call runs several statements side by side
+ * (dashboard/stats), each one's parallel workers only compete with the others for the same cores.
+ */
+export async function withoutParallelWorkers(db: Db, query: SQL) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
     return tx.execute(query);

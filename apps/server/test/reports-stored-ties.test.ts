@@ -109,6 +109,10 @@ describe('stored prospect–account ties (issue 17)', async () => {
       .where(eq(crmAccounts.id, delta!.id));
     await expectTies('the account moved to another company');
     expect(await tiesOf(s.cleo.prospectId)).toContain(s.beta);
+    // Another domain: the old domain's prospects lose the tie.
+    await app.db.update(crmAccounts).set({ domain: 'elsewhere.test' }).where(eq(crmAccounts.id, delta!.id));
+    await expectTies('the account’s domain changed');
+    expect(await tiesOf(s.cleo.prospectId)).not.toContain(s.beta);
     const alphaAccount = rowsOf(
       await app.db.execute(sql`select id from crm_accounts where company_id = ${s.alpha}`),
     )[0]!.id as string;

@@ -172,35 +172,31 @@ CREATE TRIGGER prospect_ties_contacts_update
         IS DISTINCT FROM (OLD.prospect_id, OLD.account_id, OLD.is_deleted, OLD.client_id))
   EXECUTE FUNCTION prospect_ties_contact_changed();
 --> statement-breakpoint
--- CRM accounts tie their contacts' prospects and the prospects of their domain to their company.
+-- CRM accounts tie their contacts' prospects and the prospects of their domain to their company:
+-- those prospects are computed again.
+CREATE FUNCTION prospect_ties_of_accounts(client uuid, ids uuid[], domains text[]) RETURNS uuid[] LANGUAGE sql STABLE AS $$
+  SELECT ARRAY(
+    SELECT cc.prospect_id FROM crm_contacts cc WHERE cc.account_id = ANY(ids) AND cc.prospect_id IS NOT NULL
+    UNION SELECT unnest(prospect_ties_of_domains(client, domains)))
+$$;
+--> statement-breakpoint
 CREATE FUNCTION prospect_ties_accounts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  r record;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    FOR r IN SELECT n.client_id, array_agg(n.id) AS ids, array_agg(DISTINCT n.domain) AS domains
-               FROM new_rows n GROUP BY n.client_id LOOP
-      PERFORM prospect_ties_refresh(ARRAY(
-        SELECT cc.prospect_id FROM crm_contacts cc WHERE cc.account_id = ANY(r.ids) AND cc.prospect_id IS NOT NULL
-        UNION SELECT unnest(prospect_ties_of_domains(r.client_id, r.domains))));
-    END LOOP;
+    PERFORM prospect_ties_refresh(prospect_ties_of_accounts(n.client_id, array_agg(n.id), array_agg(DISTINCT n.domain)))
+       FROM new_rows n GROUP BY n.client_id;
   ELSE
-    FOR r IN SELECT o.client_id, array_agg(o.id) AS ids, array_agg(DISTINCT o.domain) AS domains
-               FROM old_rows o GROUP BY o.client_id LOOP
-      PERFORM prospect_ties_refresh(ARRAY(
-        SELECT cc.prospect_id FROM crm_contacts cc WHERE cc.account_id = ANY(r.ids) AND cc.prospect_id IS NOT NULL
-        UNION SELECT unnest(prospect_ties_of_domains(r.client_id, r.domains))));
-    END LOOP;
+    PERFORM prospect_ties_refresh(prospect_ties_of_accounts(o.client_id, array_agg(o.id), array_agg(DISTINCT o.domain)))
+       FROM old_rows o GROUP BY o.client_id;
   END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE FUNCTION prospect_ties_account_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM prospect_ties_refresh(ARRAY(
-    SELECT cc.prospect_id FROM crm_contacts cc WHERE cc.account_id = NEW.id AND cc.prospect_id IS NOT NULL
-    UNION SELECT unnest(prospect_ties_of_domains(OLD.client_id, ARRAY[OLD.domain]))
-    UNION SELECT unnest(prospect_ties_of_domains(NEW.client_id, ARRAY[NEW.domain]))));
+  PERFORM prospect_ties_refresh(
+    prospect_ties_of_accounts(OLD.client_id, ARRAY[OLD.id], ARRAY[OLD.domain])
+    || prospect_ties_of_accounts(NEW.client_id, ARRAY[NEW.id], ARRAY[NEW.domain]));
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -219,13 +215,9 @@ CREATE TRIGGER prospect_ties_accounts_update
 -- Companies tie the prospects of their website's domain; a deleted one is untied from all (its
 -- prospects' and CRM accounts' references are cleared by their own keys, whose updates tie again).
 CREATE FUNCTION prospect_ties_companies_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  r record;
 BEGIN
-  FOR r IN SELECT n.client_id, array_agg(DISTINCT n.website_domain) AS domains
-             FROM new_rows n WHERE n.website_domain <> '' GROUP BY n.client_id LOOP
-    PERFORM prospect_ties_refresh(prospect_ties_of_domains(r.client_id, r.domains));
-  END LOOP;
+  PERFORM prospect_ties_refresh(prospect_ties_of_domains(n.client_id, array_agg(DISTINCT n.website_domain)))
+     FROM new_rows n WHERE n.website_domain <> '' GROUP BY n.client_id;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -259,25 +251,7 @@ CREATE TRIGGER prospect_ties_companies_update
 CREATE FUNCTION prospect_ties_fill() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM prospect_account_ties;
-  INSERT INTO prospect_account_ties (client_id, prospect_id, company_id)
-  SELECT p.client_id, p.id, p.company_id FROM prospects p WHERE p.company_id IS NOT NULL
-  UNION
-  SELECT p.client_id, p.id, a.company_id
-    FROM prospects p
-    JOIN crm_contacts cc ON cc.prospect_id = p.id AND cc.client_id = p.client_id AND NOT cc.is_deleted
-    JOIN crm_accounts a ON a.id = cc.account_id AND NOT a.is_deleted
-   WHERE a.company_id IS NOT NULL
-  UNION
-  SELECT p.client_id, p.id, a.company_id
-    FROM prospects p
-    JOIN crm_accounts a
-      ON a.client_id = p.client_id AND a.domain = lower(split_part(p.email, '@', 2)) AND NOT a.is_deleted
-   WHERE lower(split_part(p.email, '@', 2)) <> '' AND a.company_id IS NOT NULL
-  UNION
-  SELECT p.client_id, p.id, c.id
-    FROM prospects p
-    JOIN companies c ON c.client_id = p.client_id AND c.website_domain = lower(split_part(p.email, '@', 2))
-   WHERE c.website_domain <> '';
+  PERFORM prospect_ties_refresh(ARRAY(SELECT id FROM prospects));
 END $$;
 --> statement-breakpoint
 -- TRUNCATE of any of the four tables (tests, a restore) fills the ties again from what is left.

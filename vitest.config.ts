@@ -16,6 +16,8 @@ export default defineConfig({
         test: {
           name: 'server',
           globalSetup: ['apps/server/test/global-setup.ts'],
+          // Closes what a file made outside its tests (apps, databases) when the file ends.
+          setupFiles: ['apps/server/test/setup-file.ts'],
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,

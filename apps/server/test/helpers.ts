@@ -4,11 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import type { BuildOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config/env.ts';
+import { afterFile } from './cleanups.ts';
 import { SNAPSHOT_FILE } from './snapshot.ts';
 
 let snapshot: Blob | undefined;
@@ -27,15 +28,14 @@ export const EXPECTED_DRIVER = TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
 /**
  * Runs `fn` when the current test ends, or, outside a test (a describe body or beforeAll), after
- * the file's tests. Vitest ignores an afterAll registered while a test runs, which left the apps
- * and databases of tests that build their own behind.
+ * the file's tests (cleanups.ts, run by setup-file.ts).
  */
 function cleanUp(fn: () => Promise<void>): void {
   try {
     onTestFinished(fn);
   } catch {
     // "can only be called inside a test": not in one.
-    afterAll(fn);
+    afterFile(fn);
   }
 }
 

@@ -20,7 +20,7 @@ import {
   withoutParallelWorkers,
 } from './account-rollups.ts';
 import { engagedProspects, outreachCte, outreachTypes } from './accounts.ts';
-import { iso, mainCurrency, num, openOpportunity, rowsOf } from './repository.ts';
+import { iso, num, openOpportunity, rowsOf } from './repository.ts';
 import type { Range } from './repository.ts';
 import { attributionWindow, epochOf, rangeOf, summary } from './service.ts';
 
@@ -427,9 +427,9 @@ export function engagedTargets(clientId: string, range: Range, now = Date.now())
  */
 export async function dashboardStats(db: Db, clientId: string, q: ReportRangeQuery): Promise<DashboardStats> {
   const range = rangeOf(q);
-  const [s, currency, counts, contacted, openByCurrency] = await Promise.all([
+  // The summary gives the main currency too.
+  const [s, counts, contacted, openByCurrency] = await Promise.all([
     summary(db, clientId, q),
-    mainCurrency(db, clientId),
     // Active targets per active cadence, each counted index-only (targets_active_cadence_idx).
     withoutParallelWorkers(
       db,
@@ -452,11 +452,11 @@ export async function dashboardStats(db: Db, clientId: string, q: ReportRangeQue
        group by o.currency`,
     ),
   ]);
-  const open = rowsOf(openByCurrency).find((r) => r.currency === currency);
+  const open = rowsOf(openByCurrency).find((r) => r.currency === s.currency);
   const c = rowsOf(counts)[0] ?? {};
   return {
     range: epochOf(range),
-    currency,
+    currency: s.currency,
     active_cadences: num(c.cadences),
     active_targets: num(c.targets),
     engaged_targets: num(c.engaged),

@@ -227,7 +227,11 @@ export async function* opportunityPages(
         ? sql`true`
         : from.created === null
           ? sql`(${createdAt} is not null or o.id > ${from.id}::uuid)`
-          : sql`(${createdAt} < ${from.created}::timestamptz or (${createdAt} = ${from.created}::timestamptz and o.id > ${from.id}::uuid))`;
+          : // The bound `<=` alone is what the (client_id, crm_created_at) index can start from; the
+            // `or` beside it is only a filter, and without the bound each page read the index from
+            // the newest row again (a 1,000,000-row export took 137 s, 32 times a tenth of it).
+            sql`${createdAt} <= ${from.created}::timestamptz
+                and (${createdAt} < ${from.created}::timestamptz or (${createdAt} = ${from.created}::timestamptz and o.id > ${from.id}::uuid))`;
     const rows = rowsOf(
       await db.execute(sql`
         with page as (
@@ -390,7 +394,9 @@ export async function* progressedPages(
   for (;;) {
     const from: { us: string; id: string } | null = after;
     const next = from
-      ? sql`and (m.changed_at < ${microsIso(from.us)}::timestamptz
+      ? // The `<=` bound lets an index start at the cursor (see opportunityPages).
+        sql`and m.changed_at <= ${microsIso(from.us)}::timestamptz
+             and (m.changed_at < ${microsIso(from.us)}::timestamptz
              or (m.changed_at = ${microsIso(from.us)}::timestamptz and m.history_id > ${from.id}::uuid))`
       : sql``;
     const rows = rowsOf(
@@ -441,7 +447,9 @@ export async function* generatedPages(
   for (;;) {
     const from: { us: string; id: string } | null = after;
     const next = from
-      ? sql`and (${createdAt} < ${microsIso(from.us)}::timestamptz
+      ? // The `<=` bound lets an index start at the cursor (see opportunityPages).
+        sql`and ${createdAt} <= ${microsIso(from.us)}::timestamptz
+             and (${createdAt} < ${microsIso(from.us)}::timestamptz
              or (${createdAt} = ${microsIso(from.us)}::timestamptz and o.id > ${from.id}::uuid))`
       : sql``;
     const rows = rowsOf(

@@ -14,6 +14,7 @@ import type {
 } from '@rally/shared/schemas/report-insights';
 import { NO_ROLE } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
+import { cursorPages, mapPages } from '../../db/cursor.ts';
 import { accountEngagementIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
 import { accountProspects, iso, num, oneAccountProspects, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
@@ -150,23 +151,24 @@ function toAlignment(r: Row): AlignmentAccount {
   };
 }
 
-export async function alignment(
-  db: Db,
+/** The order of the alignment's rows (alias given). */
+const alignmentOrder = (t: string) =>
+  sql.raw(`case ${t}.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
+           ${t}.clicks + ${t}.views desc, ${t}.impressions desc, ${t}.outreach_activities desc, ${t}.name, ${t}.account_id`);
+
+/**
+ * The alignment's rows of a segment in order, with every segment's count (window counts over all
+ * rows) on each; `limit` null gives every row (the export). Engaged prospects are counted for the
+ * rows given only.
+ */
+function alignmentStatement(
   clientId: string,
-  q: ReportRangeQuery & { segment: AlignmentSegment; page?: number; page_size?: number },
-  opts: { limit?: number } = {},
-): Promise<Alignment> {
-  const range = rangeOf(q);
-  const pageSize = opts.limit ?? q.page_size ?? 50;
-  const page = opts.limit ? 1 : (q.page ?? 1);
-  await attributionWindow(db, clientId);
-  await ensureAccountMonths(db, clientId, range);
-  // One statement gives the page and every segment's count (window counts over all rows); only a
-  // page past the end, which has no row to carry them, counts again.
-  const [pageResult, types] = await Promise.all([
-    readAccountEngagement(
-      db,
-      sql`
+  range: Range,
+  segment: AlignmentSegment,
+  limit: number | null,
+  offset: number,
+): SQL {
+  return sql`
       select y.*, case when y.impressions + y.clicks + y.views > 0
                        then ${engagedProspects(clientId, range, sql`y.account_id`)} else 0 end as engaged_prospects
         from (
@@ -174,15 +176,31 @@ export async function alignment(
             select x.*, count(*) filter (where x.segment = 'both') over () as n_both,
                    count(*) filter (where x.segment = 'outreach_only') over () as n_outreach_only,
                    count(*) filter (where x.segment = 'ads_only') over () as n_ads_only,
-                   count(*) filter (where ${SEGMENT_WHERE[q.segment]}) over () as total
+                   count(*) filter (where ${SEGMENT_WHERE[segment]}) over () as total
               from (${alignmentRows(clientId, range)}) x
           ) z
-           where ${SEGMENT_WHERE[q.segment]}
-           order by case z.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
-                    z.clicks + z.views desc, z.impressions desc, z.outreach_activities desc, z.name, z.account_id
-           limit ${pageSize} offset ${(page - 1) * pageSize}) y
-       order by case y.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
-                y.clicks + y.views desc, y.impressions desc, y.outreach_activities desc, y.name, y.account_id`,
+           where ${SEGMENT_WHERE[segment]}
+           order by ${alignmentOrder('z')}
+           limit ${limit} offset ${offset}) y
+       order by ${alignmentOrder('y')}`;
+}
+
+export async function alignment(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { segment: AlignmentSegment; page?: number; page_size?: number },
+): Promise<Alignment> {
+  const range = rangeOf(q);
+  const pageSize = q.page_size ?? 50;
+  const page = q.page ?? 1;
+  await attributionWindow(db, clientId);
+  await ensureAccountMonths(db, clientId, range);
+  // One statement gives the page and every segment's count; only a page past the end, which has no
+  // row to carry them, counts again.
+  const [pageResult, types] = await Promise.all([
+    readAccountEngagement(
+      db,
+      alignmentStatement(clientId, range, q.segment, pageSize, (page - 1) * pageSize),
     ),
     outreachTypes(db, clientId),
   ]);
@@ -210,6 +228,19 @@ export async function alignment(
     page,
     page_size: pageSize,
   };
+}
+
+/** Every account of the segment, in the report's order, page by page (the export). */
+export async function alignmentExport(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { segment: AlignmentSegment },
+) {
+  const range = rangeOf(q);
+  await attributionWindow(db, clientId);
+  await ensureAccountMonths(db, clientId, range);
+  const statement = alignmentStatement(clientId, range, q.segment, null, 0);
+  return { range: epochOf(range), pages: mapPages(cursorPages(db, statement), toAlignment) };
 }
 
 // ---------------------------------------------------------------- one target

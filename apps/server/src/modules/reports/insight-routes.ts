@@ -37,12 +37,27 @@ import type {
 } from '@rally/shared/schemas/report-insights';
 import { reportRangeQuery } from '@rally/shared/schemas/reports';
 import { tenantOf } from '../../lib/access.ts';
-import { sendCsv } from '../../lib/csv-export.ts';
+import { sendCsv, streamCsv } from '../../lib/csv-export.ts';
 import type { CsvColumn } from '../../lib/csv-export.ts';
 import { httpError } from '../../lib/errors.ts';
-import { alignment, buyingGroup, targetActivities, targetReport, targetStats } from './accounts.ts';
+import {
+  alignment,
+  alignmentExport,
+  buyingGroup,
+  targetActivities,
+  targetReport,
+  targetStats,
+} from './accounts.ts';
 import { contentDetail, contentReport, reportSearch } from './content.ts';
-import { dashboardStats, priority, reportFeed, utilization } from './signals.ts';
+import {
+  dashboardStats,
+  feedExport,
+  priority,
+  priorityExport,
+  reportFeed,
+  utilization,
+  utilizationExport,
+} from './signals.ts';
 
 const access = { permission: 'reports.read' } as const;
 const csvReply = { 200: z.string().describe('text/csv') };
@@ -189,12 +204,12 @@ export const reportInsightRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const r = await alignment(db, tenantOf(request).clientId, request.query, { limit: EXPORT_LIMIT });
-      return sendCsv(
+      const r = await alignmentExport(db, tenantOf(request).clientId, request.query);
+      return streamCsv(
         reply,
         `alignment-${request.query.segment}-${rangeName(r.range)}.csv`,
         ALIGNMENT_COLUMNS,
-        r.items,
+        r.pages,
       );
     },
   );
@@ -367,12 +382,12 @@ export const reportInsightRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const r = await utilization(db, tenantOf(request).clientId, request.query, { limit: EXPORT_LIMIT });
-      return sendCsv(
+      const r = utilizationExport(db, tenantOf(request).clientId, request.query);
+      return streamCsv(
         reply,
         `signals-utilization-${request.query.filter}-${rangeName(r.range)}.csv`,
         UTILIZATION_COLUMNS,
-        r.items,
+        r.pages,
       );
     },
   );
@@ -405,8 +420,8 @@ export const reportInsightRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const r = await reportFeed(db, tenantOf(request).clientId, request.query, { limit: EXPORT_LIMIT });
-      return sendCsv(reply, `feed-${rangeName(r.range)}.csv`, FEED_COLUMNS, r.items);
+      const r = feedExport(db, tenantOf(request).clientId, request.query);
+      return streamCsv(reply, `feed-${rangeName(r.range)}.csv`, FEED_COLUMNS, r.pages);
     },
   );
 
@@ -438,8 +453,8 @@ export const reportInsightRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const r = await priority(db, tenantOf(request).clientId, request.query, { limit: EXPORT_LIMIT });
-      return sendCsv(reply, `pipeline-priority-${r.days}d.csv`, PRIORITY_COLUMNS, r.items);
+      const r = await priorityExport(db, tenantOf(request).clientId, request.query);
+      return streamCsv(reply, `pipeline-priority-${r.days}d.csv`, PRIORITY_COLUMNS, r.pages);
     },
   );
 

@@ -12,6 +12,7 @@ import type {
   UtilizationRow,
 } from '@rally/shared/schemas/report-insights';
 import type { Db } from '../../db/client.ts';
+import { cursorPages, mapPages } from '../../db/cursor.ts';
 import {
   accountEngagementIn,
   ensureAccountMonths,
@@ -21,7 +22,7 @@ import {
 } from './account-rollups.ts';
 import { engagedProspects, outreachCte, outreachTypes } from './accounts.ts';
 import { iso, num, openOpportunity, rowsOf } from './repository.ts';
-import type { Range } from './repository.ts';
+import type { Range, Row } from './repository.ts';
 import { attributionWindow, epochOf, rangeOf, summary } from './service.ts';
 
 /**
@@ -74,27 +75,25 @@ const UTILIZATION_WHERE: Record<UtilizationFilter, SQL> = {
   not_contacted: sql`t.id not in (select target_id from contacted)`,
 };
 
-export async function utilization(
-  db: Db,
+/**
+ * The superprospects of the range as rows, newest first, each with the range's counts (`n`,
+ * `n_contacted`); `limit` null gives every row (the export). One statement, so `contacted` is
+ * computed once for the counts, the filter and the rows.
+ */
+function utilizationStatement(
   clientId: string,
-  q: ReportRangeQuery & { filter: UtilizationFilter; page?: number; page_size?: number },
-  opts: { limit?: number } = {},
-): Promise<Utilization> {
-  const range = rangeOf(q);
-  const { page, pageSize, offset } = paging(q, opts.limit);
-  // One statement, so `contacted` is computed once for the counts, the filter and the page.
-  // One process: alone it is as fast (about 95 ms at the reports bench's size) and beside the
-  // dashboard's other statements it no longer takes both cores.
-  const [result, types] = await Promise.all([
-    withoutParallelWorkers(
-      db,
-      sql`
+  range: Range,
+  filter: UtilizationFilter,
+  limit: number | null,
+  offset: number,
+): SQL {
+  return sql`
       with ${contactedCte(clientId, range)},
       page as (
         select t.id from targets t
-         where ${supersOf(clientId, range)} and ${UTILIZATION_WHERE[q.filter]}
+         where ${supersOf(clientId, range)} and ${UTILIZATION_WHERE[filter]}
          order by t.super_date desc, t.id
-         limit ${pageSize} offset ${offset}
+         limit ${limit} offset ${offset}
       ),
       counts as (
         select (select count(*) from targets t where ${supersOf(clientId, range)}) as n,
@@ -113,31 +112,48 @@ export async function utilization(
           left join sales_reps r on r.id = t.sales_rep_id
           left join contacted c on c.target_id = t.id
       ) x on true
-       order by x.super_date desc, x.target_id`,
-    ),
+       order by x.super_date desc, x.target_id`;
+}
+
+/** A row of `utilizationStatement` that names a superprospect (the counts' row alone does not). */
+const isSuperRow = (r: Row) => r.target_id !== null && r.target_id !== undefined;
+
+function toUtilizationRow(r: Row): UtilizationRow {
+  const superDate = iso(r.super_date) ?? '';
+  const contactedAt = iso(r.contacted_at);
+  return {
+    target_id: String(r.target_id),
+    prospect_id: String(r.prospect_id),
+    name: String(r.name),
+    email: (r.email as string | null) ?? null,
+    company_name: (r.company_name as string | null) ?? null,
+    cadence_name: String(r.cadence_name),
+    sales_rep: (r.sales_rep as string | null) ?? null,
+    super_date: superDate,
+    contacted_at: contactedAt,
+    days_to_contact: contactedAt
+      ? Math.round(((Date.parse(contactedAt) - Date.parse(superDate)) / DAY_MS) * 10) / 10
+      : null,
+  };
+}
+
+export async function utilization(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { filter: UtilizationFilter; page?: number; page_size?: number },
+  opts: { limit?: number } = {},
+): Promise<Utilization> {
+  const range = rangeOf(q);
+  const { page, pageSize, offset } = paging(q, opts.limit);
+  // One process: alone it is as fast (about 95 ms at the reports bench's size) and beside the
+  // dashboard's other statements it no longer takes both cores.
+  const [result, types] = await Promise.all([
+    withoutParallelWorkers(db, utilizationStatement(clientId, range, q.filter, pageSize, offset)),
     outreachTypes(db, clientId),
   ]);
   const all = rowsOf(result);
   const c = all[0] ?? {};
-  const rows = all.filter((r) => r.target_id !== null && r.target_id !== undefined);
-  const items: UtilizationRow[] = rows.map((r) => {
-    const superDate = iso(r.super_date) ?? '';
-    const contactedAt = iso(r.contacted_at);
-    return {
-      target_id: String(r.target_id),
-      prospect_id: String(r.prospect_id),
-      name: String(r.name),
-      email: (r.email as string | null) ?? null,
-      company_name: (r.company_name as string | null) ?? null,
-      cadence_name: String(r.cadence_name),
-      sales_rep: (r.sales_rep as string | null) ?? null,
-      super_date: superDate,
-      contacted_at: contactedAt,
-      days_to_contact: contactedAt
-        ? Math.round(((Date.parse(contactedAt) - Date.parse(superDate)) / DAY_MS) * 10) / 10
-        : null,
-    };
-  });
+  const items = all.filter(isSuperRow).map(toUtilizationRow);
   const n = num(c.n);
   const contacted = num(c.n_contacted);
   return {
@@ -153,6 +169,17 @@ export async function utilization(
   };
 }
 
+/** Every superprospect of the range as filtered, newest first, page by page (the export). */
+export function utilizationExport(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery & { filter: UtilizationFilter },
+) {
+  const range = rangeOf(q);
+  const pages = cursorPages(db, utilizationStatement(clientId, range, q.filter, null, 0));
+  return { range: epochOf(range), pages: mapPages(pages, toUtilizationRow, isSuperRow) };
+}
+
 // ---------------------------------------------------------------- feed
 
 /**
@@ -166,7 +193,7 @@ export async function utilization(
  * those are merged and sorted: the newest N of the union are among the newest N of each part, so a
  * page is exact and costs its depth, not the range's size.
  */
-function feedParts(clientId: string, range: Range, limit: number): SQL {
+function feedParts(clientId: string, range: Range, limit: number | null): SQL {
   return sql`
    (select e.occurred_at as at, e.type as kind, trim(p.first_name || ' ' || p.last_name) as title,
            case when e.type = 'click' then 'Clicked an ad' else 'Viewed the landing page' end
@@ -258,32 +285,45 @@ async function feedTotal(db: Db, clientId: string, range: Range, cap: number): P
   return num(r?.n);
 }
 
+/** The feed's rows of the range, newest first; `limit` null gives every row (the export). */
+const feedStatement = (clientId: string, range: Range, limit: number | null, offset: number) => sql`
+      select x.* from (${feedParts(clientId, range, limit === null ? null : offset + limit)}) x
+       order by x.at desc, x.kind, x.target_id, x.opportunity_id
+       limit ${limit} offset ${offset}`;
+
+const toFeedItem = (r: Row): ReportFeedItem => ({
+  at: iso(r.at) ?? '',
+  kind: r.kind as ReportFeedItem['kind'],
+  title: String(r.title),
+  detail: String(r.detail),
+  target_id: (r.target_id as string | null) ?? null,
+  opportunity_id: (r.opportunity_id as string | null) ?? null,
+});
+
 export async function reportFeed(
   db: Db,
   clientId: string,
   q: ReportRangeQuery & { page?: number; page_size?: number },
-  /** `limit`: one page of that many, no total (the export). `totalCap`: FEED_TOTAL_CAP (tests). */
-  opts: { limit?: number; totalCap?: number } = {},
+  /** `totalCap`: FEED_TOTAL_CAP (tests). */
+  opts: { totalCap?: number } = {},
 ): Promise<ReportFeed> {
   const range = rangeOf(q);
-  const { page, pageSize, offset } = paging(q, opts.limit);
+  const { page, pageSize, offset } = paging(q);
   const [result, total] = await Promise.all([
-    db.execute(sql`
-      select x.* from (${feedParts(clientId, range, offset + pageSize)}) x
-       order by x.at desc, x.kind, x.target_id, x.opportunity_id
-       limit ${pageSize} offset ${offset}`),
-    opts.limit ? null : feedTotal(db, clientId, range, opts.totalCap ?? FEED_TOTAL_CAP),
+    db.execute(feedStatement(clientId, range, pageSize, offset)),
+    feedTotal(db, clientId, range, opts.totalCap ?? FEED_TOTAL_CAP),
   ]);
-  const rows = rowsOf(result);
-  const items: ReportFeedItem[] = rows.map((r) => ({
-    at: iso(r.at) ?? '',
-    kind: r.kind as ReportFeedItem['kind'],
-    title: String(r.title),
-    detail: String(r.detail),
-    target_id: (r.target_id as string | null) ?? null,
-    opportunity_id: (r.opportunity_id as string | null) ?? null,
-  }));
-  return { range: epochOf(range), items, total: total ?? items.length, page, page_size: pageSize };
+  const items = rowsOf(result).map(toFeedItem);
+  return { range: epochOf(range), items, total, page, page_size: pageSize };
+}
+
+/** Every item of the range's feed, newest first, page by page (the export). */
+export function feedExport(db: Db, clientId: string, q: ReportRangeQuery) {
+  const range = rangeOf(q);
+  return {
+    range: epochOf(range),
+    pages: mapPages(cursorPages(db, feedStatement(clientId, range, null, 0)), toFeedItem),
+  };
 }
 
 // ---------------------------------------------------------------- pipeline/priority
@@ -326,13 +366,13 @@ function markedCte(clientId: string, withTargets: boolean): SQL {
  * Opportunities of accounts marked as a sales priority come first. Only the accounts of open
  * opportunities are tied to their prospects (`open_accounts`): the others would be joined to nothing.
  */
-export async function priority(
+async function priorityStatement(
   db: Db,
   clientId: string,
-  q: { days: number; page?: number; page_size?: number },
-  opts: { limit?: number } = {},
-): Promise<Priority> {
-  const { page, pageSize, offset } = paging(q, opts.limit);
+  q: { days: number },
+  limit: number | null,
+  offset: number,
+): Promise<SQL> {
   const range = { from: new Date(Date.now() - q.days * DAY_MS), to: new Date() };
   const [marks] = rowsOf(
     await db.execute(sql`
@@ -345,9 +385,7 @@ export async function priority(
   // Accounts engaged in the range from the account rollups (account-rollups.ts); engaged prospects
   // are counted for the page's rows only. The open accounts are read once: each part of the
   // rollups filters on them.
-  const result = await readAccountEngagement(
-    db,
-    sql`
+  return sql`
     with open_accounts as materialized (${openAccounts}),
     ${accountEngagementIn(clientId, range, sql`select company_id from open_accounts`)},
     ${markedCte(clientId, Boolean(marks?.t))},
@@ -364,14 +402,15 @@ export async function priority(
         left join marked on marked.company_id = o.company_id
        where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
        order by marked.marked_at is null, score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
-       limit ${pageSize} offset ${offset}
+       limit ${limit} offset ${offset}
     )
     select r.*, case when r.score > 0 then ${engagedProspects(clientId, range, sql`r.company_id`)} else 0 end as prospects
       from ranked r
-     order by r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`,
-  );
-  const rows = rowsOf(result);
-  const items: PriorityRow[] = rows.map((r) => ({
+     order by r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`;
+}
+
+function toPriorityRow(r: Row): PriorityRow {
+  return {
     opportunity_id: String(r.id),
     name: String(r.name),
     account_name: String(r.account_name),
@@ -388,8 +427,30 @@ export async function priority(
     score: num(r.score),
     is_priority: r.marked_at !== null && r.marked_at !== undefined,
     priority_marked_at: iso(r.marked_at),
-  }));
-  return { days: q.days, items, total: num(rows[0]?.total), page, page_size: pageSize };
+  };
+}
+
+export async function priority(
+  db: Db,
+  clientId: string,
+  q: { days: number; page?: number; page_size?: number },
+): Promise<Priority> {
+  const { page, pageSize, offset } = paging(q);
+  const statement = await priorityStatement(db, clientId, q, pageSize, offset);
+  const rows = rowsOf(await readAccountEngagement(db, statement));
+  return {
+    days: q.days,
+    items: rows.map(toPriorityRow),
+    total: num(rows[0]?.total),
+    page,
+    page_size: pageSize,
+  };
+}
+
+/** Every open opportunity, ranked, page by page (the export). */
+export async function priorityExport(db: Db, clientId: string, q: { days: number }) {
+  const statement = await priorityStatement(db, clientId, q, null, 0);
+  return { days: q.days, pages: mapPages(cursorPages(db, statement), toPriorityRow) };
 }
 
 // ---------------------------------------------------------------- dashboard/stats

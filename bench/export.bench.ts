@@ -5,7 +5,7 @@ import { clients, integrations } from '../apps/server/src/db/schema/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import { memberships, users } from '../apps/server/src/db/schema/index.ts';
 import { BUILT_IN_ROLES } from '@rally/shared';
-import { benchConfig, report, scratchDatabase } from './lib.ts';
+import { benchConfig, downloadCsv, report, scratchDatabase } from './lib.ts';
 
 /** Signs in over HTTP as the app's own client does; the cookie and CSRF token for the next calls. */
 async function signIn(base: string, email: string, password: string) {
@@ -22,41 +22,6 @@ async function signIn(base: string, email: string, password: string) {
   });
   if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
   return [...cookies, ...res.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
-}
-
-/** Reads a download as it streams (never whole): seconds, bytes, lines, and the process's peak RSS. */
-async function download(url: string, cookie: string, clientId: string) {
-  // The heap after a full collection, before and at most during the download: live memory, which
-  // RSS (V8 keeps what it once reserved) does not show.
-  globalThis.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
-  let peak = process.memoryUsage().rss;
-  let heapPeak = heapBefore;
-  let samples = 0;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-    if (globalThis.gc && ++samples % 40 === 0) {
-      globalThis.gc();
-      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-    }
-  }, 50);
-  const started = performance.now();
-  const res = await fetch(url, { headers: { cookie, 'x-client-id': clientId } });
-  if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
-  let bytes = 0;
-  let lines = 0;
-  for await (const chunk of res.body) {
-    bytes += chunk.byteLength;
-    for (const b of chunk) if (b === 10) lines++;
-  }
-  clearInterval(sampler);
-  return {
-    seconds: (performance.now() - started) / 1000,
-    bytes,
-    lines,
-    peakMiB: peak / 2 ** 20,
-    heapGrowthMiB: (heapPeak - heapBefore) / 2 ** 20,
-  };
 }
 
 /**
@@ -130,8 +95,8 @@ export async function run() {
     };
     const smallFirst = await first(made[0]!);
     const bigFirst = await first(made[1]!);
-    const small = await download(url(made[0]!), cookie, made[0]!);
-    const big = await download(url(made[1]!), cookie, made[1]!);
+    const small = await downloadCsv(url(made[0]!), { cookie, 'x-client-id': made[0]! });
+    const big = await downloadCsv(url(made[1]!), { cookie, 'x-client-id': made[1]! });
     if (big.lines !== rows + 1 || small.lines !== rows / 10 + 1)
       throw new Error(`exported ${small.lines} and ${big.lines} lines`);
     report(

@@ -204,3 +204,38 @@ export async function connectCrm(app: FastifyInstance, source: 'hubspot' | 'sale
     .returning({ id: integrations.id });
   return { creds, clientId: client!.id, integrationId: integration!.id };
 }
+
+/** Reads a download as it streams (never whole): seconds, bytes, lines, and the process's peak RSS. */
+export async function downloadCsv(url: string, headers: Record<string, string>) {
+  // The heap after a full collection, before and once a second during the download: live memory, which
+  // RSS (V8 keeps what it once reserved) does not show.
+  globalThis.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let peak = process.memoryUsage().rss;
+  let heapPeak = heapBefore;
+  let samples = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+    if (globalThis.gc && ++samples % 20 === 0) {
+      globalThis.gc();
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    }
+  }, 50);
+  const started = performance.now();
+  const res = await fetch(url, { headers });
+  if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body) {
+    bytes += chunk.byteLength;
+    for (const b of chunk) if (b === 10) lines++;
+  }
+  clearInterval(sampler);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    bytes,
+    lines,
+    peakMiB: peak / 2 ** 20,
+    heapGrowthMiB: (heapPeak - heapBefore) / 2 ** 20,
+  };
+}

@@ -10,7 +10,7 @@ import { windowDaysOf } from '../apps/server/src/modules/reports/service.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
 import { memberships, users } from '../apps/server/src/db/schema/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
-import { report, root } from './lib.ts';
+import { downloadCsv, report, root } from './lib.ts';
 import { BIG_CLIENT, generateReportsData } from './reports-data.ts';
 
 /**
@@ -295,6 +295,23 @@ export async function run() {
       line(label, String(bytes), t, 1, t.n < ITERATIONS ? ` (${t.n} runs)` : '');
       if (t.p95 > AIM_MS) misses.push(label);
       if (t.p95 > worst.p95) worst = { label, p95: t.p95 };
+    }
+    // The exports whose rows grow with the data, whole, once each (BENCH_REPORTS_EXPORTS=0 skips
+    // them): seconds, rows and the live heap's growth while the CSV streams.
+    if (process.env.BENCH_REPORTS_EXPORTS !== '0' && !only) {
+      const exports: [string, string][] = [
+        ['feed/export', `${r}/feed/export?${range}`],
+        ['pipeline/priority/export', `${r}/pipeline/priority/export?days=30`],
+        ['signals/utilization/export', `${r}/signals/utilization/export?${range}&filter=all`],
+        ['alignment/export', `${r}/alignment/export?${range}&segment=all`],
+        ['opportunity/export', `${r}/opportunity/export?${range}&filter=all`],
+      ];
+      for (const [label, call] of exports) {
+        const d = await downloadCsv(`${base}${call}`, headers);
+        console.log(
+          `  export ${label.padEnd(27)} ${String(d.lines - 1).padStart(8)} rows ${d.seconds.toFixed(1).padStart(6)} s ${(d.bytes / 2 ** 20).toFixed(1).padStart(6)} MiB, heap growth ${d.heapGrowthMiB.toFixed(0)} MiB, peak RSS ${d.peakMiB.toFixed(0)} MiB`,
+        );
+      }
     }
     line('baseline: GET /sc/prospects/{id}', '', pkHttp);
     line('baseline: SELECT by primary key', '', pkSql, 2);

@@ -64,4 +64,22 @@ describe('cursorPages: a statement read a page at a time', async () => {
       expect(await sessions()).toEqual({ open_transactions: 0 });
     }
   });
+  it('serves at most half the pool with cursors at once; another export waits for a turn', async (ctx) => {
+    if (app.database.driver !== 'postgres') return ctx.skip();
+    const pool = (app.db as unknown as { $client: { options: { max: number } } }).$client;
+    const turns = Math.max(1, Math.floor(pool.options.max / 2));
+    const held = Array.from({ length: turns }, () => cursorPages(app.db, statement(10), 2));
+    for (const cursor of held) expect((await cursor.next()).value).toHaveLength(2);
+    const extra = cursorPages(app.db, statement(10), 2);
+    let served = false;
+    const first = extra.next().then((r) => ((served = true), r));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(served, 'waits while every turn is taken').toBe(false);
+    // Other requests still get a connection meanwhile.
+    expect(rowsOf(await app.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+    await held[0]!.return(undefined);
+    expect((await first).value).toHaveLength(2);
+    for (const cursor of [...held.slice(1), extra]) await cursor.return(undefined);
+    expect(await sessions()).toEqual({ open_transactions: 0 });
+  });
 });

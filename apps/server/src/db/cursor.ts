@@ -35,7 +35,14 @@ export async function* cursorPages(db: Db, query: SQL, pageSize = 2_000): AsyncG
     return;
   }
   const { sql: text, params } = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query);
-  const conn = await client.connect();
+  const release = await turnOf(client);
+  let conn: pg.PoolClient;
+  try {
+    conn = await client.connect();
+  } catch (e) {
+    release();
+    throw e;
+  }
   let done = false;
   try {
     await conn.query('begin read only');
@@ -59,7 +66,33 @@ export async function* cursorPages(db: Db, query: SQL, pageSize = 2_000): AsyncG
           (e: Error) => e,
         );
     conn.release(broken);
+    release();
   }
+}
+
+/**
+ * A cursor holds its connection for as long as its download lasts, so at most half the pool's
+ * connections serve cursors at once: more exports wait for a turn rather than every other request
+ * waiting for a connection.
+ */
+const turns = new WeakMap<pg.Pool, { active: number; waiting: (() => void)[] }>();
+
+async function turnOf(pool: pg.Pool): Promise<() => void> {
+  const max = Math.max(1, Math.floor((pool.options.max ?? 10) / 2));
+  let t = turns.get(pool);
+  if (!t) turns.set(pool, (t = { active: 0, waiting: [] }));
+  const state = t;
+  if (state.active >= max) await new Promise<void>((resolve) => state.waiting.push(resolve));
+  else state.active++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    // The turn passes to the next waiting export, or is given back.
+    const next = state.waiting.shift();
+    if (next) next();
+    else state.active--;
+  };
 }
 
 /** Each page of `pages` mapped row by row, keeping the rows `keep` accepts. */

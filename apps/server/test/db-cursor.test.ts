@@ -69,17 +69,24 @@ describe('cursorPages: a statement read a page at a time', async () => {
     const pool = (app.db as unknown as { $client: { options: { max: number } } }).$client;
     const turns = Math.max(1, Math.floor(pool.options.max / 2));
     const held = Array.from({ length: turns }, () => cursorPages(app.db, statement(10), 2));
-    for (const cursor of held) expect((await cursor.next()).value).toHaveLength(2);
     const extra = cursorPages(app.db, statement(10), 2);
     let served = false;
-    const first = extra.next().then((r) => ((served = true), r));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(served, 'waits while every turn is taken').toBe(false);
-    // Other requests still get a connection meanwhile.
-    expect(rowsOf(await app.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
-    await held[0]!.return(undefined);
-    expect((await first).value).toHaveLength(2);
-    for (const cursor of [...held.slice(1), extra]) await cursor.return(undefined);
+    let first: Promise<unknown> | undefined;
+    try {
+      for (const cursor of held) expect((await cursor.next()).value).toHaveLength(2);
+      first = extra.next().then((r) => ((served = true), r.value));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(served, 'waits while every turn is taken').toBe(false);
+      // Other requests still get a connection meanwhile.
+      expect(rowsOf(await app.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+      await held[0]!.return(undefined);
+      expect(await first).toHaveLength(2);
+    } finally {
+      // Whatever failed, every cursor gives its connection back (or the app could not close).
+      for (const cursor of held) await cursor.return(undefined);
+      await first;
+      await extra.return(undefined);
+    }
     expect(await sessions()).toEqual({ open_transactions: 0 });
   });
 });

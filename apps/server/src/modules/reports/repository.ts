@@ -228,8 +228,8 @@ export async function* opportunityPages(
         : from.created === null
           ? sql`(${createdAt} is not null or o.id > ${from.id}::uuid)`
           : // The bound `<=` alone is what the (client_id, crm_created_at) index can start from; the
-            // `or` beside it is only a filter, and without the bound each page read the index from
-            // the newest row again (a 1,000,000-row export took 137 s, 32 times a tenth of it).
+            // `or` beside it is only a filter. Without the bound an ordered scan read the index from
+            // the newest row on every page: 120 ms a page halfway through 1,000,000 rows, against 1 ms.
             sql`${createdAt} <= ${from.created}::timestamptz
                 and (${createdAt} < ${from.created}::timestamptz or (${createdAt} = ${from.created}::timestamptz and o.id > ${from.id}::uuid))`;
     const rows = rowsOf(

@@ -9,12 +9,14 @@ import { Browser } from './http.ts';
 /**
  * Issue 20: every CSV that leaves the product is formula-injection safe. The demo data's names and
  * titles (every text column so named, in every table of Acme's) are made to start with = + - @ or a
- * tab, then every export of /v1/docs/json is downloaded: no text cell may start with one of them
- * (a spreadsheet would run it), and the poisoned names must show up neutralised. A new export route
- * is covered without a change here.
+ * tab, or with a sign behind an invisible character or in its full-width form (issue 37), then every
+ * export of /v1/docs/json is downloaded: no text cell may start with one of them (a spreadsheet would
+ * run it), and the poisoned names must show up neutralised. A new export route is covered without a
+ * change here.
  */
-const STARTS = ['=', '+', '-', '@', '\t'];
-const FORMULA = /^[=+\-@\t\r]/;
+const STARTS = ['=', '+', '-', '@', '\t', '\u200b=', '\uff1d', '\ufeff+', ' @', '\u2060\uff0d'];
+/** What a spreadsheet may run: a sign (ASCII, full-width or small) behind nothing a reader sees. */
+const FORMULA = /^(?:[\t\r]|[\p{Cc}\p{Cf}\p{Z}\s]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B])/u;
 const NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
 
 describe('CSV exports', async () => {

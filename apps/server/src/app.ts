@@ -67,6 +67,7 @@ import {
 import type { AdapterOptions, SyncService } from './modules/integrations/index.ts';
 import { createSecretBox } from './lib/crypto.ts';
 import type { Outbox } from './modules/mail/outbox.ts';
+import { loggerOptions } from './lib/log-redact.ts';
 import { apiBase } from './plugins/api-base.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -99,6 +100,8 @@ export type BuildOptions = {
   billingClock?: () => Date;
   /** Webhook deliveries' first retry wait in seconds (default 30; tests shorten it). */
   webhookRetrySeconds?: number;
+  /** Where log lines go (default standard output); tests capture them. */
+  logStream?: { write(line: string): void };
 };
 
 /** Feature modules of each API base. Later features add themselves here. */
@@ -170,10 +173,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       server.setTimeout(options.connectionTimeout ?? 0);
       return server;
     },
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
-    },
+    logger: loggerOptions(config.logLevel, opts.logStream),
     // Honour a request id from the load balancer, else make one; it is echoed on every response.
     genReqId: requestIdOf,
     trustProxy: config.nodeEnv === 'production',

@@ -198,7 +198,7 @@ describe('embedded reports', async () => {
     expect(unknown.json().message).toMatch(/Invalid link/);
   });
 
-  it('refuses an address that guesses too many tokens, even a right one after that', async () => {
+  it('refuses an address that guesses too many tokens, but still serves it a right one (issue 37)', async () => {
     const created = await create();
     const from = (token: string) =>
       app.inject({
@@ -209,10 +209,99 @@ describe('embedded reports', async () => {
     for (let i = 0; i < EMBED_MISSES_PER_WINDOW; i++) {
       expect((await from(`${String(i).padStart(3, '0')}${'c'.repeat(40)}`)).statusCode).toBe(404);
     }
-    const refused = await from(created.token);
+    const refused = await from('d'.repeat(43));
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBeTruthy();
+    // An office behind one NAT address: a colleague's valid link still opens.
+    const served = await from(created.token);
+    expect(served.statusCode, served.body).toBe(200);
+    expect(served.json()).toMatchObject({ id: created.id });
+    // And the misses stay refused.
+    expect((await from('e'.repeat(43))).statusCode).toBe(429);
     // Another address is not affected.
-    expect((await open(created.token)).statusCode).toBe(200);
+    expect((await open('f'.repeat(43))).statusCode).toBe(404);
+  });
+
+  it('concurrently: exactly the limit of misses is answered 404, the rest 429, and every valid token 200', async () => {
+    const created = await create();
+    const address = '198.51.100.77';
+    const from = (token: string) =>
+      app.inject({ url: `/v1/rest/reports/embedded?token=${token}`, remoteAddress: address });
+    const misses = Array.from({ length: EMBED_MISSES_PER_WINDOW * 2 }, (_, i) =>
+      from(`${String(i).padStart(4, '0')}${'g'.repeat(39)}`),
+    );
+    const hits = Array.from({ length: 20 }, () => from(created.token));
+    const [missed, served] = await Promise.all([Promise.all(misses), Promise.all(hits)]);
+    const count = (list: { statusCode: number }[], code: number) =>
+      list.filter((r) => r.statusCode === code).length;
+    expect(count(missed, 404)).toBe(EMBED_MISSES_PER_WINDOW);
+    expect(count(missed, 429)).toBe(EMBED_MISSES_PER_WINDOW);
+    expect(served.map((r) => r.statusCode)).toEqual(served.map(() => 200));
+  });
+});
+
+/**
+ * Issue 37 item 10: the token of a link opened by `?token=` is written to no log line of its
+ * request (incoming request, completion, errors), whatever the answer; nor are the other secrets that
+ * travel in URLs (sign-in links, resets, invitations).
+ */
+describe('embedded report tokens in the logs', async () => {
+  const lines: string[] = [];
+  const app = await createTestApp({
+    env: { LOG_LEVEL: 'trace' },
+    logStream: { write: (line: string) => void lines.push(line) },
+  });
+  const clientId = (await standardScene(app, 'Logco')).clientId;
+  const { browser: owner } = await signedIn(app, { [clientId]: 'purple_owner' });
+
+  it('no log line holds the token, for a served, an unknown, a revoked link or a failing request', async () => {
+    const made = async () => {
+      const res = await owner.post(`/v1/rest/client/${clientId}/reports/embedded`, {
+        name: 'Logged',
+        report: 'summary',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { id: string; token: string };
+    };
+    const served = await made();
+    const revoked = await made();
+    expect(
+      (await owner.delete(`/v1/rest/client/${clientId}/reports/embedded/${revoked.id}`)).statusCode,
+    ).toBe(200);
+    const failing = await made();
+    const unknown = 'h'.repeat(43);
+    const tokens = [served.token, revoked.token, unknown, failing.token];
+    lines.length = 0;
+
+    const get = (url: string) => app.inject({ url, remoteAddress: '192.0.2.44' });
+    expect((await get(`/v1/rest/reports/embedded?token=${served.token}`)).statusCode).toBe(200);
+    expect((await get(`/v1/rest/reports/embedded/${served.id}?token=${served.token}&x=1`)).statusCode).toBe(
+      200,
+    );
+    expect((await get(`/v1/rest/reports/embedded?token=${revoked.token}`)).statusCode).toBe(410);
+    expect((await get(`/v1/rest/reports/embedded?token=${unknown}`)).statusCode).toBe(404);
+    // A bad id beside the token (422), the key spelt percent-encoded, and an unknown path.
+    expect((await get(`/v1/rest/reports/embedded/nope?token=${served.token}`)).statusCode).toBe(422);
+    expect((await get(`/v1/rest/reports/embedded?t%6Fken=${served.token}`)).statusCode).toBe(200);
+    expect((await get(`/v1/rest/reports/embedded-typo?token=${served.token}`)).statusCode).toBe(404);
+    // A server error while the token is being looked up: the error's lines hold no token either.
+    await app.database.execute('alter table embedded_reports rename to embedded_reports_away');
+    try {
+      expect((await get(`/v1/rest/reports/embedded?token=${failing.token}`)).statusCode).toBe(500);
+    } finally {
+      await app.database.execute('alter table embedded_reports_away rename to embedded_reports');
+    }
+    // Sign-in links, resets and invitations carry their secrets in URLs too.
+    await get(`/?token=${served.token}`);
+    await get(`/reset-password?hash=${served.token}`);
+    await get(`/v1/api/user_request/${served.token}`);
+
+    const text = lines.join('');
+    expect(lines.length).toBeGreaterThan(20);
+    const leaking = lines.filter((l) => tokens.some((t) => l.includes(t)));
+    expect(leaking, `${leaking.length} of ${lines.length} log lines hold a token`).toEqual([]);
+    // The lines are there (the request was logged, with its path), only the secret is not.
+    expect(text).toContain('/v1/rest/reports/embedded?token=[redacted]');
+    expect(text).toMatch(/"level":50.*request failed/);
   });
 });

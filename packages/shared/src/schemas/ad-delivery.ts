@@ -48,8 +48,12 @@ export const adFieldsSettingsSchema = z.object({
   can_create_fields: z.boolean(),
   /** When Rally cannot create them: exactly what the owner must create in the vendor, in plain words. */
   instructions: z.string().nullable(),
+  /** Person records whose two fields hold a target's URLs now. */
   targets_written: z.number().int(),
+  /** Person records still to write (new targets, targets that left, fields changed), as last counted. */
   targets_pending: z.number().int(),
+  /** Person records the vendor refused one by one (deleted there, say); tried again when they change. */
+  targets_failed: z.number().int(),
   last_written_at: z.iso.datetime({ offset: true }).nullable(),
   /** The last failure in plain words (rate limit, missing field, revoked access), or null. */
   last_error: z.string().nullable(),
@@ -64,6 +68,19 @@ export const adFieldsBody = z.object({
   enabled: z.boolean(),
 });
 export type AdFieldsBody = z.infer<typeof adFieldsBody>;
+
+/**
+ * `POST /v1/rest/client/{clientId}/ad_fields/{integrationId}/create` (integration.write; no body):
+ * Rally creates the two fields where the vendor's API allows, sets them on the connection and turns
+ * writing on, and answers the settings row; where it cannot, 422 with `instructions`.
+ */
+export const adFieldsCreateError = z.object({
+  message: z.string(),
+  /** What the owner creates in the vendor instead (absent on a malformed request). */
+  instructions: z.string().optional(),
+  /** A malformed request's fields (`params.integrationId`…), as every 422 names them. */
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
 
 /** `GET /v1/rest/client/{clientId}/ad_fields/{integrationId}/available`: fields that can hold a URL. */
 export const availableFieldsReply = z.object({ items: z.array(vendorFieldSchema) });

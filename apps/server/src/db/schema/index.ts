@@ -13,3 +13,4 @@ export * from './attention.ts';
 export * from './embedded-reports.ts';
 export * from './export-files.ts';
 export * from './attribution.ts';
+export * from './ad-fields.ts';

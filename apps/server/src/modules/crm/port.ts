@@ -26,6 +26,7 @@ import type {
   Credentials,
   OAuthCredentials,
 } from '../integrations/port.ts';
+import type { AdFieldsPort } from '../integrations/ad-fields-port.ts';
 
 export { CRM_SOURCES } from '@rally/shared/schemas/crm';
 export type CrmSource = CrmSourceName;
@@ -243,6 +244,8 @@ export type CrmAdapter = {
     since: string | null,
     stored: StoredContacts,
   ): AsyncIterable<CrmPage<RemoteActivityCount>>;
+  /** Writes each target's ad and click URLs into contact or lead fields (issue 38; modules/ad-fields). */
+  adFields?: AdFieldsPort;
 };
 
 /** Pages of the stored, not deleted contacts modified at or after `since` (all when null), oldest first. */

@@ -5,3 +5,4 @@ export type { SyncService } from './sync.ts';
 export { createSequenceAdapters } from './registry.ts';
 export type { AdapterOptions } from './registry.ts';
 export * as store from './store.ts';
+export * from './ad-fields-port.ts';

@@ -6,6 +6,7 @@
  */
 
 import type { SequenceSourceName } from '@rally/shared/schemas/integrations';
+import type { AdFieldsPort } from './ad-fields-port.ts';
 
 export { SEQUENCE_SOURCES } from '@rally/shared/schemas/integrations';
 export type SequenceSource = SequenceSourceName;
@@ -133,4 +134,6 @@ export type SequenceAdapter = {
     since: string | null,
     opts?: { cadenceExternalId?: string },
   ): AsyncIterable<Page<RemoteMembership>>;
+  /** Writes each target's ad and click URLs into person fields (issue 38; modules/ad-fields). */
+  adFields?: AdFieldsPort;
 };

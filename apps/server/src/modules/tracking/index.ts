@@ -23,6 +23,8 @@ export type { IngestItem, IngestOutcome, TrackingService } from './service.ts';
 export type { StoredFeedItem, TargetState } from './repository.ts';
 export { applyTransitions, TRANSITIONS_JOB } from './transitions.ts';
 export { seedDemoEngagement } from './demo.ts';
+export { adUrls, EMAIL_AD_SIZE, NEUTRAL_SEGMENT, neutralAdUrls } from './ad-urls.ts';
+export { neutralAd } from './neutral-png.ts';
 
 /** The webhook event of each engagement feed item. */
 const WEBHOOK_EVENT_OF: Record<StoredFeedItem['type'], WebhookEventType> = {

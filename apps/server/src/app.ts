@@ -52,6 +52,7 @@ import {
   setupReports,
 } from './modules/reports/index.ts';
 import { adFastLane, setupTracking, trackingApiRoutes, trackingPlugin } from './modules/tracking/index.ts';
+import { adFieldsApiRoutes, neutralTagRoutes, setupAdFields } from './modules/ad-fields/index.ts';
 import type { FastLane } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
@@ -130,6 +131,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     campaignApiRoutes,
     exportFileApiRoutes,
     journeyApiRoutes,
+    adFieldsApiRoutes,
   ],
   sc: [
     scIntegrationRoutes,
@@ -224,6 +226,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: app.log,
     feed: app.feedBus,
     events: webhooks.events,
+    afterSync: (id) => app.adFields.writer.afterSync(id),
   });
   integrationSync.register();
   const crmSync = createCrmSyncService({
@@ -234,6 +237,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: app.log,
     heartbeatSeconds: config.jobHeartbeatSeconds,
     events: webhooks.events,
+    afterSync: (id) => app.adFields.writer.afterSync(id),
   });
   crmSync.register();
   app.decorate('crmSync', crmSync);
@@ -258,6 +262,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   setupExportFiles(app);
   setupReports(app, { workers: opts.workers });
   app.decorate('integrationSync', integrationSync);
+  setupAdFields(app);
   app.decorate('routeAccess', []);
 
   // Messages stored but never queued (a crash between the two) are swept up at start and every minute.
@@ -341,6 +346,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }
   // Ad and click tags live at the root (/t/...): they are embedded in other sites and e-mails.
   if (config.services.includes('main')) {
+    await app.register(neutralTagRoutes);
     await app.register(trackingPlugin, { workers: opts.workers });
     app.addHook('onReady', async () => {
       fastLane = adFastLane(app);

@@ -13,7 +13,7 @@ export { createAdRenderer, adCacheKey, adCacheDir } from './ad-renderer.ts';
 export type { AdRenderer, RenderedAd } from './ad-renderer.ts';
 export { renderAdPng, renderAdSvg } from './render.ts';
 export type { AdInput } from './render.ts';
-export { renderLandingPageHtml, PUBLIC_PAGE_CSP } from './landing-page.ts';
+export { neutralClickHtml, renderLandingPageHtml, PUBLIC_PAGE_CSP } from './landing-page.ts';
 export type { LandingPageView } from './landing-page.ts';
 export { TEMPLATES, TEMPLATE_VERSION } from './templates.ts';
 export { samplePortraitPng, sampleLogoPng } from './sample-images.ts';

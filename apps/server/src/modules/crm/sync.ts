@@ -109,6 +109,8 @@ type Deps = {
   heartbeatSeconds?: number;
   /** Webhooks' `sync_finished` (a no-op unless the client has an endpoint for it). */
   events?: WebhookEvents;
+  /** After a sync that succeeded: the ad fields' write-back queues its runs (issue 38). */
+  afterSync?: (integrationId: number) => Promise<unknown>;
 };
 
 const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
@@ -356,6 +358,9 @@ export function createCrmSyncService(deps: Deps) {
       queue
         .send(ATTRIBUTION_JOB, {})
         .catch((err: unknown) => log.warn({ err }, 'could not queue the attribution refresh'));
+      await deps
+        .afterSync?.(integrationId)
+        .catch((err: unknown) => log.warn({ err }, 'could not queue the ad-field write'));
     }
     // A sync that will be retried has not finished; one that stopped for good (refused credentials) has.
     if (deps.events && (!failed || also.isActive === false)) {

@@ -32,6 +32,8 @@ type Deps = {
   feed?: { recordSync(integrationId: number, cadenceId?: number): Promise<unknown> };
   /** Webhooks' `sync_finished` (a no-op unless the client has an endpoint for it). */
   events?: WebhookEvents;
+  /** After a sync that succeeded: the ad fields' write-back queues its runs (issue 38). */
+  afterSync?: (integrationId: number) => Promise<unknown>;
 };
 
 export function isSequenceSource(source: string): source is SequenceSource {
@@ -294,6 +296,9 @@ export function createSyncService(deps: Deps) {
       await deps.feed
         ?.recordSync(job.integrationId, job.cadenceId)
         .catch((err: unknown) => log.warn({ err }, 'sync: feed item not recorded'));
+      await deps
+        .afterSync?.(job.integrationId)
+        .catch((err: unknown) => log.warn({ err }, 'sync: ad-field write not queued'));
     }
     // A sync that will be retried has not finished; one that stopped for good (refused credentials) has.
     if (!failed || also.isActive === false) await emitFinished(job, failed, also.lastError ?? null, now);

@@ -19,6 +19,7 @@ export const SALESLOFT_SCOPES = [
   'activities:read',
   'calls:read',
   'emails:read',
+  'people:write',
 ] as const;
 
 /** Salesloft's membership states (API-NOTES.md §1); the first four are "on the cadence". */
@@ -115,6 +116,14 @@ export type FakeSalesloftSeed = {
   people?: SeedPerson[];
   cadences?: SeedCadence[];
   memberships?: SeedMembership[];
+  /** The team's custom fields (Settings › Custom Fields); `field_type` defaults to person. */
+  customFields?: SeedCustomField[];
+};
+/** `value_type` text or date (a date field cannot hold a URL). */
+export type SeedCustomField = {
+  name: string;
+  field_type?: 'person' | 'company' | 'opportunity';
+  value_type?: 'text' | 'date';
 };
 
 export type LoggedRequest = {
@@ -156,7 +165,10 @@ type PersonRow = Row & {
   account_id: number | null;
   owner_id: number | null;
   last_completed_step_id: number | null;
+  /** Values by custom field name; only the team's fields are kept. */
+  custom_fields: Record<string, string>;
 };
+type CustomFieldRow = Row & { name: string; field_type: string; value_type: string };
 type CadenceRow = Row & {
   name: string;
   owner_id: number | null;
@@ -292,6 +304,21 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
   const steps = new Map<number, StepRow>();
   const memberships = new Map<number, MembershipRow>();
   const actions = new Map<number, ActionRow>();
+  const customFields = new Map<number, CustomFieldRow>();
+  let nextCustomFieldId = 1;
+  function addCustomField(f: SeedCustomField): CustomFieldRow {
+    const at = stamp();
+    const row: CustomFieldRow = {
+      id: nextCustomFieldId++,
+      name: f.name,
+      field_type: f.field_type ?? 'person',
+      value_type: f.value_type ?? 'text',
+      created_at: at,
+      updated_at: at,
+    };
+    customFields.set(row.id, row);
+    return row;
+  }
   /** Sorted copies of tables for listings, by table and sort order; every change drops them all. */
   const sortedListings = new Map<Map<number, Row>, Map<string, Row[]>>();
   const changed = () => sortedListings.clear();
@@ -384,6 +411,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       memberships: [] as number[],
     };
     if (data.team) team.name = data.team.name;
+    for (const f of data.customFields ?? []) addCustomField(f);
     for (const u of data.users ?? []) {
       const at = stamp();
       const row: UserRow = {
@@ -425,6 +453,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
         account_id: p.account_id ?? null,
         owner_id: p.owner_id ?? null,
         last_completed_step_id: null,
+        custom_fields: {},
         created_at: at,
         updated_at: timeOf(p.updated_at, at),
       };
@@ -589,7 +618,8 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
         last_completed_step: href('steps', p.last_completed_step_id),
         last_contacted_at: null,
         crm_id: null,
-        custom_fields: {},
+        // "Only fields with values are presented in the API" (API definition, custom_fields).
+        custom_fields: { ...p.custom_fields },
         created_at: t(p.created_at),
         updated_at: t(p.updated_at),
       };
@@ -815,6 +845,32 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
 
   const resources: Record<string, Resource> = {
     me: { scope: null },
+    // The definition names no scope for custom fields: any valid token reads them here.
+    custom_fields: {
+      scope: null,
+      list: (q) =>
+        list(q, {
+          rows: customFields,
+          sortKeys: { ...byUpdated, name: (f) => f.name },
+          defaultSort: 'updated_at',
+          filter: (read) => {
+            const base = idsAndTimes(read);
+            const type = q.get('field_type');
+            if (type !== null && !['person', 'company', 'opportunity'].includes(type)) {
+              read.errors.field_type = ['must be one of: person, company, opportunity'];
+            }
+            return (f) => base(f) && (type === null || f.field_type === type);
+          },
+          serialize: (f) => ({
+            id: f.id,
+            name: f.name,
+            field_type: f.field_type,
+            value_type: f.value_type,
+            created_at: t(f.created_at),
+            updated_at: t(f.updated_at),
+          }),
+        }),
+    },
     team: { scope: 'team:read' },
     users: {
       scope: 'team:read',
@@ -1132,7 +1188,107 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     return row;
   }
 
-  function api(req: IncomingMessage, url: URL, res: ServerResponse) {
+  /** Charges one request against the team's per-minute budget (writes cost 1 like a first page). */
+  function charge(cost: number): Record<string, string> {
+    const window = Math.floor(nowMs() / 60_000);
+    if (budget.window !== window) budget = { window, used: 0 };
+    const remaining = rateLimitPerMinute - budget.used;
+    if (cost > remaining) {
+      throw fail(429, 'Rate limit exceeded').withHeaders({
+        'x-ratelimit-endpoint-cost': String(cost),
+        'x-ratelimit-remaining-minute': String(Math.max(0, remaining)),
+      });
+    }
+    budget.used += cost;
+    return {
+      'x-ratelimit-endpoint-cost': String(cost),
+      'x-ratelimit-remaining-minute': String(rateLimitPerMinute - budget.used),
+    };
+  }
+
+  async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    try {
+      const parsed = JSON.parse(text || '{}') as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
+    } catch {
+      // answered below
+    }
+    throw new HttpError(422, { errors: { base: ['the body must be a JSON object'] } });
+  }
+
+  /**
+   * The writes the ad fields use (issue 38), as the API definition gives them: `PUT /v2/people/{id}`
+   * (`custom_fields`: "Custom fields are defined by the user's team", keyed by field name; scope
+   * people:write per Salesloft's scope list) and `POST /v2/custom_fields` (`name`, `field_type`
+   * person, company or opportunity). [?] What an unknown field name does is not documented: here
+   * it is dropped, so the value is lost (the adapter checks the fields exist before writing).
+   * [?] Which scope creating a field needs is not documented: here a team admin's token may.
+   */
+  async function write(req: IncomingMessage, url: URL, res: ServerResponse, auth: TokenRow) {
+    const parts = url.pathname
+      .replace(/\.json$/, '')
+      .split('/')
+      .filter(Boolean)
+      .slice(1);
+    const [name, idPart, ...extra] = parts;
+    if (req.method === 'PUT' && name === 'people' && idPart && /^\d+$/.test(idPart) && !extra.length) {
+      if (!auth.scope.includes('people:write')) {
+        throw fail(403, 'This application is not authorized for the people:write scope');
+      }
+      const headers = charge(1);
+      const body = await jsonBody(req);
+      const person = people.get(Number(idPart));
+      if (!person) throw fail(404, 'Not Found');
+      const given = body.custom_fields;
+      if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
+        throw new HttpError(422, { errors: { custom_fields: ['must be a hash'] } });
+      }
+      const known = new Set(
+        [...customFields.values()].filter((f) => f.field_type === 'person').map((f) => f.name),
+      );
+      const next = new Map(Object.entries(person.custom_fields));
+      for (const [key, value] of Object.entries((given ?? {}) as Record<string, unknown>)) {
+        if (!known.has(key)) continue;
+        if (value === null || value === '') next.delete(key);
+        else next.set(key, String(value));
+      }
+      person.custom_fields = Object.fromEntries(next);
+      person.updated_at = stamp();
+      changed();
+      return send(res, 200, { data: serialize.person(person) }, headers);
+    }
+    if (req.method === 'POST' && name === 'custom_fields' && idPart === undefined) {
+      const user = users.get(auth.userId);
+      if (!user?.team_admin) throw fail(403, 'Only team admins may manage custom fields');
+      const headers = charge(1);
+      const body = await jsonBody(req);
+      const fieldName = typeof body.name === 'string' ? body.name.trim() : '';
+      const type = body.field_type ?? 'person';
+      const errors: Record<string, string[]> = {};
+      if (!fieldName) errors.name = ["can't be blank"];
+      if (typeof type !== 'string' || !['person', 'company', 'opportunity'].includes(type)) {
+        errors.field_type = ['must be one of: person, company, opportunity'];
+      } else if ([...customFields.values()].some((f) => f.field_type === type && f.name === fieldName)) {
+        errors.name = ['has already been taken'];
+      }
+      if (Object.keys(errors).length) throw new HttpError(422, { errors });
+      changed();
+      const row = addCustomField({ name: fieldName, field_type: type as SeedCustomField['field_type'] });
+      return send(
+        res,
+        200,
+        { data: { id: row.id, name: row.name, field_type: row.field_type, value_type: row.value_type } },
+        headers,
+      );
+    }
+    throw fail(404, 'Not Found');
+  }
+
+  async function api(req: IncomingMessage, url: URL, res: ServerResponse) {
     const auth = authenticate(req);
     const injectedStatus = injected.shift();
     if (injectedStatus !== undefined) {
@@ -1144,7 +1300,10 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
         error: injectedStatus === 429 ? 'Rate limit exceeded' : 'Internal Server Error',
       }).withHeaders(headers);
     }
-    if (req.method !== 'GET') throw fail(404, 'Not Found');
+    if (req.method !== 'GET') {
+      await write(req, url, res, auth);
+      return;
+    }
     const parts = url.pathname
       .replace(/\.json$/, '')
       .split('/')
@@ -1164,20 +1323,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       idPart === undefined && Number.isInteger(requestedPage) && requestedPage > 1
         ? pageCost(requestedPage)
         : 1;
-    const window = Math.floor(nowMs() / 60_000);
-    if (budget.window !== window) budget = { window, used: 0 };
-    const remaining = rateLimitPerMinute - budget.used;
-    if (cost > remaining) {
-      throw fail(429, 'Rate limit exceeded').withHeaders({
-        'x-ratelimit-endpoint-cost': String(cost),
-        'x-ratelimit-remaining-minute': String(Math.max(0, remaining)),
-      });
-    }
-    budget.used += cost;
-    const headers = {
-      'x-ratelimit-endpoint-cost': String(cost),
-      'x-ratelimit-remaining-minute': String(rateLimitPerMinute - budget.used),
-    };
+    const headers = charge(cost);
 
     let body: unknown;
     if (name === 'me') {
@@ -1218,7 +1364,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     try {
       if (url.pathname === '/oauth/authorize' && req.method === 'GET') authorize(url.searchParams, res);
       else if (url.pathname === '/oauth/token' && req.method === 'POST') await token(req, res);
-      else if (url.pathname.startsWith('/v2/')) api(req, url, res);
+      else if (url.pathname.startsWith('/v2/')) await api(req, url, res);
       else throw fail(404, 'Not Found');
     } catch (err) {
       if (err instanceof HttpError) send(res, err.status, err.body, err.headers);
@@ -1257,6 +1403,20 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     },
     seed,
     update,
+    /** A person's custom field values as stored (the ad fields' tests read them). */
+    customFieldsOf(personId: number): Record<string, string> {
+      const p = people.get(personId);
+      if (!p) throw new Error(`fake Salesloft: no person ${personId}`);
+      return { ...p.custom_fields };
+    },
+    /** Deletes a custom field (an admin removed it in Settings): its values go with it. */
+    deleteCustomField(name: string) {
+      for (const [id, f] of customFields) if (f.name === name) customFields.delete(id);
+      for (const p of people.values()) {
+        p.custom_fields = Object.fromEntries(Object.entries(p.custom_fields).filter(([k]) => k !== name));
+      }
+      changed();
+    },
     /** Deletes a person; their memberships stay, marked `person_deleted` (and updated). */
     deletePerson(personId: number) {
       if (!people.delete(personId)) throw new Error(`fake Salesloft: no person ${personId}`);

@@ -375,7 +375,7 @@ describe('Salesloft adapter', () => {
     const url = new URL(adapter.authorizeUrl!({ state: 'st4te', redirectUri }));
     expect(url.origin + url.pathname).toBe(`${fake.authUrl}/oauth/authorize`);
     expect(url.searchParams.get('scope')).toBe(
-      'cadences:read people:read accounts:read team:read activities:read',
+      'cadences:read people:read accounts:read team:read activities:read people:write',
     );
 
     const res = await fetch(url, { redirect: 'manual' });
@@ -384,7 +384,7 @@ describe('Salesloft adapter', () => {
     expect(back.origin + back.pathname).toBe(redirectUri);
     expect(back.searchParams.get('state')).toBe('st4te');
     expect(back.searchParams.get('scope')).toBe(
-      'cadences:read people:read accounts:read team:read activities:read',
+      'cadences:read people:read accounts:read team:read activities:read people:write',
     );
     expect(back.searchParams.get('context')).toBeTruthy();
 

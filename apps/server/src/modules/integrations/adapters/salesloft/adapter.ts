@@ -12,6 +12,7 @@ import type {
 } from '../../port.ts';
 import { createVendorHttp, defaultRateLimitWait, oauthCredentialsFrom } from '../../vendor-http.ts';
 import type { RetryPolicy } from '../../vendor-http.ts';
+import { salesloftAdFields } from './ad-fields.ts';
 
 /**
  * Salesloft (REST v2) as a sequence source. Facts: API-NOTES.md §1. Listings walk `updated_at`
@@ -26,6 +27,8 @@ export const SALESLOFT_SCOPES = [
   'accounts:read',
   'team:read',
   'activities:read',
+  // The ad fields (issue 38): each person's ad and click URLs in two custom fields.
+  'people:write',
 ];
 
 const PER_PAGE = 100;
@@ -277,6 +280,7 @@ export function createSalesloftAdapter(
   return {
     source: 'salesloft',
     auth: 'oauth',
+    adFields: salesloftAdFields(http, api),
 
     authorizeUrl({ state, redirectUri }) {
       const url = new URL(`${accounts}/oauth/authorize`);

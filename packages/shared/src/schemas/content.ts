@@ -31,6 +31,30 @@ export function adSizeDimensions(size: AdSize): { width: number; height: number 
   return { width, height };
 }
 
+/**
+ * The e-mail rendition of an ad (issue 38, decision 0020): shown 600 × 300 in an e-mail body and
+ * drawn at twice that (1200 × 600 pixels) for high-density screens. It is served beside the four
+ * sizes at `/t/{token}/ad/email.png`; it is not an ad network size.
+ */
+export const EMAIL_RENDITION = 'email' as const;
+export const EMAIL_AD_DISPLAY = { width: 600, height: 300 } as const;
+export const EMAIL_AD_SCALE = 2;
+
+/** Every image an ad tag serves: the four sizes and the e-mail rendition. */
+export const AD_RENDITIONS = [...AD_SIZES, EMAIL_RENDITION] as const;
+export type AdRendition = (typeof AD_RENDITIONS)[number];
+
+/** Pixel width and height of a rendition's PNG (the e-mail one at twice its display size). */
+export function adRenditionPixels(rendition: AdRendition): { width: number; height: number } {
+  if (rendition === EMAIL_RENDITION) {
+    return {
+      width: EMAIL_AD_DISPLAY.width * EMAIL_AD_SCALE,
+      height: EMAIL_AD_DISPLAY.height * EMAIL_AD_SCALE,
+    };
+  }
+  return adSizeDimensions(rendition);
+}
+
 export const CONTENT_STATUSES = ['draft', 'published'] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
 export const contentStatusSchema = z.enum(CONTENT_STATUSES, { error: 'must be draft or published' });

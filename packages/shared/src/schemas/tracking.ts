@@ -1,6 +1,6 @@
 // Ad delivery and engagement tracking (ARCHITECTURE.md §5; SPEC.md §7 POST /rest/tracked/view).
 import { z } from 'zod';
-import { AD_SIZES } from './content.ts';
+import { AD_RENDITIONS } from './content.ts';
 
 /** Tokens are made by the server (24 URL-safe characters); anything longer is refused unread. */
 export const trackingTokenSchema = z
@@ -8,10 +8,10 @@ export const trackingTokenSchema = z
   .min(1, { error: 'must be the token of an ad tag' })
   .max(128, { error: 'must be the token of an ad tag' });
 
-/** `GET /t/{token}/ad/{size}.png`: one of SPEC.md §3 "Ad sizes". */
+/** `GET /t/{token}/ad/{size}.png`: one of SPEC.md §3 "Ad sizes", or `email` (the e-mail rendition). */
 export const adTagParams = z.object({
   token: trackingTokenSchema,
-  size: z.enum(AD_SIZES, { error: `must be one of ${AD_SIZES.join(', ')}` }),
+  size: z.enum(AD_RENDITIONS, { error: `must be one of ${AD_RENDITIONS.join(', ')}` }),
 });
 
 export const clickTagParams = z.object({ token: trackingTokenSchema });

@@ -1,5 +1,10 @@
-import { AD_SIZES, adSizeDimensions } from '@rally/shared/schemas/content';
-import type { AdSize, Assignee, LandingPagePayload } from '@rally/shared/schemas/content';
+import {
+  AD_RENDITIONS,
+  EMAIL_AD_DISPLAY,
+  EMAIL_RENDITION,
+  adRenditionPixels,
+} from '@rally/shared/schemas/content';
+import type { AdRendition, Assignee, LandingPagePayload } from '@rally/shared/schemas/content';
 import { escapeHtml, pageTitle, replaceDataIdTags } from '@rally/shared';
 import type { AdColors } from './palette.ts';
 import { adPalette, buttonOn, inkOn, mix } from './palette.ts';
@@ -257,19 +262,28 @@ export function neutralClickHtml(): string {
   });
 }
 
-/** The in-app preview of one ad size: the PNG at its real size, with links to the other sizes. */
+/**
+ * The in-app preview of one ad size: the PNG at its real size, with links to the other sizes; the
+ * e-mail rendition at the size it is shown in a message (its PNG has twice the pixels).
+ */
 export function contentPreviewHtml(o: {
   base58: string;
-  size: AdSize;
+  size: AdRendition;
   name: string;
   status: string;
   templateId: number;
 }): string {
-  const { width, height } = adSizeDimensions(o.size);
-  const tabs = AD_SIZES.map((size) => {
+  const email = o.size === EMAIL_RENDITION;
+  const pixels = adRenditionPixels(o.size);
+  const { width, height } = email ? EMAIL_AD_DISPLAY : pixels;
+  const tabs = AD_RENDITIONS.map((size) => {
     const current = size === o.size;
-    return `<a href="/content/preview/${esc(o.base58)}/${size}"${current ? ' aria-current="page"' : ''}>${size}</a>`;
+    const label = size === EMAIL_RENDITION ? 'E-mail' : size;
+    return `<a href="/content/preview/${esc(o.base58)}/${size}"${current ? ' aria-current="page"' : ''}>${label}</a>`;
   }).join('');
+  const caption = email
+    ? `${width} × ${height} in an e-mail (${pixels.width} × ${pixels.height} px)`
+    : `${width} × ${height} px`;
   return document({
     title: pageTitle('Content preview'),
     noindex: true,
@@ -286,7 +300,7 @@ nav a[aria-current]{background:#fff;color:#111827;box-shadow:0 1px 2px rgba(0,0,
 .stage img{display:block;max-width:100%;height:auto;background:#fff;box-shadow:0 12px 36px rgba(15,23,42,.16)}
 .size{color:#4b5563;font-size:13px}`,
     body: `<div class="bar"><div class="meta"><span class="name">${esc(o.name || 'Untitled ad')}</span><span class="badge ${o.status === 'published' ? 'published' : ''}">${esc(o.status)}</span><span class="badge">Template ${o.templateId}</span></div><nav aria-label="Ad sizes">${tabs}</nav></div>
-<div class="stage"><img src="/content/preview/${esc(o.base58)}/${o.size}.png" width="${width}" height="${height}" alt="Ad at ${o.size}"><span class="size">${width} × ${height} px</span></div>`,
+<div class="stage"><img src="/content/preview/${esc(o.base58)}/${o.size}.png" width="${width}" height="${height}" alt="Ad at ${email ? 'e-mail size' : o.size}"><span class="size">${caption}</span></div>`,
   });
 }
 

@@ -346,6 +346,17 @@ describe('GET /content/preview/{base58}/{resolution} (SPEC.md §2 "Content previ
     expect(res.body).not.toMatch(/<header|<footer/);
   });
 
+  it('the e-mail rendition (decision 0020): shown at 600 × 300, its PNG 1200 × 600 pixels', async () => {
+    const page = await get(`/content/preview/${short}/email`, cookieOf(owner));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`<img src="/content/preview/${short}/email.png" width="600" height="300"`);
+    expect(page.body).toContain('600 × 300 in an e-mail (1200 × 600 px)');
+    expect(page.body).toContain(`href="/content/preview/${short}/email" aria-current="page">E-mail</a>`);
+    const res = await get(`/content/preview/${short}/email.png`, cookieOf(owner));
+    expect(res.status).toBe(200);
+    expect([res.bytes.readUInt32BE(16), res.bytes.readUInt32BE(20)]).toEqual([1200, 600]);
+  });
+
   it('.png is the PNG of exactly that size, the same bytes adImageFor gives the engine, rendered once', async () => {
     const renderer = creativeOf(app).renderer;
     // memory:// data folders share one disk cache in the temp dir, so a PNG may come from disk.

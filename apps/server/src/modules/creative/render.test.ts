@@ -6,7 +6,7 @@ import path from 'node:path';
 import { renderAsync } from '@resvg/resvg-js';
 import satori from 'satori';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AD_SIZES, TEMPLATE_IDS } from '@rally/shared/schemas/content';
+import { AD_RENDITIONS, TEMPLATE_IDS, adRenditionPixels } from '@rally/shared/schemas/content';
 import type { AdSize, TemplateId } from '@rally/shared/schemas/content';
 import { createAdRenderer } from './ad-renderer.ts';
 import type { AdNode, Child } from './elements.ts';
@@ -16,7 +16,7 @@ import { createImageLoader, sniffImageType } from './images.ts';
 import { PREVIEW_PAYLOAD, renderLandingPageHtml } from './landing-page.ts';
 import { adPalette, inkOn } from './palette.ts';
 import type { AdInput } from './render.ts';
-import { adContext, adElement, renderAdPng, renderAdSvg } from './render.ts';
+import { adContext, adElement, layoutOf, renderAdPng, renderAdSvg } from './render.ts';
 import { samplePortraitPng, sampleLogoPng } from './sample-images.ts';
 
 const photo = samplePortraitPng(256);
@@ -52,13 +52,31 @@ const SHORT: Omit<AdInput, 'templateId' | 'size'> = {
   repPhoto: null,
 };
 
-const combos = TEMPLATE_IDS.flatMap((templateId) => AD_SIZES.map((size) => [templateId, size] as const));
+// The four sizes and the e-mail rendition (decision 0020).
+const combos = TEMPLATE_IDS.flatMap((templateId) => AD_RENDITIONS.map((size) => [templateId, size] as const));
 
 describe('ad PNGs (SPEC.md §3 "Ad sizes: 1080x1080, 1200x628, 728x90, 300x250"; §9 "Template ids 1 to 4")', () => {
   it.each(combos)('template %i at %s is a PNG of exactly that size', async (templateId, size) => {
     const png = await renderAdPng({ templateId, size, ...LONG });
-    const [width, height] = size.split('x').map(Number);
-    expect(pngSize(png)).toEqual({ width, height });
+    expect(pngSize(png)).toEqual(adRenditionPixels(size));
+  });
+
+  it('the e-mail rendition is 1200 × 600 pixels, laid out at 600 × 300 with no text under 12 px', async () => {
+    expect(adRenditionPixels('email')).toEqual({ width: 1200, height: 600 });
+    expect(layoutOf('email')).toEqual({ width: 600, height: 300 });
+    const sizes = (node: Child): number[] => {
+      if (!node || typeof node !== 'object') return [];
+      const own = typeof node.props.style?.fontSize === 'number' ? [node.props.style.fontSize] : [];
+      return [...own, ...(node.props.children ?? []).flatMap(sizes)];
+    };
+    for (const templateId of TEMPLATE_IDS) {
+      for (const input of [LONG, SHORT]) {
+        const ctx = await adContext({ templateId, size: 'email', ...input });
+        const found = sizes(adElement(ctx, templateId, 'email'));
+        expect(found.length).toBeGreaterThan(3);
+        expect(Math.min(...found), `template ${templateId}`).toBeGreaterThanOrEqual(12);
+      }
+    }
   });
 
   it('is an 8-bit palette PNG a third the size of the RGBA one, with the same picture', async () => {
@@ -144,7 +162,7 @@ describe('text never overflows its box at any size (issue 8, long name and title
   });
 
   it.each(combos)('template %i at %s, with long texts and without', async (templateId, size) => {
-    const [width = 0, height = 0] = size.split('x').map(Number);
+    const { width, height } = layoutOf(size);
     for (const input of [LONG, SHORT]) {
       const ctx = await adContext({ templateId, size, ...input });
       expect(await overflows(adElement(ctx, templateId, size), width, height)).toEqual([]);

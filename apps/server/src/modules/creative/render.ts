@@ -1,8 +1,10 @@
 import { renderAsync } from '@resvg/resvg-js';
 import satori from 'satori';
 import sharp from 'sharp';
-import type { AdSize, Assignee, TemplateId } from '@rally/shared/schemas/content';
+import { EMAIL_RENDITION, adRenditionPixels } from '@rally/shared/schemas/content';
+import type { AdRendition, Assignee, TemplateId } from '@rally/shared/schemas/content';
 import type { AdNode } from './elements.ts';
+import { EMAIL_FRAME, EMAIL_TEMPLATES } from './email-templates.ts';
 import { adFonts } from './fonts.ts';
 import type { ImageInput, ImageLoader } from './images.ts';
 import { imageDataUri } from './images.ts';
@@ -14,7 +16,8 @@ import { TEMPLATES, frameOf } from './templates.ts';
 /** What an ad shows. Texts are plain (already unescaped and personalised). */
 export type AdInput = {
   templateId: TemplateId;
-  size: AdSize;
+  /** One of the four sizes, or the e-mail rendition (decision 0020). */
+  size: AdRendition;
   /** The ad's main line (SPEC.md §3 "Ad creative" image_text). */
   imageText: string;
   /** The content's title, shown as a kicker above the main line (or as the main line without one). */
@@ -79,26 +82,33 @@ export async function adContext(input: AdInput, opts: RenderOptions = {}): Promi
   };
 }
 
+/** The layout size of a rendition in CSS pixels: the e-mail one is laid out at half its pixels. */
+export function layoutOf(size: AdRendition): { width: number; height: number } {
+  return size === EMAIL_RENDITION ? EMAIL_FRAME : frameOf(size);
+}
+
 /** The element tree of one ad (what satori lays out). */
-export function adElement(ctx: AdContext, templateId: TemplateId, size: AdSize): AdNode {
+export function adElement(ctx: AdContext, templateId: TemplateId, size: AdRendition): AdNode {
+  if (size === EMAIL_RENDITION) return EMAIL_TEMPLATES[templateId](ctx, EMAIL_FRAME);
   return TEMPLATES[templateId].build(ctx, frameOf(size));
 }
 
-/** The ad as SVG (text drawn as paths in the shipped fonts). */
+/** The ad as SVG (text drawn as paths in the shipped fonts), at its layout size. */
 export async function renderAdSvg(input: AdInput, opts: RenderOptions = {}): Promise<string> {
-  const { width, height } = frameOf(input.size);
+  const { width, height } = layoutOf(input.size);
   const ctx = await adContext(input, opts);
   const element = adElement(ctx, input.templateId, input.size);
   return satori(element as unknown as Parameters<typeof satori>[0], { width, height, fonts: adFonts() });
 }
 
 /**
- * The ad as a PNG of exactly its size (SPEC.md §3 "Ad sizes"). Pure: no cache; see `AdRenderer`
- * for the cached path that routes use. Rasterising runs off the main thread (resvg's renderAsync).
+ * The ad as a PNG of exactly its pixels (SPEC.md §3 "Ad sizes"; the e-mail rendition at twice its
+ * layout, so its text stays sharp on high-density screens). Pure: no cache; see `AdRenderer` for
+ * the cached path that routes use. Rasterising runs off the main thread (resvg's renderAsync).
  */
 export async function renderAdPng(input: AdInput, opts: RenderOptions = {}): Promise<Buffer> {
   const svg = await renderAdSvg(input, opts);
-  const { width } = frameOf(input.size);
+  const { width } = adRenditionPixels(input.size);
   const image = await renderAsync(svg, {
     fitTo: { mode: 'width', value: width },
     font: { loadSystemFonts: false },

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_COOKIE, base58ToUuid, pageTitle, unescapeHtml } from '@rally/shared';
-import { AD_SIZES } from '@rally/shared/schemas/content';
-import type { AdSize } from '@rally/shared/schemas/content';
+import { AD_RENDITIONS } from '@rally/shared/schemas/content';
+import type { AdRendition } from '@rally/shared/schemas/content';
 import { hashToken } from '../../lib/crypto.ts';
 import { isAutomated } from '../tracking/traffic.ts';
 import { PUBLIC_PAGE_CSP, contentPreviewHtml, notFoundHtml } from './landing-page.ts';
@@ -121,7 +121,7 @@ export const publicPageRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { base58, resolution } = request.params;
       const png = resolution.endsWith('.png');
-      const size = (png ? resolution.slice(0, -4) : resolution) as AdSize;
+      const size = (png ? resolution.slice(0, -4) : resolution) as AdRendition;
       const clients = await memberClients(app, request);
       if (!clients) {
         if (png)
@@ -133,7 +133,7 @@ export const publicPageRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const title = pageTitle('Content preview');
       const id = base58ToUuid(base58);
-      if (!id || !UUID.test(id) || !AD_SIZES.includes(size))
+      if (!id || !UUID.test(id) || !AD_RENDITIONS.includes(size))
         return png ? reply.code(404).send() : notFound(reply, title);
       const found = await contentWithBrand(app.db, id);
       if (!found || !clients.has(found.content.clientId))

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_COLORS, pageTitle, unescapeHtml } from '@rally/shared';
 import { ASSIGNEE_FIELDS, TEMPLATE_IDS } from '@rally/shared/schemas/content';
-import type { AdSize, Assignee, TemplateId } from '@rally/shared/schemas/content';
+import type { AdRendition, Assignee, TemplateId } from '@rally/shared/schemas/content';
 import { personaliseText, readUpload, sanitizeRichHtml } from '../content/index.ts';
 import type { AdRenderer, RenderedAd } from './ad-renderer.ts';
 import { adCacheDir, createAdRenderer } from './ad-renderer.ts';
@@ -198,7 +198,12 @@ function templateOf(id: number): TemplateId {
 }
 
 /** What the renderer needs for a content row at one size, personalised for a target if given. */
-export function adInputFor(row: ContentRow, size: AdSize, brand: Brand, target?: AdTarget | null): AdInput {
+export function adInputFor(
+  row: ContentRow,
+  size: AdRendition,
+  brand: Brand,
+  target?: AdTarget | null,
+): AdInput {
   const assignee = assigneeFor(row.assignee, target, brand);
   const values = personalisationValues(assignee, target?.prospect);
   const text = (stored: string) => personaliseText(unescapeHtml(stored), values);
@@ -217,7 +222,7 @@ export function adInputFor(row: ContentRow, size: AdSize, brand: Brand, target?:
   };
 }
 
-export type AdImageRequest = { size: AdSize; target?: AdTarget | null } & (
+export type AdImageRequest = { size: AdRendition; target?: AdTarget | null } & (
   { contentId: string; content?: undefined } | { content: ContentRow; contentId?: undefined }
 );
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AdSize } from '@rally/shared/schemas/content';
+import type { AdRendition } from '@rally/shared/schemas/content';
 import { adImageFor, creativeOf } from '../creative/index.ts';
 import { neutralAd } from './neutral-png.ts';
 import type { TargetState } from './repository.ts';
@@ -12,7 +12,7 @@ const PROSPECT_TAG = /prospect_/;
  * when the text has prospect tags), from the ad renderer's shared cache. The neutral image when
  * the content is gone.
  */
-export async function adImage(app: FastifyInstance, target: TargetState, size: AdSize): Promise<Buffer> {
+export async function adImage(app: FastifyInstance, target: TargetState, size: AdRendition): Promise<Buffer> {
   if (!target.content) return neutralAd(size);
   const memo = served.get(target);
   const key = memo?.[size];
@@ -41,4 +41,4 @@ export async function adImage(app: FastifyInstance, target: TargetState, size: A
  * retired when its client's state version moves (content, rep, settings), so the image cannot
  * outlive what it shows. Keys, not images: the renderer's memory stays the one bound on PNG bytes.
  */
-const served = new WeakMap<TargetState, Partial<Record<AdSize, string>>>();
+const served = new WeakMap<TargetState, Partial<Record<AdRendition, string>>>();

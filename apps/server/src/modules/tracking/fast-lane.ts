@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { AD_SIZES } from '@rally/shared/schemas/content';
-import type { AdSize } from '@rally/shared/schemas/content';
+import { AD_RENDITIONS } from '@rally/shared/schemas/content';
+import type { AdRendition } from '@rally/shared/schemas/content';
 import { INTERNAL_ERROR_MESSAGE } from '../../lib/errors.ts';
 import { requestIdOf } from '../../lib/request-id.ts';
 import { adPng, UNKNOWN_TOKEN } from './routes.ts';
@@ -10,8 +10,9 @@ import { isAutomated } from './traffic.ts';
 /** A handler that answers the request and returns true, or returns false and leaves it alone. */
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-// Only what the route's schema (adTagParams) accepts as it is: a plain token and one of the sizes.
-const AD_PATH = new RegExp(`^/t/([A-Za-z0-9_-]{1,128})/ad/(${AD_SIZES.join('|')})\\.png$`);
+// Only what the route's schema (adTagParams) accepts as it is: a plain token and one of the sizes
+// or the e-mail rendition (the tag a cadence's e-mails carry, opened by every recipient).
+const AD_PATH = new RegExp(`^/t/([A-Za-z0-9_-]{1,128})/ad/(${AD_RENDITIONS.join('|')})\\.png$`);
 
 /**
  * The ad tag (`GET /t/{token}/ad/{size}.png`) answered ahead of Fastify, for counted browser
@@ -39,7 +40,7 @@ export function adFastLane(app: FastifyInstance): FastLane {
   };
   const json = (message: string) => Buffer.from(JSON.stringify({ message }));
 
-  async function serve(req: IncomingMessage, res: ServerResponse, token: string, size: AdSize) {
+  async function serve(req: IncomingMessage, res: ServerResponse, token: string, size: AdRendition) {
     try {
       const out = await app.tracking.record({ token, type: 'impression', size });
       if (out.status === 'unknown') {
@@ -58,7 +59,7 @@ export function adFastLane(app: FastifyInstance): FastLane {
     const m = AD_PATH.exec(req.url ?? '');
     const token = m?.[1];
     if (!token || isAutomated(req)) return false;
-    void serve(req, res, token, m[2] as AdSize);
+    void serve(req, res, token, m[2] as AdRendition);
     return true;
   };
 }

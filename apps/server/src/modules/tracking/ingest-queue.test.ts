@@ -223,6 +223,32 @@ describe('the fast lane answers as the route does', () => {
     expect(unknownLane.headers.get('content-type')).toBe(unknownRoute.headers['content-type']);
   });
 
+  it('the e-mail rendition (decision 0020) too: the lane answers as the route does, with the 1200 × 600 PNG, and both count', async () => {
+    const t = await servingTarget();
+    const headers = { ...ua, 'x-request-id': 'lane-check-email' };
+    const viaLane = await fetch(`${base}/t/${t.token}/ad/email.png`, { headers });
+    const lanePng = Buffer.from(await viaLane.arrayBuffer());
+    const viaRoute = await app.inject({ url: `/t/${t.token}/ad/email.png`, headers });
+    expect(viaLane.status).toBe(200);
+    expect(viaRoute.statusCode).toBe(200);
+    expect(lanePng.equals(viaRoute.rawPayload)).toBe(true);
+    expect([lanePng.readUInt32BE(16), lanePng.readUInt32BE(20)]).toEqual([1200, 600]);
+    const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+    const laneHeaders = Object.fromEntries([...viaLane.headers].filter(([k]) => !skip.has(k)));
+    const routeHeaders = Object.fromEntries(
+      Object.entries(viaRoute.headers)
+        .filter(([k]) => !skip.has(k))
+        .map(([k, value]) => [k, String(value)]),
+    );
+    expect(laneHeaders).toEqual(routeHeaders);
+    await app.tracking.settled();
+    expect(await impressionsOf(t.id)).toBe(2);
+    const sizes = (await app.db.execute(
+      sql`select size from engagement_events where target_id = ${t.id} order by id`,
+    )) as unknown as { rows: { size: string }[] };
+    expect(sizes.rows.map((r) => r.size)).toEqual(['email', 'email']);
+  });
+
   it('what the lane does not take goes to the route: a size outside the four is a 422 naming params.size', async () => {
     const t = await servingTarget();
     const res = await fetch(`${base}/t/${t.token}/ad/301x250.png`, { headers: ua });

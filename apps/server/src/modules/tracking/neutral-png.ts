@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
-import type { AdSize } from '@rally/shared/schemas/content';
-import { adSizeDimensions } from '@rally/shared/schemas/content';
+import type { AdRendition } from '@rally/shared/schemas/content';
+import { adRenditionPixels } from '@rally/shared/schemas/content';
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -28,16 +28,16 @@ export function transparentPng(width: number, height: number): Buffer {
   ]);
 }
 
-const made = new Map<AdSize, Buffer>();
+const made = new Map<AdRendition, Buffer>();
 
 /**
  * What a tag shows when there is no ad to show (ads off, cadence paused, no content for the day):
  * a transparent image of the size asked for, so the page around it keeps its layout.
  */
-export function neutralAd(size: AdSize): Buffer {
+export function neutralAd(size: AdRendition): Buffer {
   let png = made.get(size);
   if (!png) {
-    const { width, height } = adSizeDimensions(size);
+    const { width, height } = adRenditionPixels(size);
     png = transparentPng(width, height);
     made.set(size, png);
   }

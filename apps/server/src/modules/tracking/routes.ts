@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AdSize } from '@rally/shared/schemas/content';
+import type { AdRendition } from '@rally/shared/schemas/content';
 import { z } from 'zod';
 import { messageReply } from '@rally/shared/schemas/auth';
 import {
@@ -23,7 +23,7 @@ const NEUTRAL_CLICK_PAGE = neutralClickHtml();
 export async function adPng(
   app: FastifyInstance,
   target: TargetState,
-  size: AdSize,
+  size: AdRendition,
   log: FastifyBaseLogger,
 ): Promise<Buffer> {
   if (!adsRunFor(target) || !target.content) return neutralAd(size);

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { uuidToBase58 } from '@rally/shared';
-import type { AdSize } from '@rally/shared/schemas/content';
+import type { AdRendition } from '@rally/shared/schemas/content';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import type { Database } from '../../db/client.ts';
 import { content } from '../../db/schema/index.ts';
@@ -34,7 +34,7 @@ export const SUPER_IMPRESSIONS = SUPER_RULE.impressions;
 export type IngestItem = {
   token: string;
   type: EventType;
-  size?: AdSize | null;
+  size?: AdRendition | null;
   /** When it happened; now by default (the demo seed passes past times). */
   at?: Date;
   /** Record an impression even when the day has no content (demo data before content exists). */

@@ -28,6 +28,7 @@ import { cohortApiRoutes, setupCohorts } from './modules/cohorts/index.ts';
 import { campaignApiRoutes, setupCampaigns } from './modules/campaigns/index.ts';
 import { exportFileApiRoutes, setupExportFiles } from './modules/export-files/index.ts';
 import { journeyApiRoutes, setupJourneys } from './modules/journeys/index.ts';
+import { emailAdRoutes } from './modules/email-ads/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
 import { feedRoutes, setupFeed } from './modules/feed/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
@@ -132,6 +133,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     exportFileApiRoutes,
     journeyApiRoutes,
     adFieldsApiRoutes,
+    emailAdRoutes,
   ],
   sc: [
     scIntegrationRoutes,

@@ -42,6 +42,11 @@ export const engagementEvents = pgTable(
     index('engagement_events_client_engaged_idx')
       .on(t.clientId, t.occurredAt.desc(), t.type, t.targetId)
       .where(sql`${t.type} in ('click', 'view')`),
+    // A cadence's e-mail ad is installed from its first impression of the e-mail rendition
+    // (decision 0020): only those rows are in this index, so finding the first is one probe.
+    index('engagement_events_email_idx')
+      .on(t.cadenceId, t.occurredAt)
+      .where(sql`${t.type} = 'impression' and ${t.size} = 'email'`),
   ],
 );
 

@@ -14,3 +14,4 @@ export * from './embedded-reports.ts';
 export * from './export-files.ts';
 export * from './attribution.ts';
 export * from './ad-fields.ts';
+export * from './email-ads.ts';

@@ -5,6 +5,7 @@ import { SESSION_COOKIE, base58ToUuid, pageTitle, unescapeHtml } from '@rally/sh
 import { AD_RENDITIONS } from '@rally/shared/schemas/content';
 import type { AdRendition } from '@rally/shared/schemas/content';
 import { hashToken } from '../../lib/crypto.ts';
+import { testIdOf } from '../tracking/test-tags.ts';
 import { isAutomated } from '../tracking/traffic.ts';
 import { PUBLIC_PAGE_CSP, contentPreviewHtml, notFoundHtml } from './landing-page.ts';
 import { contentWithBrand } from './repository.ts';
@@ -53,8 +54,10 @@ async function memberClients(app: FastifyInstance, request: FastifyRequest): Pro
 /** Counts the view through the engine's ingest (the path of POST /v1/rest/tracked/view). */
 function countView(app: FastifyInstance, request: FastifyRequest, token: string) {
   if (isAutomated(request) || !app.hasDecorator('tracking')) return;
-  app.tracking
-    .recordView(token)
+  // A test e-mail's click (issue 38) brings its id: that visit is the user's own, not the prospect's.
+  const test = testIdOf(request.query);
+  (test ? app.tracking.testTag(test, token, 'view') : Promise.resolve(false))
+    .then((isTest) => (isTest ? undefined : app.tracking.recordView(token)))
     .catch((err: unknown) => request.log.warn({ err }, 'landing page view not counted'));
 }
 

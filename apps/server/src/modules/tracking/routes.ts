@@ -14,9 +14,15 @@ import { adImage } from './ad-image.ts';
 import { neutralAd } from './neutral-png.ts';
 import type { TargetState } from './repository.ts';
 import { adsRunFor, clickDestination } from './service.ts';
+import { testIdOf } from './test-tags.ts';
 import { isAutomated } from './traffic.ts';
 
 export const UNKNOWN_TOKEN = 'Not found: no ad tag has this token';
+// Lenient: a tag sits in other people's e-mails and pages, whose tools may append their own
+// parameters; a `test` that is no test id of the target is simply not a test.
+const tagQuery = z
+  .object({ test: z.unknown().optional().describe('The id of a test e-mail of this target (issue 38)') })
+  .loose();
 const NEUTRAL_CLICK_PAGE = neutralClickHtml();
 
 /** The ad a target is shown: its day's content for its rep while ads run for it, else the neutral one. */
@@ -54,14 +60,20 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['tracking'],
         summary: "The ad for the target's current day, personalised with its sales rep; counts an impression",
+        description:
+          '`size` is one of the four ad sizes or `email` (the e-mail rendition: 1200 × 600 pixels, shown ' +
+          'at 600 × 300). With `test` (the id of a test e-mail of this target, issue 38) the ad is served ' +
+          'and the test marked opened, and nothing is counted.',
+        querystring: tagQuery,
         params: adTagParams,
         response: { 200: z.unknown().describe('image/png'), 404: messageReply },
       },
     },
     async (request, reply) => {
       const { token, size } = request.params;
+      const test = testIdOf(request.query);
       let target: TargetState | null;
-      if (isAutomated(request)) {
+      if (isAutomated(request) || (test && (await tracking.testTag(test, token, 'open')))) {
         target = await tracking.peek(token);
       } else {
         const out = await tracking.record({ token, type: 'impression', size });
@@ -85,13 +97,16 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
           "Counts a click and redirects to the landing page with the target's token (else the content's " +
           "landing page URL, the client's website, the rep's calendar); with none of them, a neutral page",
         params: clickTagParams,
+        querystring: tagQuery,
         response: { 200: z.unknown().describe('text/html'), 302: z.null(), 404: messageReply },
       },
     },
     async (request, reply) => {
       const { token } = request.params;
+      const test = testIdOf(request.query);
+      const isTest = test !== null && (await tracking.testTag(test, token, 'click'));
       let target: TargetState | null;
-      if (isAutomated(request)) {
+      if (isAutomated(request) || isTest) {
         target = await tracking.peek(token);
       } else {
         const out = await tracking.record({ token, type: 'click' });
@@ -110,7 +125,9 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
           .type('text/html; charset=utf-8')
           .send(NEUTRAL_CLICK_PAGE);
       }
-      return reply.header('cache-control', 'no-store').redirect(to, 302);
+      // A test e-mail's click carries its id on to our landing page, which then counts no view.
+      const landing = isTest && to.startsWith('/lp/') ? `${to}&test=${test}` : to;
+      return reply.header('cache-control', 'no-store').redirect(landing, 302);
     },
   );
 };

@@ -8,6 +8,8 @@ import type { Database } from '../../db/client.ts';
 import { content } from '../../db/schema/index.ts';
 import type { EventType } from '../../db/schema/index.ts';
 import { GroupCommit } from './group-commit.ts';
+import { useTestTag } from './test-tags.ts';
+import type { TestTagUse } from './test-tags.ts';
 import {
   enqueueEvents,
   ensurePartitions,
@@ -320,6 +322,14 @@ export function createTrackingService(deps: Deps) {
     /** A landing page view (POST /v1/rest/tracked/view and the landing page renderer). */
     recordView(token: string): Promise<IngestOutcome> {
       return record({ token, type: 'view' });
+    },
+
+    /**
+     * Whether a tag or landing page request carries a test e-mail's id for this token (issue 38):
+     * then it is served and marked on the test, and not counted.
+     */
+    testTag(testId: string, token: string, use: TestTagUse): Promise<boolean> {
+      return useTestTag(db, testId, token, use);
     },
 
     /** The target of a token as it stands, without counting anything (bots, prefetches). */

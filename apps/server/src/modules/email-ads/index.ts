@@ -1,0 +1,1 @@
+export { emailAdRoutes } from './routes.ts';

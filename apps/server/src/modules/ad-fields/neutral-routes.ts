@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adSizeSchema } from '@rally/shared/schemas/content';
+import { AD_RENDITIONS } from '@rally/shared/schemas/content';
 import { messageReply } from '@rally/shared/schemas/auth';
 import { neutralClickHtml, PUBLIC_PAGE_CSP } from '../creative/index.ts';
 import { NEUTRAL_SEGMENT, neutralAd } from '../tracking/index.ts';
@@ -23,7 +23,9 @@ export const neutralTagRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['tracking'],
         summary:
           'The neutral ad image written for a person no longer on a cadence: transparent, counts nothing',
-        params: z.object({ size: adSizeSchema }),
+        params: z.object({
+          size: z.enum(AD_RENDITIONS, { error: `must be one of ${AD_RENDITIONS.join(', ')}` }),
+        }),
         response: { 200: z.unknown().describe('image/png'), 422: messageReply },
       },
     },

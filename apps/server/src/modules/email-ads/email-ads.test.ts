@@ -13,7 +13,7 @@ import {
   makeTarget,
   showing,
 } from '../../../test/engagement.ts';
-import { adTagUrls } from '../tracking/index.ts';
+import { adUrls } from '../tracking/index.ts';
 
 /**
  * Issue 38: a cadence's "Add ads to your e-mails" step (its status and a test e-mail to the user
@@ -104,7 +104,8 @@ describe('GET …/cadence/{id}/email_snippet', () => {
     expect((await owner.get(stepUrl(acme, cadenceId))).json().installed_at).toBeNull();
 
     const before = Date.now();
-    const { imageUrl } = adTagUrls(PUBLIC_URL, target.token);
+    const { image: imageUrl } = adUrls(PUBLIC_URL, target.token);
+    expect(imageUrl).toBe(`${PUBLIC_URL}/t/${target.token}/ad/email.png`);
     const ad = await app.inject({ url: pathOf(imageUrl), headers: { 'user-agent': BROWSER_UA } });
     expect(ad.statusCode).toBe(200);
     await app.tracking.settled();
@@ -139,7 +140,7 @@ describe('POST …/cadence/{id}/email_snippet/test', () => {
 
     const { mail, image, click } = await testMailTo('owner@acme.test', after);
     expect(mail.raw).toContain('Subject: Test of your e-mail ad: Q3 Outbound - Operations Leaders');
-    expect(image.startsWith(adTagUrls(PUBLIC_URL, target.token).imageUrl)).toBe(true);
+    expect(image.startsWith(adUrls(PUBLIC_URL, target.token).image)).toBe(true);
     const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     expect(body).toContain('alt="A note from Acme"');
     expect(body).toContain(`Your page: ${click}`);
@@ -254,8 +255,8 @@ describe('the bulk export of targets with their ad and click URLs', () => {
     expect(lines).toHaveLength(3);
     // Sorted by last name: Aaron first, with its formula neutralised.
     expect(lines[1]).toContain(`"'=HYPERLINK(""https://evil.test"")",Aaron`);
-    const urls = adTagUrls(PUBLIC_URL, a.token);
-    expect(lines[2]).toContain(`Maya Lindgren,1,yes,${urls.imageUrl},${urls.clickUrl}`);
+    const urls = adUrls(PUBLIC_URL, a.token);
+    expect(lines[2]).toContain(`Maya Lindgren,1,yes,${urls.image},${urls.click}`);
   });
 
   it('a cohort: its members, the same columns', async () => {
@@ -269,7 +270,7 @@ describe('the bulk export of targets with their ad and click URLs', () => {
     const res = await owner.get(`/v1/rest/client/${acme}/cohort/${cohort!.id}/targets/export`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-disposition']).toContain('cohort-enterprise-accounts-ad-urls.csv');
-    expect(res.body).toContain(adTagUrls(PUBLIC_URL, t.token).clickUrl);
+    expect(res.body).toContain(adUrls(PUBLIC_URL, t.token).click);
   });
 
   it('422 naming params.id; 403 without reports.read; 404 for another client’s cadence or cohort', async () => {

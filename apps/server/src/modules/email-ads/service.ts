@@ -6,7 +6,7 @@ import type { CsvColumn } from '../../lib/csv-export.ts';
 import { httpError } from '../../lib/errors.ts';
 import { cursorPages } from '../../db/cursor.ts';
 import type { Row } from '../../db/cursor.ts';
-import { adTagUrls } from '../tracking/index.ts';
+import { adUrls } from '../tracking/index.ts';
 import type { ExportRow } from './repository.ts';
 import {
   cadenceOf,
@@ -85,15 +85,15 @@ export async function sendSnippetTest(
     SNIPPET_TESTS_PER_HOUR,
   );
   if ('retryAfterSeconds' in test) return test;
-  const { imageUrl, clickUrl } = adTagUrls(app.config.publicUrl, target.token);
+  const { image, click } = adUrls(app.config.publicUrl, target.token);
   await app.outbox.enqueue({
     clientId: o.clientId,
     ...snippetTestMail({
       to: o.user.email,
       cadenceName: cadence.name,
       prospectName: target.prospectName,
-      imageUrl: `${imageUrl}?test=${test.id}`,
-      clickUrl: `${clickUrl}?test=${test.id}`,
+      imageUrl: `${image}?test=${test.id}`,
+      clickUrl: `${click}?test=${test.id}`,
       alt: o.body.alt,
       label: o.body.label,
     }),
@@ -117,7 +117,7 @@ export function tooManyTests(retryAfterSeconds: number): string {
 
 /** The bulk export's columns: who the target is, and the URLs to put in any other tool. */
 export function exportColumns(publicUrl: string): CsvColumn<ExportRow>[] {
-  const urls = (r: ExportRow) => adTagUrls(publicUrl, r.token);
+  const urls = (r: ExportRow) => adUrls(publicUrl, r.token);
   return [
     { header: 'first_name', value: (r) => r.first_name },
     { header: 'last_name', value: (r) => r.last_name },
@@ -127,8 +127,8 @@ export function exportColumns(publicUrl: string): CsvColumn<ExportRow>[] {
     { header: 'sales_rep', value: (r) => r.rep },
     { header: 'day_number', value: (r) => r.day_number },
     { header: 'active', value: (r) => r.is_active },
-    { header: 'ad_image_url', value: (r) => urls(r).imageUrl },
-    { header: 'click_url', value: (r) => urls(r).clickUrl },
+    { header: 'ad_image_url', value: (r) => urls(r).image },
+    { header: 'click_url', value: (r) => urls(r).click },
   ];
 }
 

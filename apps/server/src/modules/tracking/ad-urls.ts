@@ -1,4 +1,5 @@
-import type { AdSize } from '@rally/shared/schemas/content';
+import { EMAIL_RENDITION } from '@rally/shared/schemas/content';
+import type { AdRendition } from '@rally/shared/schemas/content';
 
 /**
  * The one place that builds the URLs Rally writes into a vendor's person fields (issue 38,
@@ -6,9 +7,12 @@ import type { AdSize } from '@rally/shared/schemas/content';
  * under the public URL. The e-mail rendition's size is named here once; a change to it (or to the
  * public URL) changes every written value, so the write-back writes them all again.
  */
-export const EMAIL_AD_SIZE: AdSize = '300x250';
+export const EMAIL_AD_SIZE: AdRendition = EMAIL_RENDITION;
 
-/** A target's ad image and click URLs for e-mails. */
+/**
+ * A target's ad image and click URLs for e-mails: the e-mail rendition (decision 0020). The same
+ * URLs are in the cadence's test e-mail and in the bulk export of a cadence's or cohort's targets.
+ */
 export function adUrls(publicUrl: string, token: string): { image: string; click: string } {
   const base = `${publicUrl.replace(/\/+$/, '')}/t/${encodeURIComponent(token)}`;
   return { image: `${base}/ad/${EMAIL_AD_SIZE}.png`, click: `${base}/c` };

@@ -213,6 +213,7 @@ const testDb = process.env.TEST_DATABASE_URL;
 const ONCE_ON_POSTGRES = [
   'apps/server/test/import-crash.test.ts',
   'apps/server/test/crm-crash*.test.ts',
+  'apps/server/test/ad-fields-crash.test.ts',
   'apps/server/test/ingest-crash.test.ts',
   'apps/server/test/reports-export.test.ts',
 ];

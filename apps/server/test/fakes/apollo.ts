@@ -80,6 +80,17 @@ export type ApolloContact = {
   created_at: string;
   updated_at: string;
   contact_campaign_statuses: ApolloCampaignStatus[];
+  /** Custom field values by the typed custom field's id. */
+  typed_custom_fields: Record<string, string>;
+};
+
+/** A custom field (Apollo's `POST /fields`): `type` string or textarea can hold a URL. */
+export type ApolloCustomField = {
+  id: string;
+  label: string;
+  modality: 'contact' | 'account' | 'opportunity';
+  type: 'string' | 'textarea' | 'number' | 'date' | 'datetime' | 'boolean';
+  max_length: number;
 };
 
 export type ApolloEmailAccount = { id: string; user_id: string; email: string; active: boolean };
@@ -88,7 +99,9 @@ export type UserSpec = Partial<ApolloUser> & { first_name: string; last_name: st
 export type StepSpec = Partial<Omit<ApolloStep, 'emailer_campaign_id' | 'position'>> & { wait_time: number };
 export type SequenceSpec = Partial<Omit<ApolloSequence, 'steps'>> & { name: string; steps?: StepSpec[] };
 export type CampaignStatusSpec = Partial<ApolloCampaignStatus> & { emailer_campaign_id: string };
-export type ContactSpec = Partial<Omit<ApolloContact, 'contact_campaign_statuses'>> & {
+export type ContactSpec = Partial<
+  Omit<ApolloContact, 'contact_campaign_statuses' | 'typed_custom_fields'>
+> & {
   first_name: string;
   last_name: string;
   contact_campaign_statuses?: CampaignStatusSpec[];
@@ -196,12 +209,22 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
   const accounts = new Map<string, ApolloAccount>();
   const contacts = new Map<string, ApolloContact>();
   const emailAccounts = new Map<string, ApolloEmailAccount>();
+  const customFields = new Map<string, ApolloCustomField>();
 
   let limits: RateLimits = { ...APOLLO_PLANS[opts.plan ?? 'professional'], ...opts.limits };
   const usage = new Map<string, Record<'minute' | 'hourly' | 'daily', { window: number; count: number }>>();
   const failures: { status: number; body?: string }[] = [];
   const requests: ApolloRequestLog[] = [];
   let onRequest: ((log: ApolloRequestLog) => void) | null = null;
+  /** Requests to a path from its `n`th on wait unanswered until released (crash tests). */
+  let hold: {
+    path: string;
+    after: number;
+    seen: number;
+    gate: Promise<void> | null;
+    open: () => void;
+  } | null = null;
+  let held = 0;
 
   // ---- seeding and changes -------------------------------------------------------------------
 
@@ -303,9 +326,17 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
       updated_at: at,
       ...rest,
       contact_campaign_statuses: (statuses ?? []).map((s) => normaliseStatus(s, s.added_at ?? at)),
+      typed_custom_fields: {},
     };
     contacts.set(contact.id, contact);
     return contact;
+  }
+
+  /** Apollo's `POST /fields` default text length is not documented; 255 here (the reply's text_field_max_length). */
+  function addCustomField(spec: Omit<ApolloCustomField, 'id' | 'max_length'> & { max_length?: number }) {
+    const field: ApolloCustomField = { id: newId(), max_length: 255, ...spec };
+    customFields.set(field.id, field);
+    return field;
   }
 
   function mustGet<T>(map: Map<string, T>, id: string, what: string): T {
@@ -490,6 +521,7 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
   }
 
   const routes: Route[] = [
+    ...customFieldRoutes(),
     {
       method: 'POST',
       pattern: /^\/emailer_campaigns\/search$/,
@@ -565,6 +597,147 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
       handle: () => ({ status: 200, json: { email_accounts: [...emailAccounts.values()] } }),
     },
   ];
+
+  /**
+   * The ad fields' calls (issue 38), from Apollo's OpenAPI (test/vendor-specs/apollo): `GET /fields`
+   * (`source` system, custom or crm_synced; custom fields' ids as `{modality}.{id}`), `POST /fields`
+   * (`label`, `modality` contact/account/opportunity, `type` string/textarea/number/date/datetime/
+   * boolean, `meta.max_length`) and `POST /contacts/bulk_update` ("up to 1000 contacts per request;
+   * more are rejected with a 422. 100 or fewer are processed synchronously and return the updated
+   * contacts"; `contact_attributes[]{id, typed_custom_fields}`). Each needs its endpoint on the key
+   * or a master key (403 API_INACCESSIBLE). [?] What an unknown custom field id, an unknown contact
+   * or a value over the field's length do is not documented: here each is the documented "Update
+   * Error" 422 (`error_details{contact_id, field, message}`), and nothing of the request is applied.
+   */
+  function customFieldRoutes(): Route[] {
+    const fieldJson = (f: ApolloCustomField) => ({
+      id: `${f.modality}.${f.id}`,
+      label: f.label,
+      field_name: f.label,
+      modality: f.modality,
+      type: f.type,
+      source: 'custom',
+      editable: true,
+    });
+    const MODALITIES = ['contact', 'account', 'opportunity'];
+    const TYPES = ['string', 'textarea', 'number', 'date', 'datetime', 'boolean'];
+    return [
+      {
+        method: 'GET',
+        pattern: /^\/fields$/,
+        endpoint: 'api/v1/fields/index',
+        master: true,
+        handle(params) {
+          const source = params.source;
+          if (source !== undefined && !['system', 'custom', 'crm_synced'].includes(String(source))) {
+            throw new HttpError(422, 'source must be one of system, custom, crm_synced');
+          }
+          const list = source && source !== 'custom' ? [] : [...customFields.values()].map(fieldJson);
+          return { status: 200, json: { fields: list } };
+        },
+      },
+      {
+        method: 'POST',
+        pattern: /^\/fields$/,
+        endpoint: 'api/v1/fields/create',
+        master: true,
+        handle(params) {
+          const label = typeof params.label === 'string' ? params.label.trim() : '';
+          if (!label) throw new HttpError(422, 'label is required');
+          if (!MODALITIES.includes(String(params.modality))) throw new HttpError(422, 'modality is invalid');
+          if (!TYPES.includes(String(params.type))) throw new HttpError(422, 'type is invalid');
+          const meta = (params.meta ?? {}) as { max_length?: unknown };
+          const field = addCustomField({
+            label,
+            modality: params.modality as ApolloCustomField['modality'],
+            type: params.type as ApolloCustomField['type'],
+            ...(typeof meta.max_length === 'number' ? { max_length: meta.max_length } : {}),
+          });
+          return {
+            status: 200,
+            json: {
+              typed_custom_fields: [
+                {
+                  id: field.id,
+                  name: field.label,
+                  modality: field.modality,
+                  text_field_max_length: field.max_length,
+                },
+              ],
+            },
+          };
+        },
+      },
+      {
+        method: 'POST',
+        pattern: /^\/contacts\/bulk_update$/,
+        endpoint: 'api/v1/contacts/bulk_update',
+        master: true,
+        handle(params) {
+          const list = params.contact_attributes;
+          if (!Array.isArray(list) && !Array.isArray(params.contact_ids)) {
+            throw new HttpError(422, 'Please provide either contact_ids or contact_attributes');
+          }
+          const rows = (Array.isArray(list) ? list : []) as { id?: unknown; typed_custom_fields?: unknown }[];
+          if (rows.length > 1000) throw new HttpError(422, 'Please limit your array to fewer than 1000.');
+          const invalid = (contactId: unknown, field: string, message: string): Answer => ({
+            status: 422,
+            json: { error: 'Validation failed', error_details: { contact_id: contactId, field, message } },
+          });
+          for (const row of rows) {
+            const contact = typeof row.id === 'string' ? contacts.get(row.id) : undefined;
+            if (!contact) return invalid(row.id ?? null, 'id', 'Contact not found');
+            for (const [key, value] of Object.entries(
+              (row.typed_custom_fields ?? {}) as Record<string, unknown>,
+            )) {
+              const field = customFields.get(key);
+              if (!field || field.modality !== 'contact') {
+                return invalid(row.id, `typed_custom_fields.${key}`, 'Custom field not found');
+              }
+              if (value !== null && String(value).length > field.max_length) {
+                return invalid(
+                  row.id,
+                  `typed_custom_fields.${key}`,
+                  `is longer than ${field.max_length} characters`,
+                );
+              }
+            }
+          }
+          for (const row of rows) {
+            updateContact(row.id as string, (c) => {
+              for (const [key, value] of Object.entries(
+                (row.typed_custom_fields ?? {}) as Record<string, unknown>,
+              )) {
+                if (value === null || value === '') {
+                  c.typed_custom_fields = Object.fromEntries(
+                    Object.entries(c.typed_custom_fields).filter(([k]) => k !== key),
+                  );
+                } else c.typed_custom_fields = { ...c.typed_custom_fields, [key]: String(value) };
+              }
+            });
+          }
+          const updated = rows.map((r) => contactJson(contacts.get(r.id as string)!));
+          if (rows.length > 100 || params.async === true) {
+            const at = tick();
+            return {
+              status: 200,
+              json: {
+                entity_progress_job: {
+                  id: newId(),
+                  job_type: 'contact_bulk_update',
+                  status: 'pending',
+                  entity_ids: rows.map((r) => r.id),
+                  created_at: at,
+                  updated_at: at,
+                },
+              },
+            };
+          }
+          return { status: 200, json: { contacts: updated } };
+        },
+      },
+    ];
+  }
 
   /** Counts the request in its endpoint's windows; returns the exhausted window, if any. */
   function meter(endpoint: string, headers: Record<string, string>) {
@@ -660,6 +833,11 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
       const { parsed } = await readBody(req);
       log.body = parsed;
       onRequest?.(log);
+      if (hold && path === hold.path && ++hold.seen >= hold.after) {
+        hold.gate ??= new Promise<void>((resolve) => (hold!.open = resolve));
+        held += 1;
+        await hold.gate;
+      }
       const failure = failures.shift();
       if (failure) {
         const headers: Record<string, string> = {};
@@ -882,6 +1060,8 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
     addAccount,
     addEmailAccount,
     addContact,
+    addCustomField,
+    customFields,
     seed,
     seedDemo,
     updateContact,
@@ -906,6 +1086,16 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
     },
     setLimits(next: Partial<RateLimits>) {
       limits = { ...limits, ...next };
+    },
+    /** From the `n`th request to `path` (below the API base) on, those requests wait until `release()`. */
+    holdAfter(n: number, path: string) {
+      hold = { path, after: n, seen: 0, gate: null, open: () => {} };
+    },
+    /** How many requests are waiting on the hold. */
+    held: () => held,
+    release() {
+      hold?.open();
+      hold = null;
     },
     /** Runs before each request is answered (e.g. to change data between two pages of a listing). */
     onRequest(listener: ((log: ApolloRequestLog) => void) | null) {

@@ -160,6 +160,10 @@ type ResourceDef = {
   toMany: Record<string, { type: FakeResourceType; inverse: string }>;
 };
 
+/** Outreach's OpenAPI: `custom1` … `custom150` on prospects, `maxLength: 32000`, nullable. */
+const CUSTOM_FIELDS = Array.from({ length: 150 }, (_, i) => `custom${i + 1}`);
+const CUSTOM_MAX_LENGTH = 32_000;
+
 const COUNTS = ['deliverCount', 'openCount', 'clickCount', 'replyCount', 'bounceCount'];
 
 const RESOURCES: ResourceDef[] = [
@@ -202,6 +206,9 @@ const RESOURCES: ResourceDef[] = [
       'company',
       'createdAt',
       'updatedAt',
+      // The prospect's 150 custom fields (Outreach's OpenAPI `prospect`: custom1…custom150, strings
+      // of at most 32,000 characters, nullable); absent from a record until written.
+      ...CUSTOM_FIELDS,
     ],
     toOne: { account: 'account', owner: 'user' },
     toMany: { sequenceStates: { type: 'sequenceState', inverse: 'prospect' } },
@@ -1074,6 +1081,19 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
           id: 'validationError',
           title: 'Validation Error',
           detail: `${key} is not a writable attribute of ${resource.type}.`,
+          pointer: `/data/attributes/${key}`,
+        });
+      }
+      if (
+        CUSTOM_FIELDS.includes(key) &&
+        value !== null &&
+        (typeof value !== 'string' || value.length > CUSTOM_MAX_LENGTH)
+      ) {
+        throw new Refusal({
+          status: 422,
+          id: 'validationError',
+          title: 'Validation Error',
+          detail: `${key} must be a string of at most ${CUSTOM_MAX_LENGTH} characters.`,
           pointer: `/data/attributes/${key}`,
         });
       }

@@ -10,6 +10,7 @@ import type {
 } from '../../port.ts';
 import { createVendorHttp, defaultRateLimitWait, VendorAuthError, VendorError } from '../../vendor-http.ts';
 import type { RetryPolicy } from '../../vendor-http.ts';
+import { apolloAdFields } from './ad-fields.ts';
 
 /**
  * Apollo.io as a sequence source (integrations/API-NOTES.md §3): users from `users/search`, sequences
@@ -202,6 +203,7 @@ export function createApolloAdapter(
 
   return {
     source: 'apolloio',
+    adFields: apolloAdFields(http, base),
     auth: 'api_key',
 
     async whoami(ctx) {

@@ -12,6 +12,7 @@ import type {
 } from '../../port.ts';
 import { createVendorHttp, oauthCredentialsFrom, VendorAuthError, VendorError } from '../../vendor-http.ts';
 import type { RetryPolicy } from '../../vendor-http.ts';
+import { outreachAdFields } from './ad-fields.ts';
 
 /**
  * Outreach (REST API v2, JSON:API) as a sequence source; facts from shared/integrations/API-NOTES.md
@@ -26,6 +27,8 @@ export const OUTREACH_SCOPES = [
   'sequenceStates.read',
   'sequenceSteps.read',
   'users.read',
+  // The ad fields (issue 38): each prospect's ad and click URLs in two custom fields.
+  'prospects.write',
 ];
 
 export const OUTREACH_REVOKED_MESSAGE =
@@ -290,6 +293,7 @@ export function createOutreachAdapter(
   return {
     source: 'outreach',
     auth: 'oauth',
+    adFields: outreachAdFields(http, apiUrl),
 
     authorizeUrl({ state, redirectUri }) {
       const query = new URLSearchParams({

@@ -32,6 +32,7 @@ import { emailAdRoutes } from './modules/email-ads/index.ts';
 import { prospectRoutes } from './modules/prospects/index.ts';
 import { feedRoutes, setupFeed } from './modules/feed/index.ts';
 import { clientRoutes } from './modules/clients/index.ts';
+import { domainRoutes, setupDomains } from './modules/domains/index.ts';
 import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/index.ts';
 import { publicPageRoutes } from './modules/creative/index.ts';
 import { scCreativeRoutes } from './modules/creative/preview-routes.ts';
@@ -59,7 +60,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createOutbox } from './modules/mail/outbox.ts';
-import { oauthRoutes } from './modules/oauth/index.ts';
+import { oauthRoutes, ssoSettingsRoutes } from './modules/oauth/index.ts';
 import {
   createSequenceAdapters,
   createSyncService,
@@ -112,8 +113,10 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     appConfigRoutes,
     authRoutes,
     oauthRoutes,
+    ssoSettingsRoutes,
     userRoutes,
     clientRoutes,
+    domainRoutes,
     integrationRoutes,
     fileforceRoutes,
     crmRestRoutes,
@@ -287,6 +290,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   // After the queue's start hook: billing asks for its first run once the queue is up.
   setupBilling(app, { now: opts.billingClock, workers: opts.workers });
+  setupDomains(app, { workers: opts.workers });
 
   await app.register(fastifyCookie);
   await app.register(authPlugin);

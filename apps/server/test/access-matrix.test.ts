@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { NOT_AUTHENTICATED } from '../src/lib/access.ts';
+import { SESSION_COOKIE } from '@rally/shared';
+import { sessions } from '../src/db/schema/index.ts';
+import { NOT_AUTHENTICATED, SSO_SCOPE_DENIED } from '../src/lib/access.ts';
+import { hashToken, randomToken } from '../src/lib/crypto.ts';
 import { createTestApp } from './helpers.ts';
-import { Browser, makeClient, signedIn } from './http.ts';
+import { Browser, makeClient, makeUser, signedIn } from './http.ts';
 
 /**
  * Every API route, whatever feature adds it, is refused the same way: 401 signed out, 403 without
@@ -121,5 +124,32 @@ describe('access matrix over every API route', async () => {
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
       expect(res.json().message).toMatch(/^Access Denied/);
     }
+  });
+
+  it("403 in any other client for a session a client's single sign-on started (issue 37.1)", async () => {
+    // An owner of both clients, signed in by the single sign-on of `foreign`: `mine` is out of reach.
+    const owner = await makeUser(app, { [mine]: 'purple_owner', [foreign]: 'purple_owner' });
+    const token = randomToken();
+    await app.db.insert(sessions).values({
+      tokenHash: hashToken(token),
+      userId: owner.id,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      scopeClientId: foreign,
+    });
+    const scoped = new Browser(app);
+    scoped.cookies.set(SESSION_COOKIE, token);
+    scoped.clientId = mine;
+    for (const r of routes.filter((x) => x.access !== 'session')) {
+      const res = await scoped.request({
+        method: r.method as 'GET',
+        url: fill(r.url),
+        payload: r.method === 'GET' ? undefined : {},
+      });
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
+      expect(res.json(), `${r.method} ${r.url}`).toEqual({ message: SSO_SCOPE_DENIED });
+    }
+    expect((await scoped.get(`/v1/rest/client/${foreign}/users`, { clientId: foreign })).statusCode).toBe(
+      200,
+    );
   });
 });

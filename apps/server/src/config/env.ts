@@ -180,6 +180,12 @@ const schema = z.object({
   S3_ENDPOINT: url('an S3-compatible endpoint, e.g. https://s3.eu-west-1.amazonaws.com').optional(),
   S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  DOMAIN_RECHECK_HOURS: z.coerce
+    .number({ message: 'must be a whole number of hours' })
+    .int('must be a whole number of hours')
+    .min(1, 'must be at least 1')
+    .max(168, 'must be at most 168')
+    .default(6),
   DNS_SERVERS: z
     .string()
     .transform((v) =>
@@ -305,8 +311,10 @@ export type Config = {
   journeyChunk: number;
   /** Uploaded images go to S3-compatible storage when set, else to DATA_DIR/uploads. */
   s3: S3Config | null;
-  /** Resolvers for the landing domain check; empty means the system's. */
+  /** Resolvers for the domain checks (TXT tokens, landing domains); empty means the system's. */
   dnsServers: string[];
+  /** Each verified domain's TXT record is looked at again this often (hours). */
+  domainRecheckHours: number;
   /**
    * Server-side fetches of user-given URLs (ad pictures, SSO issuers, Marketo, webhooks) may reach
    * loopback and private addresses: local development and test fakes only (ALLOW_PRIVATE_FETCH).
@@ -441,6 +449,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : null,
     dnsServers: e.DNS_SERVERS ?? [],
+    domainRecheckHours: e.DOMAIN_RECHECK_HOURS,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
   };
 }

@@ -38,6 +38,9 @@ declare module 'fastify' {
 }
 
 export const NOT_AUTHENTICATED = 'Not Authenticated: Sorry, you have to be logged in to access this!';
+/** A session started by a client's single sign-on, asked to act in another client (decision 0014). */
+export const SSO_SCOPE_DENIED =
+  'Access Denied: you signed in through the single sign-on of another client, so this session can only use that client. Sign out and sign in with your password to use this one.';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -98,6 +101,7 @@ export function enforceAccess(app: FastifyInstance): void {
         .code(403)
         .send({ message: 'Access Denied: the client in the path is not the x-client-id client.' });
     }
+    if (!scopeAllows(request.auth, clientId)) return reply.code(403).send({ message: SSO_SCOPE_DENIED });
     const self = await app.identity.self(request.auth.user.id);
     const m = self?.clients.find((c) => c.client_id === clientId.toLowerCase());
     if (!m) return reply.code(403).send({ message: 'Access Denied: you are not a member of this client.' });
@@ -108,6 +112,24 @@ export function enforceAccess(app: FastifyInstance): void {
     }
     request.tenant = { clientId: clientId.toLowerCase(), role: m.role, permissions: m.permissions };
   });
+}
+
+/** Whether the session may act in this client: any of the user's, unless it was started by SSO. */
+export function scopeAllows(auth: AuthContext, clientId: string): boolean {
+  return auth.scopeClientId === null || auth.scopeClientId === clientId.toLowerCase();
+}
+
+/**
+ * For changes to the whole account (password, two-step verification): a session started by a
+ * client's single sign-on is refused, so that client's identity provider cannot reach beyond it.
+ */
+export function requireUnscopedSession(request: FastifyRequest): void {
+  if (authOf(request).scopeClientId !== null) {
+    throw httpError(
+      403,
+      'Access Denied: you signed in through single sign-on. Sign out and sign in with your password to change your password or two-step verification.',
+    );
+  }
 }
 
 /** The signed-in user of a `session`, `member` or permission route (the access check guarantees it). */

@@ -6,19 +6,28 @@ export const INTERNAL_ERROR_MESSAGE = 'Something went wrong. Please contact the 
 
 export type FieldProblem = { field: string; message: string };
 
-/** A 422 naming the field, for rules a schema cannot express (a wrong current password, a bad code). */
+/**
+ * A 422 naming the field, for rules a schema cannot express (a wrong current password, a bad code);
+ * or a 409 naming it, when the value clashes with what is stored (a domain another client holds).
+ */
 export class FieldError extends Error {
-  readonly statusCode = 422;
+  readonly statusCode: 422 | 409;
   readonly errors: FieldProblem[];
-  constructor(errors: FieldProblem[]) {
+  constructor(errors: FieldProblem[], statusCode: 422 | 409 = 422) {
     super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
     this.name = 'FieldError';
     this.errors = errors;
+    this.statusCode = statusCode;
   }
 }
 
 export function fieldError(field: string, message: string): FieldError {
   return new FieldError([{ field, message }]);
+}
+
+/** A 409 naming the field whose value clashes with stored data. */
+export function fieldConflict(field: string, message: string): FieldError {
+  return new FieldError([{ field, message }], 409);
 }
 
 /**
@@ -49,7 +58,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (err instanceof FieldError) {
       const first = err.errors[0];
-      return reply.code(422).send({
+      return reply.code(err.statusCode).send({
         message: first ? `${first.field}: ${first.message}` : 'Validation Error',
         errors: err.errors,
       });

@@ -22,7 +22,15 @@ export type AuthUser = {
   lastName: string;
   mfaEnabled: boolean;
 };
-export type AuthContext = { user: AuthUser; sessionId: string };
+export type AuthContext = {
+  user: AuthUser;
+  sessionId: string;
+  /**
+   * The one client a session started by that client's single sign-on may act in; null for a
+   * session started any other way (docs/decisions/0014).
+   */
+  scopeClientId: string | null;
+};
 
 declare module 'fastify' {
   // Module augmentation needs an interface.
@@ -40,8 +48,16 @@ declare module 'fastify' {
 }
 
 export type SessionService = {
-  /** Starts a new session (ending the request's current one: the id is rotated at every sign-in). */
-  start(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<AuthContext>;
+  /**
+   * Starts a new session (ending the request's current one: the id is rotated at every sign-in).
+   * `scopeClientId`: a session started by that client's single sign-on, usable in that client only.
+   */
+  start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    opts?: { scopeClientId?: string },
+  ): Promise<AuthContext>;
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   csrfToken(request: FastifyRequest): string;
 };
@@ -130,6 +146,7 @@ export const authPlugin = fp(
       const [row] = await db
         .select({
           sessionId: sessions.id,
+          scopeClientId: sessions.scopeClientId,
           lastSeenAt: sessions.lastSeenAt,
           expiresAt: sessions.expiresAt,
           id: users.id,
@@ -144,6 +161,7 @@ export const authPlugin = fp(
       if (!row) return;
       request.auth = {
         sessionId: row.sessionId,
+        scopeClientId: row.scopeClientId,
         user: {
           id: row.id,
           email: row.email,
@@ -173,7 +191,7 @@ export const authPlugin = fp(
     });
 
     const service: SessionService = {
-      async start(request, reply, userId) {
+      async start(request, reply, userId, opts = {}) {
         const old = request.cookies[SESSION_COOKIE];
         if (old) {
           sessionCache.delete(hashToken(old));
@@ -189,6 +207,7 @@ export const authPlugin = fp(
             expiresAt,
             userAgent: request.headers['user-agent'] ?? null,
             ip: request.ip,
+            scopeClientId: opts.scopeClientId ?? null,
           })
           .returning({ id: sessions.id });
         const [user] = await db.select().from(users).where(eq(users.id, userId));
@@ -196,6 +215,7 @@ export const authPlugin = fp(
         setSessionCookies(reply, token, expiresAt);
         request.auth = {
           sessionId: row.id,
+          scopeClientId: opts.scopeClientId ?? null,
           user: {
             id: user.id,
             email: user.email,
@@ -222,6 +242,20 @@ export const authPlugin = fp(
   },
   { name: 'auth', dependencies: [] },
 );
+
+/**
+ * The self reply as this session sees it: a session started by a client's single sign-on lists
+ * that client only, and says so in `sso_client_id` (docs/decisions/0014).
+ */
+export function selfOfSession(self: Self, auth: AuthContext): Self {
+  if (!auth.scopeClientId) return self;
+  const scope = auth.scopeClientId;
+  return {
+    ...self,
+    clients: self.clients.filter((c) => c.client_id === scope).map((c) => ({ ...c, is_default: true })),
+    sso_client_id: scope,
+  };
+}
 
 /** True when the request carries the CSRF token of its own session (or anonymous cookie). */
 export function hasValidCsrf(request: FastifyRequest, expected: string): boolean {

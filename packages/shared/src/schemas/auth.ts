@@ -58,6 +58,11 @@ export const selfReply = z.object({
   mfa_enabled: z.boolean(),
   has_password: z.boolean(),
   clients: z.array(membershipSchema),
+  /**
+   * Set when this session was started by that client's single sign-on: it may act in that client
+   * only, and `clients` lists only it. Signing in with a password (or a link) reaches the others.
+   */
+  sso_client_id: z.uuid().nullable().optional(),
 });
 export type Self = z.infer<typeof selfReply>;
 

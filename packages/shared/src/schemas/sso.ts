@@ -25,6 +25,10 @@ export const OAUTH_ERRORS = [
   'no_account',
   /** SSO: the identity provider signed in someone with another e-mail address. */
   'email_mismatch',
+  /** SSO: the address's domain is not one the organisation has verified (docs/decisions/0013). */
+  'domain_unverified',
+  /** SSO: the identity provider signed in another account than the one linked to this user. */
+  'identity_mismatch',
   /** The provider or the organisation's single sign-on was switched off meanwhile. */
   'not_configured',
 ] as const;
@@ -66,5 +70,7 @@ export const ssoSettingsReply = z.object({
   client_id: z.string(),
   enabled: z.boolean(),
   has_secret: z.boolean(),
+  /** The client's verified domains: single sign-on signs in only addresses on these (and their subdomains). */
+  domains: z.array(z.string()),
 });
 export type SsoSettings = z.infer<typeof ssoSettingsReply>;

@@ -43,6 +43,14 @@ export const clients = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
     parentId: uuid('parent_id'),
+    /**
+     * The client's own random value for DNS TXT records proving it controls a domain
+     * (`_rally.<domain>` TXT `rally-verification=<token>`, docs/decisions/0013). Not a secret: it
+     * only has to differ from every other client's.
+     */
+    domainToken: text('domain_token')
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
     ...timestamps,
   },
   (t) => [index('clients_parent_idx').on(t.parentId)],
@@ -91,8 +99,19 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /**
+     * Set for a session started by a client's single sign-on: it may act in that client only
+     * (docs/decisions/0014). Null for every other way in.
+     */
+    scopeClientId: uuid('scope_client_id').references(() => clients.id, { onDelete: 'cascade' }),
   },
-  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('sessions_token_hash_uq').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_scope_client_idx')
+      .on(t.scopeClientId)
+      .where(sql`${t.scopeClientId} is not null`),
+  ],
 );
 
 export const AUTH_TOKEN_KINDS = ['magic_link', 'password_reset', 'mfa_challenge'] as const;
@@ -183,6 +202,30 @@ export const ssoConfigs = pgTable('sso_configs', {
   enabled: boolean('enabled').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Which account of a client's identity provider (its issuer and stable `sub`) a member signs in as.
+ * Linked at the first SSO sign-in; later ones must present the same subject. Dropped when the
+ * client's issuer changes (docs/decisions/0014).
+ */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.userId] }),
+    uniqueIndex('sso_identities_subject_uq').on(t.clientId, t.issuer, t.subject),
+  ],
+);
 
 /**
  * Wrong second-factor codes (TOTP or recovery) counted across sign-ins, per account (`scope` 'mfa-account',

@@ -15,3 +15,4 @@ export * from './export-files.ts';
 export * from './attribution.ts';
 export * from './ad-fields.ts';
 export * from './email-ads.ts';
+export * from './domains.ts';

@@ -19,7 +19,8 @@ import {
   updateSelfBody,
 } from '@rally/shared/schemas/auth';
 import { authTokens, clients, memberships, recoveryCodes, sessions, users } from '../../db/schema/index.ts';
-import { NOT_AUTHENTICATED, authOf } from '../../lib/access.ts';
+import { NOT_AUTHENTICATED, authOf, requireUnscopedSession } from '../../lib/access.ts';
+import { selfOfSession } from '../../plugins/auth.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -157,8 +158,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const sendSelf = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
     const self = request.auth ? await app.identity.self(request.auth.user.id) : null;
-    if (!self) throw httpError(401, NOT_AUTHENTICATED);
-    return reply.code(status).send(self);
+    if (!self || !request.auth) throw httpError(401, NOT_AUTHENTICATED);
+    return reply.code(status).send(selfOfSession(self, request.auth));
   };
 
   app.get(
@@ -338,6 +339,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (b.first_name !== undefined) changes.firstName = b.first_name;
       if (b.last_name !== undefined) changes.lastName = b.last_name;
       if (b.password !== undefined) {
+        requireUnscopedSession(request);
         if (user.passwordHash && !(await verifyPassword(user.passwordHash, b.current_password ?? ''))) {
           throw fieldError('body.current_password', 'is not your current password');
         }
@@ -456,6 +458,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      requireUnscopedSession(request);
       const auth = authOf(request);
       if (auth.user.mfaEnabled)
         return reply
@@ -482,6 +485,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      requireUnscopedSession(request);
       const user = await findUser(db, authOf(request).user.id);
       if (!user?.mfaPendingSecretEnc) return reply.code(409).send({ message: 'Start enrolment first.' });
       const secret = box.decrypt(user.mfaPendingSecretEnc);
@@ -516,6 +520,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      requireUnscopedSession(request);
       const user = await findUser(db, authOf(request).user.id);
       if (!user?.mfaSecretEnc)
         return reply.code(409).send({ message: 'Two-factor authentication is not on.' });

@@ -1,5 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { authOf, tenantOf } from '../../lib/access.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
 import { oneRow } from '../../lib/errors.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,6 +9,9 @@ import { BUILT_IN_ROLES } from '@rally/shared';
 import { clientSchema, createClientBody, integrationSchema } from '@rally/shared/schemas/auth';
 import { clients, integrations, memberships } from '../../db/schema/index.ts';
 import { toIntegrationReply } from '../integrations/index.ts';
+
+const scopeOf = (auth: AuthContext): SQL | undefined =>
+  auth.scopeClientId ? eq(memberships.clientId, auth.scopeClientId) : undefined;
 
 /** Clients of the signed-in user (an agency's companies) and a client's integrations. */
 export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -33,7 +38,13 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .from(memberships)
         .innerJoin(clients, eq(clients.id, memberships.clientId))
-        .where(eq(memberships.userId, authOf(request).user.id))
+        .where(
+          and(
+            eq(memberships.userId, authOf(request).user.id),
+            // A session started by a client's single sign-on lists that client only (decision 0014).
+            scopeOf(authOf(request)),
+          ),
+        )
         .orderBy(asc(clients.name)),
   );
 

@@ -58,7 +58,6 @@ import {
 } from './service.ts';
 import {
   checkLandingDomain,
-  createResolver,
   getClientSettings,
   getLandingDomain,
   removeLandingDomain,
@@ -66,6 +65,7 @@ import {
   updateClientSettings,
 } from './settings.ts';
 import { personaliseContent } from './text.ts';
+import { createResolver } from '../../lib/dns.ts';
 import { blobStoreOf, listUploads, readUpload, saveUpload } from './uploads.ts';
 import { multipartProblem } from '../../lib/multipart.ts';
 import { ATTRIBUTION_JOB } from '../reports/jobs.ts';

@@ -1,4 +1,3 @@
-import { Resolver } from 'node:dns/promises';
 import { and, eq, ne } from 'drizzle-orm';
 import type { z } from 'zod';
 import { DEFAULT_COLORS } from '@rally/shared';
@@ -11,6 +10,8 @@ import type {
 } from '@rally/shared/schemas/content';
 import type { Db } from '../../db/client.ts';
 import { clientSettings } from '../../db/schema/index.ts';
+import { DnsTimeout, bareHost as bare, lookupOrEmpty } from '../../lib/dns.ts';
+import type { DomainResolver } from '../../lib/dns.ts';
 import { fieldError, httpError, oneRow } from '../../lib/errors.ts';
 import { normaliseColors } from './text.ts';
 
@@ -104,21 +105,6 @@ export async function updateClientSettings(
 // ---------------------------------------------------------------------------------------------
 // Landing domain: a host of the client's (go.acme.com) pointed at us by a CNAME, serving /{base58}
 
-/** The DNS lookups a check makes; tests point node:dns at a resolver on loopback. */
-export type DomainResolver = {
-  resolveCname(host: string): Promise<string[]>;
-  resolve4(host: string): Promise<string[]>;
-  resolve6(host: string): Promise<string[]>;
-};
-
-export function createResolver(servers: string[]): DomainResolver {
-  const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  if (servers.length) resolver.setServers(servers);
-  return resolver;
-}
-
-const bare = (host: string) => host.toLowerCase().replace(/\.$/, '');
-
 function domainReply(row: SettingsRow | undefined, appHost: string): LandingDomain {
   const domain = row?.landingPageDomain ?? null;
   const verifiedAt = row?.landingPageDomainVerifiedAt ?? null;
@@ -183,14 +169,11 @@ export async function removeLandingDomain(db: Db, clientId: string, appHost: str
   return domainReply(row, appHost);
 }
 
-const NO_RECORD = new Set(['ENODATA', 'ENOTFOUND', 'ENONAME', 'NXDOMAIN', 'ESERVFAIL', 'EREFUSED']);
 async function lookup(fn: () => Promise<string[]>): Promise<string[]> {
   try {
-    return await fn();
+    return await lookupOrEmpty(fn);
   } catch (err) {
-    const code = (err as { code?: string }).code ?? '';
-    if (NO_RECORD.has(code)) return [];
-    if (code === 'ETIMEOUT' || code === 'ECONNREFUSED') {
+    if (err instanceof DnsTimeout) {
       throw httpError(503, 'The DNS lookup timed out. Try the check again in a minute.');
     }
     throw err;

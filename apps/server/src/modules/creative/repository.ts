@@ -147,10 +147,14 @@ export async function clientOfLandingDomain(db: Db, host: string): Promise<strin
 }
 
 /** The user of an unexpired session, by the hash of its token (read only: no sliding here). */
-export async function sessionUserId(db: Db, tokenHash: string): Promise<string | null> {
+/** The user of a live session, and the one client it is limited to when SSO started it. */
+export async function sessionUserId(
+  db: Db,
+  tokenHash: string,
+): Promise<{ userId: string; scopeClientId: string | null } | null> {
   const [row] = await db
-    .select({ userId: sessions.userId })
+    .select({ userId: sessions.userId, scopeClientId: sessions.scopeClientId })
     .from(sessions)
     .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())));
-  return row?.userId ?? null;
+  return row ?? null;
 }

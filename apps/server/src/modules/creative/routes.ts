@@ -45,10 +45,15 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPa
 async function memberClients(app: FastifyInstance, request: FastifyRequest): Promise<Set<string> | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return null;
-  const userId = await creativeOf(app).sessionUser(hashToken(token));
-  if (!userId) return null;
-  const self = await app.identity.self(userId);
-  return self ? new Set(self.clients.map((c) => c.client_id)) : null;
+  const session = await creativeOf(app).sessionUser(hashToken(token));
+  if (!session) return null;
+  const self = await app.identity.self(session.userId);
+  if (!self) return null;
+  // A session started by a client's single sign-on sees that client's previews only.
+  const { scopeClientId } = session;
+  return new Set(
+    self.clients.map((c) => c.client_id).filter((id) => scopeClientId === null || id === scopeClientId),
+  );
 }
 
 /** Counts the view through the engine's ingest (the path of POST /v1/rest/tracked/view). */

@@ -37,10 +37,11 @@ export type Creative = {
   /** Drop a page from the cache at once (after an edit), instead of within PAGE_CACHE_MS. */
   forgetLandingPage(id: string): void;
   /** The user of a session token's hash, cached like the auth plugin's sessions (read only). */
-  sessionUser(tokenHash: string): Promise<string | null>;
+  sessionUser(tokenHash: string): Promise<SessionUser | null>;
 };
 
 type LandingPageData = NonNullable<Awaited<ReturnType<typeof landingPageWithBrand>>>;
+type SessionUser = NonNullable<Awaited<ReturnType<typeof sessionUserId>>>;
 
 /**
  * How long a landing page is served from memory: a public page is read far more often than it is
@@ -69,7 +70,7 @@ export function creativeOf(app: FastifyInstance): Creative {
   const brands = new LRUCache<string, Brand>({ max: 10_000, ttl: 30_000 });
   const domains = new LRUCache<string, { clientId: string | null }>({ max: 10_000, ttl: 15_000 });
   const pages = new LRUCache<string, { data: LandingPageData | null }>({ max: 5_000, ttl: PAGE_CACHE_MS });
-  const sessionUsers = new LRUCache<string, { userId: string | null }>({
+  const sessionUsers = new LRUCache<string, { session: SessionUser | null }>({
     max: 10_000,
     ttl: IDENTITY_CACHE_TTL_MS,
   });
@@ -114,10 +115,10 @@ export function creativeOf(app: FastifyInstance): Creative {
     },
     async sessionUser(tokenHash) {
       const hit = sessionUsers.get(tokenHash);
-      if (hit) return hit.userId;
-      const userId = await sessionUserId(app.db, tokenHash);
-      sessionUsers.set(tokenHash, { userId });
-      return userId;
+      if (hit) return hit.session;
+      const session = await sessionUserId(app.db, tokenHash);
+      sessionUsers.set(tokenHash, { session });
+      return session;
     },
   };
   creatives.set(app.db, creative);

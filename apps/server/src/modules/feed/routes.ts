@@ -9,7 +9,7 @@ import {
   superTodayReply,
 } from '@rally/shared/schemas/feed';
 import type { FeedItem } from '@rally/shared/schemas/feed';
-import { authOf, tenantOf } from '../../lib/access.ts';
+import { SSO_SCOPE_DENIED, authOf, scopeAllows, tenantOf } from '../../lib/access.ts';
 import { httpError } from '../../lib/errors.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import { engagementLast, feedAfter, feedCount, feedPage, feedSummary, superToday } from './repository.ts';
@@ -128,7 +128,9 @@ export const feedRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const clientId = request.query.client_id.toLowerCase();
-      const self = await app.identity.self(authOf(request).user.id);
+      const auth = authOf(request);
+      if (!scopeAllows(auth, clientId)) throw httpError(403, SSO_SCOPE_DENIED);
+      const self = await app.identity.self(auth.user.id);
       if (!self?.clients.some((c) => c.client_id === clientId)) {
         throw httpError(403, 'Access Denied: you are not a member of this client.');
       }

@@ -1,104 +1,13 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { Secret, TOTP } from 'otpauth';
-import { ssoConfigs, users } from '../../db/schema/index.ts';
+import { users } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
-import { Browser, makeClient, makeUser, signedIn } from '../../../test/http.ts';
+import { makeClient, makeUser } from '../../../test/http.ts';
+import { HttpBrowser, atSpaCallback, freePort } from '../../../test/http-browser.ts';
 import { startOidcProvider } from '../../../test/oidc-provider.ts';
 import type { TestOidcProvider } from '../../../test/oidc-provider.ts';
-
-/** A free loopback port: the app's PUBLIC_URL (and so its redirect URIs) must be known before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-type StoredCookie = { value: string; path: string };
-
-/**
- * A browser over real HTTP: follows redirects one by one and keeps cookies per origin and path, so a
- * test walks app → provider → login → app exactly as a user's browser would.
- */
-class HttpBrowser {
-  private readonly jar = new Map<string, Map<string, StoredCookie>>();
-
-  cookie(origin: string, name: string): string | undefined {
-    return this.jar.get(origin)?.get(name)?.value;
-  }
-
-  async get(url: string | URL): Promise<Response> {
-    const u = new URL(url);
-    const cookies = [...(this.jar.get(u.origin) ?? new Map<string, StoredCookie>())]
-      .filter(([, c]) => c.path === '/' || u.pathname === c.path || u.pathname.startsWith(`${c.path}/`))
-      .map(([name, c]) => `${name}=${c.value}`);
-    const res = await fetch(u, {
-      redirect: 'manual',
-      headers: cookies.length ? { cookie: cookies.join('; ') } : {},
-    });
-    for (const line of res.headers.getSetCookie()) this.store(u.origin, line);
-    return res;
-  }
-
-  /** A write as the app's script makes it: a CSRF token first, then the JSON body with that token. */
-  async post(url: string | URL, body: unknown): Promise<Response> {
-    const u = new URL(url);
-    const csrf = (await this.get(`${u.origin}/v1/api/auth/csrf`)).headers.get('x-xsrf-token') ?? '';
-    const cookies = [...(this.jar.get(u.origin) ?? new Map<string, StoredCookie>())]
-      .filter(([, c]) => c.path === '/' || u.pathname === c.path || u.pathname.startsWith(`${c.path}/`))
-      .map(([name, c]) => `${name}=${c.value}`);
-    const res = await fetch(u, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/json', 'x-xsrf-token': csrf, cookie: cookies.join('; ') },
-      body: JSON.stringify(body),
-    });
-    for (const line of res.headers.getSetCookie()) this.store(u.origin, line);
-    return res;
-  }
-
-  /** Follows redirects from `url` until `stop` says so or a page answers; returns where it ended. */
-  async navigate(
-    url: string | URL,
-    stop: (u: URL) => boolean = () => false,
-  ): Promise<{ url: URL; res?: Response }> {
-    let at = new URL(url);
-    for (let hop = 0; hop < 20; hop++) {
-      if (stop(at)) return { url: at };
-      const res = await this.get(at);
-      const location = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || !location) return { url: at, res };
-      at = new URL(location, at);
-    }
-    throw new Error('too many redirects');
-  }
-
-  private store(origin: string, line: string) {
-    const [pair = '', ...attributes] = line.split(';').map((s) => s.trim());
-    const eq = pair.indexOf('=');
-    const name = pair.slice(0, eq);
-    const value = pair.slice(eq + 1);
-    const attr = (key: string) =>
-      attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
-    const maxAge = attr('max-age');
-    const expires = attr('expires');
-    const gone =
-      value === '' ||
-      (maxAge !== undefined && Number(maxAge) <= 0) ||
-      (expires !== undefined && Date.parse(expires) < Date.now());
-    const cookies = this.jar.get(origin) ?? new Map<string, StoredCookie>();
-    this.jar.set(origin, cookies);
-    if (gone) cookies.delete(name);
-    else cookies.set(name, { value, path: attr('path') ?? '/' });
-  }
-}
-
-const atSpaCallback = (u: URL) => u.pathname === '/auth/callback';
 
 const TOTP_SECRET = new Secret({ size: 20 }).base32;
 const totpNow = () =>
@@ -117,7 +26,7 @@ async function withTotp(app: Awaited<ReturnType<typeof createTestApp>>, userId: 
 async function setUp() {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  // Stands in for Google (e-mail in the ID token) and for an organisation's identity provider.
+  // Stands in for Google (e-mail in the ID token).
   const google = await startOidcProvider({
     clients: [
       {
@@ -125,18 +34,12 @@ async function setUp() {
         client_secret: 'google-secret',
         redirect_uris: [`${appUrl}/v1/api/auth/google/callback`],
       },
-      {
-        client_id: 'acme-sso',
-        client_secret: 'acme-sso-secret',
-        redirect_uris: [`${appUrl}/v1/api/auth/sso/callback`],
-      },
     ],
     accounts: {
       ann: { email: 'Ann@Example.com', name: 'Ann' },
       stranger: { email: 'stranger@example.com' },
       unverified: { email: 'ann@example.com', email_verified: false },
       nomail: {},
-      sso: { email: 'sso.user@acme.test' },
       totp: { email: 'totp.user@example.com' },
     },
     conformIdTokenClaims: false,
@@ -311,183 +214,5 @@ describe('providers that are not configured', async () => {
     const res = await app.inject('/v1/api/auth/google/callback?code=x&state=y');
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/auth/callback?error=invalid_state');
-  });
-});
-
-describe('single sign-on by username', async () => {
-  const { app, appUrl, google } = await setUp();
-  const acme = await makeClient(app, 'Acme');
-  const other = await makeClient(app, 'Other');
-  const { browser: owner } = await signedIn(app, { [acme]: 'purple_owner' });
-  const ssoUser = await makeUser(
-    app,
-    { [other]: 'yellow_sdr', [acme]: 'yellow_sdr' },
-    { email: 'sso.user@acme.test' },
-  );
-  const plain = await makeUser(app, { [other]: 'yellow_sdr' });
-  const saved = await owner.put(`/v1/rest/client/${acme}/sso`, {
-    issuer: google.issuer,
-    client_id: 'acme-sso',
-    client_secret: 'acme-sso-secret',
-    enabled: true,
-  });
-  expect(saved.statusCode).toBe(200);
-
-  it('finds the SSO settings of one of the user’s clients and signs them in through that provider', async () => {
-    google.setNextLogin('sso');
-    const browser = new HttpBrowser();
-    const start = await browser.get(
-      `${appUrl}/v1/api/auth/sso?username=${encodeURIComponent('SSO.User@acme.test')}`,
-    );
-    expect(start.status).toBe(302);
-    const to = new URL(start.headers.get('location')!);
-    expect(to.origin).toBe(google.issuer);
-    expect(Object.fromEntries(to.searchParams)).toMatchObject({
-      client_id: 'acme-sso',
-      redirect_uri: `${appUrl}/v1/api/auth/sso/callback`,
-      code_challenge_method: 'S256',
-      login_hint: 'sso.user@acme.test',
-    });
-    const end = await browser.navigate(to, atSpaCallback);
-    expect(end.url.href).toBe(`${appUrl}/auth/callback`);
-    const self = await browser.get(`${appUrl}/v1/api/user/self`);
-    expect(await self.json()).toMatchObject({ id: ssoUser.id });
-  });
-
-  it('trusts the organisation’s identity provider for a user with TOTP on: no second code after SSO', async () => {
-    await withTotp(app, ssoUser.id);
-    google.setNextLogin('sso');
-    const browser = new HttpBrowser();
-    const end = await browser.navigate(
-      `${appUrl}/v1/api/auth/sso?username=${encodeURIComponent(ssoUser.email)}`,
-      atSpaCallback,
-    );
-    expect(end.url.href).toBe(`${appUrl}/auth/callback`);
-    expect(browser.cookie(appUrl, 'rally_mfa')).toBeUndefined();
-    const self = await browser.get(`${appUrl}/v1/api/user/self`);
-    expect(self.status).toBe(200);
-    expect(await self.json()).toMatchObject({ id: ssoUser.id, mfa_enabled: true });
-  });
-
-  it('refuses an identity provider account with another e-mail address', async () => {
-    google.setNextLogin('stranger');
-    const browser = new HttpBrowser();
-    const end = await browser.navigate(
-      `${appUrl}/v1/api/auth/sso?username=sso.user@acme.test`,
-      atSpaCallback,
-    );
-    expect(end.url.search).toBe('?error=email_mismatch');
-    expect(browser.cookie(appUrl, 'rally_auth_token')).toBeUndefined();
-  });
-
-  it('answers 404 for a user without SSO and for an unknown user, alike', async () => {
-    for (const username of [plain.email, 'nobody@example.com']) {
-      const res = await app.inject(`/v1/api/auth/sso?username=${encodeURIComponent(username)}`);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Single sign-on is not set up for this account.' });
-    }
-  });
-
-  it('answers 422 naming querystring.username when it is missing', async () => {
-    const res = await app.inject('/v1/api/auth/sso');
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ errors: [{ field: 'querystring.username' }] });
-    expect(res.json().message).toMatch(/^querystring\.username: /);
-  });
-
-  it('stops offering SSO once the owner disables it', async () => {
-    const off = await owner.put(`/v1/rest/client/${acme}/sso`, {
-      issuer: google.issuer,
-      client_id: 'acme-sso',
-      enabled: false,
-    });
-    expect(off.statusCode).toBe(200);
-    const res = await app.inject('/v1/api/auth/sso?username=sso.user@acme.test');
-    expect(res.statusCode).toBe(404);
-    await owner.put(`/v1/rest/client/${acme}/sso`, {
-      issuer: google.issuer,
-      client_id: 'acme-sso',
-      enabled: true,
-    });
-  });
-});
-
-describe('SSO settings (GET/PUT /v1/rest/client/:clientId/sso)', async () => {
-  const app = await createTestApp();
-  const idp = await startOidcProvider({ clients: [], accounts: {} });
-  afterAll(() => idp.close());
-  const acme = await makeClient(app, 'Acme');
-  const other = await makeClient(app, 'Other');
-  const { browser: owner } = await signedIn(app, { [acme]: 'purple_owner' });
-  const url = `/v1/rest/client/${acme}/sso`;
-  const body = {
-    issuer: idp.issuer,
-    client_id: 'acme-rally',
-    client_secret: 'top-secret-value',
-    enabled: true,
-  };
-
-  it('answers 404 until settings are saved, and needs a secret the first time', async () => {
-    const none = await owner.get(url);
-    expect(none.statusCode).toBe(404);
-    expect(none.json()).toEqual({ message: 'Single sign-on is not set up.' });
-    const noSecret = await owner.put(url, { ...body, client_secret: undefined });
-    expect(noSecret.statusCode).toBe(422);
-    expect(noSecret.json()).toMatchObject({ errors: [{ field: 'body.client_secret' }] });
-  });
-
-  it('lets an owner save and read them; the secret is stored encrypted and never sent back', async () => {
-    const put = await owner.put(url, body);
-    expect(put.statusCode).toBe(200);
-    const expected = { issuer: idp.issuer, client_id: 'acme-rally', enabled: true, has_secret: true };
-    expect(put.json()).toEqual(expected);
-    const get = await owner.get(url);
-    expect(get.statusCode).toBe(200);
-    expect(get.json()).toEqual(expected);
-    expect(get.body).not.toContain('top-secret-value');
-
-    const [row] = await app.db.select().from(ssoConfigs).where(eq(ssoConfigs.clientId, acme));
-    expect(row!.clientSecretEnc).not.toContain('top-secret-value');
-    expect(createSecretBox(app.config.appSecret).decrypt(row!.clientSecretEnc)).toBe('top-secret-value');
-
-    // Without a new secret the stored one is kept, unless the client id changes.
-    const keep = await owner.put(url, { ...body, client_secret: undefined, enabled: false });
-    expect(keep.json()).toEqual({ ...expected, enabled: false });
-    const [kept] = await app.db.select().from(ssoConfigs).where(eq(ssoConfigs.clientId, acme));
-    expect(createSecretBox(app.config.appSecret).decrypt(kept!.clientSecretEnc)).toBe('top-secret-value');
-    const changed = await owner.put(url, { ...body, client_id: 'another', client_secret: undefined });
-    expect(changed.statusCode).toBe(422);
-    expect(changed.json()).toMatchObject({ errors: [{ field: 'body.client_secret' }] });
-  });
-
-  it('answers 422 naming body.issuer for an issuer that is not an https URL or does not answer', async () => {
-    for (const issuer of [
-      'not a url',
-      'http://idp.example.com',
-      'https://idp.example.com/?tenant=1',
-      'http://127.0.0.1:1',
-    ]) {
-      const res = await owner.put(url, { ...body, issuer });
-      expect(res.statusCode, issuer).toBe(422);
-      expect(res.json().errors[0].field, issuer).toBe('body.issuer');
-    }
-  });
-
-  it('is refused to a manager (403), for a client one is not a member of (403), without a session (401) or CSRF token (403)', async () => {
-    const { browser: manager } = await signedIn(app, { [acme]: 'green_manager' });
-    expect((await manager.get(url)).statusCode).toBe(403);
-    expect((await manager.put(url, body)).statusCode).toBe(403);
-
-    const foreign = await owner.get(`/v1/rest/client/${other}/sso`, { clientId: other });
-    expect(foreign.statusCode).toBe(403);
-    expect(foreign.json().message).toMatch(/not a member/);
-
-    const anonymous = new Browser(app);
-    expect((await anonymous.get(url, { clientId: acme })).statusCode).toBe(401);
-    expect((await anonymous.put(url, body, { clientId: acme })).statusCode).toBe(401);
-
-    const noCsrf = await owner.put(url, body, { csrf: false });
-    expect(noCsrf.statusCode).toBe(403);
-    expect(noCsrf.json().message).toMatch(/x-xsrf-token/);
   });
 });

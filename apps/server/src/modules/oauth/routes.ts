@@ -4,38 +4,25 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import { messageReply } from '@rally/shared/schemas/auth';
-import { OAUTH_PROVIDERS, ssoSettingsBody, ssoSettingsReply, ssoStartQuery } from '@rally/shared/schemas/sso';
+import { OAUTH_PROVIDERS, ssoStartQuery } from '@rally/shared/schemas/sso';
 import type { OAuthError, OAuthProvider } from '@rally/shared/schemas/sso';
 import { memberships, ssoConfigs } from '../../db/schema/index.ts';
-import { tenantOf } from '../../lib/access.ts';
-import { createSecretBox, hashToken, safeEqual } from '../../lib/crypto.ts';
-import { fieldError } from '../../lib/errors.ts';
-import type { GuardedFetchInit } from '../../lib/guarded-fetch.ts';
-import {
-  FetchBlockedError,
-  GuardedFetchError,
-  assertFetchableUrl,
-  fetchErrorMessage,
-  guardedFetch,
-} from '../../lib/guarded-fetch.ts';
+import { createSecretBox, safeEqual } from '../../lib/crypto.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import { findUser, findUserByEmail, startMfaChallenge } from '../auth/index.ts';
+import { coversAddress } from '../domains/index.ts';
+import { createDiscoveryCache, createSsoDiscovery } from './discovery.ts';
+import type { OidcClient } from './discovery.ts';
+import { matchSsoIdentity } from './sso-identities.ts';
 
 /** Holds state, nonce and PKCE verifier between the redirect to a provider and its callback. */
 export const FLOW_COOKIE = 'rally_oauth';
 const FLOW_TTL_MS = 10 * 60_000;
-/** Discovered provider metadata is re-read after this long (key rotation, moved endpoints). */
-const DISCOVERY_TTL_MS = 60 * 60_000;
-const DISCOVERY_CACHE_MAX = 500;
 const SCOPE = 'openid email profile';
 const SPA_CALLBACK = '/auth/callback';
 const SSO_NOT_SET_UP = 'Single sign-on is not set up for this account.';
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-/** A client's SSO issuer gets this long per request (discovery, token, user info), not 10 s. */
-const SSO_FETCH_TIMEOUT_MS = 5_000;
 
 type FlowKind = OAuthProvider | 'sso';
-type OidcClient = { issuer: string; clientId: string; clientSecret: string };
 
 const flowSchema = z.object({
   kind: z.literal('oauth-flow'),
@@ -51,7 +38,6 @@ const flowSchema = z.object({
 type Flow = z.infer<typeof flowSchema>;
 
 const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
-const uuidParam = z.uuid('must be the id (UUID) of a client');
 
 /**
  * Sign-in with Google and Microsoft, single sign-on through a client's own OpenID Connect provider,
@@ -70,22 +56,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   // Google and Microsoft: issuers the operator configured (tests point them at loopback fakes).
   const operatorDiscovery = createDiscoveryCache({ allowLoopbackHttp: config.nodeEnv !== 'production' });
-  // A client's own SSO issuer is typed in by its owner: every request to it goes through guardedFetch.
-  const ssoDiscovery = createDiscoveryCache({
-    allowLoopbackHttp: config.allowPrivateFetch,
-    fetch: (url, o) =>
-      guardedFetch(
-        url,
-        {
-          method: o.method,
-          headers: o.headers,
-          body: o.body as GuardedFetchInit['body'],
-          signal: o.signal ?? null,
-          redirect: 'manual',
-        },
-        { allowPrivate: config.allowPrivateFetch, timeoutMs: SSO_FETCH_TIMEOUT_MS, maxBytes: 1024 * 1024 },
-      ),
-  });
+  const ssoDiscovery = createSsoDiscovery(config);
   const discoveryFor = (kind: FlowKind) => (kind === 'sso' ? ssoDiscovery : operatorDiscovery);
   const redirectUri = (kind: FlowKind) => `${config.publicUrl}${authPath}/${kind}/callback`;
 
@@ -182,11 +153,21 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     if (isFalse(claims.email_verified) || isFalse(claims.xms_edov)) return failTo(reply, 'email_unverified');
 
     let userId: string;
+    /** The one client a session started by its single sign-on may act in (decision 0014). */
+    let scopeClientId: string | undefined;
     if (kind === 'sso') {
       const user = flow.userId ? await findUser(db, flow.userId) : null;
-      if (!user || !(await isMember(user.id, flow.clientId))) return failTo(reply, 'not_configured');
+      if (!user || !flow.clientId || !(await isMember(user.id, flow.clientId)))
+        return failTo(reply, 'not_configured');
       if (user.email.toLowerCase() !== email.toLowerCase()) return failTo(reply, 'email_mismatch');
+      // A client's identity provider vouches only for addresses on domains the client proved it
+      // controls (issue 37.1: else the owner of any client could sign in as any of its members).
+      if (!(await coversAddress(db, flow.clientId, user.email))) return failTo(reply, 'domain_unverified');
+      const subject = typeof claims.sub === 'string' ? claims.sub : '';
+      const link = { clientId: flow.clientId, userId: user.id, issuer: client.issuer, subject };
+      if (!subject || !(await matchSsoIdentity(db, link))) return failTo(reply, 'identity_mismatch');
       userId = user.id;
+      scopeClientId = flow.clientId;
     } else {
       const user = await findUserByEmail(db, email);
       if (!user) return failTo(reply, 'no_account');
@@ -199,7 +180,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       userId = user.id;
     }
-    await app.sessions.start(request, reply, userId);
+    await app.sessions.start(request, reply, userId, { scopeClientId });
     return reply.redirect(SPA_CALLBACK, 302);
   };
 
@@ -290,8 +271,9 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await findUserByEmail(db, request.query.username);
       if (!user) return reply.code(404).send({ message: SSO_NOT_SET_UP });
-      // The default client's settings win, then the oldest membership's.
-      const [row] = await db
+      // Only a client that verified the address's domain may vouch for it; among those, the default
+      // client's settings win, then the oldest membership's.
+      const rows = await db
         .select({
           clientId: ssoConfigs.clientId,
           issuer: ssoConfigs.issuer,
@@ -301,8 +283,14 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(memberships)
         .innerJoin(ssoConfigs, eq(ssoConfigs.clientId, memberships.clientId))
         .where(and(eq(memberships.userId, user.id), eq(ssoConfigs.enabled, true)))
-        .orderBy(desc(memberships.isDefault), asc(memberships.createdAt))
-        .limit(1);
+        .orderBy(desc(memberships.isDefault), asc(memberships.createdAt));
+      let row: (typeof rows)[number] | undefined;
+      for (const r of rows) {
+        if (await coversAddress(db, r.clientId, user.email)) {
+          row = r;
+          break;
+        }
+      }
       if (!row) return reply.code(404).send({ message: SSO_NOT_SET_UP });
       let clientSecret: string;
       try {
@@ -321,100 +309,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
   callbackRoute('sso');
-
-  app.get(
-    '/rest/client/:clientId/sso',
-    {
-      config: { access: { permission: 'client.write' } },
-      schema: {
-        tags: ['clients'],
-        summary: "The client's single sign-on settings (never the secret)",
-        params: z.object({ clientId: uuidParam }),
-        response: { 200: ssoSettingsReply, 404: messageReply },
-      },
-    },
-    async (request, reply) => {
-      const [row] = await db
-        .select()
-        .from(ssoConfigs)
-        .where(eq(ssoConfigs.clientId, tenantOf(request).clientId));
-      if (!row) return reply.code(404).send({ message: 'Single sign-on is not set up.' });
-      return { issuer: row.issuer, client_id: row.oidcClientId, enabled: row.enabled, has_secret: true };
-    },
-  );
-
-  app.put(
-    '/rest/client/:clientId/sso',
-    {
-      config: { access: { permission: 'client.write' } },
-      schema: {
-        tags: ['clients'],
-        summary: "Set the client's single sign-on (OpenID Connect) settings; the secret is stored encrypted",
-        params: z.object({ clientId: uuidParam }),
-        body: ssoSettingsBody,
-        response: { 200: ssoSettingsReply },
-      },
-    },
-    async (request) => {
-      const clientId = tenantOf(request).clientId;
-      const b = request.body;
-      if (config.nodeEnv === 'production' && new URL(b.issuer).protocol !== 'https:') {
-        throw fieldError('body.issuer', 'must start with https://');
-      }
-      // Sign-ins will fetch from this issuer: refuse an internal address now (issue 20).
-      await assertFetchableUrl('body.issuer', b.issuer, { allowPrivate: config.allowPrivateFetch });
-      const [existing] = await db.select().from(ssoConfigs).where(eq(ssoConfigs.clientId, clientId));
-      const keptSecret = existing?.oidcClientId === b.client_id ? existing.clientSecretEnc : undefined;
-      const clientSecretEnc = b.client_secret === undefined ? keptSecret : box.encrypt(b.client_secret);
-      if (clientSecretEnc === undefined) {
-        throw fieldError(
-          'body.client_secret',
-          existing ? 'is required when the client id changes' : 'is required',
-        );
-      }
-      // Catch a mistyped issuer now rather than at the next sign-in.
-      if (b.enabled) {
-        try {
-          await ssoDiscovery.probe(b.issuer);
-        } catch (err) {
-          request.log.info({ err, issuer: b.issuer }, 'SSO issuer discovery failed');
-          const refused = guardedFetchErrorOf(err);
-          throw fieldError(
-            'body.issuer',
-            refused instanceof FetchBlockedError
-              ? fetchErrorMessage(refused)
-              : 'no OpenID Connect provider answers at this address (…/.well-known/openid-configuration)',
-          );
-        }
-      }
-      const values = {
-        issuer: b.issuer,
-        oidcClientId: b.client_id,
-        clientSecretEnc,
-        enabled: b.enabled,
-        updatedAt: new Date(),
-      };
-      await db
-        .insert(ssoConfigs)
-        .values({ clientId, ...values })
-        .onConflictDoUpdate({ target: ssoConfigs.clientId, set: values });
-      return {
-        issuer: values.issuer,
-        client_id: values.oidcClientId,
-        enabled: values.enabled,
-        has_secret: true,
-      };
-    },
-  );
 };
-
-/** The GuardedFetchError behind a discovery failure (openid-client may wrap it), if any. */
-function guardedFetchErrorOf(err: unknown): GuardedFetchError | null {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof GuardedFetchError) return e;
-  }
-  return null;
-}
 
 function failTo(reply: FastifyReply, reason: OAuthError) {
   return reply.redirect(`${SPA_CALLBACK}?error=${reason}`, 302);
@@ -422,66 +317,4 @@ function failTo(reply: FastifyReply, reason: OAuthError) {
 
 function isFalse(v: unknown): boolean {
   return v === false || v === 'false';
-}
-
-/**
- * Discovered provider configurations, kept for an hour. The key is the issuer and the OAuth client
- * (openid-client binds both into one Configuration, and Entra ID's multi-tenant issuer check only
- * survives on the discovered object), so Google and Microsoft each have one entry. Failures are not kept.
- */
-function createDiscoveryCache(opts: { allowLoopbackHttp: boolean; fetch?: oidc.CustomFetch }) {
-  const cache = new Map<string, { at: number; configuration: Promise<oidc.Configuration> }>();
-
-  const discover = (issuer: string, clientId: string, clientSecret?: string) => {
-    const server = new URL(issuer);
-    const insecure =
-      opts.allowLoopbackHttp &&
-      server.protocol === 'http:' &&
-      (opts.fetch !== undefined || LOOPBACK.has(server.hostname));
-    return oidc.discovery(
-      server,
-      clientId,
-      undefined,
-      clientSecret === undefined ? undefined : clientAuth(clientSecret),
-      {
-        execute: insecure ? [oidc.allowInsecureRequests] : [],
-        timeout: 10,
-        ...(opts.fetch ? { [oidc.customFetch]: opts.fetch } : {}),
-      },
-    );
-  };
-
-  return {
-    get(client: OidcClient): Promise<oidc.Configuration> {
-      const key = `${client.issuer}\n${client.clientId}\n${hashToken(client.clientSecret)}`;
-      const hit = cache.get(key);
-      if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.configuration;
-      const configuration = discover(client.issuer, client.clientId, client.clientSecret);
-      cache.delete(key);
-      const oldest = cache.keys().next();
-      if (cache.size >= DISCOVERY_CACHE_MAX && !oldest.done) cache.delete(oldest.value);
-      cache.set(key, { at: Date.now(), configuration });
-      configuration.catch(() => {
-        if (cache.get(key)?.configuration === configuration) cache.delete(key);
-      });
-      return configuration;
-    },
-    /** Checks that an issuer answers discovery (for settings forms), without caching. */
-    async probe(issuer: string): Promise<void> {
-      await discover(issuer, 'probe');
-    },
-  };
-}
-
-/**
- * client_secret_basic (the OpenID Connect default) where the provider offers it, else
- * client_secret_post; decided per request from the provider's metadata.
- */
-function clientAuth(secret: string): oidc.ClientAuth {
-  const basic = oidc.ClientSecretBasic(secret);
-  const post = oidc.ClientSecretPost(secret);
-  return (as, client, body, headers) => {
-    const supported = as.token_endpoint_auth_methods_supported;
-    (!supported || supported.includes('client_secret_basic') ? basic : post)(as, client, body, headers);
-  };
 }

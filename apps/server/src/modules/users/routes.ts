@@ -20,6 +20,7 @@ import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { FieldError, httpError, oneRow } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { findUserByEmail } from '../auth/index.ts';
+import { selfOfSession } from '../../plugins/auth.ts';
 import { emails } from '../auth/emails.ts';
 
 const INVITATION_TTL = 7 * 86_400_000;
@@ -391,7 +392,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       app.identity.invalidateUser(userId);
       const self = await app.identity.self(userId);
       if (!self) throw httpError(404, 'This invitation is invalid or has expired.');
-      return reply.code(existing ? 200 : 201).send(self);
+      return reply.code(existing ? 200 : 201).send(request.auth ? selfOfSession(self, request.auth) : self);
     },
   );
 };

@@ -28,6 +28,10 @@ const CALLBACK_ERRORS: Record<string, string> = {
   no_account: 'There is no account for that address. Ask your team owner for an invitation, or sign up.',
   invalid_state: 'Your sign-in took too long or was interrupted. Please try again.',
   provider_error: 'The identity provider could not sign you in. Please try again.',
+  domain_unverified:
+    'Single sign-on of your organisation does not cover your e-mail address’s domain yet. Sign in with your password.',
+  identity_mismatch:
+    'Your organisation’s identity provider signed in a different account than the one linked to you. Sign in with your password.',
 };
 
 /** SPEC.md §2 "/login": every sign-in method, then self, clients and integrations. */

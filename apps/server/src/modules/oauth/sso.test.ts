@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Secret } from 'otpauth';
+import type { Self } from '@rally/shared/schemas/auth';
 import { clientDomains, emailOutbox, ssoConfigs, ssoIdentities, users } from '../../db/schema/index.ts';
 import { SSO_SCOPE_DENIED } from '../../lib/access.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
@@ -200,8 +201,8 @@ describe('single sign-on for a verified domain', async () => {
 
   it('the session acts in that client only: other clients, account security and the client list are out of reach', async () => {
     const { browser } = await ssoSignIn('alice@acme.test', acmeIdp, 'alice');
-    const self = await (await browser.get(`${appUrl}/v1/api/user/self`)).json();
-    expect(self.clients.map((c: { client_id: string }) => c.client_id)).toEqual([acme]);
+    const self = (await (await browser.get(`${appUrl}/v1/api/user/self`)).json()) as Self;
+    expect(self.clients.map((c) => c.client_id)).toEqual([acme]);
 
     const inAcme = await browser.call('GET', `${appUrl}/sc/settings`, { headers: { 'x-client-id': acme } });
     expect(inAcme.status).toBe(200);
@@ -217,8 +218,8 @@ describe('single sign-on for a verified domain', async () => {
     expect(write.status).toBe(403);
     const stream = await browser.get(`${appUrl}/sc/dashboard/feed/stream?client_id=${agency}`);
     expect(stream.status).toBe(403);
-    const list = await (await browser.call('GET', `${appUrl}/v1/rest/client`)).json();
-    expect(list.map((c: { id: string }) => c.id)).toEqual([acme]);
+    const list = (await (await browser.call('GET', `${appUrl}/v1/rest/client`)).json()) as { id: string }[];
+    expect(list.map((c) => c.id)).toEqual([acme]);
 
     const password = await browser.call('PATCH', `${appUrl}/v1/api/user/self`, {
       body: { password: 'a brand new password', current_password: PASSWORD },

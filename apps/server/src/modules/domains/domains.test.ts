@@ -126,14 +126,12 @@ describe('client domains', () => {
     const client = await makeClient(app, 'Many');
     const { browser } = await signedIn(app, { [client]: 'blue_admin' });
     const path = `/v1/rest/client/${client}/domains`;
-    await app.db
-      .insert(clientDomains)
-      .values(
-        Array.from({ length: MAX_CLIENT_DOMAINS - 2 }, (_, i) => ({
-          clientId: client,
-          domain: `d${i}.example`,
-        })),
-      );
+    await app.db.insert(clientDomains).values(
+      Array.from({ length: MAX_CLIENT_DOMAINS - 2 }, (_, i) => ({
+        clientId: client,
+        domain: `d${i}.example`,
+      })),
+    );
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) => browser.post(path, { domain: `new${i}.example` })),
     );

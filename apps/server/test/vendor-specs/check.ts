@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Checks requests an adapter sent against a vendor's own API description (OpenAPI excerpts kept in
+ * this folder, dated, with their source): the operation exists (method and path, `.json` suffix
+ * optional as Salesloft serves both), query parameter names are documented (`ids[]`, `filter[id]`
+ * read as `ids`, `filter`), and every key of the JSON body is a documented property, recursively
+ * through `$ref`s, arrays and objects (formData parameters count as the body's properties).
+ */
+
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: boolean | Schema;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+type Parameter = { name: string; in: string };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+};
+export type Spec = {
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
+};
+export type SentRequest = { method: string; path: string; query: URLSearchParams; body: unknown };
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const loadSpec = (file: string): Spec => JSON.parse(readFileSync(path.join(here, file), 'utf8')) as Spec;
+
+function basePath(spec: Spec): string {
+  const url = spec.servers?.[0]?.url ?? '';
+  try {
+    return new URL(url).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/** The documented operation for a request, with its path template; null when there is none. */
+export function operationOf(spec: Spec, req: { method: string; path: string }) {
+  const rel = req.path.slice(basePath(spec).length).replace(/\.json$/, '');
+  for (const [template, methods] of Object.entries(spec.paths)) {
+    const pattern = new RegExp(
+      `^${template.replace(/\.json$/, '').replace(/\{[^}]+\}/g, '[^/]+').replace(/\//g, '\\/')}$`,
+    );
+    const op = methods[req.method.toLowerCase()];
+    if (pattern.test(rel) && op) return { template, op };
+  }
+  return null;
+}
+
+function resolve(spec: Spec, schema: Schema | undefined): Schema | undefined {
+  let s = schema;
+  for (let i = 0; s?.$ref && i < 20; i++) s = spec.components?.schemas?.[s.$ref.split('/').pop()!];
+  return s;
+}
+
+/** Problems of `value` against `schema`: keys that are not documented properties, at any depth. */
+export function undocumentedKeys(spec: Spec, schema: Schema | undefined, value: unknown, at = 'body'): string[] {
+  const s = resolve(spec, schema);
+  if (!s || value === null || value === undefined) return [];
+  const variants = [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])];
+  if (variants.length && !s.properties) {
+    // A value fits when one variant (or, for allOf, their union) documents all its keys.
+    const tries = variants.map((v) => undocumentedKeys(spec, v, value, at));
+    return tries.find((t) => t.length === 0) ?? tries[0] ?? [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => undocumentedKeys(spec, s.items, v, `${at}[${i}]`));
+  if (typeof value !== 'object') return [];
+  if (!s.properties) return [];
+  const problems: string[] = [];
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const prop = s.properties[key];
+    if (prop) problems.push(...undocumentedKeys(spec, prop, v, `${at}.${key}`));
+    else if (s.additionalProperties === undefined || s.additionalProperties === false) {
+      problems.push(`${at}.${key} is not documented`);
+    }
+  }
+  return problems;
+}
+
+/** Everything undocumented in one request; empty when it matches the description. */
+export function checkRequest(spec: Spec, req: SentRequest): string[] {
+  const found = operationOf(spec, req);
+  if (!found) return [`${req.method} ${req.path} is not a documented operation`];
+  const { op, template } = found;
+  const params = op.parameters ?? [];
+  const problems: string[] = [];
+  const documented = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
+  for (const name of new Set(req.query.keys())) {
+    const bare = name.replace(/\[.*$/, '');
+    if (!documented.has(bare)) problems.push(`${req.method} ${template}: query ${name} is not documented`);
+  }
+  if (req.body !== undefined) {
+    const formData = params.filter((p) => p.in === 'formData');
+    const content = op.requestBody?.content ?? {};
+    const schema = Object.values(content)[0]?.schema;
+    if (formData.length) {
+      const names = new Set(formData.map((p) => p.name));
+      for (const key of Object.keys(req.body as object)) {
+        if (!names.has(key)) problems.push(`${req.method} ${template}: body.${key} is not documented`);
+      }
+    } else if (schema) {
+      problems.push(...undocumentedKeys(spec, schema, req.body).map((p) => `${req.method} ${template}: ${p}`));
+    } else {
+      problems.push(`${req.method} ${template}: takes no body`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * A recording proxy in front of a vendor fake on loopback: the adapter talks to it, it forwards
+ * everything and keeps each request's method, path, query and parsed JSON body.
+ */
+export async function recordingProxy(target: string) {
+  const upstream = new URL(target);
+  const sent: SentRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', upstream.origin);
+      let body: unknown;
+      if (raw.length) {
+        try {
+          body = JSON.parse(raw.toString('utf8')) as unknown;
+        } catch {
+          body = raw.toString('utf8');
+        }
+      }
+      sent.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body });
+      const out = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (reply) => {
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        },
+      );
+      out.on('error', () => res.destroy());
+      out.end(raw);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    /** The fake's URL with the proxy's origin (same path). */
+    url: `http://127.0.0.1:${port}${upstream.pathname}`.replace(/\/+$/, ''),
+    sent,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

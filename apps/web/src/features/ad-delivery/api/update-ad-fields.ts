@@ -16,6 +16,8 @@ export function useUpdateAdFields(clientId: string) {
         clientId,
         retries: 0,
       }),
+    // The settings panel shows the error beside the fields (a 422 names the field).
+    meta: { toast: false },
     onSettled: () => queryClient.invalidateQueries({ queryKey: getAdFieldsQueryOptions(clientId).queryKey }),
   });
 }

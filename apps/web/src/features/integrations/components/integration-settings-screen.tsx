@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconCircleCheck, IconPlugConnectedX } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import { CRM_SOURCES } from '@rally/shared/schemas/crm';
@@ -13,8 +14,11 @@ import { ConnectionCard } from './connections-screen.tsx';
 import { ImportHistory } from './csv-steps.tsx';
 import { SourceLogo } from './source-logo.tsx';
 
-/** /settings/integrations/* (catch-all): one source's connection, and for files the import history. */
-export function IntegrationSettingsScreen() {
+/**
+ * /settings/integrations/* (catch-all): one source's connection, and for files the import history.
+ * `extra` renders what other features add for a source (the ad fields' panel), below the connection.
+ */
+export function IntegrationSettingsScreen({ extra }: { extra?: (source: string) => ReactNode } = {}) {
   const auth = useAuth();
   const params = useParams();
   const source = (params['*'] ?? '').split('/')[0] ?? '';
@@ -61,6 +65,7 @@ export function IntegrationSettingsScreen() {
           canConnect={perms.includes('integration.write')}
           canEditStages={perms.includes('settings.write')}
         />
+        {extra?.(source)}
       </Stack>
     );
   }
@@ -100,6 +105,7 @@ export function IntegrationSettingsScreen() {
       {source === 'fileforce' && integration && (
         <ImportHistory clientId={clientId} canWrite={perms.includes('integration.write')} />
       )}
+      {integration && extra?.(source)}
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import type { CadenceAction } from '@rally/shared/schemas/cadences';
 import {
   cadenceDays,
   cadences,
+  clientDomains,
   clientSettings,
   companies,
   content,
@@ -170,4 +171,21 @@ export async function setWebsite(app: FastifyInstance, clientId: string, website
     .insert(clientSettings)
     .values({ clientId, colors: { background: '#ffffff', text: '#000000', accent: '#000000' }, websiteUrl })
     .onConflictDoUpdate({ target: clientSettings.clientId, set: { websiteUrl } });
+}
+
+/**
+ * A domain the client has verified (as its TXT record would, decision 0013), or a verification
+ * taken away (`verified: false`): clicks go straight to verified domains only (issue 37.8).
+ */
+export async function setVerifiedDomain(
+  app: FastifyInstance,
+  clientId: string,
+  domain: string,
+  verified = true,
+): Promise<void> {
+  const verifiedAt = verified ? new Date() : null;
+  await app.db
+    .insert(clientDomains)
+    .values({ clientId, domain, verifiedAt })
+    .onConflictDoUpdate({ target: [clientDomains.clientId, clientDomains.domain], set: { verifiedAt } });
 }

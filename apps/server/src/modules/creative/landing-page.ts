@@ -263,6 +263,21 @@ export function neutralClickHtml(): string {
 }
 
 /**
+ * The page a click lands on when its destination is not on a domain the client verified (issue
+ * 37.8): it names where the link goes and asks the person to go on, so the tag on our domain is no
+ * open redirect. Status 200 (the click was counted); the link sends no referrer.
+ */
+export function leavingHtml(url: string): string {
+  const host = new URL(url).host;
+  return document({
+    title: `This link goes to ${host}`,
+    style: `body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f8fafc;color:#334155;font:17px/1.6 ${FONT_STACK}}main{box-sizing:border-box;width:100%;max-width:520px;padding:32px 24px;text-align:center}h1{font-size:26px;line-height:1.3;color:#0f172a;margin:0 0 12px;overflow-wrap:anywhere}.url{display:block;margin:0 0 24px;padding:10px 12px;border-radius:8px;background:#e2e8f0;color:#0f172a;font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;text-align:left;overflow-wrap:anywhere}a.go{display:inline-block;padding:12px 22px;border-radius:8px;background:#1d4ed8;color:#fff;font-weight:600;text-decoration:none;overflow-wrap:anywhere}a.go:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}.note{margin:20px 0 0;font-size:14px;color:#475569}`,
+    body: `<main><h1>This link goes to ${esc(host)}</h1><p>You are leaving for an address the sender has not verified as theirs:</p><code class="url">${esc(url)}</code><a class="go" href="${esc(url)}" rel="noreferrer nofollow">Continue to ${esc(host)}</a><p class="note">If you did not expect to go there, close this page.</p></main>`,
+    noindex: true,
+  });
+}
+
+/**
  * The in-app preview of one ad size: the PNG at its real size, with links to the other sizes; the
  * e-mail rendition at the size it is shown in a message (its PNG has twice the pixels).
  */

@@ -44,6 +44,11 @@ export type TargetState = {
   } | null;
   /** The client's website (client settings), '' when unset. */
   websiteUrl: string;
+  /**
+   * The client's verified domains and verified landing domain: a click goes straight only to
+   * these (and their subdomains); elsewhere through a page naming the destination (issue 37.8).
+   */
+  verifiedDomains: string[];
   /** The first published, non-archived content of the target's current day, if any. */
   content: ContentRef | null;
 };
@@ -85,7 +90,8 @@ type StateDoc = {
     calendar_url: string;
     photo_url: string | null;
   }[];
-  settings: { client_id: string; website_url: string }[];
+  settings: { client_id: string; website_url: string; landing_domain: string | null }[];
+  domains: { client_id: string; domain: string }[];
   contents: { id: string; version: number; landing_page_id: string | null; landing_page_url: string }[];
 };
 
@@ -140,8 +146,11 @@ const STATE_FIELDS = sql.raw(`
       'company_name', r.company_name, 'calendar_url', r.calendar_url, 'photo_url', r.photo_url)), '[]')
     from sales_reps r where r.id in (select sales_rep_id from s)),
   'settings', (select coalesce(json_agg(json_build_object('client_id', cs.client_id,
-      'website_url', cs.website_url)), '[]')
+      'website_url', cs.website_url, 'landing_domain', case
+        when cs.landing_page_domain_verified_at is not null then cs.landing_page_domain end)), '[]')
     from client_settings cs where cs.client_id in (select client_id from s)),
+  'domains', (select coalesce(json_agg(json_build_object('client_id', d.client_id, 'domain', d.domain)), '[]')
+    from client_domains d where d.verified_at is not null and d.client_id in (select client_id from s)),
   'contents', (select coalesce(json_agg(json_build_object('id', x.id,
       'version', (extract(epoch from coalesce(x.updated_at, x.created_at)) * 1000)::float8,
       'landing_page_id', x.landing_page_id, 'landing_page_url', x.landing_page_url)), '[]')
@@ -150,6 +159,11 @@ const STATE_FIELDS = sql.raw(`
 function statesOf(doc: StateDoc): TargetState[] {
   const reps = new Map(doc.reps.map((r) => [r.id, r]));
   const websites = new Map(doc.settings.map((s) => [s.client_id, s.website_url]));
+  const domains = new Map<string, string[]>();
+  const addDomain = (clientId: string, domain: string) =>
+    domains.set(clientId, [...(domains.get(clientId) ?? []), domain]);
+  for (const d of doc.domains) addDomain(d.client_id, d.domain);
+  for (const s of doc.settings) if (s.landing_domain) addDomain(s.client_id, s.landing_domain);
   const contents = new Map(doc.contents.map((c) => [c.id, c]));
   return doc.targets.map((t): TargetState => {
     const r = t.sales_rep_id ? reps.get(t.sales_rep_id) : undefined;
@@ -182,6 +196,7 @@ function statesOf(doc: StateDoc): TargetState[] {
           }
         : null,
       websiteUrl: websites.get(t.client_id) ?? '',
+      verifiedDomains: domains.get(t.client_id) ?? [],
       content: content
         ? {
             id: content.id,

@@ -9,10 +9,11 @@ import {
   trackedViewBody,
   trackedViewReply,
 } from '@rally/shared/schemas/tracking';
-import { PUBLIC_PAGE_CSP, neutralClickHtml } from '../creative/landing-page.ts';
+import { PUBLIC_PAGE_CSP, leavingHtml, neutralClickHtml } from '../creative/landing-page.ts';
 import { adImage } from './ad-image.ts';
 import { neutralAd } from './neutral-png.ts';
 import type { TargetState } from './repository.ts';
+import { goesStraight } from './click-trust.ts';
 import { adsRunFor, clickDestination } from './service.ts';
 import { testIdOf } from './test-tags.ts';
 import { isAutomated } from './traffic.ts';
@@ -49,6 +50,7 @@ export async function adPng(
  */
 export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
   const tracking = app.tracking;
+  const appHost = new URL(app.config.publicUrl).hostname;
 
   app.get(
     '/t/:token/ad/:size.png',
@@ -95,7 +97,8 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['tracking'],
         summary:
           "Counts a click and redirects to the landing page with the target's token (else the content's " +
-          "landing page URL, the client's website, the rep's calendar); with none of them, a neutral page",
+          "landing page URL, the client's website, the rep's calendar); with none of them, a neutral page. " +
+          "A destination off the client's verified domains gets a page naming it instead of a redirect",
         params: clickTagParams,
         querystring: tagQuery,
         response: { 200: z.unknown().describe('text/html'), 302: z.null(), 404: messageReply },
@@ -124,6 +127,16 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
           .header('content-security-policy', PUBLIC_PAGE_CSP)
           .type('text/html; charset=utf-8')
           .send(NEUTRAL_CLICK_PAGE);
+      }
+      // Not on a domain the client verified: a page names the destination (no open redirect).
+      if (!goesStraight(to, target, appHost)) {
+        return reply
+          .code(200)
+          .header('cache-control', 'no-store')
+          .header('content-security-policy', PUBLIC_PAGE_CSP)
+          .header('referrer-policy', 'no-referrer')
+          .type('text/html; charset=utf-8')
+          .send(leavingHtml(to));
       }
       // A test e-mail's click carries its id on to our landing page, which then counts no view.
       const landing = isTest && to.startsWith('/lp/') ? `${to}&test=${test}` : to;

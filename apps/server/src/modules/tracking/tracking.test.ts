@@ -23,6 +23,7 @@ import {
   makeProspect,
   makeRep,
   makeTarget,
+  setVerifiedDomain,
   setWebsite,
   showing,
 } from '../../../test/engagement.ts';
@@ -46,6 +47,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   clientId = await makeClient(app, 'Acme');
   repId = await makeRep(app, clientId, { calendarUrl: 'https://cal.example/maya' });
+  // The rep's calendar is on a verified domain: clicks are redirected to it (issue 37.8).
+  await setVerifiedDomain(app, clientId, 'cal.example');
   contentId = await makeContent(app, clientId);
 });
 afterAll(() => app.close());
@@ -475,6 +478,9 @@ describe('GET /t/{token}/c', () => {
 
   it("falls back to the content's landing_page_url, then the client's website, then the rep's calendar; a neutral page when there is none", async () => {
     const other = await makeClient(app, 'Fallbacks');
+    // Verified, so the clicks are redirected straight (click-destinations.test.ts has the others).
+    await setVerifiedDomain(app, other, 'acme.example');
+    await setVerifiedDomain(app, other, 'cal.example');
     const rep = await makeRep(app, other, { calendarUrl: 'https://cal.example/theo' });
     const bare = await makeRep(app, other);
     const withUrl = await makeContent(app, other, { landingPageUrl: 'https://acme.example/offer' });

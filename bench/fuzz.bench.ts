@@ -50,7 +50,8 @@ export async function run(opts: { runs?: number; seed?: number } = {}) {
       `fuzz (${serverUrl ? 'PostgreSQL' : 'PGlite'}): seed ${seed}, ${stats.operations} operations × ${runsPerOperation}: ${stats.requests} requests fuzzed in ${secs.toFixed(0)} s; ` +
         `${stats.s5xx} 5xx seen (${stats.vendorUnreachable} 502s naming an unreachable vendor, by design); ` +
         `${stats.slow} over 2 s (max ${stats.maxMs.toFixed(0)} ms); ${stats.writesOn4xx} writes on a 4xx ` +
-        `(${stats.writesOn2xx} requests wrote on a 2xx); ${stats.unnamed422} 422s without a field; ${stats.reSignIns} new sign-ins`,
+        `(${stats.writesOn2xx} requests wrote on a 2xx); ${stats.unnamed422} 422s without a field; ${stats.foreignIdAccepted} of ${stats.foreignIdRequests} ` +
+        `requests with another client's id in the body accepted; ${stats.reSignIns} new sign-ins`,
     );
     console.log(`fuzz: statuses ${JSON.stringify(stats.byStatus)}`);
     console.log(`fuzz: slowest ${JSON.stringify(stats.slowest)}`);

@@ -4,7 +4,7 @@ import { FUZZ_ENV, describeFinding, fuzz } from './fuzz.ts';
 
 /**
  * Issue 20: every operation of /v1/docs/json, fuzzed from its own schemas (test/fuzz.ts), signed in
- * as the demo owner. A fixed seed and a bounded count here; `npm run bench -- fuzz` runs longer.
+ * as the demo owner; issue 37: with another client's ids in bodies' id fields too, which must be refused. A fixed seed and a bounded count here; `npm run bench -- fuzz` runs longer.
  * FUZZ_SEED and FUZZ_RUNS (requests per operation) change them for a one-off run.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_2026);
@@ -19,11 +19,14 @@ describe('fuzz over every route of the OpenAPI document', () => {
         `(and ${stats.vendorUnreachable} 502s naming an unreachable vendor), ` +
         `${stats.slow} slow (max ${stats.maxMs.toFixed(0)} ms), ${stats.writesOn4xx} writes on 4xx ` +
         `(${stats.writesOn2xx} on 2xx), ` +
-        `${stats.unnamed422} unnamed 422s; slowest ${JSON.stringify(stats.slowest)}; seed ${stats.seedMs.toFixed(0)} ms, write checks ${stats.pictureMs.toFixed(0)} ms; statuses ${JSON.stringify(stats.byStatus)}`,
+        `${stats.unnamed422} unnamed 422s, ${stats.foreignIdAccepted} of ${stats.foreignIdRequests} with another ` +
+        `client's id in the body accepted; slowest ${JSON.stringify(stats.slowest)}; seed ${stats.seedMs.toFixed(0)} ms, write checks ${stats.pictureMs.toFixed(0)} ms; statuses ${JSON.stringify(stats.byStatus)}`,
     );
     expect(stats.operations).toBeGreaterThan(100);
     // The fuzzer reached the handlers, not only the schemas.
     expect(Object.keys(stats.byStatus).filter((s) => s.startsWith('2')).length).toBeGreaterThan(0);
+    // Another client's ids went into the bodies (issue 37).
+    expect(stats.foreignIdRequests).toBeGreaterThan(10);
     expect(stats.findings.map(describeFinding)).toEqual([]);
   }, 240_000);
 });

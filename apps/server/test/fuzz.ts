@@ -70,6 +70,8 @@ export type Operation = {
 export type FuzzRequest = {
   op: string;
   kind: string;
+  /** Where in the body another client's id was put: a 2xx is then a finding. */
+  foreignIdAt?: string;
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -90,6 +92,9 @@ export type FuzzStats = {
   /** Successful requests that wrote: shows the write check sees writes at all. */
   writesOn2xx: number;
   unnamed422: number;
+  /** Requests with another client's id in a body field, and those of them that succeeded (findings). */
+  foreignIdRequests: number;
+  foreignIdAccepted: number;
   reSignIns: number;
   maxMs: number;
   /** Time spent seeding, and looking for writes. */
@@ -239,7 +244,16 @@ export function valid(schema: JsonSchema | undefined, ids: IdPool, depth = 0): f
       case undefined: {
         if (!schema.properties) return t[0] === 'object' ? fc.constant({}) : fc.constant(null);
         const record: Record<string, fc.Arbitrary<unknown>> = {};
-        for (const [k, v] of Object.entries(schema.properties)) record[k] = valid(v, ids, depth + 1);
+        for (const [k, v] of Object.entries(schema.properties)) {
+          // An id field gets ids of its own table, so the request can reach the handler.
+          const table = tableOfField([k]);
+          const rows = table ? ids.byTable?.[table] : undefined;
+          record[k] = rows?.length
+            ? types(v).includes('array')
+              ? fc.subarray(rows, { minLength: 1, maxLength: Math.min(3, rows.length) })
+              : fc.constantFrom(...rows)
+            : valid(v, ids, depth + 1);
+        }
         return fc.record(record, { requiredKeys: schema.required ?? [] });
       }
       default:
@@ -282,7 +296,38 @@ function validString(schema: JsonSchema, ids: IdPool): fc.Arbitrary<string> {
 // ---------------------------------------------------------------------------------------------------
 // Real ids, so that requests reach handlers and not only the schemas.
 
-export type IdPool = { uuids: fc.Arbitrary<string>; integers: fc.Arbitrary<number>; all: string[] };
+export type IdPool = {
+  uuids: fc.Arbitrary<string>;
+  integers: fc.Arbitrary<number>;
+  all: string[];
+  /** The rows' ids by table, for a body's id fields (`stage_ids` gets stages, issue 37). */
+  byTable?: IdsByTable;
+  /** Another client's ids, put into the id fields of bodies (issue 37): such a request must be refused. */
+  foreign?: IdsByTable;
+};
+
+export type IdsByTable = Record<string, (string | number)[]>;
+
+/** The table a body's id field names, by the field's name (and `id` of a journey's stage). */
+const ID_TABLES: [RegExp, string][] = [
+  [/^(crm_)?stage_ids?$/, 'crm_stages'],
+  [/^sales_rep_ids?$/, 'sales_reps'],
+  [/^(crm_)?list_ids?$/, 'crm_lists'],
+  [/^import_id$/, 'file_imports'],
+  [/^account_ids?$/, 'companies'],
+  [/^target_ids?$/, 'targets'],
+  [/^content_ids?$/, 'content'],
+  [/^cohort_ids?$/, 'cohorts'],
+  [/^invoice_id$/, 'invoices'],
+  [/^landing_page_id$/, 'landing_pages'],
+  [/^cadence_ids?$/, 'cadences'],
+];
+export function tableOfField(at: readonly string[]): string | undefined {
+  const key = at[at.length - 1];
+  if (key === undefined) return undefined;
+  if (key === 'id') return at.includes('stages') ? 'journey_stages' : undefined;
+  return ID_TABLES.find(([re]) => re.test(key))?.[1];
+}
 
 /**
  * Ids of rows that belong to `clientId` (tables with a client_id column), a few per table. The
@@ -297,20 +342,25 @@ export async function idPool(app: FastifyInstance, clientId: string): Promise<Id
   )) as { rows: { table_name: string; data_type: string }[] };
   const uuids: string[] = [];
   const integers: number[] = [];
+  const byTable: IdsByTable = {};
   for (const t of list) {
     const { rows } = (await app.database.execute(
       `select id::text as id from "${t.table_name}" where client_id = $1 order by 1 limit 4`,
       [clientId],
     )) as { rows: { id: string }[] };
     for (const r of rows) {
-      if (t.data_type === 'uuid') uuids.push(r.id);
-      else if (/^\d+$/.test(r.id)) integers.push(Number(r.id));
+      const id = t.data_type === 'uuid' ? r.id : /^\d+$/.test(r.id) ? Number(r.id) : undefined;
+      if (id === undefined) continue;
+      if (typeof id === 'string') uuids.push(id);
+      else integers.push(id);
+      (byTable[t.table_name] ??= []).push(id);
     }
   }
   return {
     uuids: uuids.length ? fc.constantFrom(...uuids) : fc.uuid(),
     integers: integers.length ? fc.constantFrom(...integers) : fc.integer({ min: 1, max: 100 }),
     all: [...uuids, ...integers.map(String)],
+    byTable,
   };
 }
 
@@ -345,6 +395,8 @@ type Draft = {
   contentType?: string;
   rawBody?: string;
   kind: string;
+  /** Where in the body another client's id was put (kind `foreign-body-id`). */
+  foreignIdAt?: string;
 };
 
 function pathValue(p: Parameter, ids: IdPool): fc.Arbitrary<string> {
@@ -376,6 +428,31 @@ function draftOf(op: Operation, ids: IdPool): fc.Arbitrary<Draft> {
     body: op.body ? valid(op.body, ids) : fc.constant(undefined),
     kind: fc.constant('valid'),
   }) as fc.Arbitrary<Draft>;
+}
+
+/**
+ * Fields of a body that name a row of the client by id (`…_id`, `…_ids`, `id`), as paths. Ids that
+ * are not ours are left out: a template number, and the vendors' own ids and keys.
+ */
+const ID_KEY = /(^|_)ids?$/;
+const NOT_OUR_IDS = new Set(['template_id', 'client_id', 'payment_method_id', 'tax_id', 'external_id']);
+function idFields(value: unknown): string[][] {
+  return paths(value).filter((p) => {
+    const key = p[p.length - 1]!;
+    if (!ID_KEY.test(key) || NOT_OUR_IDS.has(key)) return false;
+    const v = valueAt(value, p);
+    return (
+      typeof v === 'string' ||
+      typeof v === 'number' ||
+      (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number'))
+    );
+  });
+}
+
+function valueAt(value: unknown, at: string[]): unknown {
+  let v = value;
+  for (const k of at) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
 }
 
 /** Keys of an object value and of the objects in it, as paths. */
@@ -479,6 +556,34 @@ export function requestArbitrary(op: Operation, ids: IdPool): fc.Arbitrary<FuzzR
       return { ...d, query: { ...d.query, [name]: repeat ? [h, h] : h }, kind: 'query-hostile' };
     }),
   ];
+  const foreign = ids.foreign;
+  const weighted: fc.WeightedArbitrary<Draft>[] = [];
+  if (op.body && foreign && Object.values(foreign).some((rows) => rows.length))
+    // Another client's id in one id field of a valid body (issue 37): it names nothing of this
+    // client. Thrice as likely as the others, since a draft without an id field falls back to valid.
+    weighted.push({
+      weight: 3,
+      arbitrary: fc.tuple(draft, fc.nat()).map(([d, n]): Draft => {
+        const spots = idFields(d.body);
+        if (!spots.length) return d;
+        const at = spots[n % spots.length]!;
+        // Another client's row of the same table when the field says which, else any of its rows.
+        const table = tableOfField(at);
+        const rows = (table && foreign[table]?.length ? foreign[table] : Object.values(foreign).flat())!;
+        const theirs = (like: unknown): string | number => {
+          const same = rows.filter((r) => typeof r === (typeof like === 'number' ? 'number' : 'string'));
+          const from = same.length ? same : rows;
+          return from[n % from.length]!;
+        };
+        const current = valueAt(d.body, at);
+        const value = Array.isArray(current)
+          ? current.length
+            ? current.map(theirs)
+            : [theirs(undefined)]
+          : theirs(current);
+        return { ...d, body: setAt(d.body, at, value), kind: 'foreign-body-id', foreignIdAt: at.join('.') };
+      }),
+    });
   if (pathParams.length)
     mutations.push(
       fc
@@ -493,7 +598,9 @@ export function requestArbitrary(op: Operation, ids: IdPool): fc.Arbitrary<FuzzR
           kind: 'path-hostile',
         })),
     );
-  return fc.oneof(...mutations).map((d) => toRequest(op, d));
+  return fc
+    .oneof(...mutations.map((arbitrary) => ({ arbitrary, weight: 1 })), ...weighted)
+    .map((d) => toRequest(op, d));
 }
 
 function encodeQueryValue(v: unknown): string {
@@ -537,7 +644,15 @@ function toRequest(op: Operation, d: Draft): FuzzRequest {
     else if (d.body !== undefined) payload = JSON.stringify(d.body);
     if (payload !== undefined) headers['content-type'] = d.contentType ?? 'application/json';
   }
-  return { op: `${op.method} ${op.path}`, kind: d.kind, method: op.method, url, headers, payload };
+  return {
+    op: `${op.method} ${op.path}`,
+    kind: d.kind,
+    ...(d.foreignIdAt ? { foreignIdAt: d.foreignIdAt } : {}),
+    method: op.method,
+    url,
+    headers,
+    payload,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -588,6 +703,8 @@ export async function fuzzWorld(app: FastifyInstance) {
   await seedDemoAll(app);
   const owner = await signInOwner(app);
   const ids = await idPool(app, DEMO_CLIENTS.acme.id);
+  // Northwind's ids: the demo owner is a member there too, but works in Acme.
+  ids.foreign = (await idPool(app, DEMO_CLIENTS.agency.id)).byTable;
   return { owner, ids };
 }
 
@@ -626,6 +743,8 @@ export async function fuzz(app: FastifyInstance, opts: FuzzOptions): Promise<Fuz
     writesOn4xx: 0,
     writesOn2xx: 0,
     unnamed422: 0,
+    foreignIdRequests: 0,
+    foreignIdAccepted: 0,
     reSignIns: 0,
     maxMs: 0,
     seedMs,
@@ -685,6 +804,13 @@ export async function fuzz(app: FastifyInstance, opts: FuzzOptions): Promise<Fuz
         if (!field || field === 'request') {
           stats.unnamed422++;
           find('422 without a field (PostgreSQL refused what the schema let through)');
+        }
+      }
+      if (req.foreignIdAt) {
+        stats.foreignIdRequests++;
+        if (res.statusCode < 300) {
+          stats.foreignIdAccepted++;
+          find(`accepted another client's id at body.${req.foreignIdAt}`);
         }
       }
       const pictureStart = performance.now();

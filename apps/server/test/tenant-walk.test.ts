@@ -3,10 +3,10 @@ import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES } from '@rally/shared';
 import type { Operation } from './fuzz.ts';
-import { DEMO_CLIENTS, seedDemoAll } from '../src/db/seed.ts';
+import { DEMO_CLIENTS, DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } from '../src/db/seed.ts';
 import { FUZZ_ENV, idsByTable, operationsOf, valid, watchWrites } from './fuzz.ts';
 import { createTestApp } from './helpers.ts';
-import { makeClient, signedIn } from './http.ts';
+import { Browser, makeClient, signedIn } from './http.ts';
 
 /**
  * Issue 20: the access matrix, walked with real resources. Acme has the demo data; an owner of
@@ -526,4 +526,111 @@ describe("another client's ids, walked through every route", async () => {
     );
     expect(leaks).toEqual([]);
   }, 300_000);
+  it("a viewer and an SDR read nothing their roles lack: 403 where the route's permission is missing, and no reply shows another permission's data (issue 37)", async () => {
+    // Acme's own members, walking Acme's own data with its real ids. What each permission guards is
+    // marked by values only its routes may show: opportunity names (reports.read), a webhook
+    // endpoint's address (integration.write: its key, masked, is shown to nobody), invoice numbers
+    // (billing_details.read) and the other members' e-mail addresses (users.read).
+    const acme = DEMO_CLIENTS.acme.id;
+    const owner = await new Browser(app).signIn(DEMO_EMAIL, DEMO_PASSWORD);
+    owner.clientId = acme;
+    const hook = await owner.post(`/v1/hookly/client/${acme}/settings`, {
+      url: 'http://127.0.0.1:9/walk-hook?token=walk-s3cr3t&event=all',
+      events: ['invoice'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    expect(hook.body).not.toContain('walk-s3cr3t');
+    const column = async (sql: string) =>
+      ((await app.database.execute(sql, [acme])) as { rows: { v: string }[] }).rows.map((r) => r.v);
+    const markers: Record<string, string[]> = {
+      'reports.read': await column(
+        'select name as v from opportunities where client_id = $1 and length(name) > 8',
+      ),
+      'integration.write': ['127.0.0.1:9/walk-hook'],
+      'billing_details.read': await column('select number as v from invoices where client_id = $1'),
+      'users.read': await column(
+        'select u.email as v from users u join memberships m on m.user_id = u.id where m.client_id = $1',
+      ),
+    };
+    for (const [permission, values] of Object.entries(markers))
+      expect(values.length, `markers of ${permission}`).toBeGreaterThan(0);
+    const own = await idsByTable(app, acme);
+    const declared = (method: string, path: string) =>
+      app.routeAccess.find((r) => r.method === method && r.url === path.replace(/\{(\w+)\}/g, ':$1'))?.access;
+    const reads = (await operationsOf(app)).filter((o) => o.method === 'GET' && !o.path.endsWith('/stream'));
+    expect(reads.length).toBeGreaterThan(80);
+
+    const leaks: string[] = [];
+    let attempts = 0;
+    for (const role of ['grey_viewer', 'yellow_sdr'] as const) {
+      const { browser, user } = await signedIn(app, { [acme]: role });
+      const has = new Set<string>(BUILT_IN_ROLES[role]);
+      const lacking = Object.entries(markers).filter(([permission]) => !has.has(permission));
+      for (const [index, op] of reads.entries()) {
+        const access = declared(op.method, op.path);
+        const query = fc.sample(
+          fc.record(
+            Object.fromEntries(
+              op.params
+                .filter((p) => p.in === 'query' && p.required)
+                .map((p) => [
+                  p.name,
+                  valid(p.schema, { uuids: fc.constant(own[0]!.id), integers: fc.constant(1), all: [] }),
+                ]),
+            ),
+          ),
+          { seed: 37 + index, numRuns: 1 },
+        )[0] as Record<string, unknown>;
+        const qs = new URLSearchParams(
+          Object.entries(query).map(([k, v]): [string, string] => [k, k === 'client_id' ? acme : String(v)]),
+        );
+        const idParams = op.params.filter((p) => p.in === 'path' && p.name !== 'clientId');
+        // An enum in the path (a CRM's or platform's name) is walked over every value.
+        const fills: Record<string, string>[] = [{}];
+        for (const p of idParams.filter((x) => x.schema?.enum))
+          fills.splice(
+            0,
+            fills.length,
+            ...fills.flatMap((f) => p.schema!.enum!.map((v) => ({ ...f, [p.name]: String(v) }))),
+          );
+        const free = idParams.filter((x) => !x.schema?.enum);
+        const candidates = free.length ? own.map((v) => v.id) : [''];
+        for (const fill of fills) {
+          // Every candidate id until one is served: the walk reads each route's real data once.
+          for (const id of candidates) {
+            const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+              name === 'clientId' ? acme : (fill[name] ?? id),
+            );
+            const url = `${path}${qs.size ? `?${qs}` : ''}`;
+            const res = await browser.get(url);
+            attempts++;
+            const label = `${role} GET ${url}`;
+            if (typeof access === 'object' && !has.has(access.permission)) {
+              if (res.statusCode !== 403)
+                leaks.push(`${label} → ${res.statusCode}, not 403 (needs ${access.permission})`);
+              break;
+            }
+            if (res.statusCode >= 500) leaks.push(`${label} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+            if (res.statusCode >= 300) continue;
+            for (const [permission, values] of lacking) {
+              const seen = values.find((v) => v !== user.email && res.body.includes(v));
+              if (seen)
+                leaks.push(`${label} → ${res.statusCode} shows ${JSON.stringify(seen)} (${permission})`);
+            }
+            if (res.body.includes('walk-s3cr3t')) leaks.push(`${label} shows the webhook's key`);
+            break;
+          }
+        }
+      }
+    }
+    // The owner sees the endpoint, its key masked.
+    const settings = await owner.get(`/v1/hookly/client/${acme}/settings`);
+    expect(settings.body).toContain('127.0.0.1:9/walk-hook?token=***&event=all');
+    // Reports fill their rollups as they are read: writes by reads are not what is walked here.
+    await writes();
+    console.info(
+      `tenant walk, roles: ${attempts} reads by a grey_viewer and a yellow_sdr over ${reads.length} operations, ${leaks.length} leaks`,
+    );
+    expect(leaks).toEqual([]);
+  }, 600_000);
 });

@@ -480,7 +480,20 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
       { row: 8, field: 'opportunity_id', reason: 'duplicate of row 1' },
     ]);
 
-    const res = await viewer.get(`${base()}/revenue?page=1&page_size=10`);
+    // Opportunity names and amounts are read as the report routes read them (reports.read, issue 37):
+    // an SDR has it; a viewer, who has no permission, and a foreign tenant do not.
+    for (const [b, options] of [
+      [viewer, {}],
+      [stranger, { clientId: mine }],
+    ] as const) {
+      const refused = await b.get(`${base()}/revenue?page=1&page_size=10`, options);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.body).not.toContain('Northwind');
+    }
+    expect((await viewer.get(`${base()}/revenue`)).json().message).toMatch(/reports\.read/);
+    expect((await viewer.get(`/v1/report/client/${mine}/opportunity`)).statusCode).toBe(403);
+    expect((await sdr.get(`/v1/report/client/${mine}/opportunity`)).statusCode).toBe(200);
+    const res = await sdr.get(`${base()}/revenue?page=1&page_size=10`);
     expect(res.statusCode).toBe(200);
     const [northwind] = await app.db
       .select({ id: companies.id })
@@ -522,10 +535,10 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
         { opportunity_id: 'OPP-4', amount_cents: 0, close_date: null },
       ],
     });
-    const page2 = (await viewer.get(`${base()}/revenue?page=2&page_size=3`)).json();
+    const page2 = (await sdr.get(`${base()}/revenue?page=2&page_size=3`)).json();
     expect(page2.items.map((o: { opportunity_id: string }) => o.opportunity_id)).toEqual(['OPP-4']);
     expect(page2.total).toBe(4);
-    const bad = await viewer.get(`${base()}/revenue?page_size=0`);
+    const bad = await sdr.get(`${base()}/revenue?page_size=0`);
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0].field).toBe('querystring.page_size');
     // Imported twice: still one opportunity per id.
@@ -701,11 +714,13 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
     expect((await stranger.get(`${theirs}/revenue`)).json()).toMatchObject({ total: 0, items: [] });
   });
 
-  it('a yellow_sdr (no integration.write) can read but not upload, map, check, start or delete', async () => {
+  it('a yellow_sdr (no integration.write) can read but not upload, map, check, start or delete; a viewer reads no revenue', async () => {
     expect((await sdr.get(`${base()}/imports`)).statusCode).toBe(200);
     expect((await sdr.get(`${base()}/imports/${mixedId}`)).statusCode).toBe(200);
     expect((await sdr.get(`${base()}/fields`)).statusCode).toBe(200);
     expect((await sdr.get(`${base()}/revenue`)).statusCode).toBe(200);
+    expect((await viewer.get(`${base()}/imports`)).statusCode).toBe(200);
+    expect((await viewer.get(`${base()}/revenue`)).statusCode).toBe(403);
     const denied = [
       await upload(sdr, 'email\na@x.example\n').then((r) => ({
         statusCode: r.statusCode,

@@ -49,6 +49,8 @@ const errorReply = messageReply.extend({
 const MULTIPART_OVERHEAD = 64 * 1024;
 const READ = { access: 'member' } as const;
 const WRITE = { access: { permission: 'integration.write' } } as const;
+/** Imported opportunities (names, amounts) are revenue data: read as the reports read them (issue 37). */
+const REPORTS = { access: { permission: 'reports.read' } } as const;
 
 /**
  * The file import source `fileforce` (SPEC.md §7 "File import under
@@ -305,7 +307,7 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${BASE}/revenue`,
     {
-      config: READ,
+      config: REPORTS,
       schema: {
         tags: ['fileforce'],
         summary: "The client's imported opportunities, latest close date first",

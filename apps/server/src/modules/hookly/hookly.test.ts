@@ -23,7 +23,7 @@ import { smallPortal, startFakeHubSpot } from '../../../test/fakes/hubspot.ts';
 import { importCsvFile } from '../fileforce/index.ts';
 import { sign } from './index.ts';
 
-type Received = { headers: http.IncomingHttpHeaders; body: string; answered: number };
+type Received = { url: string; headers: http.IncomingHttpHeaders; body: string; answered: number };
 
 /**
  * A webhook receiver on loopback. `answer` picks the status of each request (default 200); every
@@ -35,7 +35,7 @@ async function startReceiver(answer: (r: Omit<Received, 'answered'>, n: number) 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       const status = answer(r, received.length);
       received.push({ ...r, answered: status });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'try later');
@@ -117,6 +117,8 @@ describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus
   const foreign = await makeClient(app, 'Foreign');
   const { browser: owner } = await signedIn(app, { [mine]: 'purple_owner' });
   const { browser: sdr } = await signedIn(app, { [mine]: 'yellow_sdr' });
+  const { browser: viewer } = await signedIn(app, { [mine]: 'grey_viewer' });
+  const { browser: admin } = await signedIn(app, { [mine]: 'blue_admin' });
   const { browser: stranger } = await signedIn(app, { [foreign]: 'purple_owner' });
   const base = (client = mine) => `/v1/hookly/client/${client}/settings`;
 
@@ -142,7 +144,7 @@ describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus
 
   describe('GET settings', () => {
     it('lists no endpoints at first, and the events one may choose', async () => {
-      const res = await sdr.get(base());
+      const res = await admin.get(base());
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         endpoints: [],
@@ -159,8 +161,66 @@ describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus
 
     it('401 signed out; 403 for a foreign tenant', async () => {
       expect((await new Browser(app).get(base(), { clientId: mine })).statusCode).toBe(401);
+      expect((await owner.get(base())).statusCode).toBe(200);
       expect((await stranger.get(base(), { clientId: mine })).statusCode).toBe(403);
       expect((await stranger.get(base(mine), { clientId: foreign })).statusCode).toBe(403);
+    });
+
+    it('403 for members without integration.write: an SDR and a viewer read no URLs (issue 37)', async () => {
+      const { endpoint } = await create({ url: 'https://hooks.example.com/private?x=1', events: ['click'] });
+      for (const b of [sdr, viewer]) {
+        for (const url of [base(), `${base()}/${endpoint.id}/deliveries`]) {
+          const res = await b.get(url);
+          expect(res.statusCode, url).toBe(403);
+          expect(res.json().message).toMatch(/integration\.write/);
+          expect(res.body).not.toContain('hooks.example.com');
+        }
+      }
+      expect((await admin.get(`${base()}/${endpoint.id}/deliveries`)).statusCode).toBe(200);
+      await owner.delete(`${base()}/${endpoint.id}`);
+    });
+
+    it('masks credentials and query-string secrets in every reply that shows a URL; delivers to the URL as typed', async () => {
+      const receiver = await startReceiver();
+      const typed = `${receiver.url}?token=s3cr3t-tok&sig=s3cr3t-sig&event=rally&api_key=s3cr3t-key`;
+      const created = await create({ url: typed, events: ['click'] });
+      const masked = `${receiver.url}?token=***&sig=***&event=rally&api_key=***`;
+      expect(created.endpoint.url).toBe(masked);
+      const listed = await owner.get(base());
+      expect(listed.json().endpoints.map((e: { url: string }) => e.url)).toContain(masked);
+      const changed = await owner.patch(`${base()}/${created.endpoint.id}`, {
+        url: `${typed}&password=s3cr3t-pw`,
+      });
+      expect(changed.json().url).toBe(`${masked}&password=***`);
+      const rotated = await owner.post(`${base()}/${created.endpoint.id}/rotate_secret`);
+      expect(rotated.json().endpoint.url).toBe(`${masked}&password=***`);
+      // Stored as typed, and delivered there.
+      const [row] = await app.db
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, created.endpoint.id));
+      expect(row!.url).toBe(`${typed}&password=s3cr3t-pw`);
+      await owner.post(`${base()}/${created.endpoint.id}/test`);
+      await finished(created.endpoint.id, 1);
+      expect(receiver.received[0]!.url).toBe(
+        '/hooks?token=s3cr3t-tok&sig=s3cr3t-sig&event=rally&api_key=s3cr3t-key&password=s3cr3t-pw',
+      );
+      // A URL with credentials (refused today, but stored before that rule) and an error quoting one.
+      await app.db
+        .update(webhookEndpoints)
+        .set({ url: 'https://user:s3cr3t-pass@hooks.example.com/in?code=s3cr3t-code' })
+        .where(eq(webhookEndpoints.id, created.endpoint.id));
+      await app.database.execute(`update webhook_deliveries set last_error = $1 where endpoint_id = $2`, [
+        'The endpoint could not be reached (https://user:s3cr3t-pass@hooks.example.com/in?code=s3cr3t-code)',
+        created.endpoint.id,
+      ]);
+      for (const url of [base(), `${base()}/${created.endpoint.id}/deliveries`]) {
+        const res = await owner.get(url);
+        expect(res.statusCode).toBe(200);
+        expect(res.body, url).not.toContain('s3cr3t');
+        expect(res.body, url).toContain('https://***@hooks.example.com/in?code=***');
+      }
+      await owner.delete(`${base()}/${created.endpoint.id}`);
     });
   });
 
@@ -409,7 +469,8 @@ describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus
       expect((await sdr.post(`${url}/test`)).statusCode).toBe(403);
       expect((await stranger.post(`${url}/test`, undefined, { clientId: mine })).statusCode).toBe(403);
       expect((await owner.post(`${base()}/${randomUUID()}/test`)).statusCode).toBe(404);
-      expect((await sdr.get(`${url}/deliveries`)).statusCode).toBe(200);
+      expect((await sdr.get(`${url}/deliveries`)).statusCode).toBe(403);
+      expect((await viewer.get(`${url}/deliveries`)).statusCode).toBe(403);
       const bad = await owner.get(`${url}/deliveries?limit=0`);
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors[0].field).toBe('querystring.limit');

@@ -23,14 +23,16 @@ const endpointParams = z.object({
 const errorReply = messageReply.extend({
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
-const READ = { access: 'member' } as const;
-const WRITE = { access: { permission: 'integration.write' } } as const;
+// Endpoints' URLs and delivery logs are settings, read by those who may change them (issue 37).
+const READ = { access: { permission: 'integration.write' } } as const;
+const WRITE = READ;
 const TAGS = ['webhooks'];
 
 /**
  * Webhook settings (SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus a test
  * export"): the client's endpoints, a test export per endpoint, and each endpoint's delivery log.
- * Members read; changing needs integration.write (owners and admins; not an SDR).
+ * Reading and changing both need integration.write (owners and admins; not an SDR or a viewer): a
+ * receiver's URL often carries its key, which replies show masked.
  */
 export const hooklyRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = app.webhooks;
@@ -41,7 +43,8 @@ export const hooklyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: READ,
       schema: {
         tags: TAGS,
-        summary: "The client's webhook endpoints (never their secrets) and the events one may choose",
+        summary:
+          "The client's webhook endpoints (never their signing secrets; keys in their URLs masked) and the events one may choose",
         params: clientParams,
         response: { 200: webhookSettingsReply },
       },

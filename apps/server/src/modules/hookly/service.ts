@@ -17,6 +17,7 @@ import type { Db } from '../../db/client.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import type { JobQueue } from '../../lib/queue.ts';
+import { maskUrl, maskUrlsIn } from '../../lib/mask-url.ts';
 import { postDelivery, urlProblem } from './outbound.ts';
 import type { OutboundOptions, PostResult } from './outbound.ts';
 import * as repo from './repository.ts';
@@ -79,7 +80,7 @@ export function toDeliveryReply(d: DeliveryRow): WebhookDelivery {
     is_test: d.isTest,
     status: d.status,
     attempts: d.attempts,
-    last_error: d.lastError,
+    last_error: d.lastError === null ? null : maskUrlsIn(d.lastError),
     last_status_code: d.lastStatusCode,
     next_attempt_at: d.status === 'pending' || d.status === 'retrying' ? iso(d.nextAttemptAt) : null,
     delivered_at: iso(d.deliveredAt),
@@ -125,7 +126,8 @@ export function createWebhookService(deps: WebhookDeps) {
   ): WebhookEndpoint {
     return {
       id: row.id,
-      url: row.url,
+      // A receiver's key in its URL is not shown back (issue 37); the stored URL is used as typed.
+      url: maskUrl(row.url),
       description: row.description,
       events: [...row.events].sort((a, b) => WEBHOOK_EVENT_TYPES.indexOf(a) - WEBHOOK_EVENT_TYPES.indexOf(b)),
       enabled: row.enabled,

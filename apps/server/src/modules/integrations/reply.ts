@@ -1,5 +1,6 @@
 import type { Integration } from '@rally/shared/schemas/auth';
 import type { integrations } from '../../db/schema/index.ts';
+import { maskUrlsIn } from '../../lib/mask-url.ts';
 
 /** An integration as the API shows it: SPEC.md §3's fields plus sync state; never credentials. */
 export function toIntegrationReply(r: typeof integrations.$inferSelect): Integration {
@@ -11,7 +12,8 @@ export function toIntegrationReply(r: typeof integrations.$inferSelect): Integra
     source: r.source,
     updated_at: r.updatedAt.toISOString(),
     account_name: r.accountName,
-    last_error: r.lastError,
+    // A vendor's error may quote a URL with its key (issue 37).
+    last_error: r.lastError === null ? null : maskUrlsIn(r.lastError),
     is_syncing: r.isSyncing,
     last_synced_at: r.lastSyncedAt?.toISOString() ?? null,
     sync_progress: r.syncProgress ?? null,

@@ -98,14 +98,20 @@ export function ConnectionsScreen() {
                 invoices) to your own systems.
               </Text>
             </Group>
-            <Button
-              size="xs"
-              variant="light"
-              component={Link}
-              to={`/settings/integrations/webhooks?client_id=${clientId}`}
-            >
-              Manage webhooks
-            </Button>
+            {canWrite ? (
+              <Button
+                size="xs"
+                variant="light"
+                component={Link}
+                to={`/settings/integrations/webhooks?client_id=${clientId}`}
+              >
+                Manage webhooks
+              </Button>
+            ) : (
+              <Text size="sm" c="dimmed">
+                Owners and admins manage webhooks.
+              </Text>
+            )}
           </Group>
         </Card>
       </Stack>

@@ -121,8 +121,21 @@ describe('WebhooksScreen', () => {
     expect(await within(form).findByText('This must point to a public internet address')).toBeInTheDocument();
   });
 
-  it('an SDR sees the endpoints and their delivery log, and nothing to change', async () => {
-    await signIn('yellow_sdr', {
+  it.each(['yellow_sdr', 'grey_viewer'] as const)(
+    'a %s (no integration.write) is told who sees webhooks, and nothing is asked of the server',
+    async (role) => {
+      const server = await signIn(role, {});
+      render();
+      expect(await screen.findByText('Only owners and admins see webhooks')).toBeInTheDocument();
+      expect(server.calls.some((c) => c.url.includes('/hookly/'))).toBe(false);
+      for (const name of ['Add endpoint', 'Send test', 'Delete', 'New secret']) {
+        expect(screen.queryByRole('button', { name })).toBeNull();
+      }
+    },
+  );
+
+  it('an owner sees each endpoint with its delivery log', async () => {
+    await signIn('purple_owner', {
       [`GET ${BASE}`]: { body: { endpoints: [endpoint], events: EVENTS } },
       [`GET ${BASE}/${ENDPOINT_ID}/deliveries`]: { body: { deliveries: [delivery] } },
     });
@@ -133,10 +146,7 @@ describe('WebhooksScreen', () => {
     expect(within(row).getByText('Failed')).toBeInTheDocument();
     expect(within(row).getByText('5')).toBeInTheDocument();
     expect(within(row).getByText(/HTTP 500: try later/)).toBeInTheDocument();
-    for (const name of ['Add endpoint', 'Send test', 'Delete', 'New secret']) {
-      expect(screen.queryByRole('button', { name })).toBeNull();
-    }
-    expect(screen.getByText('Enabled')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Enabled' })).toBeChecked();
   });
 
   it('a failed load shows the error with a retry', async () => {

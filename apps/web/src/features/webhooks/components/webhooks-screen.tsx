@@ -23,6 +23,7 @@ import {
   IconCheck,
   IconCopy,
   IconKey,
+  IconLock,
   IconPlus,
   IconSend,
   IconTrash,
@@ -67,8 +68,9 @@ const STATUS_LABELS: Record<WebhookDeliveryStatus, string> = {
 
 /**
  * /settings/integrations/webhooks: the client's webhook endpoints (SPEC.md §7 "hookly"), each with
- * its events, a test export and its delivery log. Members see them; owners and admins
- * (integration.write) add, change, test and delete them.
+ * its events, a test export and its delivery log. Owners and admins (integration.write) see, add,
+ * change, test and delete them; other members are told who can (endpoint addresses often carry a
+ * receiver's key, so the server shows them only to those who manage them, issue 37).
  */
 export function WebhooksScreen() {
   const auth = useAuth();
@@ -89,12 +91,25 @@ export function WebhooksScreen() {
           invoices) to your endpoints, signed the Standard Webhooks way.
         </Text>
       </div>
-      <EndpointList clientId={clientId} canWrite={canWrite} />
+      {canWrite ? (
+        <EndpointList clientId={clientId} />
+      ) : (
+        <Paper withBorder radius="md" p="xl">
+          <Stack align="center" gap="xs">
+            <IconLock size={32} stroke={1.5} aria-hidden />
+            <Text fw={600}>Only owners and admins see webhooks</Text>
+            <Text size="sm" c="dimmed" ta="center" maw={460}>
+              Endpoint addresses often hold a key of the system that receives them, so they are shown only to
+              the people who manage them. Ask an owner or admin of this client.
+            </Text>
+          </Stack>
+        </Paper>
+      )}
     </Stack>
   );
 }
 
-function EndpointList({ clientId, canWrite }: { clientId: string; canWrite: boolean }) {
+function EndpointList({ clientId }: { clientId: string }) {
   const settings = useWebhookSettings(clientId);
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
@@ -107,7 +122,7 @@ function EndpointList({ clientId, canWrite }: { clientId: string; canWrite: bool
   return (
     <Stack gap="lg">
       {secret && <SecretOnce {...secret} onClose={() => setSecret(null)} />}
-      {canWrite && !adding && (
+      {!adding && (
         <Group>
           <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
             Add endpoint
@@ -130,9 +145,7 @@ function EndpointList({ clientId, canWrite }: { clientId: string; canWrite: bool
             <IconWebhook size={32} stroke={1.5} aria-hidden />
             <Text fw={600}>No webhook endpoints yet</Text>
             <Text size="sm" c="dimmed" ta="center">
-              {canWrite
-                ? 'Add an endpoint to have Rally post events to your own systems.'
-                : 'An owner or admin of this client can add endpoints.'}
+              Add an endpoint to have Rally post events to your own systems.
             </Text>
           </Stack>
         </Paper>
@@ -142,7 +155,6 @@ function EndpointList({ clientId, canWrite }: { clientId: string; canWrite: bool
             key={e.id}
             clientId={clientId}
             endpoint={e}
-            canWrite={canWrite}
             onSecret={(s) => setSecret({ url: e.url, secret: s })}
           />
         ))
@@ -315,12 +327,10 @@ function AddEndpointForm({
 function EndpointCard({
   clientId,
   endpoint,
-  canWrite,
   onSecret,
 }: {
   clientId: string;
   endpoint: WebhookEndpoint;
-  canWrite: boolean;
   onSecret: (secret: string) => void;
 }) {
   const test = useSendWebhookTest(clientId, endpoint.id);
@@ -347,18 +357,12 @@ function EndpointCard({
               Secret {endpoint.secret_hint} · added {relativeTime(endpoint.created_at)}
             </Text>
           </div>
-          {canWrite ? (
-            <Switch
-              label="Enabled"
-              checked={endpoint.enabled}
-              disabled={change.isPending}
-              onChange={(e) => change.mutate({ enabled: e.currentTarget.checked })}
-            />
-          ) : (
-            <Badge color={endpoint.enabled ? 'teal' : 'gray'} variant="light">
-              {endpoint.enabled ? 'Enabled' : 'Disabled'}
-            </Badge>
-          )}
+          <Switch
+            label="Enabled"
+            checked={endpoint.enabled}
+            disabled={change.isPending}
+            onChange={(e) => change.mutate({ enabled: e.currentTarget.checked })}
+          />
         </Group>
         <Group gap={6} aria-label="Events">
           {endpoint.events.map((t) => (
@@ -367,40 +371,38 @@ function EndpointCard({
             </Badge>
           ))}
         </Group>
-        {canWrite && (
-          <Group gap="xs">
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconSend size={14} />}
-              loading={test.isPending}
-              onClick={() => test.mutate()}
-            >
-              Send test
-            </Button>
-            <Button size="xs" variant="default" onClick={() => setEditing((v) => !v)}>
-              {editing ? 'Close events' : 'Change events'}
-            </Button>
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconKey size={14} />}
-              loading={rotate.isPending}
-              onClick={() => rotate.mutate(undefined, { onSuccess: (r) => onSecret(r.secret) })}
-            >
-              New secret
-            </Button>
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              leftSection={<IconTrash size={14} />}
-              onClick={() => setConfirmDelete(true)}
-            >
-              Delete
-            </Button>
-          </Group>
-        )}
+        <Group gap="xs">
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconSend size={14} />}
+            loading={test.isPending}
+            onClick={() => test.mutate()}
+          >
+            Send test
+          </Button>
+          <Button size="xs" variant="default" onClick={() => setEditing((v) => !v)}>
+            {editing ? 'Close events' : 'Change events'}
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconKey size={14} />}
+            loading={rotate.isPending}
+            onClick={() => rotate.mutate(undefined, { onSuccess: (r) => onSecret(r.secret) })}
+          >
+            New secret
+          </Button>
+          <Button
+            size="xs"
+            variant="subtle"
+            color="red"
+            leftSection={<IconTrash size={14} />}
+            onClick={() => setConfirmDelete(true)}
+          >
+            Delete
+          </Button>
+        </Group>
         {test.isSuccess && (
           <Text size="sm" c="teal" role="status">
             {test.data.deliveries.length === 1

@@ -73,6 +73,18 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('does not seed the demo in production: off by default there, and SEED_DEMO=true is refused', () => {
+    const production = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32), DATA_DIR: 'memory://' };
+    expect(loadConfig(production).seedDemo).toBe(false);
+    expect(loadConfig({ ...production, SEED_DEMO: 'false' }).seedDemo).toBe(false);
+    for (const v of ['true', '1'])
+      expect(problemsOf({ ...production, SEED_DEMO: v })).toEqual([
+        'SEED_DEMO: must not be true when NODE_ENV=production (the demo accounts have a published password); unset it or set it to false',
+      ]);
+    expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'development' }).seedDemo).toBe(true);
+    expect(loadConfig({ DATA_DIR: 'memory://', SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
   it('runs a subset of the API bases when SERVICES says so', () => {
     expect(loadConfig({ SERVICES: 'sc, biller', DATA_DIR: 'memory://' }).services).toEqual(['sc', 'biller']);
   });

@@ -95,10 +95,11 @@ const schema = z.object({
     .min(1)
     .max(86_400)
     .default(900),
+  // No default here: it depends on NODE_ENV (on outside production, off in it; see loadConfig).
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
-    .default('true')
-    .transform((v) => v === 'true' || v === '1'),
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
   ALLOW_PRIVATE_FETCH: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('false')
@@ -353,6 +354,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     problems.push('APP_SECRET: is required when NODE_ENV=production (at least 32 characters)');
   }
+  // The demo accounts have a published password (README); in production they would be a way in.
+  if (e.NODE_ENV === 'production' && e.SEED_DEMO) {
+    problems.push(
+      'SEED_DEMO: must not be true when NODE_ENV=production (the demo accounts have a published password); unset it or set it to false',
+    );
+  }
   if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
     problems.push(
       'S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
@@ -391,7 +398,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     services: [...new Set(e.SERVICES)],
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
-    seedDemo: e.SEED_DEMO,
+    seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     sessionTtlDays: e.SESSION_TTL_DAYS,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,

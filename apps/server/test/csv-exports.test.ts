@@ -59,6 +59,15 @@ describe('CSV exports', async () => {
       "select id::text as id from content where client_id = $1 and status = 'published' order by id limit 1",
     ),
   };
+  // A bare {id} is named by the segment before it (…/cadence/{id}/targets/export).
+  const idsOf: Record<string, string> = {
+    cadence: await firstOf(
+      'select cadence_id::text as id from targets where client_id = $1 group by 1 order by count(*) desc, 1 limit 1',
+    ),
+    cohort: await firstOf(
+      'select id::text as id from cohorts where client_id = $1 order by created_at, id limit 1',
+    ),
+  };
 
   it('no cell of any export starts a formula; the poisoned names come out neutralised', async () => {
     expect(poisoned).toBeGreaterThan(100);
@@ -79,7 +88,11 @@ describe('CSV exports', async () => {
         { seed: 20 + i, numRuns: 1 },
       )[0] as Record<string, unknown>;
       const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
-      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => pathIds[name] ?? `{${name}}`);
+      const path = op.path
+        .replace(/\/(\w+)\/\{id\}/g, (whole, kind: string) =>
+          idsOf[kind] ? `/${kind}/${idsOf[kind]}` : whole,
+        )
+        .replace(/\{(\w+)\}/g, (_, name: string) => pathIds[name] ?? `{${name}}`);
       const url = `${path}${qs.size ? `?${qs}` : ''}`;
       const res = await owner.get(url);
       if (res.statusCode !== 200) {

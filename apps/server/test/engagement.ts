@@ -184,8 +184,14 @@ export async function setVerifiedDomain(
   verified = true,
 ): Promise<void> {
   const verifiedAt = verified ? new Date() : null;
+  // Checked just now, as verifying does: the app's periodic re-check (domains.recheck, queued at
+  // start) would otherwise look the name up, find no TXT record and take the verification away.
+  const lastCheckedAt = new Date();
   await app.db
     .insert(clientDomains)
-    .values({ clientId, domain, verifiedAt })
-    .onConflictDoUpdate({ target: [clientDomains.clientId, clientDomains.domain], set: { verifiedAt } });
+    .values({ clientId, domain, verifiedAt, lastCheckedAt })
+    .onConflictDoUpdate({
+      target: [clientDomains.clientId, clientDomains.domain],
+      set: { verifiedAt, lastCheckedAt },
+    });
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AD_RENDITIONS } from '@rally/shared/schemas/content';
-import { messageReply } from '@rally/shared/schemas/auth';
 import { neutralClickHtml, PUBLIC_PAGE_CSP } from '../creative/index.ts';
 import { NEUTRAL_SEGMENT, neutralAd } from '../tracking/index.ts';
 
@@ -26,7 +25,8 @@ export const neutralTagRoutes: FastifyPluginAsyncZod = async (app) => {
         params: z.object({
           size: z.enum(AD_RENDITIONS, { error: `must be one of ${AD_RENDITIONS.join(', ')}` }),
         }),
-        response: { 200: z.unknown().describe('image/png'), 422: messageReply },
+        // No 422 schema: the validation reply's `errors` (naming params.size) must pass unfiltered.
+        response: { 200: z.unknown().describe('image/png') },
       },
     },
     async (request, reply) =>

@@ -24,6 +24,7 @@ import {
   makeIntegration,
   makeRep,
   makeTarget,
+  setVerifiedDomain,
   setWebsite,
   showing,
 } from '../../../test/engagement.ts';
@@ -362,6 +363,8 @@ describe('pause and archive through the real tag path', () => {
     expect(await neutral.text()).toContain('Thanks for your interest');
     expect((await otherManager.get(`/v1/api/cohort/${cohort.id}`)).json()).toMatchObject({ clicks: 1 });
 
+    // A verified website is redirected to straight (issue 37.8; others get a page naming them).
+    await setVerifiedDomain(app, other, 'quarry.example');
     await setWebsite(app, other, 'https://quarry.example');
     const redirected = await clickIt();
     await redirected.arrayBuffer();

@@ -7,7 +7,7 @@ import { cadences, companies, integrations, prospects, salesReps, targets } from
 import { createTestApp } from '../../../test/helpers.ts';
 import { listPage } from './repository.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
-import { BROWSER_UA, setWebsite } from '../../../test/engagement.ts';
+import { BROWSER_UA, setVerifiedDomain, setWebsite } from '../../../test/engagement.ts';
 
 /**
  * `GET /sc/prospects` and `GET /sc/prospects/{id}` (issue 7 "Prospects: a paged, sortable,
@@ -560,6 +560,8 @@ describe('GET /sc/prospects/{id}', () => {
 
     // The paths are the real tags. Ads are off for these cadences, so nothing is counted and the
     // seeded counters the list tests compare with stay as they are.
+    // On a verified domain, so the click is redirected straight (issue 37.8).
+    await setVerifiedDomain(app, clientId, 'prospects-inc.example');
     await setWebsite(app, clientId, 'https://prospects-inc.example/');
     const entry = body.cadences[0]!;
     const ad = await app.inject({

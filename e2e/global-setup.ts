@@ -70,7 +70,18 @@ export default async function globalSetup() {
   });
   const microsoft = await startOidcProvider({
     clients: [client('rally-microsoft', 'microsoft')],
-    accounts: { sam: { email: 'sam@rally.test', name: 'Sam Okafor' } },
+    // Entra's tenant and object ids, and xms_edov: the tenant verified the address's domain (decision 15).
+    accounts: {
+      sam: {
+        email: 'sam@rally.test',
+        name: 'Sam Okafor',
+        claims: {
+          tid: '9b1c0d2e-0000-4000-8000-00000000e2e0',
+          oid: '5a4b3c2d-0000-4000-8000-0000000005a3',
+          xms_edov: true,
+        },
+      },
+    },
     conformIdTokenClaims: false,
   });
   const sso = await startOidcProvider({

@@ -60,7 +60,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createOutbox } from './modules/mail/outbox.ts';
-import { oauthRoutes, ssoSettingsRoutes } from './modules/oauth/index.ts';
+import { oauthIdentityRoutes, oauthRoutes, ssoSettingsRoutes } from './modules/oauth/index.ts';
 import {
   createSequenceAdapters,
   createSyncService,
@@ -113,6 +113,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     appConfigRoutes,
     authRoutes,
     oauthRoutes,
+    oauthIdentityRoutes,
     ssoSettingsRoutes,
     userRoutes,
     clientRoutes,

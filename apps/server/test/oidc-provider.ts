@@ -19,7 +19,16 @@ export type TestOidcClient = {
   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post';
 };
 
-export type TestOidcAccount = { email?: string; email_verified?: boolean; name?: string };
+export type TestOidcAccount = {
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  /**
+   * More claims, in the ID token and userinfo with the `openid` scope: Microsoft's `tid`, `oid` and
+   * `xms_edov`, for instance. Changes to an account's object show at its next sign-in.
+   */
+  claims?: Record<string, unknown>;
+};
 
 export type StartOidcProviderOptions = {
   clients: TestOidcClient[];
@@ -160,6 +169,7 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
     return p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   };
 
+  const extraClaims = [...new Set(Object.values(opts.accounts).flatMap((a) => Object.keys(a.claims ?? {})))];
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const provider = new OidcProvider(issuer, {
     clients: opts.clients.map((c) => ({
@@ -177,6 +187,7 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
         accountId: id,
         async claims() {
           return {
+            ...account.claims,
             sub: id,
             email: account.email,
             email_verified: account.email_verified ?? true,
@@ -185,7 +196,7 @@ export async function startOidcProvider(opts: StartOidcProviderOptions): Promise
         },
       };
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub', ...extraClaims], email: ['email', 'email_verified'], profile: ['name'] },
     conformIdTokenClaims: opts.conformIdTokenClaims ?? true,
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },

@@ -18,8 +18,12 @@ export const OAUTH_ERRORS = [
   'access_denied',
   /** The provider could not be reached or answered with an error. */
   'provider_error',
-  /** The provider gave no e-mail address, or one it has not verified. */
+  /** The provider gave no e-mail address. */
   'no_email',
+  /**
+   * The provider did not say it verified the address (Microsoft work accounts often do not): the user
+   * signs in another way and links the provider in their profile (docs/decisions/0015).
+   */
   'email_unverified',
   /** No Rally account has that e-mail address. */
   'no_account',
@@ -27,12 +31,40 @@ export const OAUTH_ERRORS = [
   'email_mismatch',
   /** SSO: the address's domain is not one the organisation has verified (docs/decisions/0013). */
   'domain_unverified',
-  /** SSO: the identity provider signed in another account than the one linked to this user. */
+  /**
+   * SSO: the identity provider signed in another account than the one linked to this user. Google or
+   * Microsoft: the address's account is linked to another account of that provider.
+   */
   'identity_mismatch',
   /** The provider or the organisation's single sign-on was switched off meanwhile. */
   'not_configured',
 ] as const;
 export type OAuthError = (typeof OAUTH_ERRORS)[number];
+
+/** Why linking a provider to the signed-in account failed: `link_error` of `/settings/profile`. */
+export const OAUTH_LINK_ERRORS = [
+  /** Took too long, started in another browser or by another user, or the session ended meanwhile. */
+  'invalid_state',
+  /** That provider account is linked to another Rally user. */
+  'identity_taken',
+  'no_account',
+] as const;
+
+/** POST /v1/api/auth/{provider}/link: the provider's URL for the browser to open. */
+export const oauthLinkReply = z.object({ url: z.string() });
+
+/** GET /v1/api/auth/identities: the provider accounts that sign the user in. */
+export const oauthIdentitiesReply = z.object({
+  identities: z.array(
+    z.object({
+      provider: z.enum(OAUTH_PROVIDERS),
+      /** The address the provider gave when linked. */
+      email: z.string(),
+      linked_at: z.string(),
+    }),
+  ),
+});
+export type OAuthIdentities = z.infer<typeof oauthIdentitiesReply>;
 
 /** Plain http is accepted only for identity providers on this machine (development and tests). */
 const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/i;

@@ -228,6 +228,30 @@ export const ssoIdentities = pgTable(
 );
 
 /**
+ * Which Google or Microsoft account signs a user in: the provider's stable subject (Google's `sub`;
+ * Microsoft's `tid` + `oid`, else `sub`). Returning users are matched by it, never by the e-mail
+ * claim; it is linked only for an address the provider verified or while the user is signed in
+ * (issue 37.2, docs/decisions/0015). One account per provider and user.
+ */
+export const oauthIdentities = pgTable(
+  'oauth_identities',
+  {
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address the provider gave when linked (shown to the user; never used to match). */
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.subject] }),
+    uniqueIndex('oauth_identities_user_uq').on(t.userId, t.provider),
+  ],
+);
+
+/**
  * Wrong second-factor codes (TOTP or recovery) counted across sign-ins, per account (`scope` 'mfa-account',
  * `key` the user id) and per IP ('mfa-ip'). In the database so the count survives restarts and is shared
  * by every instance; reaching the limit sets `locked_until` (issue 20.2).

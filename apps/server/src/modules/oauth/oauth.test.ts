@@ -53,7 +53,8 @@ async function setUp() {
         redirect_uris: [`${appUrl}/v1/api/auth/microsoft/callback`],
       },
     ],
-    accounts: { bob: { email: 'bob@example.com' } },
+    // A work account whose tenant verified the address's domain (Entra's optional xms_edov claim).
+    accounts: { bob: { email: 'bob@example.com', claims: { tid: 't-1', oid: 'o-bob', xms_edov: true } } },
   });
   afterAll(() => Promise.all([google.close(), microsoft.close()]));
   const app = await createTestApp({

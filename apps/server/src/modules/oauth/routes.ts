@@ -4,15 +4,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import { messageReply } from '@rally/shared/schemas/auth';
-import { OAUTH_PROVIDERS, ssoStartQuery } from '@rally/shared/schemas/sso';
+import { OAUTH_PROVIDERS, oauthLinkReply, ssoStartQuery } from '@rally/shared/schemas/sso';
 import type { OAuthError, OAuthProvider } from '@rally/shared/schemas/sso';
 import { memberships, ssoConfigs } from '../../db/schema/index.ts';
 import { createSecretBox, safeEqual } from '../../lib/crypto.ts';
+import { authOf } from '../../lib/access.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import { findUser, findUserByEmail, startMfaChallenge } from '../auth/index.ts';
 import { coversAddress } from '../domains/index.ts';
 import { createDiscoveryCache, createSsoDiscovery } from './discovery.ts';
 import type { OidcClient } from './discovery.ts';
+import { linkOAuthIdentity, matchOAuthSignIn, subjectOf } from './oauth-identities.ts';
 import { matchSsoIdentity } from './sso-identities.ts';
 
 /** Holds state, nonce and PKCE verifier between the redirect to a provider and its callback. */
@@ -20,7 +22,11 @@ export const FLOW_COOKIE = 'rally_oauth';
 const FLOW_TTL_MS = 10 * 60_000;
 const SCOPE = 'openid email profile';
 const SPA_CALLBACK = '/auth/callback';
+/** Where linking a provider to a signed-in account ends (`?linked=` or `?link_error=`). */
+const SPA_PROFILE = '/settings/profile';
 const SSO_NOT_SET_UP = 'Single sign-on is not set up for this account.';
+const SSO_LINK_DENIED =
+  'Access Denied: a session started by single sign-on cannot link other sign-in methods. Sign in with your password to do so.';
 
 type FlowKind = OAuthProvider | 'sso';
 
@@ -34,6 +40,8 @@ const flowSchema = z.object({
   /** SSO: who asked to sign in, and the client whose identity provider vouches for them. */
   userId: z.uuid().optional(),
   clientId: z.uuid().optional(),
+  /** Google or Microsoft: the signed-in user linking this provider's account to themselves. */
+  linkUserId: z.uuid().optional(),
 });
 type Flow = z.infer<typeof flowSchema>;
 
@@ -60,19 +68,21 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
   const discoveryFor = (kind: FlowKind) => (kind === 'sso' ? ssoDiscovery : operatorDiscovery);
   const redirectUri = (kind: FlowKind) => `${config.publicUrl}${authPath}/${kind}/callback`;
 
-  const startFlow = async (
+  /** Seals the flow into its cookie and returns the provider's authorization URL (null: discovery failed). */
+  const beginFlow = async (
     request: FastifyRequest,
     reply: FastifyReply,
     kind: FlowKind,
     client: OidcClient,
-    sso?: { userId: string; clientId: string; loginHint: string },
-  ) => {
+    extra: { sso?: { userId: string; clientId: string; loginHint: string }; linkUserId?: string } = {},
+  ): Promise<URL | null> => {
+    const { sso, linkUserId } = extra;
     let configuration: oidc.Configuration;
     try {
       configuration = await discoveryFor(kind).get(client);
     } catch (err) {
       request.log.warn({ err, provider: kind, issuer: client.issuer }, 'OpenID Connect discovery failed');
-      return failTo(reply, 'provider_error');
+      return null;
     }
     const verifier = oidc.randomPKCECodeVerifier();
     const flow: Flow = {
@@ -83,6 +93,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       verifier,
       expires: Date.now() + FLOW_TTL_MS,
       ...(sso ? { userId: sso.userId, clientId: sso.clientId } : {}),
+      ...(linkUserId ? { linkUserId } : {}),
     };
     const url = oidc.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri(kind),
@@ -98,7 +109,18 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       ...flowCookie,
       maxAge: FLOW_TTL_MS / 1000,
     });
-    return reply.redirect(url.href, 302);
+    return url;
+  };
+
+  const startFlow = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: FlowKind,
+    client: OidcClient,
+    sso?: { userId: string; clientId: string; loginHint: string },
+  ) => {
+    const url = await beginFlow(request, reply, kind, client, { sso });
+    return url ? reply.redirect(url.href, 302) : failTo(reply, 'provider_error');
   };
 
   /** The provider's redirect back: checks, exchanges the code, then signs the user in (or says why not). */
@@ -148,14 +170,15 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     }
 
     const email = typeof claims.email === 'string' ? claims.email.trim() : '';
-    if (!email) return failTo(reply, 'no_email');
-    // Entra ID marks e-mail addresses of domains no one proved to own with xms_edov = false.
-    if (isFalse(claims.email_verified) || isFalse(claims.xms_edov)) return failTo(reply, 'email_unverified');
 
     let userId: string;
     /** The one client a session started by its single sign-on may act in (decision 0014). */
     let scopeClientId: string | undefined;
     if (kind === 'sso') {
+      if (!email) return failTo(reply, 'no_email');
+      // Entra ID marks e-mail addresses of domains no one proved to own with xms_edov = false.
+      if (isFalse(claims.email_verified) || isFalse(claims.xms_edov))
+        return failTo(reply, 'email_unverified');
       const user = flow.userId ? await findUser(db, flow.userId) : null;
       if (!user || !flow.clientId || !(await isMember(user.id, flow.clientId)))
         return failTo(reply, 'not_configured');
@@ -169,7 +192,13 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       userId = user.id;
       scopeClientId = flow.clientId;
     } else {
-      const user = await findUserByEmail(db, email);
+      const subject = subjectOf(kind, claims);
+      if (!subject) return failTo(reply, 'provider_error');
+      if (flow.linkUserId) return finishLink(request, reply, kind, flow.linkUserId, subject, email);
+      // By the stable subject once linked; by e-mail only when the provider verified it (37.2).
+      const match = await matchOAuthSignIn(db, kind, subject, email, claims);
+      if ('error' in match) return failTo(reply, match.error);
+      const user = await findUser(db, match.userId);
       if (!user) return failTo(reply, 'no_account');
       // Google and Microsoft vouch for the e-mail address, not for a second factor we can see: a user with
       // TOTP on gives the code as after a password. SSO (above) is the client's own identity provider,
@@ -182,6 +211,24 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     await app.sessions.start(request, reply, userId, { scopeClientId });
     return reply.redirect(SPA_CALLBACK, 302);
+  };
+
+  /** The end of linking: the same signed-in user who started it gets the provider's account linked. */
+  const finishLink = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    provider: OAuthProvider,
+    linkUserId: string,
+    subject: string,
+    email: string,
+  ) => {
+    const back = (q: string) => reply.redirect(`${SPA_PROFILE}?${q}`, 302);
+    if (request.auth?.user.id !== linkUserId || request.auth.scopeClientId !== null)
+      return back('link_error=invalid_state');
+    const result = await linkOAuthIdentity(db, { provider, subject, userId: linkUserId, email });
+    if (result !== 'linked') return back(`link_error=${result}`);
+    request.log.info({ provider, userId: linkUserId }, 'provider account linked');
+    return back(`linked=${provider}`);
   };
 
   const ssoClientOf = async (clientId: string | undefined): Promise<OidcClient | null> => {
@@ -255,6 +302,33 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
     callbackRoute(provider);
+
+    // Linking while signed in: we know who the user is, so the provider need not vouch for the address.
+    // A POST (CSRF-checked) that answers the URL, so no other site can start it in the user's browser.
+    app.post(
+      `/api/auth/${provider}/link`,
+      {
+        config: { access: 'session' },
+        schema: {
+          tags: ['auth'],
+          summary: `Link a ${PROVIDER_NAMES[provider]} account to the signed-in user: answers the URL to open`,
+          response: { 200: oauthLinkReply, 403: messageReply, 404: messageReply, 503: messageReply },
+        },
+      },
+      async (request, reply) => {
+        const auth = authOf(request);
+        if (auth.scopeClientId !== null) return reply.code(403).send({ message: SSO_LINK_DENIED });
+        const client = config[provider];
+        if (!client)
+          return reply.code(404).send({ message: `${PROVIDER_NAMES[provider]} sign-in is not configured` });
+        const url = await beginFlow(request, reply, provider, client, { linkUserId: auth.user.id });
+        if (!url)
+          return reply
+            .code(503)
+            .send({ message: `${PROVIDER_NAMES[provider]} cannot be reached; try again later` });
+        return { url: url.href };
+      },
+    );
   }
 
   app.get(

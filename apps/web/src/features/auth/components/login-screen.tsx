@@ -31,7 +31,9 @@ const CALLBACK_ERRORS: Record<string, string> = {
   domain_unverified:
     'Single sign-on of your organisation does not cover your e-mail address’s domain yet. Sign in with your password.',
   identity_mismatch:
-    'Your organisation’s identity provider signed in a different account than the one linked to you. Sign in with your password.',
+    'That sign-in is a different account than the one linked to you. Sign in with your password or an e-mail link.',
+  email_unverified:
+    'The provider did not confirm that e-mail address. Sign in with your password or an e-mail link, then link the account under Settings › Profile.',
 };
 
 /** SPEC.md §2 "/login": every sign-in method, then self, clients and integrations. */

@@ -79,6 +79,37 @@ afterEach(() => {
 });
 
 describe('ProfileScreen', () => {
+  it('lists the linked Google and Microsoft accounts, says a link worked, and unlinks one', async () => {
+    let identities = [
+      { provider: 'microsoft', email: 'dana@partner.test', linked_at: '2026-01-01T00:00:00Z' },
+    ];
+    const server = await signIn({
+      'GET /v1/api/auth/identities': () => ({ body: { identities } }),
+      'DELETE /v1/api/auth/microsoft/link': () => {
+        identities = [];
+        return { status: 204 };
+      },
+    });
+    const user = userEvent.setup();
+    renderWithRouter(<ProfileScreen />, '/settings/profile?linked=microsoft');
+    const card = screen.getByRole('region', { name: 'Google and Microsoft sign-in' });
+    expect(within(card).getByText('Microsoft account linked.')).toBeInTheDocument();
+    expect(await within(card).findByText('Microsoft: dana@partner.test')).toBeInTheDocument();
+    expect(within(card).getByText('Google: not linked')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Unlink Microsoft' }));
+    expect(await within(card).findByText('Microsoft: not linked')).toBeInTheDocument();
+    expect(
+      server.calls.some((c) => c.init?.method === 'DELETE' && c.url === '/v1/api/auth/microsoft/link'),
+    ).toBe(true);
+  });
+
+  it('says why linking failed', async () => {
+    await signIn({ 'GET /v1/api/auth/identities': { body: { identities: [] } } });
+    renderWithRouter(<ProfileScreen />, '/settings/profile?link_error=identity_taken');
+    const card = screen.getByRole('region', { name: 'Google and Microsoft sign-in' });
+    expect(within(card).getByText('That account already signs in another Rally user.')).toBeInTheDocument();
+  });
+
   it('saves a new name and refreshes the signed-in user', async () => {
     const server = await signIn();
     const user = userEvent.setup();

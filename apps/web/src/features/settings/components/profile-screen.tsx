@@ -4,6 +4,7 @@ import { useAuth } from '../../../lib/auth/store.ts';
 import { MfaCard } from './mfa-card.tsx';
 import { PasswordCard } from './password-card.tsx';
 import { ProfileCard } from './profile-card.tsx';
+import { SignInAccountsCard } from './sign-in-accounts-card.tsx';
 
 /** /settings/profile: the signed-in user's name, password and two-step verification. */
 export function ProfileScreen() {
@@ -19,6 +20,7 @@ export function ProfileScreen() {
       <ProfileCard key={user.id} user={user} />
       <PasswordCard hasPassword={user.has_password} />
       <MfaCard enabled={user.mfa_enabled} />
+      {!user.sso_client_id && <SignInAccountsCard />}
     </Stack>
   );
 }

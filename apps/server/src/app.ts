@@ -152,6 +152,13 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
   biller: [billerRoutes],
 };
 
+function trustProxyOption(
+  t: Config['trustProxy'],
+): false | string[] | ((addr: string, hop: number) => boolean) {
+  if (typeof t === 'number') return (_addr, hop) => hop < t;
+  return t;
+}
+
 /** How stale a CRM's data may get before an incremental sync is queued, and how often that is looked at. */
 const CRM_SYNC_EVERY_MS = 30 * 60_000;
 const CRM_SYNC_CHECK_MS = 5 * 60_000;
@@ -184,7 +191,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger: loggerOptions(config.logLevel, opts.logStream),
     // Honour a request id from the load balancer, else make one; it is echoed on every response.
     genReqId: requestIdOf,
-    trustProxy: config.nodeEnv === 'production',
+    // Only configured proxies' X-Forwarded-For is believed (TRUST_PROXY); otherwise a client could
+    // write its own address and slip every per-IP limit (issue 37 item 4). Fastify ignores a bare hop
+    // count (it fails closed), so the count is a function: the nearest `hops` peers are proxies.
+    trustProxy: trustProxyOption(config.trustProxy),
     forceCloseConnections: 'idle',
     // Start-up hooks (the job queue, the outbox sweep) wait on the database; on a loaded two-core
     // machine the embedded one took longer than Fastify's default 10 s once, and the start failed.

@@ -85,6 +85,26 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: 'memory://', SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 
+  it('TRUST_PROXY: off by default, a hop count or a list of proxies; `true` and bad entries are refused', () => {
+    const base = { DATA_DIR: 'memory://' };
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32) }).trustProxy).toBe(
+      false,
+    );
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(
+      loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,loopback, fd00::/8' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1', 'loopback', 'fd00::/8']);
+    expect(problemsOf({ ...base, TRUST_PROXY: 'true' })[0]).toMatch(/^TRUST_PROXY: must name the proxies/);
+    expect(problemsOf({ ...base, TRUST_PROXY: '10.0.0.0/33,proxy.local' })).toEqual([
+      'TRUST_PROXY: must be a hop count or a comma-separated list of IP addresses, CIDR ranges, loopback, linklocal or uniquelocal; not understood: 10.0.0.0/33, proxy.local (got "10.0.0.0/33,proxy.local")',
+    ]);
+    expect(problemsOf({ ...base, TRUST_PROXY: '99' })).toEqual([
+      'TRUST_PROXY: a hop count must be at most 20 (got "99")',
+    ]);
+  });
+
   it('runs a subset of the API bases when SERVICES says so', () => {
     expect(loadConfig({ SERVICES: 'sc, biller', DATA_DIR: 'memory://' }).services).toEqual(['sc', 'biller']);
   });

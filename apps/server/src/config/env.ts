@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +97,8 @@ const schema = z.object({
     .max(86_400)
     .default(900),
   // No default here: it depends on NODE_ENV (on outside production, off in it; see loadConfig).
+  // Checked in loadConfig (parseTrustProxy): a hop count or a list of addresses and ranges.
+  TRUST_PROXY: z.string().trim().optional(),
   SEED_DEMO: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
@@ -276,6 +279,12 @@ export type Config = {
    */
   mfaMaxFailures: number;
   mfaLockSeconds: number;
+  /**
+   * Which peers' X-Forwarded-For (and -Host, -Proto) are believed (TRUST_PROXY): false, none (the
+   * socket's address is the client's); a number, that many proxies in front; or addresses, CIDR
+   * ranges and proxy-addr's names (loopback, linklocal, uniquelocal) of the proxies.
+   */
+  trustProxy: false | number | string[];
   /** Cookies are Secure unless the app is served from localhost over plain http. */
   secureCookies: boolean;
   /** "Sign in with Google"; null (sign-in answers 404) while GOOGLE_CLIENT_ID is unset. */
@@ -360,6 +369,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'SEED_DEMO: must not be true when NODE_ENV=production (the demo accounts have a published password); unset it or set it to false',
     );
   }
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && 'problem' in trustProxy)
+    problems.push(`TRUST_PROXY: ${trustProxy.problem} (got ${JSON.stringify(e.TRUST_PROXY)})`);
   if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
     problems.push(
       'S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
@@ -399,6 +411,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
+    trustProxy: trustProxy as Config['trustProxy'],
     sessionTtlDays: e.SESSION_TTL_DAYS,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
@@ -459,6 +472,43 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     domainRecheckHours: e.DOMAIN_RECHECK_HOURS,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset, `false` or `0` trusts no proxy; a whole number is a hop count; otherwise a
+ * comma-separated list of proxies' addresses, CIDR ranges or proxy-addr's names. `true` (trust every
+ * peer) is refused: it lets any client write the address the per-IP limits count (issue 37 item 4).
+ */
+function parseTrustProxy(v: string | undefined): false | number | string[] | { problem: string } {
+  if (v === undefined || v === 'false' || v === '0') return false;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return hops <= 20 ? hops : { problem: 'a hop count must be at most 20' };
+  }
+  if (v === 'true')
+    return {
+      problem:
+        'must name the proxies (addresses or CIDR ranges, e.g. 10.0.0.0/8) or give their number; trusting every peer lets clients choose their own address',
+    };
+  const entries = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = entries.filter((entry) => {
+    if (PROXY_NAMES.has(entry)) return false;
+    const [addr = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(addr);
+    if (!family || rest.length) return true;
+    if (prefix === undefined) return false;
+    return !/^\d+$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128);
+  });
+  if (!entries.length || bad.length)
+    return {
+      problem: `must be a hop count or a comma-separated list of IP addresses, CIDR ranges, loopback, linklocal or uniquelocal${bad.length ? `; not understood: ${bad.join(', ')}` : ''}`,
+    };
+  return entries;
 }
 
 /**

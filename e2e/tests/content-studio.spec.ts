@@ -264,17 +264,20 @@ test.describe('content studio (issue 8)', () => {
       await page.getByRole('textbox', { name: 'Domain' }).fill(domain);
       await page.getByRole('button', { name: 'Add domain' }).click();
       await expect(page.getByText('Not verified', { exact: true })).toBeVisible();
-      const record = page.getByRole('table', { name: 'DNS record to create' });
+      const record = page.getByRole('table', { name: 'DNS records to create' });
       await expect(record.getByText('CNAME', { exact: true })).toBeVisible();
       await expect(record.getByText(domain, { exact: true })).toBeVisible();
       await expect(record.getByText('localhost', { exact: true })).toBeVisible();
-      await expect(record.getByRole('button', { name: 'Copy the record value' })).toBeVisible();
+      await expect(record.getByRole('button', { name: 'Copy the CNAME record value' })).toBeVisible();
+      // And the TXT record with the client's token that proves the domain is theirs (issue 37.6).
+      await expect(record.getByText(`_rally.${domain}`, { exact: true })).toBeVisible();
+      await expect(record.getByText(/^rally-verification=[0-9a-f]{32}$/)).toBeVisible();
       await page.getByRole('button', { name: 'Check' }).click();
       await expect(
         page
           .getByRole('status')
           .filter({ hasText: domain })
-          .or(page.getByText('The DNS lookup timed out. Try the check again in a minute.')),
+          .or(page.getByText(/The DNS lookup timed out|DNS did not answer/)),
       ).toBeVisible({ timeout: 20_000 });
       await page.screenshot({ path: `${SHOTS}/domain-set.png`, fullPage: true });
       await page.getByRole('button', { name: 'Remove' }).click();

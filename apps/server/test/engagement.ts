@@ -6,6 +6,7 @@ import {
   cadenceDays,
   cadences,
   clientDomains,
+  landingDomainChecks,
   clientSettings,
   companies,
   content,
@@ -171,6 +172,18 @@ export async function setWebsite(app: FastifyInstance, clientId: string, website
     .insert(clientSettings)
     .values({ clientId, colors: { background: '#ffffff', text: '#000000', accent: '#000000' }, websiteUrl })
     .onConflictDoUpdate({ target: clientSettings.clientId, set: { websiteUrl } });
+}
+
+/**
+ * Marks the client's landing domain as looked at just now, as verifying it does, so that the periodic
+ * re-check queued at start does not look the name up, find no TXT record and unverify it.
+ */
+export async function markLandingDomainChecked(app: FastifyInstance, clientId: string): Promise<void> {
+  const checkedAt = new Date();
+  await app.db
+    .insert(landingDomainChecks)
+    .values({ clientId, checkedAt })
+    .onConflictDoUpdate({ target: landingDomainChecks.clientId, set: { checkedAt } });
 }
 
 /**

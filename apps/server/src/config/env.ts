@@ -190,6 +190,12 @@ const schema = z.object({
     .min(1, 'must be at least 1')
     .max(168, 'must be at most 168')
     .default(6),
+  LANDING_DOMAIN_HOLD_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(0, 'must be at least 0')
+    .max(365, 'must be at most 365')
+    .default(30),
   DNS_SERVERS: z
     .string()
     .transform((v) =>
@@ -325,6 +331,8 @@ export type Config = {
   dnsServers: string[];
   /** Each verified domain's TXT record is looked at again this often (hours). */
   domainRecheckHours: number;
+  /** A verified landing domain a client lets go of stays reserved to it this many days (issue 37.6). */
+  landingDomainHoldDays: number;
   /**
    * Server-side fetches of user-given URLs (ad pictures, SSO issuers, Marketo, webhooks) may reach
    * loopback and private addresses: local development and test fakes only (ALLOW_PRIVATE_FETCH).
@@ -470,6 +478,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     dnsServers: e.DNS_SERVERS ?? [],
     domainRecheckHours: e.DOMAIN_RECHECK_HOURS,
+    landingDomainHoldDays: e.LANDING_DOMAIN_HOLD_DAYS,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
   };
 }

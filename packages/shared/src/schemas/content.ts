@@ -504,6 +504,11 @@ export const landingDomainReply = z.object({
   domain: z.string().nullable(),
   /** The record to create at the DNS provider: a CNAME from the domain to our host. */
   dns_record: z.object({ type: z.literal('CNAME'), name: z.string(), value: z.string() }).nullable(),
+  /**
+   * The TXT record that proves the client controls the domain (`_rally.<domain>`, the client's own
+   * token, docs/domains.md); required beside the CNAME.
+   */
+  txt_record: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }).nullable(),
   verified: z.boolean(),
   verified_at: z.iso.datetime({ offset: true }).nullable(),
 });

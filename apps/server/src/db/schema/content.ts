@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -109,14 +110,21 @@ export const clientSettings = pgTable(
     /** Days before an opportunity's moment in which an engagement counts for it (docs/reports.md). */
     attributionWindowDays: integer('attribution_window_days').notNull().default(90),
     landingButtonName: text('landing_button_name').notNull().default(''),
-    /** Custom host serving /{base58} landing pages (e.g. go.acme.com), lower case; unique. */
+    /**
+     * Custom host serving /{base58} landing pages (e.g. go.acme.com), lower case. Several clients may
+     * claim one; only one can have it verified (its CNAME and the client's TXT token, issue 37.6).
+     */
     landingPageDomain: text('landing_page_domain'),
     landingPageDomainVerifiedAt: timestamp('landing_page_domain_verified_at', { withTimezone: true }),
     landingTriggerField: text('landing_trigger_field').notNull().default(''),
     landingTriggerType: text('landing_trigger_type').notNull().default(''),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('client_settings_landing_domain_uq').on(t.landingPageDomain)],
+  (t) => [
+    uniqueIndex('client_settings_verified_landing_domain_uq')
+      .on(t.landingPageDomain)
+      .where(sql`${t.landingPageDomainVerifiedAt} is not null`),
+  ],
 );
 
 export const UPLOAD_KINDS = ['logo', 'favicon', 'photo', 'hero', 'cover', 'image'] as const;

@@ -43,3 +43,14 @@ export const domainReservations = pgTable('domain_reservations', {
     .references(() => clients.id, { onDelete: 'cascade' }),
   reservedUntil: timestamp('reserved_until', { withTimezone: true }).notNull(),
 });
+
+/**
+ * When a client's verified landing domain was last looked up by the re-check job (its TXT token).
+ * Kept apart from client_settings so that a look that finds nothing new moves no tracking state.
+ */
+export const landingDomainChecks = pgTable('landing_domain_checks', {
+  clientId: uuid('client_id')
+    .primaryKey()
+    .references(() => clients.id, { onDelete: 'cascade' }),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+});

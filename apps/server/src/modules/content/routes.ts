@@ -56,14 +56,13 @@ import {
   updateContent,
   updateLandingPage,
 } from './service.ts';
+import { getClientSettings, updateClientSettings } from './settings.ts';
 import {
   checkLandingDomain,
-  getClientSettings,
   getLandingDomain,
   removeLandingDomain,
   setLandingDomain,
-  updateClientSettings,
-} from './settings.ts';
+} from './landing-domain.ts';
 import { personaliseContent } from './text.ts';
 import { createResolver } from '../../lib/dns.ts';
 import { blobStoreOf, listUploads, readUpload, saveUpload } from './uploads.ts';
@@ -615,6 +614,7 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const domainPath = '/client/:clientId/landing_domain';
+  const landing = { db, appHost, holdDays: app.config.landingDomainHoldDays };
   app.get(
     domainPath,
     {
@@ -626,7 +626,7 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: landingDomainReply },
       },
     },
-    async (request) => getLandingDomain(db, tenantOf(request).clientId, appHost),
+    async (request) => getLandingDomain(landing, tenantOf(request).clientId),
   );
 
   app.put(
@@ -635,13 +635,14 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: SETTINGS_WRITE,
       schema: {
         tags: ['content'],
-        summary: 'Set the landing page domain (lower-cased; unverified until a check finds it)',
+        summary:
+          'Set the landing page domain (lower-cased; unverified until a check finds its CNAME and TXT records); 409 while another client has it verified or reserved',
         params: clientParams,
         body: landingDomainBody,
         response: { 200: landingDomainReply, 409: errorReply, 422: errorReply },
       },
     },
-    async (request) => setLandingDomain(db, tenantOf(request).clientId, request.body.domain, appHost),
+    async (request) => setLandingDomain(landing, tenantOf(request).clientId, request.body.domain),
   );
 
   app.delete(
@@ -650,12 +651,13 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: SETTINGS_WRITE,
       schema: {
         tags: ['content'],
-        summary: 'Stop serving landing pages on the custom domain',
+        summary:
+          'Stop serving landing pages on the custom domain (a verified one stays reserved to the client for LANDING_DOMAIN_HOLD_DAYS)',
         params: clientParams,
         response: { 200: landingDomainReply },
       },
     },
-    async (request) => removeLandingDomain(db, tenantOf(request).clientId, appHost),
+    async (request) => removeLandingDomain(landing, tenantOf(request).clientId),
   );
 
   app.post(
@@ -664,12 +666,13 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: SETTINGS_WRITE,
       schema: {
         tags: ['content'],
-        summary: 'Resolve the domain now; verified when it is a CNAME to us (or has our addresses)',
+        summary:
+          'Resolve the domain now; verified when it has the client’s TXT token at _rally.<domain> and is a CNAME to us (or has our addresses)',
         params: clientParams,
-        response: { 200: landingDomainCheckReply, 404: errorReply, 503: errorReply },
+        response: { 200: landingDomainCheckReply, 404: errorReply, 409: errorReply, 503: errorReply },
       },
     },
-    async (request) => checkLandingDomain(db, tenantOf(request).clientId, appHost, resolver),
+    async (request) => checkLandingDomain({ ...landing, resolver }, tenantOf(request).clientId),
   );
 };
 

@@ -1,18 +1,11 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { DEFAULT_COLORS } from '@rally/shared';
 import { ATTRIBUTION_WINDOW_DEFAULT_DAYS } from '@rally/shared/schemas/reports';
-import type {
-  ClientSettings,
-  LandingDomain,
-  LandingDomainCheck,
-  clientSettingsUpdateBody,
-} from '@rally/shared/schemas/content';
+import type { ClientSettings, clientSettingsUpdateBody } from '@rally/shared/schemas/content';
 import type { Db } from '../../db/client.ts';
 import { clientSettings } from '../../db/schema/index.ts';
-import { DnsTimeout, bareHost as bare, lookupOrEmpty } from '../../lib/dns.ts';
-import type { DomainResolver } from '../../lib/dns.ts';
-import { fieldError, httpError, oneRow } from '../../lib/errors.ts';
+import { oneRow } from '../../lib/errors.ts';
 import { normaliseColors } from './text.ts';
 
 type SettingsRow = typeof clientSettings.$inferSelect;
@@ -100,127 +93,4 @@ export async function updateClientSettings(
       .returning(),
   );
   return toClientSettings(row);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Landing domain: a host of the client's (go.acme.com) pointed at us by a CNAME, serving /{base58}
-
-function domainReply(row: SettingsRow | undefined, appHost: string): LandingDomain {
-  const domain = row?.landingPageDomain ?? null;
-  const verifiedAt = row?.landingPageDomainVerifiedAt ?? null;
-  return {
-    domain,
-    dns_record: domain ? { type: 'CNAME', name: domain, value: appHost } : null,
-    verified: domain !== null && verifiedAt !== null,
-    verified_at: domain ? (verifiedAt?.toISOString() ?? null) : null,
-  };
-}
-
-export async function getLandingDomain(db: Db, clientId: string, appHost: string): Promise<LandingDomain> {
-  return domainReply(await settingsRow(db, clientId), appHost);
-}
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code === '23505' || e.cause?.code === '23505';
-};
-
-/** Sets the domain (unverified until a check finds it pointing at us); another client's → 409. */
-export async function setLandingDomain(
-  db: Db,
-  clientId: string,
-  domain: string,
-  appHost: string,
-): Promise<LandingDomain> {
-  if (domain === bare(appHost) || domain.endsWith(`.${bare(appHost)}`)) {
-    throw fieldError('body.domain', `must be a domain of yours, not ${bare(appHost)}`);
-  }
-  const [taken] = await db
-    .select({ clientId: clientSettings.clientId })
-    .from(clientSettings)
-    .where(and(eq(clientSettings.landingPageDomain, domain), ne(clientSettings.clientId, clientId)));
-  const conflict = () => httpError(409, `${domain} is already the landing page domain of another client.`);
-  if (taken) throw conflict();
-  const current = await settingsRow(db, clientId);
-  if (current?.landingPageDomain === domain) return domainReply(current, appHost);
-  try {
-    const set = { landingPageDomain: domain, landingPageDomainVerifiedAt: null };
-    const row = oneRow(
-      await db
-        .insert(clientSettings)
-        .values({ clientId, colors: { ...DEFAULT_COLORS }, ...set })
-        .onConflictDoUpdate({ target: clientSettings.clientId, set: { ...set, updatedAt: new Date() } })
-        .returning(),
-    );
-    return domainReply(row, appHost);
-  } catch (err) {
-    // Two clients claiming the same domain at once: the unique index settles it.
-    if (isUniqueViolation(err)) throw conflict();
-    throw err;
-  }
-}
-
-export async function removeLandingDomain(db: Db, clientId: string, appHost: string): Promise<LandingDomain> {
-  const [row] = await db
-    .update(clientSettings)
-    .set({ landingPageDomain: null, landingPageDomainVerifiedAt: null, updatedAt: new Date() })
-    .where(eq(clientSettings.clientId, clientId))
-    .returning();
-  return domainReply(row, appHost);
-}
-
-async function lookup(fn: () => Promise<string[]>): Promise<string[]> {
-  try {
-    return await lookupOrEmpty(fn);
-  } catch (err) {
-    if (err instanceof DnsTimeout) {
-      throw httpError(503, 'The DNS lookup timed out. Try the check again in a minute.');
-    }
-    throw err;
-  }
-}
-
-/**
- * Resolves the domain: verified when its CNAME names our host, or (an apex with A/AAAA records, or
- * a flattened CNAME) when it resolves to the same addresses as our host. Records verified_at.
- */
-export async function checkLandingDomain(
-  db: Db,
-  clientId: string,
-  appHost: string,
-  resolver: DomainResolver,
-): Promise<LandingDomainCheck> {
-  const row = await settingsRow(db, clientId);
-  const domain = row?.landingPageDomain;
-  if (!row || !domain) throw httpError(404, 'No landing page domain is set. Set one first.');
-  const ours = bare(appHost);
-  const cnames = (await lookup(() => resolver.resolveCname(domain))).map(bare);
-  let verified = cnames.includes(ours);
-  let resolved = cnames;
-  if (!verified) {
-    const [mine4, mine6, their4, their6] = await Promise.all([
-      lookup(() => resolver.resolve4(ours)),
-      lookup(() => resolver.resolve6(ours)),
-      cnames.length ? Promise.resolve([]) : lookup(() => resolver.resolve4(domain)),
-      cnames.length ? Promise.resolve([]) : lookup(() => resolver.resolve6(domain)),
-    ]);
-    const theirs = [...their4, ...their6];
-    const mine = new Set([...mine4, ...mine6]);
-    if (!cnames.length) resolved = theirs;
-    verified = theirs.length > 0 && theirs.every((a) => mine.has(a));
-  }
-  const verifiedAt = verified ? (row.landingPageDomainVerifiedAt ?? new Date()) : null;
-  const [updated] = await db
-    .update(clientSettings)
-    .set({ landingPageDomainVerifiedAt: verifiedAt })
-    .where(and(eq(clientSettings.clientId, clientId), eq(clientSettings.landingPageDomain, domain)))
-    .returning();
-  let message: string;
-  if (verified) message = `${domain} points at ${ours}. Landing pages are served there.`;
-  else if (resolved.length === 0) {
-    message = `${domain} has no DNS record yet. Create a CNAME record from ${domain} to ${ours}; DNS changes can take up to an hour to show.`;
-  } else {
-    message = `${domain} points at ${resolved.join(', ')}, not ${ours}. Change its CNAME record to ${ours}.`;
-  }
-  return { ...domainReply(updated ?? row, appHost), resolved, message };
 }

@@ -7,7 +7,14 @@ import { uuidToBase58 } from '@rally/shared';
 import { AD_SIZES } from '@rally/shared/schemas/content';
 import type { LandingPage } from '@rally/shared/schemas/content';
 import { clientSettings, content, landingPages, targets } from '../../db/schema/index.ts';
-import { BROWSER_UA, makeCadence, makeContent, makeRep, makeTarget } from '../../../test/engagement.ts';
+import {
+  BROWSER_UA,
+  makeCadence,
+  makeContent,
+  makeRep,
+  makeTarget,
+  markLandingDomainChecked,
+} from '../../../test/engagement.ts';
 import { createTestApp, waitFor } from '../../../test/helpers.ts';
 import type { Browser } from '../../../test/http.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
@@ -266,6 +273,7 @@ describe('GET /{base58} on a custom landing domain (SPEC.md §2 "On a custom lan
   let page: LandingPage;
   beforeAll(async () => {
     page = await createPage(PAGE);
+    await markLandingDomainChecked(app, acme);
     await app.db
       .insert(clientSettings)
       .values({

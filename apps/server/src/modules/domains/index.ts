@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { createResolver } from '../../lib/dns.ts';
+import { recheckLandingDomains } from './landing-recheck.ts';
 import { createDomainService } from './service.ts';
 import type { DomainService } from './service.ts';
 
 export { domainRoutes } from './routes.ts';
 export { coversAddress, emailDomain, endUncoveredSsoSessions, verifiedDomainsOf } from './repository.ts';
 export type { DomainService } from './service.ts';
+export { recheckLandingDomains } from './landing-recheck.ts';
 
 export const DOMAIN_RECHECK_JOB = 'domains.recheck';
 /** How often a re-check is asked for; each run looks only at domains not checked for DOMAIN_RECHECK_HOURS. */
@@ -24,24 +26,27 @@ declare module 'fastify' {
  * asks), asked for at start and every ten minutes where job workers run; call before the queue starts.
  */
 export function setupDomains(app: FastifyInstance, opts: { workers?: boolean } = {}): void {
-  const service = createDomainService({
+  const deps = {
     db: app.db,
     resolver: createResolver(app.config.dnsServers),
     appHost: new URL(app.config.publicUrl).hostname,
     publicUrl: app.config.publicUrl,
     outbox: app.outbox,
-    forgetUsers: (ids) => {
+    forgetUsers: (ids: string[]) => {
       // The auth plugin registers after the features are set up: look it up when needed.
       if (app.hasDecorator('identity')) for (const id of ids) app.identity.invalidateUser(id);
     },
     log: app.log,
-  });
+  };
+  const service = createDomainService(deps);
   app.decorate('domains', service);
   app.queue.register(
     DOMAIN_RECHECK_JOB,
     async () => {
       const done = await service.recheckDue(app.config.domainRecheckHours);
       if (done.lost) app.log.info(done, 'domains re-checked; some lost their verification');
+      const landing = await recheckLandingDomains(deps, app.config.domainRecheckHours);
+      if (landing.lost) app.log.info(landing, 'landing domains re-checked; some lost their verification');
     },
     // One queued or running at a time; a run missed is the next ask's.
     { policy: 'exclusive', retryLimit: 0 },

@@ -10,6 +10,7 @@ import {
   makeContent,
   makeRep,
   makeTarget,
+  markLandingDomainChecked,
   setVerifiedDomain,
   setWebsite,
   showing,
@@ -125,6 +126,7 @@ describe('GET /t/{token}/c and the client’s verified domains', () => {
         set: { websiteUrl: 'https://go.landing.example/spring', landingPageDomain: 'go.landing.example' },
       });
     expect(destination(await click(target.token)).straight).toBe(false);
+    await markLandingDomainChecked(app, clientId);
     await app.db
       .update(clientSettings)
       .set({ landingPageDomainVerifiedAt: new Date() })

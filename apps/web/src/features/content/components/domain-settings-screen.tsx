@@ -149,7 +149,8 @@ function DomainStatus({
   const remove = useRemoveLandingDomain(clientId);
   const [lastCheck, setLastCheck] = useState<LandingDomainCheck | null>(null);
   const [removing, setRemoving] = useState(false);
-  const record = domain.dns_record;
+  // The CNAME brings the pages here; the TXT record proves the domain is the client's (issue 37.6).
+  const records = [domain.dns_record, domain.txt_record].filter((r) => r !== null);
   return (
     <Stack gap="md">
       <Paper withBorder radius="md" p="lg">
@@ -197,11 +198,11 @@ function DomainStatus({
                 <RelativeTime value={domain.verified_at} />
               </>
             ) : (
-              'Create this record at your DNS provider, then press Check. DNS changes can take up to an hour to show.'
+              'Create both records at your DNS provider, then press Check. DNS changes can take up to an hour to show.'
             )}
           </Text>
-          {record && (
-            <Table withTableBorder aria-label="DNS record to create" verticalSpacing="xs">
+          {records.length > 0 && (
+            <Table withTableBorder aria-label="DNS records to create" verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Type</Table.Th>
@@ -210,17 +211,19 @@ function DomainStatus({
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                <Table.Tr>
-                  <Table.Td>
-                    <CopyValue value={record.type} label="record type" />
-                  </Table.Td>
-                  <Table.Td>
-                    <CopyValue value={record.name} label="record name" />
-                  </Table.Td>
-                  <Table.Td>
-                    <CopyValue value={record.value} label="record value" />
-                  </Table.Td>
-                </Table.Tr>
+                {records.map((record) => (
+                  <Table.Tr key={record.type}>
+                    <Table.Td>
+                      <CopyValue value={record.type} label={`${record.type} record type`} />
+                    </Table.Td>
+                    <Table.Td>
+                      <CopyValue value={record.name} label={`${record.type} record name`} />
+                    </Table.Td>
+                    <Table.Td>
+                      <CopyValue value={record.value} label={`${record.type} record value`} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
               </Table.Tbody>
             </Table>
           )}

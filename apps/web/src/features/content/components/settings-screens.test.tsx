@@ -214,13 +214,20 @@ describe('DomainSettingsScreen', () => {
   const set = {
     domain: 'go.acme.example',
     dns_record: { type: 'CNAME', name: 'go.acme.example', value: 'app.rally.example' },
+    txt_record: {
+      type: 'TXT',
+      name: '_rally.go.acme.example',
+      value: 'rally-verification=4c0b1a1e9f2d4e7c8a6b5d3f2e1c0b9a',
+    },
     verified: false,
     verified_at: null,
   };
 
   it('no domain: the form refuses a URL with the host-name rule, before any call', async () => {
     const server = await signIn('purple_owner', {
-      [`GET ${domainPath}`]: { body: { domain: null, dns_record: null, verified: false, verified_at: null } },
+      [`GET ${domainPath}`]: {
+        body: { domain: null, dns_record: null, txt_record: null, verified: false, verified_at: null },
+      },
     });
     const user = userEvent.setup();
     render(`/settings/domain?client_id=${ACME}`);
@@ -245,10 +252,15 @@ describe('DomainSettingsScreen', () => {
     });
     const user = userEvent.setup();
     render(`/settings/domain?client_id=${ACME}`);
-    const record = await screen.findByRole('table', { name: 'DNS record to create' });
+    const record = await screen.findByRole('table', { name: 'DNS records to create' });
     expect(within(record).getByText('CNAME')).toBeInTheDocument();
     expect(within(record).getByText('app.rally.example')).toBeInTheDocument();
-    expect(within(record).getByRole('button', { name: 'Copy the record value' })).toBeInTheDocument();
+    expect(within(record).getByRole('button', { name: 'Copy the CNAME record value' })).toBeInTheDocument();
+    // The TXT record with the client's token beside it (issue 37.6).
+    expect(within(record).getByText('_rally.go.acme.example')).toBeInTheDocument();
+    expect(
+      within(record).getByText('rally-verification=4c0b1a1e9f2d4e7c8a6b5d3f2e1c0b9a'),
+    ).toBeInTheDocument();
     expect(screen.getByText('Not verified')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Check' }));
     expect(
@@ -260,7 +272,7 @@ describe('DomainSettingsScreen', () => {
   it('without settings.write: no Check or Remove', async () => {
     await signIn('green_manager', { [`GET ${domainPath}`]: { body: set } });
     render(`/settings/domain?client_id=${ACME}`);
-    expect(await screen.findByRole('table', { name: 'DNS record to create' })).toBeInTheDocument();
+    expect(await screen.findByRole('table', { name: 'DNS records to create' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Check' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove' })).toBeNull();
     expect(screen.getByRole('note')).toHaveTextContent('settings.write');

@@ -1,0 +1,5 @@
+export { getDomainsQueryOptions, useDomains } from './api/domains.ts';
+export { getSsoQueryOptions, useSso } from './api/sso.ts';
+export { VerifiedDomainsPanel } from './components/verified-domains-panel.tsx';
+export { SsoPanel } from './components/sso-panel.tsx';
+export type { SsoAccess } from './components/sso-panel.tsx';

@@ -8,6 +8,7 @@ import { SMTPServer } from 'smtp-server';
 import { startOidcProvider } from '../apps/server/test/oidc-provider.ts';
 import { demoSalesloftData, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
 import { smallPortal, startFakeHubSpot } from '../apps/server/test/fakes/hubspot.ts';
+import { startFakeDns } from '../apps/server/test/fakes/dns.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -51,13 +52,51 @@ async function startMailbox() {
 }
 
 /**
- * Starts the outside services on loopback (SMTP, Google, Microsoft and a customer's SSO provider)
+ * The DNS the server's domain checks ask (a loopback fake: unknown names are NXDOMAIN), and an HTTP
+ * endpoint where a test sets a name's TXT records: `PUT /txt {name, values}` (values [] leaves the name without TXT records).
+ */
+async function startDns() {
+  const dns = await startFakeDns({});
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      if (req.method !== 'PUT' || req.url !== '/txt') {
+        res.statusCode = 404;
+        res.end();
+        return;
+      }
+      try {
+        const { name, values } = JSON.parse(body) as { name: string; values: string[] };
+        const key = name.toLowerCase().replace(/\.$/, '');
+        dns.records[key] = { ...dns.records[key], txt: values };
+        res.statusCode = 204;
+      } catch {
+        res.statusCode = 400;
+      }
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return {
+    server: dns.server,
+    url: `http://127.0.0.1:${(http.address() as { port: number }).port}`,
+    close: async () => {
+      await dns.close();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
+/**
+ * Starts the outside services on loopback (SMTP, DNS, Google, Microsoft and a customer's SSO provider)
  * and then the real server wired to them, on a fresh embedded database with the demo seed.
  */
 export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT ?? 4317);
   const publicUrl = `http://localhost:${port}`;
   const mailbox = await startMailbox();
+  const dns = await startDns();
   const client = (id: string, callback: string) => ({
     client_id: id,
     client_secret: `${id}-secret`,
@@ -115,6 +154,8 @@ export default async function globalSetup() {
       // suite itself, nor a second run within the window when the counters live in a shared Redis.
       LOGIN_MAX_ATTEMPTS: '1000',
       SMTP_URL: mailbox.smtpUrl,
+      // Domain checks (verified domains, the landing domain) ask the loopback fake, never the internet.
+      DNS_SERVERS: dns.server,
       // The SSO issuer and pictures of the suite are loopback fakes.
       ALLOW_PRIVATE_FETCH: 'true',
       GOOGLE_CLIENT_ID: 'rally-google',
@@ -163,6 +204,7 @@ export default async function globalSetup() {
 
   // Workers read these (Playwright passes the runner's environment to them).
   process.env.E2E_MAILBOX_URL = mailbox.url;
+  process.env.E2E_DNS_URL = dns.url;
   process.env.E2E_SSO_ISSUER = sso.issuer;
   process.env.E2E_SSO_CLIENT_ID = 'rally-sso';
   process.env.E2E_SSO_CLIENT_SECRET = 'rally-sso-secret';
@@ -182,6 +224,7 @@ export default async function globalSetup() {
       microsoft.close(),
       sso.close(),
       mailbox.close(),
+      dns.close(),
       salesloft.close(),
       hubspot.close(),
     ]);

@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import type { Mail } from '../global-setup.ts';
 import { expect, test } from './fixtures.ts';
 import {
   CLIENTS,
@@ -8,6 +9,7 @@ import {
   expectSignedIn,
   linkFromMail,
   registerViaApi,
+  setTxtRecord,
   signInUI,
   unique,
 } from './support.ts';
@@ -131,25 +133,93 @@ test.describe('sign-in methods (issue 4)', () => {
     await expect(page.getByRole('alert')).toContainText('There is no account for that address');
   });
 
-  test('SSO by username: an owner sets up the client IdP, then signs in through it', async ({ page }) => {
+  test('SSO by username: an owner verifies the domain, sets up the client IdP, then signs in through it', async ({
+    page,
+  }) => {
+    test.slow();
     await signInUI(page, DEMO.email, DEMO.password);
     await expectSignedIn(page, DEMO.name);
-    const put = await api(
+    // A retry starts from scratch: no rally.test domain, single sign-on off (so turning it on mails).
+    const existing = await api(
       page.request,
-      'PUT',
-      `/v1/rest/client/${CLIENTS.agency}/sso`,
-      {
-        issuer: process.env.E2E_SSO_ISSUER,
-        client_id: process.env.E2E_SSO_CLIENT_ID,
-        client_secret: process.env.E2E_SSO_CLIENT_SECRET,
-        enabled: true,
-      },
+      'GET',
+      `/v1/rest/client/${CLIENTS.agency}/domains`,
+      undefined,
       CLIENTS.agency,
     );
-    expect(put.status(), await put.text()).toBe(200);
-    await page.context().clearCookies();
+    for (const d of ((await existing.json()) as { domains: { id: string; domain: string }[] }).domains) {
+      if (d.domain !== 'rally.test') continue;
+      await api(
+        page.request,
+        'DELETE',
+        `/v1/rest/client/${CLIENTS.agency}/domains/${d.id}`,
+        undefined,
+        CLIENTS.agency,
+      );
+    }
+    await setTxtRecord('_rally.rally.test', []);
+    const before = await api(
+      page.request,
+      'GET',
+      `/v1/rest/client/${CLIENTS.agency}/sso`,
+      undefined,
+      CLIENTS.agency,
+    );
+    if (before.status() === 200 && ((await before.json()) as { enabled: boolean }).enabled) {
+      const off = await api(
+        page.request,
+        'PUT',
+        `/v1/rest/client/${CLIENTS.agency}/sso`,
+        { ...((await before.json()) as object), enabled: false },
+        CLIENTS.agency,
+      );
+      expect(off.status(), await off.text()).toBe(200);
+    }
 
-    await page.goto('/login');
+    await page.goto(`/settings/domain?client_id=${CLIENTS.agency}`);
+    const domains = page.getByRole('region', { name: 'Verified domains' });
+    await domains.getByRole('textbox', { name: 'Domain to verify' }).fill('rally.test');
+    await domains.getByRole('button', { name: 'Add', exact: true }).click();
+    const card = domains.getByRole('article', { name: 'rally.test' });
+    await expect(card.getByText('Not verified', { exact: true })).toBeVisible();
+    // The record the owner is told to create, as shown (each with its copy button).
+    const record = card.getByRole('table', { name: 'TXT record for rally.test' });
+    await expect(record.getByRole('button', { name: 'Copy the record value for rally.test' })).toBeVisible();
+    const [name, value] = await record.locator('code').allInnerTexts();
+    expect(name).toBe('_rally.rally.test');
+    expect(value).toMatch(/^rally-verification=[0-9a-f]{32}$/);
+
+    // Verify now before the record exists says what it found; after it is created, verifies.
+    await card.getByRole('button', { name: 'Verify now' }).click();
+    await expect(card.getByRole('status')).toContainText('No TXT record at _rally.rally.test yet');
+    await setTxtRecord(name!, [value!]);
+    await card.getByRole('button', { name: 'Verify now' }).click();
+    await expect(card.getByText('Verified', { exact: true })).toBeVisible();
+    await expect(card.getByRole('status')).toContainText('rally.test is verified');
+
+    // Single sign-on, set up in its panel: it speaks for the verified domain.
+    const sso = page.getByRole('region', { name: 'Single sign-on' });
+    await expect(sso.getByText('No verified domain yet')).toHaveCount(0);
+    await sso.getByRole('textbox', { name: 'Issuer URL' }).fill(process.env.E2E_SSO_ISSUER!);
+    await sso.getByRole('textbox', { name: 'Client ID' }).fill(process.env.E2E_SSO_CLIENT_ID!);
+    await sso.getByLabel('Client secret').fill(process.env.E2E_SSO_CLIENT_SECRET!);
+    await sso.getByRole('switch', { name: 'Single sign-on is on' }).check();
+    await sso.getByRole('button', { name: 'Save single sign-on' }).click();
+    await expect(page.getByText('Single sign-on is on.')).toBeVisible();
+    // Every member is told by e-mail.
+    await expect
+      .poll(async () => {
+        const mails = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/`)).json()) as Mail[];
+        return mails.some(
+          (m) => m.to.includes(DEMO.email) && m.subject.startsWith('Single sign-on was turned on'),
+        );
+      })
+      .toBe(true);
+
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
     await page.getByRole('button', { name: 'Single sign-on' }).click();
     await page.getByLabel('Work email').fill(DEMO.email);
     await page.getByRole('button', { name: 'Continue with SSO' }).click();

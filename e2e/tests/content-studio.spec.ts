@@ -256,12 +256,12 @@ test.describe('content studio (issue 8)', () => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await signInTo(page, `/settings/domain?client_id=${CLIENTS.acme}`);
       await expect(page.getByText('No domain yet')).toBeVisible();
-      await page.getByRole('textbox', { name: 'Domain' }).fill('https://nope');
+      await page.getByRole('textbox', { name: 'Domain', exact: true }).fill('https://nope');
       await page.getByRole('button', { name: 'Add domain' }).click();
       await expect(page.getByText(/must be a host name such as go\.example\.com/)).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/domain-empty.png`, fullPage: true });
       const domain = `go-${Date.now()}.acme-robotics.example`;
-      await page.getByRole('textbox', { name: 'Domain' }).fill(domain);
+      await page.getByRole('textbox', { name: 'Domain', exact: true }).fill(domain);
       await page.getByRole('button', { name: 'Add domain' }).click();
       await expect(page.getByText('Not verified', { exact: true })).toBeVisible();
       const record = page.getByRole('table', { name: 'DNS records to create' });

@@ -177,3 +177,12 @@ export async function importCadence(
     )
     .toBe('done');
 }
+
+/** Sets the TXT records the loopback DNS (global-setup.ts) answers for `name`; [] removes them. */
+export async function setTxtRecord(name: string, values: string[]) {
+  const res = await fetch(`${process.env.E2E_DNS_URL}/txt`, {
+    method: 'PUT',
+    body: JSON.stringify({ name, values }),
+  });
+  if (res.status !== 204) throw new Error(`the fake DNS refused ${name}: ${res.status}`);
+}

@@ -38,6 +38,11 @@ export const OAUTH_ERRORS = [
   'identity_mismatch',
   /** The provider or the organisation's single sign-on was switched off meanwhile. */
   'not_configured',
+  /**
+   * SSO start: no single sign-on covers that address (or no account has it: the answer is the same,
+   * so it does not tell accounts apart).
+   */
+  'sso_unavailable',
 ] as const;
 export type OAuthError = (typeof OAUTH_ERRORS)[number];
 

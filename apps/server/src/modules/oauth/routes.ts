@@ -24,7 +24,6 @@ const SCOPE = 'openid email profile';
 const SPA_CALLBACK = '/auth/callback';
 /** Where linking a provider to a signed-in account ends (`?linked=` or `?link_error=`). */
 const SPA_PROFILE = '/settings/profile';
-const SSO_NOT_SET_UP = 'Single sign-on is not set up for this account.';
 const SSO_LINK_DENIED =
   'Access Denied: a session started by single sign-on cannot link other sign-in methods. Sign in with your password to do so.';
 
@@ -337,14 +336,17 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: "Single sign-on: redirects to the identity provider of the user's organisation",
+        summary:
+          "Single sign-on: redirects to the identity provider of the user's organisation, else to /auth/callback?error=sso_unavailable (alike for unknown addresses)",
         querystring: ssoStartQuery,
-        response: { 302: z.null(), 404: messageReply },
+        response: { 302: z.null() },
       },
     },
     async (request, reply) => {
       const user = await findUserByEmail(db, request.query.username);
-      if (!user) return reply.code(404).send({ message: SSO_NOT_SET_UP });
+      // Unknown address, no SSO, or a domain not verified: the same redirect, so that the answer
+      // does not tell whether an account exists (issue 37.11).
+      if (!user) return failTo(reply, 'sso_unavailable');
       // Only a client that verified the address's domain may vouch for it; among those, the default
       // client's settings win, then the oldest membership's.
       const rows = await db
@@ -365,7 +367,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
           break;
         }
       }
-      if (!row) return reply.code(404).send({ message: SSO_NOT_SET_UP });
+      if (!row) return failTo(reply, 'sso_unavailable');
       let clientSecret: string;
       try {
         clientSecret = box.decrypt(row.secret);

@@ -24,6 +24,8 @@ const dns = await startFakeDns({});
 const port = await freePort();
 const appUrl = `http://127.0.0.1:${port}`;
 const callback = `${appUrl}/v1/api/auth/sso/callback`;
+/** Where SSO start sends an address no single sign-on covers, and an unknown one alike (issue 37.11). */
+const NO_SSO = '/auth/callback?error=sso_unavailable';
 // The organisation's real identity provider, and one an attacker runs (it asserts anyone's address).
 const acmeIdp = await startOidcProvider({
   clients: [{ client_id: 'acme-sso', client_secret: 'acme-sso-secret', redirect_uris: [callback] }],
@@ -127,7 +129,8 @@ describe('the takeover of issue 37.1 fails', () => {
     // The attack: SSO as the victim in a fresh browser. No redirect to the attacker's provider, no session.
     evilIdp.setNextLogin('victim');
     const start = await new HttpBrowser().get(`${appUrl}/v1/api/auth/sso?username=victim@victim.test`);
-    expect(start.status).toBe(404);
+    expect(start.status).toBe(302);
+    expect(start.headers.get('location')).toBe(NO_SSO);
     const walk = await ssoSignIn('victim@victim.test', evilIdp, 'victim');
     expect(walk.session).toBeUndefined();
     // The attacker's own address, on their verified domain, still signs in through their provider.
@@ -177,13 +180,29 @@ describe('single sign-on for a verified domain', async () => {
     200,
   );
 
+  it('answers an unknown address as a member without SSO: one 302 to the sign-in page (before: a 404 JSON page)', async () => {
+    const answer = async (username: string) => {
+      const res = await new HttpBrowser().get(
+        `${appUrl}/v1/api/auth/sso?username=${encodeURIComponent(username)}`,
+      );
+      return {
+        status: res.status,
+        location: res.headers.get('location'),
+        cookies: res.headers.getSetCookie().length,
+      };
+    };
+    const unknown = await answer('nobody-at-all@acme.test');
+    expect(unknown).toEqual({ status: 302, location: NO_SSO, cookies: expect.any(Number) });
+    expect(await answer('alice@acme.test')).toEqual(unknown);
+  });
+
   it('an address on a domain the client has not verified is refused', async () => {
     const added = await owner.post(`/v1/rest/client/${acme}/domains`, { domain: 'acme.test' });
     expect(added.statusCode).toBe(201);
     expect(added.json()).toMatchObject({ verified: false });
     const start = await new HttpBrowser().get(`${appUrl}/v1/api/auth/sso?username=alice@acme.test`);
-    expect(start.status).toBe(404);
-    expect(await start.json()).toEqual({ message: 'Single sign-on is not set up for this account.' });
+    expect(start.status).toBe(302);
+    expect(start.headers.get('location')).toBe(NO_SSO);
   });
 
   it('an address on a verified domain (or its subdomain) signs in; others are refused', async () => {
@@ -196,7 +215,8 @@ describe('single sign-on for a verified domain', async () => {
 
     expect((await ssoSignIn('carol@eu.acme.test', acmeIdp, 'carol')).session).toBeTruthy();
     const bob = await new HttpBrowser().get(`${appUrl}/v1/api/auth/sso?username=bob@gmail.test`);
-    expect(bob.status).toBe(404);
+    expect(bob.status).toBe(302);
+    expect(bob.headers.get('location')).toBe(NO_SSO);
   });
 
   it('the session acts in that client only: other clients, account security and the client list are out of reach', async () => {
@@ -309,9 +329,8 @@ describe('single sign-on for a verified domain', async () => {
     expect((await row()).lastCheckMessage).toMatch(/No TXT record at _rally\.acme\.test/);
 
     expect((await signed.browser.get(`${appUrl}/v1/api/user/self`)).status).toBe(401);
-    expect((await new HttpBrowser().get(`${appUrl}/v1/api/auth/sso?username=alice@acme.test`)).status).toBe(
-      404,
-    );
+    const after = await new HttpBrowser().get(`${appUrl}/v1/api/auth/sso?username=alice@acme.test`);
+    expect(after.headers.get('location')).toBe(NO_SSO);
     const toOwner = await mailsTo('boss@acme.test', 'acme.test is no longer verified for Acme');
     expect(toOwner).toHaveLength(mailed + 1);
     expect(toOwner.at(-1)!.textBody).toContain('rally-verification=');

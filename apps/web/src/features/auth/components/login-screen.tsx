@@ -32,6 +32,8 @@ const CALLBACK_ERRORS: Record<string, string> = {
     'Single sign-on of your organisation does not cover your e-mail address’s domain yet. Sign in with your password.',
   identity_mismatch:
     'That sign-in is a different account than the one linked to you. Sign in with your password or an e-mail link.',
+  sso_unavailable:
+    'Single sign-on is not available for that address. Sign in with your password or an e-mail link.',
   email_unverified:
     'The provider did not confirm that e-mail address. Sign in with your password or an e-mail link, then link the account under Settings › Profile.',
 };

@@ -28,7 +28,7 @@ import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { emails } from './emails.ts';
 import { consumeToken, findUser, findUserByEmail, issueToken, peekToken } from './repository.ts';
-import { createMfaLockout } from './mfa-lockout.ts';
+import { createMfaGuard } from './mfa-guard.ts';
 import { MFA_COOKIE, mfaCookieOptions, startMfaChallenge } from './mfa-challenge.ts';
 import { enrolment, hashRecoveryCode, newRecoveryCodes, newTotpSecret, verifyTotp } from './totp.ts';
 
@@ -115,46 +115,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const dummyHash = hashPassword('not-a-real-password');
   const mfaCookie = mfaCookieOptions(config.secureCookies);
 
-  // Wrong second-factor codes, counted per account and per IP across sign-ins (issue 20.2).
-  const lockout = createMfaLockout(db);
-  const mfaRules = {
-    account: {
-      maxFailures: config.mfaMaxFailures,
-      windowSeconds: config.mfaLockSeconds,
-      lockSeconds: config.mfaLockSeconds,
-    },
-    ip: {
-      maxFailures: config.mfaMaxFailures * 3,
-      windowSeconds: config.mfaLockSeconds,
-      lockSeconds: config.mfaLockSeconds,
-    },
-  };
-  const mfaLockedFor = async (userId: string, ip: string) =>
-    Math.max(await lockout.lockedFor('mfa-account', userId), await lockout.lockedFor('mfa-ip', ip));
-  /** Counts a wrong code; the seconds of a lock-out it caused (0 if none). Mails the user once per lock. */
-  const mfaFailed = async (user: { id: string; email: string }, ip: string) => {
-    const byAccount = await lockout.fail('mfa-account', user.id, mfaRules.account);
-    const byIp = await lockout.fail('mfa-ip', ip, mfaRules.ip);
-    if (byAccount.justLocked)
-      await app.outbox.enqueue(
-        emails.mfaLocked(
-          user.email,
-          mfaRules.account.maxFailures,
-          Math.ceil(mfaRules.account.lockSeconds / 60),
-          `${config.publicUrl}/reset-password`,
-        ),
-      );
-    return Math.max(byAccount.lockedForSeconds, byIp.lockedForSeconds);
-  };
-  const mfaLockedReply = (reply: FastifyReply, seconds: number) => {
-    const minutes = Math.ceil(seconds / 60);
-    return reply
-      .code(429)
-      .header('retry-after', String(seconds))
-      .send({
-        message: `Too many wrong codes. Two-step verification is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; try again after that.`,
-      });
-  };
+  // Second-factor attempts, counted per account and per IP across sign-ins (issues 20.2, 37.3).
+  const mfa = createMfaGuard(app);
 
   const sendSelf = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
     const self = request.auth ? await app.identity.self(request.auth.user.id) : null;
@@ -196,12 +158,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await findUserByEmail(db, email);
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), request.body.password);
       if (!user || !user.passwordHash || !ok) return reply.code(400).send({ message: INVALID_CREDENTIALS });
-      await limits.account.reset(email);
 
       if (user.mfaSecretEnc) {
+        // The password is half the sign-in: its limit starts again only once the code is right too,
+        // else each right password would open five more code guesses (issue 37 item 3).
         await startMfaChallenge(db, reply, user.id, config.secureCookies);
         return { mfa: true };
       }
+      await limits.account.reset(email);
       await app.sessions.start(request, reply, user.id);
       return { mfa: false };
     },
@@ -228,9 +192,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await findUser(db, challenge.userId);
       if (!user?.mfaSecretEnc)
         return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
-      // Locked accounts and addresses are refused before the code is looked at, even a right one.
-      const locked = await mfaLockedFor(user.id, request.ip);
-      if (locked) return mfaLockedReply(reply, locked);
+      // Counted first: locked accounts and addresses, and attempts past the limit, are refused before
+      // the code is looked at, even a right one.
+      const attempt = await mfa.attempt(user.id, request.ip);
+      if (!attempt.allowed) return mfa.lockedReply(reply, attempt.lockedFor);
 
       const code = request.body.code;
       let ok = /^\d{6}$/.test(code) && verifyTotp(box.decrypt(user.mfaSecretEnc), code);
@@ -249,13 +214,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         ok = used !== undefined;
       }
       if (!ok) {
-        const lockedNow = await mfaFailed(user, request.ip);
-        if (lockedNow) return mfaLockedReply(reply, lockedNow);
+        const lockedNow = await mfa.failed(user, request.ip, attempt);
+        if (lockedNow) return mfa.lockedReply(reply, lockedNow);
         return reply
           .code(400)
           .send({ message: 'That code is not valid. Check your authenticator app and try again.' });
       }
-      await lockout.clear('mfa-account', user.id);
+      await mfa.passed(user.id, request.ip);
+      await limits.account.reset(user.email.toLowerCase());
       if (!(await consumeToken(db, 'mfa_challenge', token)))
         return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
       reply.clearCookie(MFA_COOKIE, mfaCookie);
@@ -524,14 +490,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await findUser(db, authOf(request).user.id);
       if (!user?.mfaSecretEnc)
         return reply.code(409).send({ message: 'Two-factor authentication is not on.' });
-      // Guessing the code to turn MFA off counts against the same limit as at sign-in.
-      const locked = await mfaLockedFor(user.id, request.ip);
-      if (locked) return mfaLockedReply(reply, locked);
+      // Guessing the code to turn MFA off counts against the same limit as at sign-in, counted first.
+      const attempt = await mfa.attempt(user.id, request.ip);
+      if (!attempt.allowed) return mfa.lockedReply(reply, attempt.lockedFor);
       if (!verifyTotp(box.decrypt(user.mfaSecretEnc), request.body.code)) {
-        const lockedNow = await mfaFailed(user, request.ip);
-        if (lockedNow) return mfaLockedReply(reply, lockedNow);
+        const lockedNow = await mfa.failed(user, request.ip, attempt);
+        if (lockedNow) return mfa.lockedReply(reply, lockedNow);
         throw fieldError('body.code', 'is not the current code');
       }
+      await mfa.passed(user.id, request.ip);
       await db.transaction(async (tx) => {
         await tx
           .update(users)

@@ -11,7 +11,7 @@ import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-z
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PRODUCT_NAME } from '@rally/shared';
 import type { Config, ServiceName } from './config/env.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, QUEUE_START_LOCK } from './db/client.ts';
 import type { Database, Db } from './db/client.ts';
 import { registerErrorHandler } from './lib/errors.ts';
 import { storableTextValidatorCompiler } from './lib/request-text.ts';
@@ -218,6 +218,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     pollingIntervalSeconds: opts.jobPollingSeconds ?? 1,
     // A job whose heartbeat stopped (its process died) is noticed within a third of the heartbeat.
     superviseIntervalSeconds: Math.max(1, Math.floor(config.jobHeartbeatSeconds / 3)),
+    serialiseStart: (fn) => database.withLock(QUEUE_START_LOCK, fn),
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   const outbox = createOutbox({ db: database.db, queue, mailer, log: app.log });

@@ -19,7 +19,9 @@ try {
 const { buildApp } = await import('./app.ts');
 const { DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } = await import('./db/seed.ts');
 const app = await buildApp(config);
-if (config.seedDemo && config.services.includes('main')) await seedDemoAll(app);
+if (config.seedDemo && config.services.includes('main')) {
+  app.log.info({ seed: await seedDemoAll(app) }, 'demo seed');
+}
 await app.listen({ host: config.host, port: config.port });
 
 const address = app.server.address();

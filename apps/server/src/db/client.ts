@@ -29,14 +29,25 @@ export type Database = {
   driver: DbDriver;
   execute: SqlExecutor;
   ping(): Promise<void>;
+  /**
+   * Runs `fn` while holding the session advisory lock `key` on PostgreSQL, so that instances
+   * starting together on one database take turns (the demo seed, the job queue's schema). PGlite
+   * belongs to one process: `fn` just runs.
+   */
+  withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** A dump of the embedded database (PGlite only), e.g. to start test databases quickly. */
   snapshot?(): Promise<Blob>;
 };
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-/** Serialises migrations when several instances start at once against one PostgreSQL. */
+/**
+ * Advisory locks that serialise start-up work when several instances start at once against one
+ * PostgreSQL: migrations, the job queue's schema and queues, the demo seed.
+ */
 const MIGRATION_LOCK = 727_001;
+export const QUEUE_START_LOCK = 727_003;
+export const DEMO_SEED_LOCK = 727_004;
 
 export type DatabaseOptions = {
   databaseUrl?: string | undefined;
@@ -99,6 +110,7 @@ async function openPglite(
     async ping() {
       await client.query('select 1');
     },
+    withLock: (_key, fn) => fn(),
     async snapshot() {
       return client.dumpDataDir('none');
     },
@@ -146,14 +158,9 @@ function withoutJit(url: string): string {
 
 async function openPostgres(url: string, max: number): Promise<Database> {
   const database = connectPostgres(url, max);
-  const lock = await database.pool.connect();
-  try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(database.db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder });
-  } finally {
-    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-    lock.release();
-  }
+  await database.withLock(MIGRATION_LOCK, () =>
+    migratePg(database.db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder }),
+  );
   return database;
 }
 
@@ -178,6 +185,17 @@ export function connectPostgres(url: string, max: number): Database & { pool: pg
     },
     async ping() {
       await db.execute(sql`select 1`);
+    },
+    async withLock(key, fn) {
+      // A connection of its own holds the lock while `fn` uses the rest of the pool.
+      const lock = await pool.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [key]);
+        return await fn();
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
+        lock.release();
+      }
     },
     async close() {
       // Twice is harmless, as on PGlite (pg-pool throws on a second end).

@@ -5,6 +5,7 @@ import { BUILT_IN_ROLES } from '@rally/shared';
 import type { BuiltInRole } from '@rally/shared';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../lib/passwords.ts';
+import { DEMO_SEED_LOCK } from './client.ts';
 import type { Db } from './client.ts';
 import { importCsvFile } from '../modules/fileforce/index.ts';
 import { seedDemoContent } from '../modules/content/index.ts';
@@ -240,24 +241,53 @@ export async function seedDemoBillingData(deps: {
 
 /**
  * Every demo seed in its order, as `npm start` runs them (SEED_DEMO); the fuzz suite seeds its app
- * the same way, so a seed added here is fuzzed too.
+ * the same way, so a seed added here is fuzzed too. The whole seed holds a lock on the database:
+ * each step checks "already there?" before writing, so instances starting together would each find
+ * nothing and seed twice (issue 41 item 1: a crash on integrations_client_source_uq, 1,636
+ * engagement events instead of 1,514).
  */
-export async function seedDemoAll(app: FastifyInstance): Promise<void> {
-  await seedDemo(app.db);
-  await seedDemoData({ db: app.db, config: app.config, log: app.log });
-  await seedDemoCrmData(app.db);
-  await seedDemoContentData(app.db);
+export async function seedDemoAll(app: FastifyInstance): Promise<DemoSeedSummary> {
+  return app.database.withLock(DEMO_SEED_LOCK, () => seedDemoSteps(app));
+}
+
+/** What one run of the demo seed made (all zero when the data was there already). */
+export type DemoSeedSummary = {
+  users: boolean;
+  imported: number;
+  opportunities: number;
+  content: number;
+  events: number;
+  cohorts: number;
+  campaigns: number;
+  invoices: number;
+};
+
+async function seedDemoSteps(app: FastifyInstance): Promise<DemoSeedSummary> {
+  const users = await seedDemo(app.db);
+  const data = await seedDemoData({ db: app.db, config: app.config, log: app.log });
+  const crm = await seedDemoCrmData(app.db);
+  const content = await seedDemoContentData(app.db);
   // Last: it assigns the demo content (seeded above) and records engagement over the demo targets.
-  await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
+  const engagement = await seedDemoEngagementData({ db: app.db, tracking: app.tracking });
   // After the engagement seed: the filter cohort picks the engaged prospects.
-  await seedDemoCohortData({
+  const cohorts = await seedDemoCohortData({
     db: app.db,
     tracking: app.tracking,
     cohorts: app.cohorts,
     journeys: app.journeys,
   });
   // After the cohort seed: one campaign on a demo cohort.
-  await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
+  const campaigns = await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
   // After the engagement seed: the demo invoices bill its superprospects.
-  await seedDemoBillingData({ db: app.db, billing: app.billing });
+  const billing = await seedDemoBillingData({ db: app.db, billing: app.billing });
+  return {
+    users: users.created,
+    imported: data.imported,
+    opportunities: crm.opportunities,
+    content: content.created,
+    events: engagement.events + cohorts.events,
+    cohorts: cohorts.cohorts,
+    campaigns: campaigns.campaigns,
+    invoices: billing.invoices,
+  };
 }

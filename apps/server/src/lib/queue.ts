@@ -32,6 +32,7 @@ export class JobQueue {
   private started = false;
   private readonly log: FastifyBaseLogger;
   private readonly pollingIntervalSeconds: number;
+  private readonly serialiseStart: <T>(fn: () => Promise<T>) => Promise<T>;
 
   constructor(
     execute: SqlExecutor,
@@ -40,10 +41,16 @@ export class JobQueue {
       pollingIntervalSeconds?: number;
       /** How often jobs whose heartbeat or time ran out are failed (then retried); pg-boss: 60. */
       superviseIntervalSeconds?: number;
+      /**
+       * Runs the start (pg-boss's schema, then each queue) under a lock shared by every instance
+       * on the database: started together, two instances raced to create both (issue 41 item 1).
+       */
+      serialiseStart?: <T>(fn: () => Promise<T>) => Promise<T>;
     } = {},
   ) {
     this.log = log;
     this.pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 1;
+    this.serialiseStart = opts.serialiseStart ?? ((fn) => fn());
     const supervise = opts.superviseIntervalSeconds;
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => execute(text, values) },
@@ -66,15 +73,22 @@ export class JobQueue {
   }
 
   async start(opts: { workers: boolean }): Promise<void> {
-    await this.boss.start();
+    await this.serialiseStart(async () => {
+      await this.boss.start();
+      for (const r of this.registrations) {
+        await this.boss.createQueue(r.name, {
+          retryLimit: 5,
+          retryDelay: 5,
+          retryBackoff: true,
+          ...r.options,
+        });
+      }
+    });
+    if (!opts.workers) {
+      this.started = true;
+      return;
+    }
     for (const r of this.registrations) {
-      await this.boss.createQueue(r.name, {
-        retryLimit: 5,
-        retryDelay: 5,
-        retryBackoff: true,
-        ...r.options,
-      });
-      if (!opts.workers) continue;
       const batchSize = r.work.batchSize ?? 1;
       const handler = r.handler as JobHandler<object>;
       await this.boss.work<object>(

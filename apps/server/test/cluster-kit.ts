@@ -1,0 +1,176 @@
+/**
+ * Several real server processes on one PostgreSQL database and a Redis of their own (issue 41): a
+ * `redis-server` this file starts on a free port and stops by its pid, scratch data folders, and
+ * sign-in over real HTTP. The tests that use it run only where PostgreSQL answers at
+ * TEST_DATABASE_URL and `redis-server` is installed (CI's second API run).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterFile } from './cleanups.ts';
+import { freshDatabaseUrl, TEST_DATABASE_URL } from './helpers.ts';
+import { startServer, stopServer } from './server-process.ts';
+import type { ServerProcess } from './server-process.ts';
+
+/** Whether this machine can run the multi-process tests (PostgreSQL configured, redis-server on PATH). */
+export const CLUSTER_READY =
+  Boolean(TEST_DATABASE_URL) && spawnSync('redis-server', ['--version']).status === 0;
+
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const address = srv.address();
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+export type RedisProcess = {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Stops this Redis (SIGTERM to its pid) and waits for it to go. */
+  stop(): Promise<void>;
+};
+
+/** A `redis-server` of this test's own on a free loopback port, without persistence. */
+export async function startRedis(port?: number): Promise<RedisProcess> {
+  const p = port ?? (await freePort());
+  const child = spawn(
+    'redis-server',
+    ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const url = `redis://127.0.0.1:${p}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = once(child, 'exit');
+    process.kill(child.pid!, 'SIGTERM');
+    await gone;
+  };
+  afterFile(stop);
+  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  probe.on('error', () => {});
+  for (let i = 0; ; i++) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      break;
+    } catch {
+      if (i > 100) throw new Error(`redis-server did not answer on ${p}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { url, port: p, child, stop };
+}
+
+export const CLUSTER_SECRET = 'cluster-test-secret-0123456789abcdef0123';
+
+export type Cluster = {
+  databaseUrl: string;
+  instances: ServerProcess[];
+  /** Starts one more instance on the same database (and Redis) with its own data folder. */
+  add(env?: Record<string, string>): Promise<ServerProcess>;
+  stop(s: ServerProcess, signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/**
+ * Starts `count` server processes at once on one fresh database, each with a data folder of its
+ * own (as separate containers have), sharing APP_SECRET and `env` (REDIS_URL…). Every process is
+ * stopped, and every folder removed, when the file ends.
+ */
+export async function startCluster(count: number, env: Record<string, string> = {}): Promise<Cluster> {
+  const databaseUrl = (await freshDatabaseUrl())!;
+  const live = new Set<ServerProcess>();
+  const dirs: string[] = [];
+  afterFile(async () => {
+    await Promise.all([...live].map((s) => stopServer(s, 'SIGKILL')));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const add = async (more: Record<string, string> = {}) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rally-cluster-'));
+    dirs.push(dir);
+    const s = await startServer(
+      {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dir,
+        APP_SECRET: CLUSTER_SECRET,
+        SEED_DEMO: 'false',
+        LOGIN_MAX_ATTEMPTS: '1000',
+        ...env,
+        ...more,
+      },
+      { timeoutMs: 90_000 },
+    );
+    live.add(s);
+    return s;
+  };
+  const started = await Promise.allSettled(Array.from({ length: count }, () => add()));
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return {
+    databaseUrl,
+    instances: started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value),
+    add,
+    async stop(s, signal) {
+      live.delete(s);
+      return stopServer(s, signal);
+    },
+  };
+}
+
+/**
+ * One browser's cookies, used against any instance (they share APP_SECRET, so the CSRF token one
+ * instance gives is good on the others, as behind a load balancer with a single origin).
+ */
+export class ClusterBrowser {
+  readonly cookies = new Map<string, string>();
+  private csrf = '';
+
+  async call(
+    method: string,
+    url: string,
+    opts: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
+    if (method !== 'GET' && !this.csrf) await this.call('GET', new URL('/v1/api/auth/csrf', url).toString());
+    const headers: Record<string, string> = { ...opts.headers };
+    if (method !== 'GET') headers['x-xsrf-token'] = this.csrf;
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(url, {
+      method,
+      redirect: 'manual',
+      headers,
+      ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attrs] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now());
+      if (!value || expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const token = res.headers.get('x-xsrf-token');
+    if (token) this.csrf = token;
+    return res;
+  }
+
+  get(url: string, headers?: Record<string, string>): Promise<Response> {
+    return this.call('GET', url, { headers });
+  }
+
+  async signIn(base: string, email: string, password: string): Promise<void> {
+    const res = await this.call('POST', `${base}/v1/api/auth`, { body: { email, password } });
+    if (res.status !== 200) throw new Error(`sign-in ${res.status}: ${await res.text()}`);
+  }
+}

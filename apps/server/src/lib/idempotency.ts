@@ -12,7 +12,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: { scope: string; key: string; body?: string } | null;
   }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyContextConfig {
+    /**
+     * The route's successful reply carries a secret shown only once (a TOTP secret, recovery codes, a
+     * token, a signing secret): it is not kept for replays (issue 37 item 5).
+     */
+    secretReply?: boolean;
+  }
 }
+
+/** What a replay of a secret-bearing reply answers instead of the secret. */
+export const SECRET_SHOWN_ONCE_STATUS = 410;
+export const SECRET_SHOWN_ONCE =
+  'This request was already applied. Its reply carried a secret that is shown only once and is not kept, so it cannot be sent again; start over to get a new one.';
 
 /**
  * Honours `Idempotency-Key` on POST and PATCH: the first request with a key is applied and its reply
@@ -20,6 +33,8 @@ declare module 'fastify' {
  * true`) instead of applying the write twice; a retry while the first is still running gets 409 (the
  * app retries it); the same key with a different request gets 422. Keys are per user (or per
  * anonymous browser). A 5xx reply is not kept, so the write may be retried; nor is a binary one.
+ * A route marked `secretReply` keeps only that it succeeded: its retry gets 410 without the secret,
+ * which is neither written to idempotency_keys nor shown twice.
  */
 export function idempotency(app: FastifyInstance): void {
   app.decorateRequest('idempotency', null);
@@ -93,6 +108,17 @@ export function idempotency(app: FastifyInstance): void {
       !/^(text\/|application\/json)/.test(String(reply.getHeader('content-type')));
     if (reply.statusCode >= 500 || binary) {
       await app.db.delete(idempotencyKeys).where(where);
+      return payload;
+    }
+    if (request.routeOptions.config.secretReply && reply.statusCode < 400) {
+      await app.db
+        .update(idempotencyKeys)
+        .set({
+          statusCode: SECRET_SHOWN_ONCE_STATUS,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: JSON.stringify({ message: SECRET_SHOWN_ONCE }),
+        })
+        .where(where);
       return payload;
     }
     const headers: Record<string, string> = {};

@@ -416,11 +416,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/user/mfa',
     {
-      config: { access: 'session' },
+      config: { access: 'session', secretReply: true },
       schema: {
         tags: ['auth'],
         summary: 'Start MFA enrolment: a new TOTP secret and its QR code',
-        response: { 200: mfaEnrolReply, 409: messageReply },
+        response: { 200: mfaEnrolReply, 409: messageReply, 410: messageReply },
       },
     },
     async (request, reply) => {
@@ -442,12 +442,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/user/mfa/confirm',
     {
-      config: { access: 'session' },
+      config: { access: 'session', secretReply: true },
       schema: {
         tags: ['auth'],
         summary: 'Confirm MFA enrolment with a first code; returns recovery codes',
         body: mfaBody,
-        response: { 200: mfaConfirmReply, 409: messageReply },
+        response: { 200: mfaConfirmReply, 409: messageReply, 410: messageReply },
       },
     },
     async (request, reply) => {

@@ -12,6 +12,7 @@ import {
   embeddedReportViewSchema,
   embedTokenQuery,
 } from '@rally/shared/schemas/embedded-reports';
+import { messageReply } from '@rally/shared/schemas/auth';
 import { authOf, tenantOf } from '../../lib/access.ts';
 import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
@@ -130,14 +131,14 @@ export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     clientPath,
     {
-      config: { access: { permission: 'settings.write' } },
+      config: { access: { permission: 'settings.write' }, secretReply: true },
       schema: {
         tags: ['reports'],
         summary:
           'Saves a report as an expiring, read-only link; the reply is the only time its token is shown',
         params: clientIdParam,
         body: embeddedReportCreateBody,
-        response: { 201: embeddedReportCreatedSchema },
+        response: { 201: embeddedReportCreatedSchema, 410: messageReply },
       },
     },
     async (request, reply) => {

@@ -26,6 +26,8 @@ const errorReply = messageReply.extend({
 // Endpoints' URLs and delivery logs are settings, read by those who may change them (issue 37).
 const READ = { access: { permission: 'integration.write' } } as const;
 const WRITE = READ;
+/** Replies that carry the signing secret are not kept for Idempotency-Key replays. */
+const WRITE_SECRET = { ...WRITE, secretReply: true } as const;
 const TAGS = ['webhooks'];
 
 /**
@@ -58,13 +60,13 @@ export const hooklyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     BASE,
     {
-      config: WRITE,
+      config: WRITE_SECRET,
       schema: {
         tags: TAGS,
         summary: 'Add an endpoint (https URL, events); the reply carries its signing secret, once',
         params: clientParams,
         body: webhookEndpointCreateBody,
-        response: { 201: webhookEndpointWithSecretReply, 422: errorReply },
+        response: { 201: webhookEndpointWithSecretReply, 410: messageReply, 422: errorReply },
       },
     },
     async (request, reply) => {
@@ -108,12 +110,12 @@ export const hooklyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${BASE}/:endpointId/rotate_secret`,
     {
-      config: WRITE,
+      config: WRITE_SECRET,
       schema: {
         tags: TAGS,
         summary: 'Replace the signing secret; the reply carries the new one, once',
         params: endpointParams,
-        response: { 200: webhookEndpointWithSecretReply, 404: messageReply },
+        response: { 200: webhookEndpointWithSecretReply, 404: messageReply, 410: messageReply },
       },
     },
     async (request) => service.rotateSecret(tenantOf(request).clientId, request.params.endpointId),

@@ -203,7 +203,7 @@ test.describe('sign-in methods (issue 4)', () => {
     await sso.getByRole('textbox', { name: 'Issuer URL' }).fill(process.env.E2E_SSO_ISSUER!);
     await sso.getByRole('textbox', { name: 'Client ID' }).fill(process.env.E2E_SSO_CLIENT_ID!);
     await sso.getByLabel('Client secret').fill(process.env.E2E_SSO_CLIENT_SECRET!);
-    await sso.getByRole('switch', { name: 'Single sign-on is on' }).check();
+    await sso.getByRole('switch', { name: 'Turn on single sign-on' }).check();
     await sso.getByRole('button', { name: 'Save single sign-on' }).click();
     await expect(page.getByText('Single sign-on is on.')).toBeVisible();
     // Every member is told by e-mail.

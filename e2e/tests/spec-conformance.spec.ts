@@ -175,7 +175,7 @@ test.describe('SPEC.md §2 Screens and routes', () => {
     await signInAs(page, DEMO);
     for (const [path, title] of [
       ['/settings', 'Profile'],
-      ['/settings/domain', 'Landing page domain'],
+      ['/settings/domain', 'Domains'],
       ['/settings/billing', 'Billing'],
       ['/settings/profile', 'Profile'],
       ['/settings/connections', 'Connections'],

@@ -134,7 +134,7 @@ export const APP_ROUTES = [
   {
     id: 'settings-domain',
     path: '/settings/domain',
-    title: 'Landing page domain',
+    title: 'Domains',
     layout: 'default',
     withoutIntegration: WITHOUT_INTEGRATION.settings,
   },

@@ -24,6 +24,7 @@ import {
   IconSettings,
   IconUser,
   IconUsers,
+  IconWorldCheck,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
@@ -230,6 +231,14 @@ export function PageHeader({ search }: { search?: ReactNode }) {
                       Users
                     </Menu.Item>
                   )}
+                  {/* Every member may read the domains; what they can change is said on the page. */}
+                  <Menu.Item
+                    component={Link}
+                    to={q('/settings/domain')}
+                    leftSection={<IconWorldCheck size={16} />}
+                  >
+                    Domains
+                  </Menu.Item>
                   <Menu.Divider />
                   <Menu.Item
                     color="red"

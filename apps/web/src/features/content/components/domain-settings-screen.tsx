@@ -35,17 +35,20 @@ import { schemaErrors } from './form-validation.ts';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
 import { RelativeTime } from './relative-time.tsx';
 
-/** /settings/domain: landing pages on the client's own domain (a CNAME to us, checked by DNS). */
+/** Settings › Domains: landing pages on the client's own domain (a CNAME to us, checked by DNS). */
 export function DomainSettingsScreen() {
   const auth = useAuth();
   const clientId = auth.currentClient;
   if (!clientId || !auth.currentRole) return <ScreenLoader />;
   const canWrite = hasPermission(auth.currentRole.permissions, 'settings.write');
   return (
-    <Stack gap="lg" maw={860}>
+    // A section of Settings › Domains (app/routes/settings-domain.tsx), under its page heading.
+    <Stack gap="sm" maw={860} component="section" aria-labelledby="landing-domain-title">
       <div>
-        <Title order={1}>Landing page domain</Title>
-        <Text c="dimmed">
+        <Title order={2} size="h3" id="landing-domain-title">
+          Landing page domain
+        </Title>
+        <Text size="sm" c="dimmed">
           Serve your landing pages on a domain of your own, such as go.yourcompany.com, instead of ours.
         </Text>
       </div>

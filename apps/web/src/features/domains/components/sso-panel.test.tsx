@@ -82,7 +82,7 @@ describe('Single sign-on', () => {
     await user.type(within(panel).getByRole('textbox', { name: /Issuer URL/ }), 'https://login.acme.com');
     await user.type(within(panel).getByRole('textbox', { name: 'Client ID' }), 'rally');
     await user.type(within(panel).getByLabelText(/Client secret/), 's3cret');
-    await user.click(within(panel).getByRole('switch', { name: /Single sign-on is on/ }));
+    await user.click(within(panel).getByRole('switch', { name: /Turn on single sign-on/ }));
     await user.click(within(panel).getByRole('button', { name: 'Save single sign-on' }));
     expect(await screen.findByText('Single sign-on is on.')).toBeInTheDocument();
     expect(bodyOf(server)).toEqual({
@@ -110,7 +110,7 @@ describe('Single sign-on', () => {
     expect(within(panel).getByText('acme.com')).toBeInTheDocument();
     expect(within(panel).queryByText('acme.io')).toBeNull();
     expect(within(panel).queryByText('No verified domain yet')).toBeNull();
-    await user.click(within(panel).getByRole('switch', { name: /Single sign-on is on/ }));
+    await user.click(within(panel).getByRole('switch', { name: /Turn on single sign-on/ }));
     await user.click(within(panel).getByRole('button', { name: 'Save single sign-on' }));
     await waitFor(() =>
       expect(bodyOf(server)).toEqual({

@@ -5,6 +5,7 @@ import {
   Group,
   Paper,
   PasswordInput,
+  SimpleGrid,
   Stack,
   Switch,
   Text,
@@ -222,11 +223,10 @@ function SsoForm({
           description="Where your provider publishes /.well-known/openid-configuration."
           {...form.getInputProps('issuer')}
         />
-        <Group grow align="flex-start" wrap="wrap" gap="md">
-          <TextInput label="Client ID" miw={220} {...form.getInputProps('client_id')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput label="Client ID" {...form.getInputProps('client_id')} />
           <PasswordInput
             label="Client secret"
-            miw={220}
             placeholder={secretKept ? 'Stored: leave empty to keep it' : undefined}
             description={
               secretKept ? 'Never shown again. Type a new one to replace it.' : 'Stored encrypted.'
@@ -234,11 +234,11 @@ function SsoForm({
             autoComplete="new-password"
             {...form.getInputProps('client_secret')}
           />
-        </Group>
+        </SimpleGrid>
         <SpeaksFor verified={verified} />
         <Switch
-          label="Single sign-on is on"
-          description="Off, members sign in with their password only."
+          label="Turn on single sign-on"
+          description="While it is off, members sign in with their password only."
           {...form.getInputProps('enabled', { type: 'checkbox' })}
         />
         <Alert color="blue" variant="light" icon={<IconMail size={18} />}>

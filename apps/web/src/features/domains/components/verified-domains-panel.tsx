@@ -1,8 +1,20 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconRefresh, IconTrash, IconWorldCheck } from '@tabler/icons-react';
+import { IconLock, IconRefresh, IconTrash, IconWorldCheck } from '@tabler/icons-react';
 import { relativeTime } from '@rally/shared/utils/dates';
 import { domainBody } from '@rally/shared/schemas/domains';
 import type { ClientDomain } from '@rally/shared/schemas/domains';
@@ -30,6 +42,12 @@ export function VerifiedDomainsPanel({ clientId, canWrite }: { clientId: string;
           addresses on verified domains, and ad clicks go straight only to them.
         </Text>
       </div>
+      {!canWrite && (
+        <Alert color="gray" variant="light" icon={<IconLock size={18} />} role="note">
+          You can look at the domains but not add, verify or remove them: your role does not have the
+          settings.write permission.
+        </Alert>
+      )}
       {list.isPending ? (
         <PanelLoading label="Loading the verified domains" />
       ) : list.isError ? (
@@ -185,36 +203,37 @@ function DomainCard({
           </Text>
         ) : (
           <Text size="sm">
-            Create this TXT record at your DNS provider, then press Verify now. DNS changes can take up to an
-            hour to show.
+            Create this TXT record at your DNS provider, then press Verify now.
+            {!domain.last_checked_at && ' DNS changes can take up to an hour to show.'}
           </Text>
         )}
-        <Table.ScrollContainer minWidth={420}>
-          <Table withTableBorder aria-label={`TXT record for ${domain.domain}`} verticalSpacing={6}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={60}>Type</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Value</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              <Table.Tr>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {record.type}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <CopyValue value={record.name} label={`record name for ${domain.domain}`} />
-                </Table.Td>
-                <Table.Td>
-                  <CopyValue value={record.value} label={`record value for ${domain.domain}`} />
-                </Table.Td>
-              </Table.Tr>
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        {/* One field a row: a long name or value wraps instead of squeezing columns on a phone. */}
+        <Table withTableBorder aria-label={`TXT record for ${domain.domain}`} verticalSpacing={6}>
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th scope="row" w={72}>
+                Type
+              </Table.Th>
+              <Table.Td>
+                <Text size="sm" ff="monospace">
+                  {record.type}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th scope="row">Name</Table.Th>
+              <Table.Td>
+                <CopyValue value={record.name} label={`record name for ${domain.domain}`} />
+              </Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th scope="row">Value</Table.Th>
+              <Table.Td>
+                <CopyValue value={record.value} label={`record value for ${domain.domain}`} />
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
       </Stack>
       <Modal opened={removing} onClose={() => setRemoving(false)} title={`Remove ${domain.domain}?`}>
         <Stack gap="md">

@@ -9,6 +9,7 @@ import {
   expectSignedIn,
   linkFromMail,
   registerViaApi,
+  SIGN_UP_LINK,
   setTxtRecord,
   signInUI,
   unique,
@@ -279,15 +280,59 @@ test.describe('sign-in methods (issue 4)', () => {
     await expectSignedIn(page, 'Eve Tester');
   });
 
-  test('/register creates the account and its company, and signs in', async ({ page }) => {
+  test('/register answers a known and a new address alike; the e-mailed link creates the account and signs in', async ({
+    page,
+    browser,
+  }) => {
+    // An address that has an account: the same "Check your e-mail" screen, and its owner is told.
     await page.goto('/register');
-    await page.getByLabel('First name').fill('Nora');
-    await page.getByLabel('Last name').fill('New');
-    await page.getByLabel('Work email').fill(unique('register'));
-    await page.getByLabel('Company').fill('Nora Corp');
+    await page.getByLabel('First name').fill('Mal');
+    await page.getByLabel('Last name').fill('Lory');
+    await page.getByLabel('Work email').fill(SAM.email);
+    await page.getByLabel('Company').fill('Probe Co');
     await page.getByLabel('Password', { exact: true }).fill('a long enough password');
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await expectSignedIn(page, 'Nora New');
-    await expect(page).toHaveURL(/\/onboarding\?client_id=/);
+    await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
+    const knownText = await page.getByRole('status').innerText();
+    await page.screenshot({ path: test.info().outputPath('register-check-email.png') });
+    await expect
+      .poll(async () => {
+        const mails = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/`)).json()) as Mail[];
+        return mails.some(
+          (m) => m.to.includes(SAM.email) && m.subject.startsWith('Someone tried to sign up'),
+        );
+      })
+      .toBe(true);
+
+    // A new address: the same screen; its link finishes the sign-up with the chosen password.
+    const email = unique('register');
+    const guest = await browser.newPage();
+    await guest.goto('/register');
+    await guest.getByLabel('First name').fill('Nora');
+    await guest.getByLabel('Last name').fill('New');
+    await guest.getByLabel('Work email').fill(email);
+    await guest.getByLabel('Company').fill('Nora Corp');
+    await guest.getByLabel('Password', { exact: true }).fill('a long enough password');
+    await guest.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(guest.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
+    expect(await guest.getByRole('status').innerText()).toBe(knownText.replace(SAM.email, email));
+    await guest.goto(await linkFromMail(email, SIGN_UP_LINK));
+    await expect(guest.getByRole('heading', { name: 'Finish creating your account' })).toBeVisible();
+    await guest.screenshot({ path: test.info().outputPath('register-finish.png') });
+    await guest.getByLabel('Password', { exact: true }).fill('a long enough password');
+    await guest.getByRole('button', { name: 'Create my account' }).click();
+    await expectSignedIn(guest, 'Nora New');
+    await expect(guest).toHaveURL(/\/onboarding\?client_id=/);
+
+    // The link works once.
+    const link = await linkFromMail(email, SIGN_UP_LINK);
+    await page.goto(link);
+    await page.getByLabel('Password', { exact: true }).fill('a long enough password');
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await expect(
+      page.getByText('This sign-up link is invalid, has expired or was already used'),
+    ).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('register-link-used.png') });
+    await guest.close();
   });
 });

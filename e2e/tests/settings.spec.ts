@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, signInTo } from './support.ts';
+import { CLIENTS, signInTo, signUpUI } from './support.ts';
 
 /**
  * Profile, two-step verification, users and clients screens, as a user. Tests run in parallel on
@@ -23,16 +23,10 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
-/** Signs up through /register: a new user who owns a new company. */
+/** Signs up through /register and its e-mailed link: a new user who owns a new company. */
 async function register(page: Page, company = unique('Company')) {
   const email = `${unique('e2e')}@example.com`;
-  await page.goto('/register');
-  await page.getByLabel('First name').fill('Robin');
-  await page.getByLabel('Last name').fill('Tester');
-  await page.getByLabel('Work email').fill(email);
-  await page.getByLabel('Company').fill(company);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await signUpUI(page, { first: 'Robin', last: 'Tester', email, company, password: PASSWORD });
   // A new company has no integration yet.
   await expect(page).toHaveURL(/\/onboarding\?client_id=/);
   return { email, company };

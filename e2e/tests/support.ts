@@ -120,11 +120,41 @@ export async function api(
   return res;
 }
 
-/** Creates an account (and its company) through the API, signed in on `request`. */
+/** The sign-up link e-mailed to a new address (`/register?confirm=`). */
+export const SIGN_UP_LINK = /http:\/\/localhost:\d+\/register\?confirm=[\w.-]+/;
+
+/**
+ * Signs up through /register as a person would: the form, "Check your e-mail", the e-mailed link,
+ * the password again. Signed in on `page` afterwards (a new company lands on /onboarding).
+ */
+export async function signUpUI(
+  page: Page,
+  who: { first: string; last: string; email: string; company: string; password: string },
+) {
+  await page.goto('/register');
+  await page.getByLabel('First name').fill(who.first);
+  await page.getByLabel('Last name').fill(who.last);
+  await page.getByLabel('Work email').fill(who.email);
+  await page.getByLabel('Company').fill(who.company);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
+  await expect(page.getByRole('status')).toContainText(who.email);
+  await page.goto(await linkFromMail(who.email, SIGN_UP_LINK));
+  await expect(page.getByRole('heading', { name: 'Finish creating your account' })).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Create my account' }).click();
+}
+
+/**
+ * Creates an account (and its company) through the API as a person would: sign up, open the e-mailed
+ * link, give the password again. Signed in on `request` afterwards.
+ */
 export async function registerViaApi(
   request: APIRequestContext,
   email: string,
   password = 'a long enough password',
+  names: { first_name?: string; last_name?: string; company_name?: string } = {},
 ) {
   const res = await api(request, 'POST', '/v1/api/register', {
     first_name: 'Eve',
@@ -132,8 +162,12 @@ export async function registerViaApi(
     email,
     password,
     company_name: 'Tester Co',
+    ...names,
   });
-  expect(res.status(), await res.text()).toBe(201);
+  expect(res.status(), await res.text()).toBe(202);
+  const token = new URL(await linkFromMail(email, SIGN_UP_LINK)).searchParams.get('confirm');
+  const done = await api(request, 'POST', '/v1/api/register/confirm', { token, password });
+  expect(done.status(), await done.text()).toBe(201);
   return { email, password };
 }
 

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
 import { expect, test } from './fixtures.ts';
-import { expectSignedIn, unique } from './support.ts';
+import { expectSignedIn, registerViaApi, unique } from './support.ts';
 import { FLAG, VECTORS, expectStrictScripts, importRows, judge, ok, pack, stranger } from './xss-support.ts';
 import type { Seen } from './xss-support.ts';
 
@@ -128,22 +128,18 @@ async function freshAccount(page: Page, baseURL: string, name: string) {
     },
   );
   const email = unique(name);
+  await registerViaApi(page.request, email, 'a long enough password', {
+    first_name: 'Xss',
+    last_name: name,
+    company_name: `${name} Co`,
+  });
+  // Made after signing up: the CSRF token belongs to the session, which registering replaced.
   const call = await caller(page.request);
-  await ok(
-    await call('POST', '/v1/api/register', {
-      first_name: 'Xss',
-      last_name: name,
-      email,
-      password: 'a long enough password',
-      company_name: `${name} Co`,
-    }),
-  );
   const self = (await ok(await call('GET', '/v1/api/user/self'), 200)) as {
     clients: { client_id: string }[];
   };
-  // The CSRF token belongs to the session, which registering replaced.
   return {
-    call: await caller(page.request),
+    call,
     clientId: self.clients[0]!.client_id,
     dialogs,
     offOrigin,

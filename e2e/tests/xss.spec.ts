@@ -1,6 +1,6 @@
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
 import { expect, test } from './fixtures.ts';
-import { api, expectSignedIn, unique } from './support.ts';
+import { api, expectSignedIn, registerViaApi, unique } from './support.ts';
 import {
   FLAG,
   VECTORS,
@@ -51,15 +51,11 @@ test('a stored-XSS corpus in every rendered field runs nowhere: app screens and 
   // The account: its user's and client's names carry payloads (shown in the header and on /clients).
   const email = unique('xss');
   const password = 'a long enough password';
-  await ok(
-    await api(page.request, 'POST', '/v1/api/register', {
-      first_name: by100[0],
-      last_name: by100[1],
-      email,
-      password,
-      company_name: by100[2],
-    }),
-  );
+  await registerViaApi(page.request, email, password, {
+    first_name: by100[0],
+    last_name: by100[1],
+    company_name: by100[2],
+  });
   const self = (await ok(await api(page.request, 'GET', '/v1/api/user/self'), 200)) as {
     clients: { client_id: string }[];
   };

@@ -21,7 +21,7 @@ import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/inde
 import { attentionRoutes } from './modules/attention/index.ts';
 import { sdrNotificationRoutes, setupSdrNotifications } from './modules/sdr-notifications/index.ts';
 import { embeddedReportRoutes } from './modules/embedded-reports/index.ts';
-import { authRoutes } from './modules/auth/index.ts';
+import { authRoutes, registerRoutes } from './modules/auth/index.ts';
 import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { cohortApiRoutes, setupCohorts } from './modules/cohorts/index.ts';
@@ -112,6 +112,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
   main: [
     appConfigRoutes,
     authRoutes,
+    registerRoutes,
     oauthRoutes,
     oauthIdentityRoutes,
     ssoSettingsRoutes,

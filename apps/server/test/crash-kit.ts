@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll } from 'vitest';
-import { freshDatabaseUrl } from './helpers.ts';
+import { freshDatabaseUrl, startSmtpServer } from './helpers.ts';
 import { stopServer } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
 
@@ -93,18 +93,43 @@ export const opportunityCounts = async (q: Query, clientId: string) =>
     )
   )[0]!;
 
-/** Registers a fresh owner with a client of its own; the caller then speaks for that client. */
+let mailbox: ReturnType<typeof startSmtpServer> | undefined;
+/**
+ * The loopback SMTP server the crash tests' servers mail to (their env's SMTP_URL), one per file:
+ * sign-up links arrive here. Call it at describe level, as crashRig does.
+ */
+export function crashMailbox(): ReturnType<typeof startSmtpServer> {
+  if (!mailbox) {
+    const started = startSmtpServer();
+    mailbox = started;
+    afterAll(async () => (await started).close());
+  }
+  return mailbox;
+}
+
+/**
+ * Signs a fresh owner up with a client of its own, through the e-mailed link (the server's env needs
+ * SMTP_URL from crashMailbox); the caller then speaks for that client.
+ */
 export async function registerOwner(api: Caller, email: string): Promise<void> {
-  const self = await api.json<{ clients: { client_id: string }[] }>(
+  const password = 'correct horse battery staple';
+  await api.json(
     'POST',
     '/v1/api/register',
-    {
-      first_name: 'Crash',
-      last_name: 'Test',
-      email,
-      password: 'correct horse battery staple',
-      company_name: 'Crash Test Co',
-    },
+    { first_name: 'Crash', last_name: 'Test', email, password, company_name: 'Crash Test Co' },
+    202,
+  );
+  const box = await crashMailbox();
+  const token = await poll(async () => {
+    const mail = box.received.find((m) => m.to.includes(email));
+    // Quoted-printable soft line breaks and '=' escapes.
+    const raw = mail?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    return raw?.match(/\/register\?confirm=([\w.-]+)/)?.[1] ?? null;
+  }, 30_000);
+  const self = await api.json<{ clients: { client_id: string }[] }>(
+    'POST',
+    '/v1/api/register/confirm',
+    { token, password },
     201,
   );
   api.clientId = self.clients[0]!.client_id;
@@ -148,6 +173,7 @@ export async function crashRig(name: string, extraEnv: Record<string, string> = 
     SEED_DEMO: 'false',
     DATA_DIR: path.join(dir, 'data'),
     DATABASE_URL: databaseUrl ?? '',
+    SMTP_URL: (await crashMailbox()).url,
     ...extraEnv,
   };
   return { dir, running, env };

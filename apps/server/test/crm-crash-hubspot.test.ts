@@ -8,6 +8,7 @@ import type { ServerProcess } from './server-process.ts';
 import {
   Caller,
   connectByOAuth,
+  crashMailbox,
   opportunityCounts,
   poll,
   registerOwner,
@@ -43,6 +44,7 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (HubSpo
     SEED_DEMO: 'false',
     DATA_DIR: path.join(dir, 'data'),
     DATABASE_URL: databaseUrl ?? '',
+    SMTP_URL: (await crashMailbox()).url,
     JOB_HEARTBEAT_SECONDS: '10',
     HUBSPOT_CLIENT_ID: fake.clientId,
     HUBSPOT_CLIENT_SECRET: fake.clientSecret,

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from './helpers.ts';
 import { startServer, stopServer } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
-import { Caller, poll, registerOwner, syncFinished, withDatabase } from './crash-kit.ts';
+import { Caller, crashMailbox, poll, registerOwner, syncFinished, withDatabase } from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
 import { startFakeMarketo } from './fakes/marketo.ts';
 
@@ -57,6 +57,7 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Market
     SEED_DEMO: 'false',
     DATA_DIR: path.join(dir, 'data'),
     DATABASE_URL: databaseUrl ?? '',
+    SMTP_URL: (await crashMailbox()).url,
     JOB_HEARTBEAT_SECONDS: '10',
     // The fake listens on loopback, which a user-given Marketo URL may not otherwise name.
     ALLOW_PRIVATE_FETCH: 'true',

@@ -8,6 +8,7 @@ import type { ServerProcess } from './server-process.ts';
 import {
   Caller,
   connectByOAuth,
+  crashMailbox,
   opportunityCounts,
   poll,
   registerOwner,
@@ -43,6 +44,7 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Salesf
     SEED_DEMO: 'false',
     DATA_DIR: path.join(dir, 'data'),
     DATABASE_URL: databaseUrl ?? '',
+    SMTP_URL: (await crashMailbox()).url,
     // The shortest heartbeat the queue allows: the killed worker's job is taken up again in seconds.
     JOB_HEARTBEAT_SECONDS: '10',
     SALESFORCE_CLIENT_ID: fake.clientId,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
 import { startServer, stopServer } from './server-process.ts';
-import { Caller, crashRig, poll, withDatabase } from './crash-kit.ts';
+import { Caller, crashRig, poll, registerOwner, withDatabase } from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
 
 const ROWS = 100_000;
@@ -75,19 +75,7 @@ describe('issue 6 "Crash safety"', async () => {
     running.push(first);
     const api = new Caller();
     api.base = first.url;
-    const self = await api.json<{ clients: { client_id: string }[] }>(
-      'POST',
-      '/v1/api/register',
-      {
-        first_name: 'Crash',
-        last_name: 'Test',
-        email: 'crash@import.example',
-        password: 'correct horse battery staple',
-        company_name: 'Crash Test Co',
-      },
-      201,
-    );
-    api.clientId = self.clients[0]!.client_id;
+    await registerOwner(api, 'crash@import.example');
     const imports = `/v1/integration/crm/fileforce/client/${api.clientId}/imports`;
     const form = new FormData();
     form.append('kind', 'targets');

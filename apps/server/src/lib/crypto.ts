@@ -30,10 +30,11 @@ export function safeEqual(a: string, b: string): boolean {
 
 /**
  * Encrypts secrets at rest (OAuth tokens, TOTP secrets, SSO client secrets) with AES-256-GCM, under
- * a key derived from APP_SECRET. Output: `v1.<iv>.<tag>.<ciphertext>`, base64url parts.
+ * a key derived from APP_SECRET. Output: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. `purpose`
+ * derives a separate key, so what is sealed for one use (a sign-up link) never opens as another.
  */
-export function createSecretBox(appSecret: string) {
-  const key = Buffer.from(hkdfSync('sha256', appSecret, 'rally', 'secrets-at-rest-v1', 32));
+export function createSecretBox(appSecret: string, purpose = 'secrets-at-rest-v1') {
+  const key = Buffer.from(hkdfSync('sha256', appSecret, 'rally', purpose, 32));
   return {
     encrypt(plain: string): string {
       const iv = randomBytes(12);

@@ -83,6 +83,16 @@ export const registerBody = z.object({
   company_name: name('company name'),
 });
 
+/**
+ * Finishing a sign-up from the e-mailed link (`/register?confirm=`): the sealed link and the password
+ * chosen at sign-up, so a link opened by someone else (or a sign-up someone else started with this
+ * address) cannot create the account.
+ */
+export const registerConfirmBody = z.object({
+  token: z.string().min(20, 'is not a valid link').max(4000, 'is not a valid link'),
+  password: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
+});
+
 export const resetRequestBody = z.object({ email: emailSchema });
 export const resetBody = z.object({
   hash: z.string().min(20, 'is not a valid link').max(200),

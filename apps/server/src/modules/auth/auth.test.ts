@@ -473,52 +473,8 @@ describe('sign-in link and reset requests per IP', async () => {
   });
 });
 
-describe('sign-up and self', async () => {
+describe('self', async () => {
   const app = await createTestApp();
-
-  it('POST /v1/api/register creates the user, their company as a client, and makes them its owner', async () => {
-    const b = new Browser(app);
-    const res = await b.post('/v1/api/register', {
-      first_name: 'Grace',
-      last_name: 'Hopper',
-      email: 'Grace@Example.com',
-      password: 'compilers are fun',
-      company_name: 'Navy Labs',
-    });
-    expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({
-      email: 'grace@example.com',
-      clients: [{ client_name: 'Navy Labs', role: 'purple_owner', is_default: true }],
-    });
-    expect((await b.get('/v1/api/user/self')).statusCode).toBe(200);
-    const dup = await new Browser(app).post('/v1/api/register', {
-      first_name: 'G',
-      last_name: 'H',
-      email: 'grace@example.com',
-      password: 'compilers are fun',
-      company_name: 'Again',
-    });
-    expect(dup.statusCode).toBe(409);
-    const [count] = await app.db.select().from(clients).where(eq(clients.name, 'Again'));
-    expect(count).toBeUndefined();
-  });
-
-  it('422 naming each bad field of a sign-up', async () => {
-    const res = await new Browser(app).post('/v1/api/register', {
-      first_name: '',
-      last_name: 'X',
-      email: 'not-an-email',
-      password: 'short',
-      company_name: 'C',
-    });
-    expect(res.statusCode).toBe(422);
-    expect(
-      res
-        .json()
-        .errors.map((e: { field: string }) => e.field)
-        .sort(),
-    ).toEqual(['body.email', 'body.first_name', 'body.password']);
-  });
 
   it('PATCH self changes the name; a new password needs the current one and ends other sessions', async () => {
     const { user, browser } = await signedIn(app, { [await makeClient(app)]: 'yellow_sdr' });

@@ -28,6 +28,27 @@ export const emails = {
       ],
       link,
     ),
+  registerConfirm: (to: string, link: string) =>
+    mail(
+      to,
+      `Finish creating your ${PRODUCT_NAME} account`,
+      [
+        `Someone started creating a ${PRODUCT_NAME} account with this address. If it was you, open this link within 24 hours and enter the password you chose to finish.`,
+        'If it was not you, ignore this e-mail: no account is created without the link and that password.',
+      ],
+      link,
+    ),
+  registerExisting: (to: string, resetLink: string) =>
+    mail(
+      to,
+      `Someone tried to sign up to ${PRODUCT_NAME} with your address`,
+      [
+        `Someone tried to create a new ${PRODUCT_NAME} account with this e-mail address, which already has one. Nothing was changed.`,
+        'If it was not you, you can ignore this e-mail.',
+        'If it was you, sign in with your account instead. If you forgot your password, choose a new one here:',
+      ],
+      resetLink,
+    ),
   mfaLocked: (to: string, failures: number, minutes: number, link: string) =>
     mail(
       to,

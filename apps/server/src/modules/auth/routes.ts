@@ -2,7 +2,6 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BUILT_IN_ROLES } from '@rally/shared';
 import {
   loginBody,
   loginReply,
@@ -12,13 +11,12 @@ import {
   mfaRequiredReply,
   mfaConfirmReply,
   mfaEnrolReply,
-  registerBody,
   resetBody,
   resetRequestBody,
   selfReply,
   updateSelfBody,
 } from '@rally/shared/schemas/auth';
-import { authTokens, clients, memberships, recoveryCodes, sessions, users } from '../../db/schema/index.ts';
+import { authTokens, recoveryCodes, sessions, users } from '../../db/schema/index.ts';
 import { NOT_AUTHENTICATED, authOf, requireUnscopedSession } from '../../lib/access.ts';
 import { selfOfSession } from '../../plugins/auth.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
@@ -48,7 +46,7 @@ function tooMany(reply: FastifyReply, r: LimitResult) {
     .send({ message: `Too many attempts. Try again in ${seconds} seconds.` });
 }
 
-/** Sign-in, sign-up, password reset, self and MFA (SPEC.md §7 "Authentication and users"). */
+/** Sign-in, password reset, self and MFA (sign-up: register.ts) (SPEC.md §7 "Authentication and users"). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   const box = createSecretBox(config.appSecret);
@@ -319,46 +317,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       app.identity.invalidateUser(user.id);
       return sendSelf(request, reply);
-    },
-  );
-
-  app.post(
-    '/api/register',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign up: a user and their first client, as its owner',
-        body: registerBody,
-        response: { 201: selfReply, 409: messageReply },
-      },
-    },
-    async (request, reply) => {
-      const b = request.body;
-      if (await findUserByEmail(db, b.email)) {
-        return reply
-          .code(409)
-          .send({ message: 'An account with this e-mail address already exists. Sign in instead.' });
-      }
-      const passwordHash = await hashPassword(b.password);
-      const userId = await db.transaction(async (tx) => {
-        const [u] = await tx
-          .insert(users)
-          .values({ email: b.email, firstName: b.first_name, lastName: b.last_name, passwordHash })
-          .returning({ id: users.id });
-        const [c] = await tx.insert(clients).values({ name: b.company_name }).returning({ id: clients.id });
-        if (!u || !c) throw new Error('register: insert failed');
-        await tx.insert(memberships).values({
-          userId: u.id,
-          clientId: c.id,
-          role: 'purple_owner',
-          permissions: [...BUILT_IN_ROLES.purple_owner],
-          isDefault: true,
-        });
-        return u.id;
-      });
-      await app.sessions.start(request, reply, userId);
-      return sendSelf(request, reply, 201);
     },
   );
 

@@ -105,8 +105,12 @@ describe('the takeover of issue 37.1 fails', () => {
       password: PASSWORD,
       company_name: 'Evil Co',
     });
-    expect(registered.statusCode).toBe(201);
-    const evilCo: string = registered.json().clients[0].client_id;
+    expect(registered.statusCode).toBe(202);
+    const signUpMail = await waitFor(async () => (await mailsTo('mallory@attacker.test')).at(0));
+    const token = signUpMail.textBody.match(/\/register\?confirm=([\w.-]+)/)![1];
+    const confirmed = await attacker.post('/v1/api/register/confirm', { token, password: PASSWORD });
+    expect(confirmed.statusCode).toBe(201);
+    const evilCo: string = confirmed.json().clients[0].client_id;
     attacker.clientId = evilCo;
     expect(
       (await attacker.post('/v1/rest/user_request', { email: 'victim@victim.test', role: 'yellow_sdr' }))

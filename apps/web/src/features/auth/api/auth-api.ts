@@ -28,7 +28,16 @@ export const register = async (body: {
   email: string;
   password: string;
   company_name: string;
-}) => apiRequest('/v1/api/register', { method: 'POST', body, schema: (await replies()).selfReply });
+}) => apiRequest('/v1/api/register', { method: 'POST', body, schema: (await replies()).messageReply });
+
+/** Finishes a sign-up from its e-mailed link; the reply signs in. */
+export const confirmRegistration = async (token: string, password: string) =>
+  apiRequest('/v1/api/register/confirm', {
+    method: 'POST',
+    body: { token, password },
+    schema: (await replies()).selfReply,
+    retries: 0,
+  });
 
 export const requestPasswordReset = async (email: string) =>
   apiRequest('/v1/api/user/reset_password', {

@@ -303,6 +303,8 @@ async function databaseAlone(database: Database, tokens: string[], seconds: numb
             contentId: state.content?.id ?? null,
             size: '300x250',
             at,
+            verdict: 'person',
+            reason: 'browser',
           };
         });
         await enqueueEvents(db, items);

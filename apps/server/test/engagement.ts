@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +21,39 @@ import type { ContentDay } from '../src/db/schema/index.ts';
 /** A desktop browser: the tags count only traffic that looks like a person (not bots, not fetch's "node"). */
 export const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+
+/**
+ * What a browser sends when a person follows a link (Fetch Metadata). `fetch` itself always sends
+ * `Sec-Fetch-Mode: cors`, which is no click: a script's request is a scanner's (decision 0017).
+ */
+export const CLICK_HEADERS: Record<string, string> = {
+  'user-agent': BROWSER_UA,
+  'sec-fetch-mode': 'navigate',
+  'sec-fetch-dest': 'document',
+};
+
+/**
+ * A GET over real HTTP with exactly these headers (node:http; `fetch` would put its own
+ * `Sec-Fetch-Mode` in), answered as a `Response`. Redirects are not followed.
+ */
+export function rawGet(url: string, headers: Record<string, string> = CLICK_HEADERS): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) h.append(k, one);
+        }
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: h }));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /**
  * Small factories for the engagement engine's tests: a client's integration, a selected rep, an

@@ -75,6 +75,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     DATABASE_URL: databaseUrl,
     // The suite's fakes (pictures, SSO issuers, Marketo) listen on loopback; SSRF tests set 'false'.
     ALLOW_PRIVATE_FETCH: 'true',
+    // Tests fetch a tag's image and click back to back, as no person does: the burst rule (decision
+    // 0017) is off unless a test turns it on (verdicts.test.ts).
+    TRACKING_BURST_MS: '0',
     ...opts.env,
   });
   const app = await buildApp(config, { jobPollingSeconds: 0.5, pgliteSnapshot: pgliteSnapshot(), ...opts });

@@ -10,7 +10,7 @@ import {
   salesReps,
   targets,
 } from '../src/db/schema/index.ts';
-import { BROWSER_UA } from './engagement.ts';
+import { BROWSER_UA, rawGet } from './engagement.ts';
 import { crashRig, withDatabase } from './crash-kit.ts';
 import { startServer, stopServer } from './server-process.ts';
 
@@ -116,7 +116,9 @@ describe('issue 19: impression ingest after SIGKILL', async () => {
           const url =
             kind === 'ad' ? `${first.url}/t/${t.token}/ad/300x250.png` : `${first.url}/t/${t.token}/c`;
           try {
-            const res = await fetch(url, { headers: { 'user-agent': BROWSER_UA }, redirect: 'manual' });
+            // A click as a browser follows a link (fetch's own Sec-Fetch-Mode would make it a scanner's).
+            const res =
+              kind === 'ad' ? await fetch(url, { headers: { 'user-agent': BROWSER_UA } }) : await rawGet(url);
             await res.arrayBuffer();
             if (res.status !== 200 && res.status !== 302) throw new Error(`${url}: ${res.status}`);
             answered.set(t.id, (answered.get(t.id) ?? 0) + 1);

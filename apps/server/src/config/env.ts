@@ -96,6 +96,13 @@ const schema = z.object({
     .min(1)
     .max(86_400)
     .default(900),
+  // A click with another fetch of its ad tag this close is a scanner's (decision 0017); 0 turns it off.
+  TRACKING_BURST_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(2_000),
   // No default here: it depends on NODE_ENV (on outside production, off in it; see loadConfig).
   // Checked in loadConfig (parseTrustProxy): a hop count or a list of addresses and ranges.
   TRUST_PROXY: z.string().trim().optional(),
@@ -274,6 +281,8 @@ export type Config = {
   logLevel: string;
   webDist: string;
   seedDemo: boolean;
+  /** Fetches of one ad tag this close around a click make it a scanner's (decision 0017); 0: off. */
+  trackingBurstMs: number;
   /** Idle time after which a session ends (sliding). */
   sessionTtlDays: number;
   /** Sign-in attempts allowed per account in a window (per IP: ten times as many). */
@@ -420,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: path.resolve(e.WEB_DIST),
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     trustProxy: trustProxy as Config['trustProxy'],
+    trackingBurstMs: e.TRACKING_BURST_MS,
     sessionTtlDays: e.SESSION_TTL_DAYS,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,

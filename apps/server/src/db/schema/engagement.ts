@@ -31,6 +31,11 @@ export const engagementEvents = pgTable(
     contentId: uuid('content_id'),
     /** Ad size for impressions (e.g. 300x250). */
     size: text('size'),
+    /**
+     * Why the event was judged a person's (decision 0017: `browser`, `gmail_proxy`, `apple_mail`…);
+     * null for events recorded before verdicts, which count as a person's.
+     */
+    reason: text('reason'),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -47,6 +52,35 @@ export const engagementEvents = pgTable(
     index('engagement_events_email_idx')
       .on(t.cadenceId, t.occurredAt)
       .where(sql`${t.type} = 'impression' and ${t.size} = 'email'`),
+  ],
+);
+
+export const VERDICTS = ['person', 'machine_open', 'scanner', 'bot'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/**
+ * Impressions and clicks that were not a person's (decision 0017): Apple Mail's privacy prefetch,
+ * mail security scanners, bots. Kept apart from `engagement_events` so that every reader of those
+ * (counters, reports, billing, journeys) counts people only without a filter to forget.
+ */
+export const uncountedEvents = pgTable(
+  'uncounted_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    clientId: uuid('client_id').notNull(),
+    targetId: uuid('target_id').notNull(),
+    cadenceId: integer('cadence_id').notNull(),
+    type: text('type', { enum: EVENT_TYPES }).notNull(),
+    verdict: text('verdict', { enum: VERDICTS }).notNull(),
+    reason: text('reason').notNull(),
+    dayNumber: integer('day_number'),
+    contentId: uuid('content_id'),
+    size: text('size'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('uncounted_events_target_idx').on(t.targetId, t.occurredAt),
+    index('uncounted_events_client_idx').on(t.clientId, t.occurredAt),
   ],
 );
 

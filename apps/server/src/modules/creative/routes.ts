@@ -6,7 +6,7 @@ import { AD_RENDITIONS } from '@rally/shared/schemas/content';
 import type { AdRendition } from '@rally/shared/schemas/content';
 import { hashToken } from '../../lib/crypto.ts';
 import { testIdOf } from '../tracking/test-tags.ts';
-import { isAutomated } from '../tracking/traffic.ts';
+import { isAutomated } from '../tracking/verdict.ts';
 import { PUBLIC_PAGE_CSP, contentPreviewHtml, notFoundHtml } from './landing-page.ts';
 import { contentWithBrand } from './repository.ts';
 import type { RenderedPage } from './service.ts';

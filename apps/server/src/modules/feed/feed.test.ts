@@ -23,13 +23,13 @@ import { oauthCredentialsFrom } from '../integrations/vendor-http.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { Browser, makeClient, signedIn } from '../../../test/http.ts';
 import {
-  BROWSER_UA,
   makeCadence,
   makeContent,
   makeProspect,
   makeRep,
   makeTarget,
   showing,
+  rawGet,
 } from '../../../test/engagement.ts';
 import { startFakeSalesloft } from '../../../test/fakes/salesloft.ts';
 
@@ -460,10 +460,7 @@ describe('GET /sc/dashboard/feed/stream (server-sent events)', () => {
     const s = await openStream(owner);
     afterAll(() => s.close());
     await s.ready();
-    const res = await fetch(`${base}/t/${t.token}/c`, {
-      redirect: 'manual',
-      headers: { 'user-agent': BROWSER_UA },
-    });
+    const res = await rawGet(`${base}/t/${t.token}/c`);
     expect(res.status).toBeLessThan(400);
     await s.until(() => s.items().length >= 2);
     const [clickItem, superItem] = s.items();

@@ -6,6 +6,8 @@ import { TEST_DATABASE_URL, createTestApp } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
 import {
   BROWSER_UA,
+  CLICK_HEADERS,
+  rawGet,
   makeCadence,
   makeContent,
   makeRep,
@@ -39,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const click = async (token: string, at = base, ua = BROWSER_UA) => {
-  const res = await fetch(`${at}/t/${token}/c`, { redirect: 'manual', headers: { 'user-agent': ua } });
+  const res = await rawGet(`${at}/t/${token}/c`, { ...CLICK_HEADERS, 'user-agent': ua });
   return { res, body: await res.text() };
 };
 

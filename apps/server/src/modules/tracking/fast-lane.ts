@@ -5,7 +5,7 @@ import type { AdRendition } from '@rally/shared/schemas/content';
 import { INTERNAL_ERROR_MESSAGE } from '../../lib/errors.ts';
 import { requestIdOf } from '../../lib/request-id.ts';
 import { adPng, UNKNOWN_TOKEN } from './routes.ts';
-import { isAutomated } from './traffic.ts';
+import { clientIpOf, judge } from './verdict.ts';
 
 /** A handler that answers the request and returns true, or returns false and leaves it alone. */
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -15,12 +15,11 @@ export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 const AD_PATH = new RegExp(`^/t/([A-Za-z0-9_-]{1,128})/ad/(${AD_RENDITIONS.join('|')})\\.png$`);
 
 /**
- * The ad tag (`GET /t/{token}/ad/{size}.png`) answered ahead of Fastify, for counted browser
- * traffic only: the hottest path of the product, where routing, schema checks and hooks were a
- * fifth of a request's CPU (issue 19). It answers exactly as the route does (the same record call,
- * the same image, status, `no-store`, security headers and request id); anything else (a HEAD, a
- * bot, a query string, an odd token or size, every other path) goes to Fastify, whose route also
- * serves `app.inject`.
+ * The ad tag (`GET /t/{token}/ad/{size}.png`) answered ahead of Fastify: the hottest path of the
+ * product, where routing, schema checks and hooks were a fifth of a request's CPU (issue 19). It
+ * answers exactly as the route does (the same verdict and record call, the same image, status,
+ * `no-store`, security headers and request id); anything else (a HEAD, a query string, an odd
+ * token or size, every other path) goes to Fastify, whose route also serves `app.inject`.
  */
 export function adFastLane(app: FastifyInstance): FastLane {
   // The headers as flat lists built once: writeHead with a list writes them as they are, where a
@@ -40,9 +39,13 @@ export function adFastLane(app: FastifyInstance): FastLane {
   };
   const json = (message: string) => Buffer.from(JSON.stringify({ message }));
 
+  // The address as Fastify reads it (TRUST_PROXY): Apple's and the gateways' ranges are judged on it.
+  const ipOf = clientIpOf(app.config.trustProxy);
+
   async function serve(req: IncomingMessage, res: ServerResponse, token: string, size: AdRendition) {
     try {
-      const out = await app.tracking.record({ token, type: 'impression', size });
+      const { verdict, reason } = judge({ method: 'GET', headers: req.headers, ip: ipOf(req) }, 'impression');
+      const out = await app.tracking.record({ token, type: 'impression', size, verdict, reason });
       if (out.status === 'unknown') {
         send(req, res, 404, JSON_ERROR, json(UNKNOWN_TOKEN));
         return;
@@ -58,7 +61,7 @@ export function adFastLane(app: FastifyInstance): FastLane {
     if (req.method !== 'GET') return false;
     const m = AD_PATH.exec(req.url ?? '');
     const token = m?.[1];
-    if (!token || isAutomated(req)) return false;
+    if (!token) return false;
     void serve(req, res, token, m[2] as AdRendition);
     return true;
   };

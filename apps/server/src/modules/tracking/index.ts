@@ -50,6 +50,7 @@ export function setupTracking(app: FastifyInstance): void {
   const tracking = createTrackingService({
     database: app.database,
     log: app.log,
+    burstMs: app.config.trackingBurstMs,
     // Looked up at publish time: the feed module may decorate the app after this runs.
     publish: (clientId, item) => {
       if (app.hasDecorator('feedBus')) app.feedBus.publish(clientId, item);

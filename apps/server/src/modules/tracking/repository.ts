@@ -251,6 +251,9 @@ export type BatchItem = {
   at: string;
   /** Record an impression even when the day has no content (demo data). */
   allow: boolean;
+  /** Only a person's events count; the others are kept in `uncounted_events` (decision 0017). */
+  verdict: string;
+  reason: string | null;
 };
 export type StoredFeedItem = {
   id: number;
@@ -266,7 +269,10 @@ export type StoredFeedItem = {
 export type BatchResult = {
   /** The targets as they stood before the batch (locked), by token. */
   states: Map<string, TargetState>;
-  /** `ord`s of the items recorded (ads run for the target, and content when it is an impression). */
+  /**
+   * `ord`s of the items recorded (ads run for the target, and content when it is an impression),
+   * counted or kept uncounted by their verdict.
+   */
   recorded: Set<number>;
   /** `ord`s of the items that made their target super. */
   supers: Set<number>;
@@ -293,9 +299,9 @@ function countingCtes(rule: { clicks: number; impressions: number }): SQL {
     where e.super_date is null and (e.clk >= ${rule.clicks} or e.imp >= ${rule.impressions})
     order by e.target_id, e.ord
   ), ev as (
-    insert into engagement_events (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
+    insert into engagement_events (client_id, target_id, cadence_id, type, day_number, content_id, size, reason, occurred_at)
     select client_id, target_id, cadence_id, type, day_number, content_id,
-      case when type = 'impression' then size end, at
+      case when type = 'impression' then size end, verdict_reason, at
     from e order by ord
   ), d as (
     select e.target_id as id,
@@ -364,23 +370,33 @@ export async function ingestBatch(
 ): Promise<BatchResult> {
   const query = sql`
 with items as (
-  select x.ord, x.token, x.type, x.size, x.at, x.allow
+  select x.ord, x.token, x.type, x.size, x.at, x.allow, x.verdict, x.reason
   from jsonb_to_recordset(${JSON.stringify(items)}::jsonb)
-    as x(ord int, token text, type text, size text, at timestamptz, allow boolean)
+    as x(ord int, token text, type text, size text, at timestamptz, allow boolean, verdict text, reason text)
 ), ${stateCtes(sql`t.token = any(array(select token from items))`, true)},
+r as (
+  select i.*, s.id as target_id, s.client_id, s.cadence_id, s.day_number, s.content_id
+  from items i join s on s.token = i.token
+  where s.runs and (i.type <> 'impression' or s.content_id is not null or i.allow)
+), un as (
+  insert into uncounted_events (client_id, target_id, cadence_id, type, verdict, reason, day_number, content_id, size, occurred_at)
+  select client_id, target_id, cadence_id, type, verdict, coalesce(reason, verdict), day_number, content_id,
+    case when type = 'impression' then size end, at
+  from r where verdict <> 'person' order by ord
+),
 e as (
-  select i.ord, i.type, i.size, i.at, s.id as target_id, s.client_id, s.cadence_id, s.prospect_id,
+  select i.ord, i.type, i.size, i.at, i.reason as verdict_reason, s.id as target_id, s.client_id, s.cadence_id, s.prospect_id,
     s.sales_rep_id, s.day_number, s.content_id, s.super_date, s.cadence_name, true as same_day,
     s.impressions + count(*) filter (where i.type = 'impression') over w as imp,
     s.clicks + count(*) filter (where i.type = 'click') over w as clk,
     s.views + count(*) filter (where i.type = 'view') over w as vw
   from items i join s on s.token = i.token
-  where s.runs and (i.type <> 'impression' or s.content_id is not null or i.allow)
+  where s.runs and (i.type <> 'impression' or s.content_id is not null or i.allow) and i.verdict = 'person'
   window w as (partition by s.id order by i.ord rows unbounded preceding)
 ),
 ${countingCtes(rule)}
 select json_build_object(${STATE_FIELDS},
-  'recorded', (select coalesce(json_agg(e.ord), '[]') from e),
+  'recorded', (select coalesce(json_agg(r.ord), '[]') from r),
   'supers', (select coalesce(json_agg(sup.ord), '[]') from sup),
   'feed', ${FEED_JSON}
 ) as state`;
@@ -425,6 +441,9 @@ export type QueueItem = {
   contentId: string | null;
   size: string | null;
   at: string;
+  /** The request's verdict (decision 0017); the consumer may still find a person's click in a burst. */
+  verdict: string;
+  reason: string;
 };
 
 /**
@@ -448,12 +467,14 @@ export async function enqueueEvents(
     content_id: i.contentId,
     size: i.size,
     at: i.at,
+    verdict: i.verdict,
+    reason: i.reason,
   }));
   const query = sql`
 with items as (
   select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(ord int, client_id uuid,
     version bigint, count boolean, target_id uuid, cadence_id int, type text, day_number int,
-    content_id uuid, size text, at timestamptz)
+    content_id uuid, size text, at timestamptz, verdict text, reason text)
 ), v as (
   select c.client_id, coalesce((select sv.version from tracking_state_versions sv
     where sv.client_id = c.client_id), 0) as version
@@ -461,9 +482,9 @@ with items as (
 ), ok as (
   select i.* from items i join v on v.client_id = i.client_id and v.version = i.version
 ), ins as (
-  insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
+  insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at, verdict, reason)
   select client_id, target_id, cadence_id, type, day_number, content_id,
-    case when type = 'impression' then size end, at
+    case when type = 'impression' then size end, at, verdict, reason
   from ok where count order by ord
 )
 select json_build_object('held', (select coalesce(json_agg(ok.ord), '[]') from ok),
@@ -480,6 +501,11 @@ select json_build_object('held', (select coalesce(json_agg(ok.ord), '[]') from o
 
 /** The advisory lock that makes the fold a single consumer across processes. */
 const FOLD_LOCK = 727003;
+/**
+ * How much longer than the burst window a person's click waits in the queue: an event is stamped
+ * when its request arrives and appended a moment later, and the fold must see the whole window.
+ */
+export const BURST_MARGIN_MS = 500;
 
 /**
  * The consumer: takes up to `limit` of the oldest queued events and, in one statement (so one
@@ -491,27 +517,59 @@ export async function foldQueue(
   db: Tx,
   limit: number,
   rule: { clicks: number; impressions: number },
+  burstMs = 0,
 ): Promise<{ taken: number; feed: StoredFeedItem[] }> {
+  const burst = sql`make_interval(secs => ${burstMs / 1000}::float8)`;
+  const hold = sql`make_interval(secs => ${(burstMs + BURST_MARGIN_MS) / 1000}::float8)`;
   const query = sql`
 with lk as (
   select pg_try_advisory_xact_lock(${FOLD_LOCK}) as ok
+), young as (
+  -- A person's click waits until every fetch of its burst window has arrived; so does whatever
+  -- of its target came after it, so counters still see the target's events in order.
+  select target_id, min(id) as first_id from ingest_queue
+  where ${burstMs}::int > 0 and type = 'click' and verdict = 'person' and occurred_at > now() - ${hold}
+  group by target_id
 ), q as (
   delete from ingest_queue where id in (
-    select id from ingest_queue where (select ok from lk) order by id limit ${limit})
-  returning id, client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at
+    select iq.id from ingest_queue iq where (select ok from lk)
+      and not exists (select 1 from young y where y.target_id = iq.target_id and iq.id >= y.first_id)
+    order by iq.id limit ${limit})
+  returning id, client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at, verdict, reason
+), b as (
+  -- Several fetches of one message within the window: a scanner's (decision 0017). Every other
+  -- tag request of the target around the click counts, whatever its verdict and wherever it is.
+  select q.id from q
+  where ${burstMs}::int > 0 and q.type = 'click' and q.verdict = 'person' and (
+    exists (select 1 from ingest_queue r where r.target_id = q.target_id and r.id <> q.id
+      and r.type <> 'view' and r.occurred_at > q.occurred_at - ${burst} and r.occurred_at < q.occurred_at + ${burst})
+    or exists (select 1 from engagement_events x where x.target_id = q.target_id and x.type <> 'view'
+      and x.occurred_at > q.occurred_at - ${burst} and x.occurred_at < q.occurred_at + ${burst})
+    or exists (select 1 from uncounted_events x where x.target_id = q.target_id
+      and x.occurred_at > q.occurred_at - ${burst} and x.occurred_at < q.occurred_at + ${burst}))
+), qv as (
+  select q.id, q.client_id, q.target_id, q.cadence_id, q.type, q.day_number, q.content_id, q.size, q.occurred_at,
+    case when b.id is null then q.verdict else 'scanner' end as verdict,
+    case when b.id is null then q.reason else 'burst' end as reason
+  from q left join b on b.id = q.id
+), un as (
+  insert into uncounted_events (client_id, target_id, cadence_id, type, verdict, reason, day_number, content_id, size, occurred_at)
+  select client_id, target_id, cadence_id, type, verdict, coalesce(reason, verdict), day_number, content_id, size, occurred_at
+  from qv where verdict <> 'person' order by id
 ), t as (
   select t.id, t.prospect_id, t.sales_rep_id, t.day_number, t.impressions, t.clicks, t.views, t.super_date
-  from targets t where t.id = any(array(select target_id from q))
+  from targets t where t.id = any(array(select target_id from qv where verdict = 'person'))
   order by t.id for update
 ), e as (
-  select q.id as ord, q.type, q.size, q.occurred_at as at, t.id as target_id, q.client_id, q.cadence_id,
+  select q.id as ord, q.type, q.size, q.occurred_at as at, q.reason as verdict_reason, t.id as target_id, q.client_id, q.cadence_id,
     t.prospect_id, t.sales_rep_id, q.day_number, q.content_id, t.super_date, c.name as cadence_name,
     q.day_number = t.day_number as same_day,
     t.impressions + count(*) filter (where q.type = 'impression') over w as imp,
     t.clicks + count(*) filter (where q.type = 'click') over w as clk,
     t.views + count(*) filter (where q.type = 'view') over w as vw
-  from q join t on t.id = q.target_id
+  from qv q join t on t.id = q.target_id
   join cadences c on c.id = q.cadence_id
+  where q.verdict = 'person'
   window w as (partition by t.id order by q.id rows unbounded preceding)
 ),
 ${countingCtes(rule)}

@@ -16,7 +16,7 @@ import type { TargetState } from './repository.ts';
 import { goesStraight } from './click-trust.ts';
 import { adsRunFor, clickDestination } from './service.ts';
 import { testIdOf } from './test-tags.ts';
-import { isAutomated } from './traffic.ts';
+import { isAutomated, judge } from './verdict.ts';
 
 export const UNKNOWN_TOKEN = 'Not found: no ad tag has this token';
 // Lenient: a tag sits in other people's e-mails and pages, whose tools may append their own
@@ -75,10 +75,12 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
       const { token, size } = request.params;
       const test = testIdOf(request.query);
       let target: TargetState | null;
-      if (isAutomated(request) || (test && (await tracking.testTag(test, token, 'open')))) {
+      if (test && (await tracking.testTag(test, token, 'open'))) {
         target = await tracking.peek(token);
       } else {
-        const out = await tracking.record({ token, type: 'impression', size });
+        // Every impression is stored with its verdict; only a person's counts (decision 0017).
+        const { verdict, reason } = judge(request, 'impression');
+        const out = await tracking.record({ token, type: 'impression', size, verdict, reason });
         target = out.status === 'unknown' ? null : out.target;
       }
       if (!target) return reply.code(404).send({ message: UNKNOWN_TOKEN });
@@ -109,10 +111,11 @@ export const trackingTagRoutes: FastifyPluginAsyncZod = async (app) => {
       const test = testIdOf(request.query);
       const isTest = test !== null && (await tracking.testTag(test, token, 'click'));
       let target: TargetState | null;
-      if (isAutomated(request) || isTest) {
+      if (isTest) {
         target = await tracking.peek(token);
       } else {
-        const out = await tracking.record({ token, type: 'click' });
+        const { verdict, reason } = judge(request, 'click');
+        const out = await tracking.record({ token, type: 'click', verdict, reason });
         target = out.status === 'unknown' ? null : out.target;
       }
       if (!target) return reply.code(404).send({ message: UNKNOWN_TOKEN });

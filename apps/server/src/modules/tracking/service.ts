@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { uuidToBase58 } from '@rally/shared';
 import type { AdRendition } from '@rally/shared/schemas/content';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
+import type { EngagementVerdict, VerdictReason } from '@rally/shared/schemas/tracking';
 import type { Database } from '../../db/client.ts';
 import { content } from '../../db/schema/index.ts';
 import type { EventType } from '../../db/schema/index.ts';
@@ -11,6 +12,7 @@ import { GroupCommit } from './group-commit.ts';
 import { useTestTag } from './test-tags.ts';
 import type { TestTagUse } from './test-tags.ts';
 import {
+  BURST_MARGIN_MS,
   enqueueEvents,
   ensurePartitions,
   foldQueue,
@@ -41,6 +43,12 @@ export type IngestItem = {
   at?: Date;
   /** Record an impression even when the day has no content (demo data before content exists). */
   allowNoContent?: boolean;
+  /**
+   * The request's verdict (verdict.ts); a person's by default. Only a person's events count; the
+   * others are kept uncounted with their reason (decision 0017).
+   */
+  verdict?: EngagementVerdict;
+  reason?: VerdictReason;
 };
 
 export type IngestOutcome =
@@ -56,6 +64,8 @@ type Deps = {
   log: FastifyBaseLogger;
   /** Pushes a new feed item to open pages (the feed module's bus); called after commit. */
   publish: (clientId: string, item: StoredFeedItem) => void;
+  /** A person's click with another fetch of its tag this close is a scanner's; 0 turns it off. */
+  burstMs?: number;
 };
 
 /**
@@ -119,6 +129,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export function createTrackingService(deps: Deps) {
   const { database, log } = deps;
+  const burstMs = deps.burstMs ?? 0;
   const db = database.db;
   const single = database.driver === 'pglite';
 
@@ -141,6 +152,8 @@ export function createTrackingService(deps: Deps) {
       size: item.size ?? null,
       at: item.at?.toISOString() ?? now,
       allow: item.allowNoContent === true,
+      verdict: item.verdict ?? 'person',
+      reason: item.reason ?? null,
     }));
     const result = await ingestBatch(db, batch, SUPER_RULE);
     publish(result.feed);
@@ -190,6 +203,10 @@ export function createTrackingService(deps: Deps) {
       const { held, versions } = await enqueueEvents(db, batch);
       for (const [clientId, version] of versions) learn(clientId, version);
       if (batch.some((item) => item.count && held.has(item.ord))) scheduleFold();
+      // A person's click waits out its burst window in the queue; fold it when that has passed.
+      if (burstMs > 0 && batch.some((i) => i.count && i.type === 'click' && i.verdict === 'person')) {
+        setTimeout(scheduleFold, burstMs + BURST_MARGIN_MS + 10).unref();
+      }
       return batch.map((item) => held.has(item.ord));
     },
     { maxBatch: 256, concurrency: single ? 1 : 4 },
@@ -214,6 +231,8 @@ export function createTrackingService(deps: Deps) {
         contentId: state.content?.id ?? null,
         size: item.size ?? null,
         at,
+        verdict: item.verdict ?? 'person',
+        reason: item.reason ?? 'browser',
       });
       if (held) return count ? { status: 'recorded', target: state } : { status: 'ignored', target: state };
       states.delete(item.token);
@@ -249,7 +268,7 @@ export function createTrackingService(deps: Deps) {
         do {
           foldAgain = false;
           lastFoldStart = Date.now();
-          const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE);
+          const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE, burstMs);
           publish(feed);
           // A full batch means the queue is behind: go on at once; else let the next batch gather.
           // Another process folding (-1) may have started before this one's events were appended:
@@ -276,7 +295,8 @@ export function createTrackingService(deps: Deps) {
     while (Date.now() < deadline) {
       await runFolds();
       if (!(await queuePending(db))) return;
-      await sleep(10);
+      // Clicks wait out their burst window in the queue (decision 0017).
+      await sleep(burstMs > 0 ? 50 : 10);
     }
     throw new Error('ingest queue not folded in time');
   }
@@ -362,7 +382,7 @@ export function createTrackingService(deps: Deps) {
     async start(): Promise<void> {
       if (poll || closed) return;
       for (;;) {
-        const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE);
+        const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE, burstMs);
         publish(feed);
         if (taken < FOLD_BATCH) break;
       }

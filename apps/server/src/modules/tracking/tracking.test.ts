@@ -18,6 +18,8 @@ import { createTestApp, EXPECTED_DRIVER, waitFor } from '../../../test/helpers.t
 import { makeClient } from '../../../test/http.ts';
 import {
   BROWSER_UA,
+  CLICK_HEADERS,
+  rawGet,
   makeCadence,
   makeContent,
   makeProspect,
@@ -67,8 +69,8 @@ const ad = (token: string, size = '300x250', init: RequestInit = {}) =>
   fetch(`${base}/t/${token}/ad/${size}.png`, { ...init, headers: { ...ua, ...(init.headers ?? {}) } }).then(
     settled,
   );
-const click = (token: string, headers: Record<string, string> = ua) =>
-  fetch(`${base}/t/${token}/c`, { redirect: 'manual', headers }).then(settled);
+const click = (token: string, headers: Record<string, string> = CLICK_HEADERS) =>
+  rawGet(`${base}/t/${token}/c`, headers).then(settled);
 const view = (body: unknown, headers: Record<string, string> = ua) =>
   fetch(`${base}/v1/rest/tracked/view`, {
     method: 'POST',
@@ -416,7 +418,7 @@ describe('superprospects: ≥ 1 click or ≥ 15 impressions per target per caden
     // Half the targets get 16 impressions (super at the 15th), half 4; ten of those also one click.
     // Sent without waiting for the fold each; it is waited for once, after all are answered.
     const rawAd = (token: string) => fetch(`${base}/t/${token}/ad/300x250.png`, { headers: ua });
-    const rawClick = (token: string) => fetch(`${base}/t/${token}/c`, { redirect: 'manual', headers: ua });
+    const rawClick = (token: string) => rawGet(`${base}/t/${token}/c`);
     const requests = list.flatMap((t, i) =>
       Array.from({ length: i < 50 ? 16 : 4 }, () => () => rawAd(t.token)),
     );

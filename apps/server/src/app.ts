@@ -17,6 +17,8 @@ import { registerErrorHandler } from './lib/errors.ts';
 import { storableTextValidatorCompiler } from './lib/request-text.ts';
 import { SERVICE_PREFIXES } from './lib/prefixes.ts';
 import { JobQueue } from './lib/queue.ts';
+import { openRedis } from './lib/redis.ts';
+import type { RedisLink } from './lib/redis.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { attentionRoutes } from './modules/attention/index.ts';
 import { sdrNotificationRoutes, setupSdrNotifications } from './modules/sdr-notifications/index.ts';
@@ -84,6 +86,8 @@ declare module 'fastify' {
     database: Database;
     db: Db;
     queue: JobQueue;
+    /** The shared Redis (REDIS_URL), or undefined: one instance's memory stands in for it. */
+    redis: RedisLink | undefined;
     outbox: Outbox;
     integrationSync: SyncService;
     crmSync: CrmSyncService;
@@ -229,6 +233,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('db', database.db);
   app.decorate('queue', queue);
   app.decorate('outbox', outbox);
+  const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisPrefix, app.log) : undefined;
+  app.decorate('redis', redis);
   setupFeed(app);
   // Before the features that emit webhook events (syncs, imports, tracking, billing).
   const webhooks = setupWebhooks(app, {
@@ -299,6 +305,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     clearInterval(sweep);
     await queue.stop();
     mailer.close();
+    await redis?.close();
     await database.close();
   });
   // After the queue's start hook: billing asks for its first run once the queue is up.

@@ -55,6 +55,10 @@ const schema = z.object({
       message: 'must be a redis:// or rediss:// URL',
     })
     .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits and . _ : -')
+    .default('rally:'),
   SERVICES: z
     .string()
     .default('main,sc,biller')
@@ -277,6 +281,11 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
+  /**
+   * Starts every Redis key and pub/sub channel (channels add the database number when not 0), so
+   * deployments can share a Redis.
+   */
+  redisPrefix: string;
   services: ServiceName[];
   logLevel: string;
   webDist: string;
@@ -424,6 +433,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     services: [...new Set(e.SERVICES)],
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),

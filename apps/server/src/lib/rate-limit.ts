@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RedisLink } from './redis.ts';
 
 export type LimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -12,11 +12,13 @@ export type Limiter = {
   check(key: string): Promise<LimitResult>;
 };
 
-export type LimiterStore = { redis: Redis | undefined };
+export type LimiterStore = { redis: RedisLink | undefined };
 
 /**
  * Fixed-window attempt counters, shared through Redis when REDIS_URL is set (several instances) and
- * in process memory otherwise.
+ * in process memory otherwise. While Redis cannot be reached each instance counts in its own memory
+ * (rate-limiter-flexible's insurance limiter): sign-in keeps working, with per-instance limits,
+ * instead of answering 500 (issue 41 item 4).
  */
 export function createLimiter(
   store: LimiterStore,
@@ -24,9 +26,16 @@ export function createLimiter(
   points: number,
   windowSeconds: number,
 ): Limiter {
-  const opts = { keyPrefix: `rally:${name}`, points, duration: windowSeconds };
+  const opts = { keyPrefix: `${store.redis?.keyPrefix ?? 'rally:'}${name}`, points, duration: windowSeconds };
   const limiter: RateLimiterAbstract = store.redis
-    ? new RateLimiterRedis({ ...opts, storeClient: store.redis, useRedisPackage: false })
+    ? new RateLimiterRedis({
+        ...opts,
+        storeClient: store.redis.client,
+        useRedisPackage: false,
+        // Not connected: straight to the insurance limiter, without waiting on a command.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(opts),
+      })
     : new RateLimiterMemory(opts);
   return {
     async hit(key) {
@@ -48,10 +57,4 @@ export function createLimiter(
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
     },
   };
-}
-
-export function connectRedis(url: string | undefined): Redis | undefined {
-  if (!url) return undefined;
-  // Fail fast instead of queueing commands forever when Redis is down.
-  return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
 }

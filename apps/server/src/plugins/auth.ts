@@ -1,12 +1,12 @@
 import { and, eq, gt } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { LRUCache } from 'lru-cache';
 import type { Self } from '@rally/shared/schemas/auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '@rally/shared';
 import { sessions, users } from '../db/schema/index.ts';
 import { hashToken, hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { API_PREFIXES } from '../lib/prefixes.ts';
+import { createSharedCache } from '../lib/shared-cache.ts';
 import { selfOf } from '../modules/auth/repository.ts';
 
 /** Readable by scripts, holds no secret: lets the app know a session cookie exists (SPEC.md §4). */
@@ -67,16 +67,20 @@ const SLIDE_AFTER_MS = 60 * 60 * 1000;
 /**
  * Session lookups and each user's memberships, kept for a few seconds in process: on the embedded
  * database every query costs most of a millisecond, and a signed-in page makes many calls. Writes
- * that change a user, their memberships or sessions invalidate the entries here at once; another
- * instance may serve a stale entry for at most IDENTITY_CACHE_TTL_MS (docs/decisions/0004).
+ * that change a user, their memberships or sessions forget the entries at once, on this instance
+ * and, through Redis, on every other; with PostgreSQL and no Redis nothing is kept, since other
+ * instances could not be told (docs/decisions/0004, 0021).
  */
 export const IDENTITY_CACHE_TTL_MS = 5_000;
 
 export type IdentityCache = {
   /** The self reply (user and memberships), cached. */
   self(userId: string): Promise<Self | null>;
-  /** Forget what is cached about a user: call after changing them, their memberships or sessions. */
-  invalidateUser(userId: string): void;
+  /**
+   * Forget what is cached about a user, on every instance: call after changing them, their
+   * memberships or sessions. The returned promise (never rejected) settles once the others are told.
+   */
+  invalidateUser(userId: string): Promise<void>;
 };
 
 type CachedSession = { auth: AuthContext; lastSeenAt: number; expiresAt: number };
@@ -106,21 +110,29 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     app.decorateRequest('csrfSecret', null);
 
-    const sessionCache = new LRUCache<string, CachedSession>({ max: 10_000, ttl: IDENTITY_CACHE_TTL_MS });
-    const selfCache = new LRUCache<string, Self>({ max: 10_000, ttl: IDENTITY_CACHE_TTL_MS });
+    const cacheDeps = { redis: app.redis, multiInstance: Boolean(config.databaseUrl), log: app.log };
+    // Sessions by token hash, tagged with their user; self replies by user id.
+    const sessionCache = createSharedCache<CachedSession>(cacheDeps, {
+      name: 'sessions',
+      max: 10_000,
+      ttlMs: IDENTITY_CACHE_TTL_MS,
+    });
+    const selfCache = createSharedCache<Self>(cacheDeps, {
+      name: 'self',
+      max: 10_000,
+      ttlMs: IDENTITY_CACHE_TTL_MS,
+    });
     const identity: IdentityCache = {
       async self(userId) {
         const hit = selfCache.get(userId);
         if (hit) return hit;
+        const t = selfCache.ticket();
         const self = await selfOf(db, userId);
-        if (self) selfCache.set(userId, self);
+        if (self) t.set(userId, self);
         return self;
       },
-      invalidateUser(userId) {
-        selfCache.delete(userId);
-        for (const [key, value] of sessionCache.entries()) {
-          if (value.auth.user.id === userId) sessionCache.delete(key);
-        }
+      async invalidateUser(userId) {
+        await Promise.all([selfCache.forget(userId), sessionCache.forgetTag(userId)]);
       },
     };
     app.decorate('identity', identity);
@@ -139,6 +151,7 @@ export const authPlugin = fp(
       const now = new Date();
       const tokenHash = hashToken(token);
       const cached = sessionCache.get(tokenHash);
+      const ticket = sessionCache.ticket();
       if (cached && cached.expiresAt > now.getTime() && now.getTime() - cached.lastSeenAt <= SLIDE_AFTER_MS) {
         request.auth = cached.auth;
         return;
@@ -183,7 +196,7 @@ export const authPlugin = fp(
         lastSeenAt = now.getTime();
         expiresAt = next.getTime();
       }
-      sessionCache.set(tokenHash, { auth: request.auth, lastSeenAt, expiresAt });
+      ticket.set(tokenHash, { auth: request.auth, lastSeenAt, expiresAt }, row.id);
     });
 
     app.addHook('onSend', async (request, reply) => {
@@ -194,8 +207,9 @@ export const authPlugin = fp(
       async start(request, reply, userId, opts = {}) {
         const old = request.cookies[SESSION_COOKIE];
         if (old) {
-          sessionCache.delete(hashToken(old));
           await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(old)));
+          // After the delete: an instance that looks the session up again finds it gone.
+          await sessionCache.forget(hashToken(old));
         }
         const token = randomToken();
         const expiresAt = new Date(Date.now() + ttlMs);
@@ -229,8 +243,9 @@ export const authPlugin = fp(
       async end(request, reply) {
         const token = request.cookies[SESSION_COOKIE];
         if (token) {
-          sessionCache.delete(hashToken(token));
           await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+          // After the delete, and before the reply: the sign-out holds on every instance at once.
+          await sessionCache.forget(hashToken(token));
         }
         request.auth = null;
         reply.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true });

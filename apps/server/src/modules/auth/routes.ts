@@ -22,7 +22,7 @@ import { selfOfSession } from '../../plugins/auth.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
+import { createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { emails } from './emails.ts';
 import { consumeToken, findUser, findUserByEmail, issueToken, peekToken } from './repository.ts';
@@ -50,9 +50,7 @@ function tooMany(reply: FastifyReply, r: LimitResult) {
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   const box = createSecretBox(config.appSecret);
-  const redis = connectRedis(config.redisUrl);
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
-  const store = { redis };
+  const store = { redis: app.redis };
   const windowS = config.loginWindowSeconds;
   const limits = {
     account: createLimiter(store, 'login-account', config.loginMaxAttempts, windowS),
@@ -315,7 +313,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (changes.passwordHash)
           await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId)));
       });
-      app.identity.invalidateUser(user.id);
+      await app.identity.invalidateUser(user.id);
       return sendSelf(request, reply);
     },
   );
@@ -365,7 +363,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
             ),
           );
       });
-      app.identity.invalidateUser(used.userId);
+      await app.identity.invalidateUser(used.userId);
       await limits.account.reset((await findUser(db, used.userId))?.email.toLowerCase() ?? '');
       return { message: 'Your password has been changed. Sign in with your new password.' };
     },
@@ -427,7 +425,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .insert(recoveryCodes)
           .values(codes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
       });
-      app.identity.invalidateUser(user.id);
+      await app.identity.invalidateUser(user.id);
       return { recovery_codes: codes };
     },
   );
@@ -464,7 +462,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(eq(users.id, user.id));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
       });
-      app.identity.invalidateUser(user.id);
+      await app.identity.invalidateUser(user.id);
       return reply.code(204).send(null);
     },
   );

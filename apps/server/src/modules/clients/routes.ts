@@ -75,7 +75,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         return c;
       });
-      app.identity.invalidateUser(authOf(request).user.id);
+      await app.identity.invalidateUser(authOf(request).user.id);
       return reply.code(201).send({
         id: created.id,
         name: created.name,

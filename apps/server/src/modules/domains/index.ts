@@ -34,7 +34,7 @@ export function setupDomains(app: FastifyInstance, opts: { workers?: boolean } =
     outbox: app.outbox,
     forgetUsers: (ids: string[]) => {
       // The auth plugin registers after the features are set up: look it up when needed.
-      if (app.hasDecorator('identity')) for (const id of ids) app.identity.invalidateUser(id);
+      if (app.hasDecorator('identity')) for (const id of ids) void app.identity.invalidateUser(id);
     },
     log: app.log,
   };

@@ -14,7 +14,7 @@ import {
 } from '@rally/shared/schemas/embedded-reports';
 import { messageReply } from '@rally/shared/schemas/auth';
 import { authOf, tenantOf } from '../../lib/access.ts';
-import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
+import { createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { FieldError, httpError } from '../../lib/errors.ts';
 import { INVALID_LINK, createEmbedded, listEmbedded, revokeEmbedded, viewEmbedded } from './service.ts';
@@ -41,9 +41,12 @@ const errorReply = z.object({ message: z.string() });
  */
 export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
-  const redis = connectRedis(config.redisUrl);
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
-  const misses = createLimiter({ redis }, 'embed-miss', EMBED_MISSES_PER_WINDOW, EMBED_WINDOW_SECONDS);
+  const misses = createLimiter(
+    { redis: app.redis },
+    'embed-miss',
+    EMBED_MISSES_PER_WINDOW,
+    EMBED_WINDOW_SECONDS,
+  );
 
   const tooMany = (reply: FastifyReply, r: LimitResult) => {
     const seconds = r.allowed ? 1 : r.retryAfterSeconds;

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
 import type { FeedItem } from '@rally/shared/schemas/feed';
 import type { Db } from '../../db/client.ts';
+import type { RedisLink } from '../../lib/redis.ts';
 import { toFeedItem } from './items.ts';
 import type { NewFeedItem, StoredFeedItem } from './items.ts';
 import { insertFeedItem, syncSubject } from './repository.ts';
@@ -26,7 +26,8 @@ export type FeedBus = {
   close(): Promise<void>;
 };
 
-const CHANNEL = 'rally:feed:';
+/** After REDIS_PREFIX (lib/redis.ts). */
+const CHANNEL = 'feed:';
 const isWire = (item: StoredFeedItem | FeedItem): item is FeedItem =>
   'detail' in item && typeof item.id === 'number';
 
@@ -38,25 +39,22 @@ const isWire = (item: StoredFeedItem | FeedItem): item is FeedItem =>
  */
 export function createFeedBus(deps: {
   db: Db;
-  redisUrl?: string | undefined;
+  redis?: RedisLink | undefined;
   log: FastifyBaseLogger;
 }): FeedBus {
-  const { db, log } = deps;
+  const { db, log, redis } = deps;
   const local = new EventEmitter();
   local.setMaxListeners(0);
-  const redisOptions = { maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
-  const pub = deps.redisUrl ? new Redis(deps.redisUrl, redisOptions) : undefined;
-  const sub = deps.redisUrl ? new Redis(deps.redisUrl, redisOptions) : undefined;
-  for (const r of [pub, sub]) r?.on('error', (err: Error) => log.warn({ err: err.message }, 'feed: redis'));
-  sub?.on('message', (channel: string, message: string) => {
+  const onMessage = (clientId: string, message: string) => {
     try {
-      local.emit(channel.slice(CHANNEL.length), JSON.parse(message) as FeedItem);
+      local.emit(clientId, JSON.parse(message) as FeedItem);
     } catch (err) {
       log.warn({ err }, 'feed: unreadable message');
     }
-  });
+  };
 
-  const subscribed = new Map<string, Promise<unknown>>();
+  /** Each followed client's Redis subscription, resolving to its way out. */
+  const subscribed = new Map<string, Promise<() => Promise<void>>>();
   const emitLocal = (clientId: string, item: FeedItem) => {
     try {
       local.emit(clientId, item);
@@ -74,8 +72,8 @@ export function createFeedBus(deps: {
         log.warn({ err }, 'feed: item not publishable');
         return;
       }
-      if (!pub) return emitLocal(clientId, item);
-      pub.publish(CHANNEL + clientId, JSON.stringify(item)).catch((err: unknown) => {
+      if (!redis) return emitLocal(clientId, item);
+      redis.publish(CHANNEL + clientId, JSON.stringify(item)).catch((err: unknown) => {
         // Redis is down: this instance's pages still hear it.
         log.warn({ err }, 'feed: redis publish failed; delivered on this instance only');
         emitLocal(clientId, item);
@@ -106,11 +104,11 @@ export function createFeedBus(deps: {
 
     async subscribe(clientId, listener) {
       local.on(clientId, listener);
-      if (sub) {
+      if (redis) {
         // The first page of a client subscribes; the others wait for that subscription too.
         let live = subscribed.get(clientId);
         if (!live) {
-          live = sub.subscribe(CHANNEL + clientId);
+          live = redis.subscribe(CHANNEL + clientId, (m) => onMessage(clientId, m));
           subscribed.set(clientId, live);
         }
         try {
@@ -123,9 +121,10 @@ export function createFeedBus(deps: {
       }
       return () => {
         local.off(clientId, listener);
-        if (sub && local.listenerCount(clientId) === 0) {
+        const live = subscribed.get(clientId);
+        if (live && local.listenerCount(clientId) === 0) {
           subscribed.delete(clientId);
-          sub.unsubscribe(CHANNEL + clientId).catch((err: unknown) => log.warn({ err }, 'feed: unsubscribe'));
+          live.then((off) => off()).catch((err: unknown) => log.warn({ err }, 'feed: unsubscribe'));
         }
       };
     },
@@ -135,8 +134,8 @@ export function createFeedBus(deps: {
     },
 
     async close() {
+      // The Redis connections are the app's (closed with it).
       local.removeAllListeners();
-      await Promise.all([pub, sub].map((r) => r?.quit().catch(() => r.disconnect())));
     },
   };
   return bus;

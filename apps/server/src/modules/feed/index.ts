@@ -19,7 +19,7 @@ declare module 'fastify' {
 
 /** Creates the feed bus on the root instance (Redis pub/sub when REDIS_URL is set); call early. */
 export function setupFeed(app: FastifyInstance): void {
-  const bus = createFeedBus({ db: app.db, redisUrl: app.config.redisUrl, log: app.log });
+  const bus = createFeedBus({ db: app.db, redis: app.redis, log: app.log });
   app.decorate('feedBus', bus);
   app.addHook('onClose', async () => bus.close());
 }

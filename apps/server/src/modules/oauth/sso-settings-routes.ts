@@ -199,7 +199,7 @@ export const ssoSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         return { outboxIds, endedFor };
       });
       for (const id of outboxIds) await app.outbox.dispatch(id);
-      for (const userId of endedFor) app.identity.invalidateUser(userId);
+      for (const userId of endedFor) await app.identity.invalidateUser(userId);
       return {
         issuer: values.issuer,
         client_id: values.oidcClientId,

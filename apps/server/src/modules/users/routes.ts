@@ -114,7 +114,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .update(memberships)
         .set({ role, permissions: [...BUILT_IN_ROLES[role]], updatedAt: new Date() })
         .where(eq(memberships.id, m.id));
-      app.identity.invalidateUser(m.userId);
+      await app.identity.invalidateUser(m.userId);
       const u = oneRow(await db.select().from(users).where(eq(users.id, m.userId)));
       return {
         id: m.userId,
@@ -151,7 +151,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           .send({ message: 'A client needs at least one owner. Make someone else owner first.' });
       }
       await db.delete(memberships).where(eq(memberships.id, m.id));
-      app.identity.invalidateUser(m.userId);
+      await app.identity.invalidateUser(m.userId);
       return reply.code(204).send(null);
     },
   );
@@ -389,7 +389,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!userId) return reply.code(404).send({ message: 'This invitation is invalid or has expired.' });
       if (!existing) await app.sessions.start(request, reply, userId);
-      app.identity.invalidateUser(userId);
+      await app.identity.invalidateUser(userId);
       const self = await app.identity.self(userId);
       if (!self) throw httpError(404, 'This invitation is invalid or has expired.');
       return reply.code(existing ? 200 : 201).send(request.auth ? selfOfSession(self, request.auth) : self);

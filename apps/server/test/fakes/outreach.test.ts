@@ -29,6 +29,7 @@ type Doc = {
 async function call(path: string, init: RequestInit & { bearer?: string | null } = {}) {
   const headers = new Headers(init.headers);
   if (init.bearer !== null) headers.set('authorization', `Bearer ${init.bearer ?? token}`);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/vnd.api+json');
   const res = await fetch(`${fake.apiUrl}${path}`, { ...init, headers });
   return { res, body: (await res.json()) as Doc };
 }
@@ -156,6 +157,28 @@ describe('fake Outreach', () => {
     });
   });
 
+  it('every request, GETs included, needs Content-Type application/vnd.api+json, else 415 (developer portal, "Content Negotiation")', async () => {
+    for (const type of [null, 'application/json', 'application/vnd.api+json; charset=utf-8']) {
+      const headers = new Headers({ authorization: `Bearer ${token}` });
+      if (type) headers.set('content-type', type);
+      const res = await fetch(`${fake.apiUrl}/users`, { headers });
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as Doc).errors![0]!.id).toBe('unsupportedMediaType');
+    }
+    expect((await call('/users')).res.status).toBe(200);
+  });
+
+  it('a disabled sequence answers enabledAt null (OpenAPI: "or null if currently disabled"); lastUsedAt tells a paused one', async () => {
+    const { body } = await call('/sequences?filter[id]=201,203');
+    const byId = Object.fromEntries(body.data.map((d) => [d.id, d.attributes]));
+    expect(byId[201]).toMatchObject({ enabled: true, enabledAt: expect.any(String) });
+    expect(byId[203]).toMatchObject({ enabled: false, enabledAt: null, lastUsedAt: expect.any(String) });
+    fake.mutate('sequence', 201, { enabled: false });
+    expect(fake.get('sequence', 201)).toMatchObject({ enabled: false, enabledAt: null });
+    const draft = fake.addSequence({ name: 'Draft', enabled: false });
+    expect(fake.get('sequence', draft.id)).toMatchObject({ enabledAt: null, lastUsedAt: null });
+  });
+
   it('answers 404 resourceNotFound for an unknown id or resource', async () => {
     for (const path of ['/prospects/999999', '/widgets']) {
       const { res, body } = await call(path);
@@ -172,7 +195,10 @@ describe('fake Outreach', () => {
       now: () => clock,
     });
     try {
-      const bearer = { authorization: `Bearer ${limited.issueTokens().access_token}` };
+      const bearer = {
+        authorization: `Bearer ${limited.issueTokens().access_token}`,
+        'content-type': 'application/vnd.api+json',
+      };
       const first = await fetch(`${limited.apiUrl}/users`, { headers: bearer });
       expect(first.headers.get('x-ratelimit-limit')).toBe('2');
       expect(first.headers.get('x-ratelimit-remaining')).toBe('1');

@@ -68,8 +68,17 @@ export type FakeSequenceInput = {
   name: string;
   sequenceType?: 'interval' | 'date';
   enabled?: boolean;
-  /** When it was last enabled; defaults to the creation time for enabled sequences. */
+  /**
+   * When it was enabled; defaults to the creation time. Outreach's OpenAPI (`sequence.enabledAt`):
+   * "The date and time the sequence was enabled, or null if currently disabled" — so a disabled
+   * sequence always answers null here, whether it never ran (a draft) or was paused.
+   */
   enabledAt?: string | null;
+  /**
+   * Outreach's OpenAPI (`sequence.lastUsedAt`): "The date and time the sequence was last used".
+   * Defaults to null and moves when a prospect is added to the sequence (a sequenceState).
+   */
+  lastUsedAt?: string | null;
   locked?: boolean;
   ownerId?: number | null;
   tags?: string[];
@@ -221,6 +230,7 @@ const RESOURCES: ResourceDef[] = [
       'name',
       'enabled',
       'enabledAt',
+      'lastUsedAt',
       'locked',
       'sequenceType',
       'shareType',
@@ -460,13 +470,17 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
     /** A sequence with its steps; returns the ids (steps in the order given). */
     addSequence(s: FakeSequenceInput): { id: number; stepIds: number[] } {
       const enabled = s.enabled ?? true;
+      if (!enabled && s.enabledAt) {
+        throw new Error('fake Outreach: a disabled sequence has enabledAt null (give lastUsedAt instead)');
+      }
       const id = insert(
         'sequence',
         s.id,
         {
           name: s.name,
           enabled,
-          enabledAt: s.enabledAt !== undefined ? s.enabledAt : enabled ? (s.createdAt ?? null) : null,
+          enabledAt: enabled ? (s.enabledAt ?? s.createdAt ?? null) : null,
+          lastUsedAt: s.lastUsedAt ?? null,
           locked: s.locked ?? false,
           sequenceType: s.sequenceType ?? 'interval',
           shareType: 'shared',
@@ -529,6 +543,11 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
       const prospect = table('prospect').get(st.prospectId);
       const state = st.state ?? 'active';
       const at = st.updatedAt ?? stamp();
+      // Adding a prospect uses the sequence (its lastUsedAt moves; its updatedAt need not).
+      const sequence = table('sequence').get(st.sequenceId);
+      const used = st.createdAt ?? at;
+      if (sequence && String(sequence.attributes.lastUsedAt ?? '') < used)
+        sequence.attributes.lastUsedAt = used;
       return insert(
         'sequenceState',
         st.id,
@@ -581,6 +600,10 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
         if (key in def(type).toOne) rec.rels[key] = value as number | null;
         else if (def(type).attributes.includes(key)) rec.attributes[key] = value;
         else throw new Error(`fake Outreach: ${type} has no ${key}`);
+      }
+      // Enabling or disabling a sequence moves enabledAt: null while disabled (OpenAPI `sequence`).
+      if (type === 'sequence' && 'enabled' in changes && !('enabledAt' in changes)) {
+        rec.attributes.enabledAt = changes.enabled === true ? new Date(now()).toISOString() : null;
       }
       rec.attributes.updatedAt = stamp();
       return rec.attributes.updatedAt as string;
@@ -884,6 +907,11 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
           detail: `Responses are ${JSON_API}; the Accept header asked for ${accept}.`,
         });
       }
+      // Every request, GETs included, names the JSON:API media type: "All requests must specify the
+      // JSON API media type (application/vnd.api+json) within the Content-Type request header.
+      // Requests failing to specify this content type will receive a 415" (Outreach developer portal,
+      // "Making requests › Content Negotiation", https://developers.outreach.io/api/making-requests/).
+      requireMediaType(req);
       const parts = url.pathname.split('/').filter(Boolean).slice(2); // after api, v2
       if (parts.length === 0) {
         if (req.method !== 'GET') throw methodNotAllowed(req.method);
@@ -907,7 +935,6 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
         return sendJson(res, 200, doc, limitHeaders);
       }
       if (req.method === 'PATCH' && parts.length === 2) {
-        requireMediaType(req);
         requireScope(access, resource, 'write');
         return sendJson(res, 200, patchDocument(resource, parts[1]!, body), limitHeaders);
       }
@@ -953,7 +980,7 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
         status: 415,
         id: 'unsupportedMediaType',
         title: 'Unsupported Media Type',
-        detail: `Content-Type must be ${JSON_API} (without media type parameters).`,
+        detail: `Expected Content-Type header to be '${JSON_API}' (without media type parameters).`,
       });
     }
   }
@@ -1499,7 +1526,7 @@ export function outreachDemoData(now = Date.now()): FakeOutreachData {
       name: 'Re-engage closed-lost',
       sequenceType: 'interval',
       enabled: false,
-      enabledAt: iso(50 * 864e5),
+      lastUsedAt: iso(50 * 864e5),
       ownerId: 103,
       tags: ['nurture'],
       createdAt: iso(80 * 864e5),

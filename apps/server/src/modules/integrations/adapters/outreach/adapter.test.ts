@@ -50,12 +50,13 @@ const ORG: FakeOutreachData = {
       ],
     },
     { id: 23, name: 'Spring event', sequenceType: 'date', steps: [{ id: 231, date: '2020-03-02' }] },
-    { id: 24, name: 'Not started', enabled: false, enabledAt: null },
+    { id: 24, name: 'Not started', enabled: false },
     {
       id: 25,
       name: 'Nurture',
+      // Paused: disabled after it ran, so enabledAt is null as Outreach's OpenAPI says.
       enabled: false,
-      enabledAt: '2024-01-05T10:00:00.000Z',
+      lastUsedAt: '2024-01-05T10:00:00.000Z',
       steps: [{ id: 251 }, { id: 252, interval: 7 * DAY }],
     },
   ],
@@ -295,6 +296,27 @@ describe('Outreach adapter: first sync', () => {
     expect(states.query).toMatchObject({ include: 'prospect,sequenceStep', sort: 'updatedAt' });
     // Accounts come in one filter[id] batch.
     expect(listCalls(fake, 'accounts').map((r) => r.query['filter[id]'])).toEqual(['71']);
+  });
+
+  it('a sequence paused in Outreach (enabledAt null once disabled) stays paused, not draft', async () => {
+    const { fake, adapter, ctx } = await setup();
+    // Before, the status came from enabledAt, which Outreach nulls on disabling: paused read as draft.
+    fake.mutate('sequence', 21, { enabled: false });
+    expect(fake.get('sequence', 21)).toMatchObject({ enabledAt: null });
+    const { items } = await collect(adapter.cadences(ctx, null));
+    const byId = Object.fromEntries(items.map((c) => [c.externalId, c.status]));
+    expect(byId).toMatchObject({ '21': 'paused', '24': 'draft', '25': 'paused' });
+  });
+
+  it('every request carries Content-Type application/vnd.api+json, GETs included (else 415)', async () => {
+    const { fake, adapter, ctx } = await setup();
+    await adapter.whoami(ctx);
+    await collect(adapter.users(ctx, null));
+    await collect(adapter.cadences(ctx, null));
+    await collect(adapter.memberships(ctx, null));
+    const api = fake.requests().filter((r) => r.path.startsWith('/api/v2'));
+    expect(api.length).toBeGreaterThan(4);
+    expect(api.filter((r) => r.status === 415)).toEqual([]);
   });
 
   it('a "sync now" of one cadence asks for filter[sequence][id]', async () => {

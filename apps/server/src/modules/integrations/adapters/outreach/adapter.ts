@@ -108,7 +108,9 @@ export function createOutreachAdapter(
 
   async function get<T>(ctx: AdapterContext, url: string): Promise<T> {
     try {
-      return await http.request<T>(ctx, { url, headers: { accept: JSON_API } });
+      // Every request names the JSON:API media type, GETs included: Outreach answers 415 otherwise
+      // (developer portal, "Making requests › Content Negotiation").
+      return await http.request<T>(ctx, { url, headers: { accept: JSON_API, 'content-type': JSON_API } });
     } catch (err) {
       // A connection made before a scope was added: only reconnecting grants it.
       if (err instanceof VendorError && err.status === 403 && err.body.includes('unauthorizedOauthScope')) {
@@ -469,8 +471,10 @@ export function stepDays(steps: Step[], sequenceType: string | null): Map<string
 }
 
 /**
- * enabled → active; disabled after having run (enabledAt set) → paused; never enabled → draft; a
- * date sequence whose last step date has passed → finished. (`locked` only stops editing.)
+ * enabled → active; disabled → paused when it was ever used, else draft; a date sequence whose last
+ * step date has passed → finished. (`locked` only stops editing.) `enabledAt` cannot tell paused
+ * from draft: Outreach's OpenAPI says it is "null if currently disabled"; `lastUsedAt` ("last
+ * used") and the sequence's delivery and contact counts can.
  */
 function sequenceStatus(s: Resource, steps: Step[], now = Date.now()): RemoteCadence['status'] {
   if (str(attr(s, 'sequenceType')) === 'date') {
@@ -478,7 +482,11 @@ function sequenceStatus(s: Resource, steps: Step[], now = Date.now()): RemoteCad
     if (dates.length && Math.max(...dates) < calendarDay(new Date(now).toISOString())) return 'finished';
   }
   if (attr(s, 'enabled') === true) return 'active';
-  return str(attr(s, 'enabledAt')) ? 'paused' : 'draft';
+  const used =
+    str(attr(s, 'lastUsedAt')) !== null ||
+    (num(attr(s, 'deliverCount')) ?? 0) > 0 ||
+    (num(attr(s, 'numContactedProspects')) ?? 0) > 0;
+  return used ? 'paused' : 'draft';
 }
 
 /** Whole days since the epoch of the date part of `YYYY-MM-DD[...]` (the step's calendar day). */

@@ -186,12 +186,14 @@ export function clientIpOf(trust: false | number | string[]): (req: IncomingMess
       .map((a) => a.trim())
       .filter(Boolean)
       .reverse();
-    const addrs = [socket, ...hops];
-    for (let i = 0; i < addrs.length - 1; i++) {
-      const ok = typeof trust === 'number' ? i < trust : trusted ? trusted.lookup(addrs[i]!) === true : false;
-      if (!ok) return addrs[i]!;
+    // Each address is believed to have come through the one before it only if that one is trusted.
+    let addr = socket;
+    for (const [i, next] of hops.entries()) {
+      const ok = typeof trust === 'number' ? i < trust : trusted ? trusted.lookup(addr) === true : false;
+      if (!ok) return addr;
+      addr = next;
     }
-    return addrs[addrs.length - 1]!;
+    return addr;
   };
 }
 

@@ -1,3 +1,6 @@
+import { EmailStepLink } from '../../features/cadences/index.ts';
 import { OnboardingScreen } from '../../features/integrations/index.ts';
 
-export default OnboardingScreen;
+export default function OnboardingRoute() {
+  return <OnboardingScreen nextSteps={(clientId) => <EmailStepLink clientId={clientId} />} />;
+}

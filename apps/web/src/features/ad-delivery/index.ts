@@ -2,4 +2,9 @@ export { getAdFieldsQueryOptions, useAdFields, AD_FIELDS_POLL_MS } from './api/g
 export { getAvailableAdFieldsQueryOptions, useAvailableAdFields } from './api/get-available-ad-fields.ts';
 export { useUpdateAdFields } from './api/update-ad-fields.ts';
 export { createFieldsInstructions, useCreateAdFields } from './api/create-ad-fields.ts';
+export { getEmailSnippetQueryOptions, useEmailSnippet, useSendSnippetTest } from './api/email-snippet.ts';
+export { downloadTargets, targetsFileName } from './api/export-targets.ts';
 export { AdFieldsPanel } from './components/ad-fields-panel.tsx';
+export { EmailAdsPanel } from './components/email-ads-panel.tsx';
+export type { EmailAdsCadence } from './components/email-ads-panel.tsx';
+export { TargetsExportButton } from './components/targets-export-button.tsx';

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { ComponentType } from 'react';
 import {
   Affix,
   Anchor,
@@ -42,8 +43,21 @@ import type { SourceLogoComponent } from './cadences-screen.tsx';
 import { AdsBadge, CadenceStatusBadge } from './status-badge.tsx';
 import { CadenceSyncState } from './sync-state.tsx';
 
-/** /cadence/{id}: one cadence, its controls, sales reps and days. */
-export function CadenceScreen({ SourceLogo }: { SourceLogo: SourceLogoComponent }) {
+/** The "Add ads to your e-mails" step (the ad-delivery feature's), given by the route. */
+export type EmailAdsComponent = ComponentType<{
+  clientId: string;
+  cadence: { id: number; integration_id: number; source: string; name: string };
+  canWrite: boolean;
+}>;
+
+/** /cadence/{id}: one cadence, its controls, its e-mail ads step, sales reps and days. */
+export function CadenceScreen({
+  SourceLogo,
+  EmailAds,
+}: {
+  SourceLogo: SourceLogoComponent;
+  EmailAds?: EmailAdsComponent;
+}) {
   const auth = useAuth();
   const { id } = useParams();
   const clientId = auth.currentClient;
@@ -56,6 +70,7 @@ export function CadenceScreen({ SourceLogo }: { SourceLogo: SourceLogoComponent 
       cadenceId={cadenceId}
       canWrite={auth.currentRole.permissions.includes('cadence.write')}
       SourceLogo={SourceLogo}
+      EmailAds={EmailAds}
     />
   );
 }
@@ -85,7 +100,13 @@ function NotFound({ clientId }: { clientId: string }) {
   );
 }
 
-type Common = { clientId: string; cadenceId: number; canWrite: boolean; SourceLogo: SourceLogoComponent };
+type Common = {
+  clientId: string;
+  cadenceId: number;
+  canWrite: boolean;
+  SourceLogo: SourceLogoComponent;
+  EmailAds?: EmailAdsComponent;
+};
 
 /** The cadence call needs its integration: from the link, else from the list (a typed or old URL). */
 function WithIntegration(props: Common) {
@@ -109,6 +130,7 @@ function CadenceView({
   integrationId,
   canWrite,
   SourceLogo,
+  EmailAds,
 }: Common & { integrationId: number }) {
   const cadence = useCadence(clientId, cadenceId, integrationId);
   if (cadence.isPending) return <PanelLoading label="Loading the cadence" />;
@@ -168,6 +190,8 @@ function CadenceView({
           </Card>
         ))}
       </SimpleGrid>
+
+      {EmailAds && <EmailAds clientId={clientId} cadence={c} canWrite={canWrite} />}
 
       <CadenceEditor clientId={clientId} cadence={c} canWrite={canWrite} />
     </Stack>

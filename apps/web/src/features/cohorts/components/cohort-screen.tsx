@@ -20,6 +20,7 @@ import {
 import { IconArchive, IconChartLine, IconRoute } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { COHORT_SOURCE_LABELS } from '@rally/shared/schemas/cohorts';
 import type { Cohort, CohortAudienceReport } from '@rally/shared/schemas/cohorts';
@@ -39,8 +40,16 @@ import { CohortStatusBadge, syncText } from './status-badge.tsx';
 
 const MEMBERS_PAGE = 20;
 
+/** The members' ad URLs as CSV (the ad-delivery feature's button), given by the route. */
+export type TargetsExportComponent = ComponentType<{
+  clientId: string;
+  kind: 'cohort';
+  id: string;
+  name: string;
+}>;
+
 /** /cohorts/{id}: the cohort's state, sync, members with engagement, impact by date and audience. */
-export function CohortScreen() {
+export function CohortScreen({ TargetsExport }: { TargetsExport?: TargetsExportComponent } = {}) {
   const auth = useAuth();
   const { id = '' } = useParams();
   const clientId = auth.currentClient;
@@ -51,6 +60,7 @@ export function CohortScreen() {
       id={id}
       canWrite={auth.currentRole.permissions.includes('cohort.write')}
       canReport={auth.currentRole.permissions.includes('reports.read')}
+      TargetsExport={TargetsExport}
     />
   );
 }
@@ -60,11 +70,13 @@ function CohortView({
   id,
   canWrite,
   canReport,
+  TargetsExport,
 }: {
   clientId: string;
   id: string;
   canWrite: boolean;
   canReport: boolean;
+  TargetsExport?: TargetsExportComponent;
 }) {
   const cohort = useCohort(clientId, id);
   useRefreshOnSync(clientId, id, cohort.data ? cohort.data.last_synced_at : undefined);
@@ -128,7 +140,15 @@ function CohortView({
       <JourneyPanel clientId={clientId} cohort={c} canWrite={canWrite} canReport={canReport} />
       <CohortCampaignsPanel clientId={clientId} cohort={c} canWrite={canWrite} />
       {canReport && <ImpactPanel clientId={clientId} id={c.id} />}
-      <MembersPanel clientId={clientId} id={c.id} />
+      <MembersPanel
+        clientId={clientId}
+        id={c.id}
+        download={
+          canReport && TargetsExport ? (
+            <TargetsExport clientId={clientId} kind="cohort" id={c.id} name={c.name} />
+          ) : null
+        }
+      />
       {canReport && <AudiencePanel clientId={clientId} id={c.id} />}
     </Stack>
   );
@@ -353,14 +373,17 @@ function useRefreshOnSync(clientId: string, id: string, syncedAt: string | null 
   }, [queryClient, clientId, id, syncedAt]);
 }
 
-function MembersPanel({ clientId, id }: { clientId: string; id: string }) {
+function MembersPanel({ clientId, id, download }: { clientId: string; id: string; download: ReactNode }) {
   const [page, setPage] = useState(1);
   const q = useCohortSegment(clientId, id, page, MEMBERS_PAGE);
   return (
     <Stack gap="xs">
-      <Title order={2} size="h4">
-        Members
-      </Title>
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Title order={2} size="h4">
+          Members
+        </Title>
+        {q.data && q.data.items.length > 0 && download}
+      </Group>
       {q.isPending ? (
         <PanelLoading label="Loading the members" />
       ) : q.isError ? (

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { ReactNode } from 'react';
 import {
   Alert,
   Button,
@@ -47,7 +48,12 @@ const isSource = (v: string | null): v is Source =>
  * reps to run ads for, watch the first sync, then on to the feed. Where the user is lives in the
  * query (`source`, `step`, `import_id`) so the vendor's OAuth redirect and a reload land back here.
  */
-export function OnboardingScreen() {
+export function OnboardingScreen({
+  nextSteps,
+}: {
+  /** What to do after setup, shown on the last step (features meet in app/routes). */
+  nextSteps?: (clientId: string) => ReactNode;
+} = {}) {
   const auth = useAuth();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
@@ -166,7 +172,7 @@ export function OnboardingScreen() {
                 onSaved={() => nextStep('reps')}
               />
             )}
-            {step === 'done' && <DoneStep onFinish={() => void finish()} />}
+            {step === 'done' && <DoneStep onFinish={() => void finish()} next={nextSteps?.(clientId)} />}
           </Paper>
         </>
       )}
@@ -334,7 +340,7 @@ function FirstSyncStep({
   );
 }
 
-function DoneStep({ onFinish }: { onFinish: () => void }) {
+function DoneStep({ onFinish, next }: { onFinish: () => void; next?: ReactNode }) {
   return (
     <Stack align="center" gap="sm" py="lg">
       <IconCircleCheck size={48} color="var(--mantine-color-teal-6)" />
@@ -345,6 +351,7 @@ function DoneStep({ onFinish }: { onFinish: () => void }) {
         Your cadences and prospects are in Rally. Next, switch ads on for a cadence and watch engaged
         prospects turn into superprospects in the feed.
       </Text>
+      {next}
       <Button size="md" rightSection={<IconArrowRight size={16} />} onClick={onFinish}>
         Go to the feed
       </Button>

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, hsError, propertyRoute } from './hubspot-properties.ts';
+import type { HsPropertyDef, PropertyState } from './hubspot-properties.ts';
 
 /**
  * A fake HubSpot on loopback, as API-NOTES.md §4 describes it: the OAuth authorization-code flow
@@ -86,18 +88,6 @@ export type StartFakeHubSpotOptions = {
 
 type Logged = { method: string; path: string; query: Record<string, string>; status: number; body?: unknown };
 
-class HttpError extends Error {
-  readonly status: number;
-  readonly body: unknown;
-  constructor(status: number, body: unknown) {
-    super(`HTTP ${status}`);
-    this.status = status;
-    this.body = body;
-  }
-}
-const hsError = (status: number, category: string, message: string, extra: Record<string, unknown> = {}) =>
-  new HttpError(status, { status: 'error', message, correlationId: randomUUID(), category, ...extra });
-
 export const HUBSPOT_SCOPES = [
   'oauth',
   'crm.objects.deals.read',
@@ -153,7 +143,14 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   const pipelines: HsPipeline[] = [];
   const owners: HsOwner[] = [];
   const lists: HsList[] = [];
-  const customProperties = new Map<string, { label: string; type: string }>();
+  const customProperties = new Map<string, HsPropertyDef>();
+  /** Property groups: HubSpot's own, and those an app creates. */
+  const propertyGroups = new Map(
+    ['contactinformation', 'companyinformation', 'dealinformation'].map((name, i) => [
+      name,
+      { label: name.replace('information', ' information'), displayOrder: i },
+    ]),
+  );
   let batchUpdates = 0;
   const codes = new Map<string, { redirectUri: string; scope: string }>();
   const access = new Map<string, { expiresAt: number; scope: string; refresh: string }>();
@@ -463,6 +460,30 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     };
   }
 
+  /** The state the property routes (hubspot-properties.ts) read and change, for one token's scopes. */
+  function propertyState(scope: string): PropertyState {
+    return {
+      customProperties,
+      groups: propertyGroups,
+      standardNames: (type) => {
+        const names = new Set(['createdate', 'hs_lastmodifieddate', 'email', 'firstname', 'lastname']);
+        for (const r of objects[type as HsObjectType] ?? [])
+          for (const k of Object.keys(r.properties)) names.add(k);
+        for (const k of customProperties.keys()) names.delete(k);
+        return names;
+      },
+      contactExists: (id) => objects.contacts.some((x) => x.id === id && !x.archived),
+      setContact: (id, properties) => {
+        const r = update('contacts', id, properties);
+        return { id: r.id, properties: { ...properties }, createdAt: r.createdAt, updatedAt: r.updatedAt };
+      },
+      hasScope: (s) => scope.split(' ').includes(s),
+      onBatchUpdate: () => {
+        batchUpdates += 1;
+      },
+    };
+  }
+
   function shape(
     type: HsObjectType,
     r: HsRecord,
@@ -754,71 +775,29 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         headers,
       );
     }
-    if (area === 'properties' && rest.length === 1 && req.method === 'POST') {
-      // Creating a custom property (what Rally's write-back needs first).
-      if (!auth.scope.split(' ').includes('crm.schemas.contacts.write')) {
-        throw hsError(403, 'MISSING_SCOPES', 'crm.schemas.contacts.write is required');
-      }
-      let body: { name?: string; label?: string; type?: string };
-      try {
-        body = JSON.parse(await readBody(req)) as typeof body;
-      } catch {
-        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
-      }
-      if (!body.name || !/^[a-z][a-z0-9_]*$/.test(body.name) || !body.type) {
-        throw hsError(400, 'VALIDATION_ERROR', 'name and type are required');
-      }
-      if (customProperties.has(body.name)) {
-        throw hsError(409, 'CONFLICT', `A property named '${body.name}' already exists.`);
-      }
-      customProperties.set(body.name, { label: body.label ?? body.name, type: body.type });
-      return send(
-        res,
-        201,
-        { name: body.name, label: body.label, type: body.type, hubspotDefined: false },
-        headers,
-      );
-    }
-    if (
-      area === 'objects' &&
-      rest[0] === 'contacts' &&
-      rest[1] === 'batch' &&
-      rest[2] === 'update' &&
-      req.method === 'POST'
-    ) {
-      if (!auth.scope.split(' ').includes('crm.objects.contacts.write')) {
-        throw hsError(403, 'MISSING_SCOPES', 'crm.objects.contacts.write is required');
-      }
-      let body: { inputs?: { id: string; properties: Record<string, string> }[] };
-      try {
-        body = JSON.parse(await readBody(req)) as typeof body;
-      } catch {
-        throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
-      }
-      const inputs = body.inputs ?? [];
-      if (inputs.length > 100) throw hsError(400, 'VALIDATION_ERROR', 'at most 100 inputs');
-      for (const i of inputs) {
-        for (const k of Object.keys(i.properties)) {
-          if (k.startsWith('rally_') && !customProperties.has(k)) {
-            throw hsError(400, 'VALIDATION_ERROR', `Property "${k}" does not exist`);
-          }
+    const answered = await propertyRoute(
+      propertyState(auth.scope),
+      req.method ?? 'GET',
+      rest,
+      area!,
+      async () => {
+        const text = await readBody(req);
+        try {
+          entry.body = JSON.parse(text) as unknown;
+        } catch {
+          entry.body = text;
         }
-      }
-      batchUpdates += 1;
-      const results = inputs.flatMap((i) => {
-        const r = objects.contacts.find((x) => x.id === i.id);
-        return r
-          ? [shape('contacts', update('contacts', i.id, i.properties), Object.keys(i.properties), [], [])]
-          : [];
-      });
-      return send(res, 200, { status: 'COMPLETE', results }, headers);
-    }
+        return text;
+      },
+    );
+    if (answered) return send(res, answered.status, answered.body, headers);
     if (area === 'properties' && rest.length === 1) {
       const type = rest[0] as HsObjectType;
       if (!objects[type]) throw hsError(404, 'OBJECT_NOT_FOUND', `Unknown object type ${type}`);
       const names = new Set<string>(['createdate', 'hs_lastmodifieddate']);
       for (const r of objects[type]) for (const k of Object.keys(r.properties)) names.add(k);
       if (type === 'contacts') for (const k of customProperties.keys()) names.add(k);
+      const custom = (name: string) => (type === 'contacts' ? customProperties.get(name) : undefined);
       const stageOptions = pipelines.flatMap((p) =>
         p.stages.map((s) => ({ label: s.label, value: s.id, displayOrder: s.displayOrder, hidden: false })),
       );
@@ -828,12 +807,14 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         {
           results: [...names].sort().map((name) => ({
             name,
-            label: name.replace(/_/g, ' '),
-            type: /date$/.test(name) ? 'datetime' : name === 'amount' ? 'number' : 'string',
-            fieldType: name === 'dealstage' ? 'select' : 'text',
-            groupName: `${type.slice(0, -1)}information`,
+            label: custom(name)?.label ?? name.replace(/_/g, ' '),
+            type:
+              custom(name)?.type ??
+              (/date$/.test(name) ? 'datetime' : name === 'amount' ? 'number' : 'string'),
+            fieldType: custom(name)?.fieldType ?? (name === 'dealstage' ? 'select' : 'text'),
+            groupName: custom(name)?.groupName ?? `${type.slice(0, -1)}information`,
             options: name === 'dealstage' ? stageOptions : [],
-            hubspotDefined: !name.startsWith('rally_'),
+            hubspotDefined: !custom(name),
           })),
         },
         headers,
@@ -981,6 +962,16 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     removeActivity,
     objectTypeId: OBJECT_TYPE_ID,
     customProperties,
+    propertyGroups,
+    /** A super admin deletes a custom contact property: its values go with it. */
+    deleteProperty(name: string) {
+      customProperties.delete(name);
+      for (const r of objects.contacts) Reflect.deleteProperty(r.properties, name);
+    },
+    /** Requests per 10-second window from now on (HubSpot: 100–190); undefined: unlimited. */
+    setBurstLimit(n: number | undefined) {
+      opts.burstLimit = n;
+    },
     /** How many contact batch updates were made. */
     batchUpdates: () => batchUpdates,
     /** Tokens for tests that skip the consent screen. */

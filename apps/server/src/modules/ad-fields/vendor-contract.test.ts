@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AdFieldsPort } from '../integrations/ad-fields-port.ts';
+import { createHubSpotAdapter } from '../crm/adapters/hubspot/adapter.ts';
 import { createApolloAdapter } from '../integrations/adapters/apolloio/adapter.ts';
 import { createOutreachAdapter } from '../integrations/adapters/outreach/adapter.ts';
 import { createSalesloftAdapter } from '../integrations/adapters/salesloft/adapter.ts';
@@ -8,11 +9,12 @@ import { oauthCredentialsFrom } from '../integrations/vendor-http.ts';
 import { checkRequest, loadSpec, recordingProxy } from '../../../test/vendor-specs/check.ts';
 import type { SentRequest } from '../../../test/vendor-specs/check.ts';
 import { startFakeApollo } from '../../../test/fakes/apollo.ts';
+import { startFakeHubSpot } from '../../../test/fakes/hubspot.ts';
 import { startFakeOutreach } from '../../../test/fakes/outreach.ts';
 import { startFakeSalesloft } from '../../../test/fakes/salesloft.ts';
 
 /**
- * Every request the ad-fields parts of the sequence adapters send, checked against the vendor's own
+ * Every request the ad-fields parts of the sequence and CRM adapters send, checked against the vendor's own
  * API description kept in test/vendor-specs (dated, with its source): the operation, its query
  * parameters and every key of its body must be documented there.
  */
@@ -128,6 +130,36 @@ describe("the ad fields' requests match the vendors' API descriptions", () => {
     expect(sent.flatMap((r) => checkRequest(spec, r))).toEqual([]);
     expect(new Set(sent.map((r) => `${r.method} ${r.path}`))).toEqual(
       new Set(['GET /api/v1/fields', 'POST /api/v1/fields', 'POST /api/v1/contacts/bulk_update']),
+    );
+  });
+
+  it('HubSpot (OpenAPI, CRM v3): contact properties and groups listed and created, contacts batch updated', async () => {
+    const fake = await startFakeHubSpot();
+    const proxy = await recordingProxy(fake.apiUrl);
+    closers.push(fake.close, proxy.close);
+    const contact = fake.addRecord('contacts', { email: 'p@spec.example', firstname: 'P', lastname: 'Q' });
+    const adapter = createHubSpotAdapter({
+      apiUrl: proxy.url,
+      authUrl: fake.authUrl,
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+    });
+    const sent = await exercise(
+      adapter.adFields!,
+      ctxOf(oauthCredentialsFrom(fake.issueTokens())),
+      [contact.id],
+      proxy.sent,
+    );
+    const spec = loadSpec('hubspot-2026-12-05.json');
+    expect(sent.flatMap((r) => checkRequest(spec, r))).toEqual([]);
+    expect(new Set(sent.map((r) => `${r.method} ${r.path}`))).toEqual(
+      new Set([
+        'GET /crm/v3/properties/contacts',
+        'GET /crm/v3/properties/contacts/groups',
+        'POST /crm/v3/properties/contacts/groups',
+        'POST /crm/v3/properties/contacts',
+        'POST /crm/v3/objects/contacts/batch/update',
+      ]),
     );
   });
 

@@ -17,6 +17,7 @@ import type {
   RemoteStageChange,
   WriteBackItem,
 } from '../../port.ts';
+import { hubspotAdFields } from './ad-fields.ts';
 
 /**
  * HubSpot (CRM API v3, OAuth authorization code) as a CRM source. Facts: API-NOTES.md §4.
@@ -316,6 +317,7 @@ export function createHubSpotAdapter(
   return {
     source: 'hubspot',
     auth: 'oauth',
+    adFields: hubspotAdFields(http, api),
 
     authorizeUrl({ state, redirectUri }) {
       const { clientId } = app();

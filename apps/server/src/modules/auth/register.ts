@@ -8,7 +8,7 @@ import { NOT_AUTHENTICATED } from '../../lib/access.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { connectRedis, createLimiter } from '../../lib/rate-limit.ts';
+import { createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { selfOfSession } from '../../plugins/auth.ts';
 import { emails } from './emails.ts';
@@ -73,9 +73,7 @@ function tooMany(reply: FastifyReply, r: LimitResult) {
  */
 export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
-  const redis = connectRedis(config.redisUrl);
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
-  const store = { redis };
+  const store = { redis: app.redis };
   const windowS = config.loginWindowSeconds;
   const limits = {
     ip: createLimiter(store, 'register-ip', config.loginMaxAttempts * 4, windowS),

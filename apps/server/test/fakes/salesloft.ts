@@ -145,6 +145,12 @@ export type StartFakeSalesloftOptions = {
   rateLimitPerMinute?: number;
   /** The user who "signs in" at /oauth/authorize; default: the first team admin, else the first user. */
   authorizingUserId?: number;
+  /**
+   * The team's group visibility policy lets a non-admin list the whole team at /users (the API
+   * definition: "Non Admin: Lists only your user, or all on team depending on group visibility
+   * policy"). Default false: a non-admin sees only their own user.
+   */
+  nonAdminSeesTeam?: boolean;
   seed?: FakeSalesloftSeed;
 };
 
@@ -832,7 +838,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
 
   type Resource = {
     scope: string | null;
-    list?: (q: URLSearchParams) => unknown;
+    list?: (q: URLSearchParams, auth: TokenRow) => unknown;
     one?: (id: number) => unknown;
   };
   const one =
@@ -874,7 +880,9 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     team: { scope: 'team:read' },
     users: {
       scope: 'team:read',
-      list: (q) =>
+      // GET /v2/users.json in the API definition: "Non Admin: Lists only your user, or all on team
+      // depending on group visibility policy. Team Admin: Lists users associated with your team".
+      list: (q, auth) =>
         list(q, {
           rows: users,
           sortKeys: { id: (u) => u.id, email: (u) => u.email, name: (u) => `${u.first_name} ${u.last_name}` },
@@ -885,7 +893,9 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
             const active = read.bool('active');
             // visible_only (default true) hides deactivated users; false shows the whole team.
             const visibleOnly = read.bool('visible_only') ?? true;
+            const onlyOwn = !users.get(auth.userId)?.team_admin && !opts.nonAdminSeesTeam;
             return (u) =>
+              (!onlyOwn || u.id === auth.userId) &&
               (!ids || ids.includes(u.id)) &&
               (active === undefined || u.active === active) &&
               (!visibleOnly || u.active);
@@ -950,8 +960,12 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
           rows: steps,
           sortKeys: { ...byUpdated },
           defaultSort: 'updated_at',
+          // GET /v2/steps.json documents ids, cadence_id, type, has_due_actions, sorting and paging,
+          // and no updated_at filter (test/vendor-specs/salesloft-*: the published definition). Like
+          // the real API with a parameter it does not know, an updated_at[...] filter is ignored.
           filter: (read) => {
-            const base = idsAndTimes(read);
+            const given = read.ints('ids');
+            const base = (r: Row) => !given || given.includes(r.id);
             const cadenceId = read.int('cadence_id', 1);
             const type = q.get('type');
             return (s) =>
@@ -987,13 +1001,18 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     },
     actions: {
       scope: 'cadences:read',
-      list: (q) =>
+      // "If the requester is not an admin, this endpoint will only return actions belonging to the
+      // requester. If the request is an admin, this endpoint will return actions for the entire
+      // team." (developer.salesloft.com/docs/api/actions-index, List actions)
+      list: (q, auth) =>
         list(q, {
           rows: actions,
           sortKeys: { ...byUpdated, due_on: (a) => a.due_on },
           defaultSort: 'updated_at',
           filter: (read) => {
-            const base = idsAndTimes(read);
+            const ownOnly = !users.get(auth.userId)?.team_admin;
+            const idsAndTime = idsAndTimes(read);
+            const base = (a: ActionRow) => (!ownOnly || a.user_id === auth.userId) && idsAndTime(a);
             const stepId = read.int('step_id', 1);
             const cadenceIds = read.ints('cadence_id');
             const personIds = read.ints('person_id');
@@ -1345,7 +1364,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
     } else if (idPart !== undefined && resource.one) {
       body = resource.one(Number(idPart));
     } else if (idPart === undefined && resource.list) {
-      body = resource.list(url.searchParams);
+      body = resource.list(url.searchParams, auth);
     } else {
       throw fail(404, 'Not Found');
     }
@@ -1451,6 +1470,10 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
       const user = userId === undefined ? authorizingUser() : users.get(userId);
       if (!user) throw new Error('fake Salesloft: no user to grant tokens to');
       return issueTokens(user.id, scope);
+    },
+    /** Who "signs in" at the next /oauth/authorize (undefined: the first team admin, as at start). */
+    setAuthorizingUser(userId: number | undefined) {
+      opts.authorizingUserId = userId;
     },
     /** Registers one more redirect URI (the app's port is often known only after start). */
     addRedirectUri(uri: string) {

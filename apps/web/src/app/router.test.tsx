@@ -39,6 +39,7 @@ const integration = (clientId: string) => ({
   updated_at: '2026-11-01T00:00:00.000Z',
   account_name: 'Acme sales team',
   last_error: null,
+  access_note: null,
   is_syncing: false,
   last_synced_at: '2026-11-01T00:00:00.000Z',
   sync_progress: null,

@@ -165,6 +165,8 @@ export const integrationSchema = z.object({
   // Beyond SPEC.md §3's fields: what the connections screen and the sync progress bar show.
   account_name: z.string().nullable(),
   last_error: z.string().nullable(),
+  /** What the connection cannot see (e.g. a Salesloft non-admin's narrower view); null: everything. */
+  access_note: z.string().nullable(),
   is_syncing: z.boolean(),
   last_synced_at: z.iso.datetime({ offset: true }).nullable(),
   sync_progress: z

@@ -70,6 +70,11 @@ export const integrations = pgTable(
     accountName: text('account_name'),
     /** Why the integration is inactive, in words for the user (e.g. "Salesloft revoked access…"). */
     lastError: text('last_error'),
+    /**
+     * What this connection cannot see, in words for the user (a Salesloft non-admin sees only their
+     * own actions and users); set when connecting, null when it sees everything.
+     */
+    accessNote: text('access_note'),
     syncCursor: jsonb('sync_cursor').$type<SyncCursor>().notNull().default({}),
     isSyncing: boolean('is_syncing').notNull().default(false),
     syncProgress: jsonb('sync_progress').$type<SyncProgress | null>(),

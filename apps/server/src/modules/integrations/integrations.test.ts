@@ -327,6 +327,29 @@ describe('failures the user can act on', () => {
     expect(row.lastError).toBeNull();
   });
 
+  it('connecting as a Salesloft non-admin says on the connection what it cannot see; an admin clears it', async () => {
+    // Salesloft shows a non-admin only their own actions and users (List actions, List users).
+    salesloft.setAuthorizingUser(102);
+    try {
+      await connectSalesloft(owner, 'connections');
+      await waitFor(async () => {
+        const i = await integrationOf('salesloft');
+        return i && !i.isSyncing ? i : null;
+      });
+      const [i] = (await owner.get(`/v1/rest/client/${clientId}/integrations`)).json();
+      expect(i.access_note).toMatch(/marcus\.chen@acme-cloud\.example is not a Salesloft team admin/);
+      expect(i.access_note).toMatch(/Reconnect Salesloft as a team admin/);
+    } finally {
+      salesloft.setAuthorizingUser(undefined);
+    }
+    await connectSalesloft(owner, 'connections');
+    await waitFor(async () => {
+      const i = await integrationOf('salesloft');
+      return i && !i.isSyncing ? i : null;
+    });
+    expect((await integrationOf('salesloft'))?.accessNote).toBeNull();
+  });
+
   it('a callback with a forged or foreign state lands on connections with a reason, and connects nothing', async () => {
     const res = await owner.get('/v1/integration/sequence/salesloft/callback?code=abc&state=forged.sig', {
       clientId: null,

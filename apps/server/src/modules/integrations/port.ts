@@ -119,8 +119,12 @@ export type SequenceAdapter = {
   authorizeUrl?(params: AuthorizeParams): string;
   /** OAuth: trades the callback's code for tokens. */
   exchangeCode?(params: { code: string; redirectUri: string }): Promise<OAuthCredentials>;
-  /** Who we are connected as (the account name shown on the connections screen); checks credentials. */
-  whoami(ctx: AdapterContext): Promise<{ accountName: string }>;
+  /**
+   * Who we are connected as (the account name shown on the connections screen); checks credentials.
+   * `accessNote`: what this connection cannot see (e.g. a non-admin's narrower view), in words for
+   * the user; shown on the connection.
+   */
+  whoami(ctx: AdapterContext): Promise<{ accountName: string; accessNote?: string | null }>;
   /** Users updated after `since` (null: all), oldest first. */
   users(ctx: AdapterContext, since: string | null): AsyncIterable<Page<RemoteUser>>;
   /** Cadences updated after `since` (null: all), oldest first, with their step days. */

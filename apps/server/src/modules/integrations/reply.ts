@@ -14,6 +14,7 @@ export function toIntegrationReply(r: typeof integrations.$inferSelect): Integra
     account_name: r.accountName,
     // A vendor's error may quote a URL with its key (issue 37).
     last_error: r.lastError === null ? null : maskUrlsIn(r.lastError),
+    access_note: r.accessNote,
     is_syncing: r.isSyncing,
     last_synced_at: r.lastSyncedAt?.toISOString() ?? null,
     sync_progress: r.syncProgress ?? null,

@@ -55,7 +55,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Stores the connection (one per source per client) and starts its first sync. */
   async function saveConnection(clientId: string, adapter: SequenceAdapter, creds: Credentials) {
     let current = creds;
-    const { accountName } = await adapter.whoami({
+    const { accountName, accessNote = null } = await adapter.whoami({
       credentials: () => current,
       saveCredentials: async (next) => {
         current = next;
@@ -70,6 +70,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         source: adapter.source,
         credentialsEnc: box.encrypt(JSON.stringify(current)),
         accountName,
+        accessNote,
         isActive: true,
       })
       .onConflictDoUpdate({
@@ -77,6 +78,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         set: {
           credentialsEnc: box.encrypt(JSON.stringify(current)),
           accountName,
+          accessNote,
           isActive: true,
           lastError: null,
           isSyncing: false,

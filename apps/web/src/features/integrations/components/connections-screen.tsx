@@ -381,6 +381,17 @@ export function ConnectionCard({
             <Text size="sm">{i.last_error}</Text>
           </Alert>
         )}
+        {i.is_active && i.access_note && (
+          <Alert
+            color="yellow"
+            variant="light"
+            icon={<IconAlertTriangle size={16} />}
+            p="xs"
+            title="This connection sees part of the team"
+          >
+            <Text size="sm">{i.access_note}</Text>
+          </Alert>
+        )}
         {connect.isError && <FormError error={connect.error} />}
       </Stack>
       <Modal opened={confirm} onClose={() => setConfirm(false)} title={`Disconnect ${label}?`}>

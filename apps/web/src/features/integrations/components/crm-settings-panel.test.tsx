@@ -27,6 +27,7 @@ const integration = (patch: Partial<Integration> = {}): Integration => ({
   updated_at: '2026-11-25T10:00:00.000Z',
   account_name: 'acme.hubspot.example',
   last_error: null,
+  access_note: null,
   is_syncing: false,
   last_synced_at: '2026-11-25T10:00:00.000Z',
   sync_progress: null,

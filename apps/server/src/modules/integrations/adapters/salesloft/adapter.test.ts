@@ -183,7 +183,60 @@ describe('Salesloft adapter', () => {
 
   it('whoami names the team and the connected user', async () => {
     const { adapter, ctx } = await setup();
-    await expect(adapter.whoami(ctx)).resolves.toEqual({ accountName: 'Initrode (ada@initrode.example)' });
+    await expect(adapter.whoami(ctx)).resolves.toEqual({
+      accountName: 'Initrode (ada@initrode.example)',
+      accessNote: null,
+    });
+  });
+
+  it("a non-admin's connection says what it cannot see: Salesloft gives it only its own actions and user", async () => {
+    const { fake, adapter } = await setup();
+    let credentials: Credentials = oauthCredentialsFrom(fake.grantTokens(2));
+    const rob: AdapterContext = {
+      credentials: () => credentials,
+      saveCredentials: async (next) => {
+        credentials = next;
+      },
+    };
+    // /me carries team_admin; before, whoami did not read it and said nothing.
+    const who = await adapter.whoami(rob);
+    expect(who.accountName).toBe('Initrode (rob@initrode.example)');
+    expect(who.accessNote).toMatch(/^rob@initrode\.example is not a Salesloft team admin/);
+    // The fake narrows the view as Salesloft documents (List users, List actions).
+    const { users } = await sync(adapter, rob);
+    expect(users.map((u) => u.externalId)).toEqual(['2']);
+    const actions = fake.apiRequests('actions');
+    expect(actions.length).toBeGreaterThan(0);
+  });
+
+  it('a full cadence sync pages /steps by page number and ends, though Salesloft ignores updated_at there', async () => {
+    // 5 cadences × 50 steps = 250 steps: 3 pages of 100.
+    const seed: FakeSalesloftSeed = {
+      users: [{ id: 1, first_name: 'Ada', last_name: 'Admin', email: 'ada@x.example', team_admin: true }],
+      cadences: Array.from({ length: 5 }, (_, c) => ({
+        id: 20 + c,
+        name: `C${c}`,
+        owner_id: 1,
+        steps: Array.from({ length: 50 }, (_, i) => ({ day: 1 + i })),
+      })),
+    };
+    const { fake, adapter, ctx } = await setup({ seed });
+    // The old walk asked for updated_at[gte], which /steps does not document: the fake (like a
+    // vendor ignoring an unknown filter) served page 1 again and again. Stop such a walk here.
+    const stop = new AbortController();
+    const watch = setInterval(() => {
+      if (fake.apiRequests('steps').length > 20) stop.abort(new Error('the /steps walk did not end'));
+    }, 5);
+    try {
+      const { items } = await collect(adapter.cadences({ ...ctx, signal: stop.signal }, null));
+      expect(items).toHaveLength(5);
+      expect(items.every((c) => c.days.length === 50)).toBe(true);
+    } finally {
+      clearInterval(watch);
+    }
+    const pages = fake.apiRequests('steps');
+    expect(pages.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
+    expect(pages.every((r) => ![...r.query.keys()].some((k) => k.startsWith('updated_at')))).toBe(true);
   });
 
   it('incremental sync with `since` returns only what changed (API-NOTES: "sort_by=updated_at&sort_direction=ASC&updated_at[gt]=<last>")', async () => {
@@ -395,7 +448,9 @@ describe('Salesloft adapter', () => {
       refreshToken: expect.any(String),
     });
     const ctx: AdapterContext = { credentials: () => credentials, saveCredentials: async () => {} };
-    await expect(adapter.whoami(ctx)).resolves.toEqual({ accountName: 'Initrode (ada@initrode.example)' });
+    await expect(adapter.whoami(ctx)).resolves.toMatchObject({
+      accountName: 'Initrode (ada@initrode.example)',
+    });
 
     // A code works once, and only with the redirect URI it was issued for.
     await expect(

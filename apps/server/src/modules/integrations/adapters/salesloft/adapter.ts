@@ -54,6 +54,7 @@ type SlUser = {
   name?: string | null;
   email?: string | null;
   active?: boolean | null;
+  team_admin?: boolean | null;
   updated_at?: string | null;
   team?: Ref;
 };
@@ -132,6 +133,16 @@ export function cadenceStatus(
   // Not a documented cadence state, but a pause is what it would mean if Salesloft sent it.
   if (state === 'paused') return 'paused';
   return 'active';
+}
+
+/** What a connection made by a non-admin cannot see, in words for the connections screen. */
+export function salesloftNonAdminNote(person: string): string {
+  return (
+    `${person || 'The connecting user'} is not a Salesloft team admin, and Salesloft shows a non-admin only ` +
+    "their own actions and, unless the team's visibility policy allows more, only their own user. " +
+    "Other reps' people are placed by their last completed step (or day 1) instead of the step " +
+    'they are on, and reps Rally cannot see are missing. Reconnect Salesloft as a team admin to see the whole team.'
+  );
 }
 
 export function createSalesloftAdapter(
@@ -314,7 +325,13 @@ export function createSalesloftAdapter(
       const me = (await get<OneReply<SlUser>>(ctx, '/me')).data;
       const team = (await get<OneReply<SlTeam>>(ctx, '/team')).data;
       const person = me.email || me.name || `${me.first_name ?? ''} ${me.last_name ?? ''}`.trim();
-      return { accountName: team.name ? `${team.name} (${person})` : person };
+      return {
+        accountName: team.name ? `${team.name} (${person})` : person,
+        // Salesloft narrows what a non-admin's token sees (List actions: "only actions belonging to
+        // the requester"; List users: "only your user, or all on team depending on group
+        // visibility policy"), so the sync would quietly miss the other reps' progress.
+        accessNote: me.team_admin === false ? salesloftNonAdminNote(person) : null,
+      };
     },
 
     // /users can neither filter nor sort by updated_at (it sorts by id, email, name…), and a team
@@ -458,10 +475,13 @@ export function createSalesloftAdapter(
     },
   };
 
-  /** Every step of the team, walked like the other listings. */
-  async function allSteps(ctx: AdapterContext): Promise<SlStep[]> {
-    const out: SlStep[] = [];
-    for await (const { rows } of walk<SlStep & Timed>(ctx, '/steps', {}, null)) out.push(...rows);
-    return out;
+  /**
+   * Every step of the team, by page number. The published definition gives `/steps` no
+   * `updated_at` filter, so the cursor walk of the other listings cannot be used here: a vendor
+   * that ignores the filter would serve page 1 again and again. Oldest first by `created_at`, so an
+   * edit during the walk moves nothing and a new step lands on the last page.
+   */
+  function allSteps(ctx: AdapterContext): Promise<SlStep[]> {
+    return all<SlStep>(ctx, '/steps', { sort_by: 'created_at', sort_direction: 'ASC' });
   }
 }

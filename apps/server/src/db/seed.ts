@@ -17,6 +17,7 @@ import { seedDemoCrm } from '../modules/crm/index.ts';
 import { seedDemoCohorts } from '../modules/cohorts/index.ts';
 import type { CohortService } from '../modules/cohorts/index.ts';
 import { seedDemoCampaigns } from '../modules/campaigns/index.ts';
+import { seedDemoEmailAds } from '../modules/email-ads/index.ts';
 import type { CampaignService } from '../modules/campaigns/index.ts';
 import type { JourneyService } from '../modules/journeys/index.ts';
 import type { BillingService, Charging, PaymentProvider } from '../modules/billing/index.ts';
@@ -218,6 +219,20 @@ export async function seedDemoCampaignData(deps: {
 }
 
 /**
+ * Issue 38: per demo data client, its largest cadence with the e-mail snippet installed (its first
+ * e-mail-rendition impression nine days ago) and opens from each kind of mail client since.
+ */
+export async function seedDemoEmailAdsData(deps: {
+  db: Db;
+  tracking: TrackingService;
+}): Promise<{ events: number }> {
+  return seedDemoEmailAds(
+    deps,
+    DEMO_DATA_CLIENTS.map((key) => DEMO_CLIENTS[key].id),
+  );
+}
+
+/**
  * Issue 9: per demo data client, a local test card (4242…), an address and invoice details, one paid
  * and one open invoice over its oldest superprospects (the rest stay uncharged, so the balance shows
  * both), once per client. Run after the engagement seed, which makes the superprospects.
@@ -280,12 +295,14 @@ async function seedDemoSteps(app: FastifyInstance): Promise<DemoSeedSummary> {
   const campaigns = await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
   // After the engagement seed: the demo invoices bill its superprospects.
   const billing = await seedDemoBillingData({ db: app.db, billing: app.billing });
+  // Last: e-mail opens on top of the rest, so the seeds above keep their figures.
+  const emailAds = await seedDemoEmailAdsData({ db: app.db, tracking: app.tracking });
   return {
     users: users.created,
     imported: data.imported,
     opportunities: crm.opportunities,
     content: content.created,
-    events: engagement.events + cohorts.events,
+    events: engagement.events + cohorts.events + emailAds.events,
     cohorts: cohorts.cohorts,
     campaigns: campaigns.campaigns,
     invoices: billing.invoices,

@@ -1,1 +1,2 @@
 export { emailAdRoutes } from './routes.ts';
+export { seedDemoEmailAds } from './demo.ts';

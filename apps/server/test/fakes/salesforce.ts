@@ -95,6 +95,20 @@ const SCHEMA: Record<string, string[]> = {
     'SystemModstamp',
   ],
   OpportunityContactRole: ['Id', 'OpportunityId', 'ContactId', 'Role', 'IsPrimary', 'SystemModstamp'],
+  Lead: [
+    'Id',
+    'Email',
+    'FirstName',
+    'LastName',
+    'Title',
+    'Company',
+    'OwnerId',
+    'IsConverted',
+    'IsDeleted',
+    'CreatedDate',
+    'LastModifiedDate',
+    'SystemModstamp',
+  ],
   Campaign: [
     'Id',
     'Name',
@@ -118,6 +132,7 @@ const PREFIX: Record<string, string> = {
   User: '005',
   Account: '001',
   Contact: '003',
+  Lead: '00Q',
   Opportunity: '006',
   OpportunityStage: '01J',
   RecordType: '012',
@@ -144,7 +159,14 @@ export type StartFakeSalesforceOptions = {
   seed?: SfSeed;
 };
 
-type LoggedRequest = { method: string; path: string; query: URLSearchParams; status: number; soql?: string };
+type LoggedRequest = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  status: number;
+  soql?: string;
+  body?: unknown;
+};
 
 class HttpError extends Error {
   readonly status: number;
@@ -233,10 +255,15 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
   let held = 0;
   let apiCalls = 0;
 
-  const schemaOf = (type: string) =>
-    type === 'Opportunity' && opts.multiCurrency
-      ? [...(SCHEMA.Opportunity ?? []), 'CurrencyIsoCode']
-      : SCHEMA[type];
+  /** Custom fields an admin made in Setup, per object; `updateable`: field-level security allows edits. */
+  const customFields = new Map<string, Map<string, { label: string; type: string; updateable: boolean }>>();
+  const schemaOf = (type: string) => {
+    const base =
+      type === 'Opportunity' && opts.multiCurrency
+        ? [...(SCHEMA.Opportunity ?? []), 'CurrencyIsoCode']
+        : SCHEMA[type];
+    return base && [...base, ...(customFields.get(type)?.keys() ?? [])];
+  };
   const nextId = (type: string) => {
     const n = String(++counter).padStart(12, '0');
     return `${PREFIX[type] ?? '000'}${n}AAA`.slice(0, 18);
@@ -489,6 +516,54 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     res.end();
   }
 
+  /**
+   * sObject Collections update (REST API Developer Guide, "Update Records Using sObject
+   * Collections", developer.salesforce.com/docs/platform/api-rest/guide/resources-composite-sobjects-
+   * collections-update.html): up to 200 records, each with `attributes.type` and `id`; a request
+   * that is not well formed (over 200, a field the type does not have or the user cannot see) is
+   * 400 with the error array; else 200 and one SaveResult per record, in order (allOrNone false).
+   */
+  function updateCollection(list: Record<string, unknown>[]) {
+    if (list.length > 200) {
+      throw sfError(400, 'EXCEEDED_ID_LIMIT', 'record limit reached. cannot submit more than 200 records');
+    }
+    for (const rec of list) {
+      const { attributes, id, ...fields } = rec as { attributes?: { type?: string }; id?: string };
+      const schema = schemaOf(attributes?.type ?? '');
+      if (!schema) throw sfError(400, 'INVALID_TYPE', 'Each record needs attributes.type.');
+      if (!id) throw sfError(400, 'MISSING_ARGUMENT', 'Each record needs an id.');
+      for (const f of Object.keys(fields)) {
+        if (!schema.includes(f) || f === 'Id') {
+          throw sfError(400, 'INVALID_FIELD', `No such column '${f}' on sobject of type ${attributes!.type}`);
+        }
+      }
+    }
+    composites += 1;
+    return list.map((rec) => {
+      const { attributes, id, ...fields } = rec as { attributes: { type: string }; id: string };
+      const fail = (statusCode: string, message: string, on: string[] = []) => ({
+        id,
+        success: false,
+        errors: [{ statusCode, message, fields: on }],
+      });
+      const r = records.get(attributes.type)?.find((x) => x.Id === id);
+      if (!r) return fail('INVALID_CROSS_REFERENCE_KEY', 'invalid cross reference id');
+      if (r.IsDeleted) return fail('ENTITY_IS_DELETED', 'entity is deleted');
+      const locked = Object.keys(fields).filter(
+        (f) => customFields.get(attributes.type)?.get(f)?.updateable === false,
+      );
+      if (locked.length) {
+        return fail(
+          'INVALID_FIELD_FOR_INSERT_UPDATE',
+          `Unable to create/update fields: ${locked.join(', ')}.`,
+          locked,
+        );
+      }
+      update(attributes.type, id, fields);
+      return { id, success: true, errors: [] };
+    });
+  }
+
   async function api(req: IncomingMessage, url: URL, res: ServerResponse, entry: LoggedRequest) {
     for (const t of [...triggers]) {
       if (--t.calls <= 0) {
@@ -567,6 +642,11 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
         headers,
       );
     }
+    if (rest === '/composite/sobjects' && req.method === 'PATCH') {
+      const body = (await readJson(req)) as { allOrNone?: boolean; records?: Record<string, unknown>[] };
+      entry.body = body;
+      return send(res, 200, updateCollection(body.records ?? []), headers);
+    }
     const describe = /^\/sobjects\/(\w+)\/describe$/.exec(rest);
     if (describe && SCHEMA[describe[1]!]) {
       const type = describe[1]!;
@@ -576,17 +656,22 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
         200,
         {
           name: type,
-          fields: SCHEMA[type]!.map((name) => ({
+          fields: schemaOf(type)!.map((name) => ({
             name,
-            label: name.replace(/([a-z])([A-Z])/g, '$1 $2'),
+            label: customFields.get(type)?.get(name)?.label ?? name.replace(/([a-z])([A-Z])/g, '$1 $2'),
+            custom: customFields.get(type)?.has(name) ?? false,
+            updateable:
+              customFields.get(type)?.get(name)?.updateable ??
+              !['Id', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'].includes(name),
             type:
-              name === 'Id'
+              customFields.get(type)?.get(name)?.type ??
+              (name === 'Id'
                 ? 'id'
                 : name.endsWith('Id')
                   ? 'reference'
                   : name === 'StageName'
                     ? 'picklist'
-                    : 'string',
+                    : 'string'),
             picklistValues:
               name === 'StageName'
                 ? stages.map((s) => ({
@@ -714,6 +799,21 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     /** The scopes the connected app grants from now on (space-separated). */
     grantScope(scope: string) {
       grantedScope = scope;
+    },
+    /** An admin creates a custom field in Setup (type `url`, `string`…; `updateable` false: read-only FLS). */
+    addCustomField(
+      object: string,
+      name: string,
+      label: string,
+      o: { type?: string; updateable?: boolean } = {},
+    ) {
+      if (!customFields.has(object)) customFields.set(object, new Map());
+      customFields.get(object)!.set(name, { label, type: o.type ?? 'url', updateable: o.updateable ?? true });
+    },
+    /** An admin deletes a custom field: its values go with it. */
+    deleteCustomField(object: string, name: string) {
+      customFields.get(object)?.delete(name);
+      for (const r of records.get(object) ?? []) Reflect.deleteProperty(r, name);
     },
     /** How many composite (batched) writes were made. */
     composites: () => composites,

@@ -17,6 +17,7 @@ import type {
   RemoteStageChange,
   WriteBackItem,
 } from '../../port.ts';
+import { salesforceAdFields } from './ad-fields.ts';
 
 /**
  * Salesforce (REST API, SOQL) as a CRM source. Facts: API-NOTES.md §5. Every listing is one SOQL
@@ -242,6 +243,10 @@ export function createSalesforceAdapter(
   return {
     source: 'salesforce',
     auth: 'oauth',
+    adFields: salesforceAdFields({
+      call,
+      base: (ctx) => `${base(ctx)}/services/data/${cfg.apiVersion}`,
+    }),
 
     authorizeUrl({ state, redirectUri }) {
       const { clientId } = app();

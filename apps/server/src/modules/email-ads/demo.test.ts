@@ -5,6 +5,8 @@ import {
   DEMO_CLIENTS,
   DEMO_EMAIL,
   seedDemo,
+  seedDemoCohortData,
+  seedDemoCrmData,
   seedDemoData,
   seedDemoEmailAdsData,
   seedDemoEngagementData,
@@ -18,9 +20,12 @@ describe('demo e-mail ads seed (issue 38 "the demo shows it")', () => {
     const app = await createTestApp();
     await seedDemo(app.db);
     await seedDemoData(app);
+    await seedDemoCrmData(app.db);
     const acme = DEMO_CLIENTS.acme.id;
     await makeContent(app, acme, { title: 'Acme demo ad' });
     await seedDemoEngagementData(app);
+    // A cohort's hidden cadence, larger than any: not one the cadence list shows, so not the demo's.
+    await seedDemoCohortData(app);
 
     const first = await seedDemoEmailAdsData(app);
     expect(first.events).toBeGreaterThan(10);
@@ -28,12 +33,13 @@ describe('demo e-mail ads seed (issue 38 "the demo shows it")', () => {
 
     const [demo] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL));
     const rows = (await app.db.execute(
-      sql`select c.id, count(e.*)::int as n from cadences c
+      sql`select c.id, c.kind, count(e.*)::int as n from cadences c
         left join engagement_events e on e.cadence_id = c.id and e.size = 'email'
         where c.client_id = ${acme} group by c.id order by n desc`,
-    )) as unknown as { rows: { id: number; n: number }[] };
+    )) as unknown as { rows: { id: number; kind: string; n: number }[] };
     const [installed, ...others] = rows.rows;
     expect(installed!.n).toBeGreaterThan(0);
+    expect(installed!.kind).toBe('sequence');
     expect(others.every((c) => c.n === 0)).toBe(true);
     const status = await snippetStatus(app, acme, installed!.id, demo!.id);
     const nineDays = Date.now() - 9 * 86_400_000;

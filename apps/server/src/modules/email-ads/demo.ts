@@ -45,7 +45,8 @@ function opener(roll: number) {
 }
 
 /**
- * The demo's "Add ads to your e-mails" (issue 38): per demo client, its largest cadence has the
+ * The demo's "Add ads to your e-mails" (issue 38): per demo client, its largest cadence (of a
+ * sequence or file, not a cohort's hidden one, which the cadence list does not show) has the
  * snippet installed — e-mail-rendition impressions from INSTALLED_DAYS_AGO on, opened through
  * Gmail's proxy, Outlook and Apple Mail (counted), Apple's privacy prefetch and a crawler (kept,
  * not counted), and a few mail-gateway scanner clicks beside the prospects' own. Through the
@@ -69,7 +70,7 @@ export async function seedDemoEmailAds(
     const [cadence] = rowsOf<{ id: number }>(
       await db.execute(sql`
         select c.id from cadences c
-        where c.client_id = ${clientId} and c.status = 'active' and c.is_super
+        where c.client_id = ${clientId} and c.kind = 'sequence' and c.status = 'active' and c.is_super
           and exists (select 1 from targets t where t.cadence_id = c.id)
         order by (select count(*) from targets t where t.cadence_id = c.id) desc, c.id
         limit 1`),

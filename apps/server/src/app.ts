@@ -105,8 +105,8 @@ export type BuildOptions = {
   adapters?: AdapterOptions;
   /** The billing clock (tests set the date to reach month ends and thresholds). */
   billingClock?: () => Date;
-  /** Webhook deliveries' first retry wait in seconds (default 30; tests shorten it). */
-  webhookRetrySeconds?: number;
+  /** Webhook deliveries' waits before each retry in seconds (default: Standard Webhooks' 3-day schedule; tests shorten it). */
+  webhookRetrySchedule?: readonly number[];
   /** Where log lines go (default standard output); tests capture them. */
   logStream?: { write(line: string): void };
 };
@@ -239,7 +239,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Before the features that emit webhook events (syncs, imports, tracking, billing).
   const webhooks = setupWebhooks(app, {
     workers: opts.workers,
-    retryDelaySeconds: opts.webhookRetrySeconds,
+    retryScheduleSeconds: opts.webhookRetrySchedule,
     allowPrivate: config.allowPrivateFetch,
   });
   const integrationSync = createSyncService({

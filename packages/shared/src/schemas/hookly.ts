@@ -36,8 +36,17 @@ export const WEBHOOK_EVENTS: Record<WebhookEventType, { label: string; descripti
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** Attempts per delivery before it is marked failed (the first and four retries with backoff). */
-export const WEBHOOK_MAX_ATTEMPTS = 5;
+/**
+ * Waits before each retry, in seconds: the Standard Webhooks specification's example schedule
+ * ("Retries": 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), over three days in all.
+ */
+export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [
+  5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400,
+] as const;
+/** Attempts per delivery before it is marked failed: the first and one per scheduled retry. */
+export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_SCHEDULE_SECONDS.length + 1;
+/** After a rotation, deliveries are signed with the old secret too for this long. */
+export const WEBHOOK_ROTATION_GRACE_HOURS = 24;
 export const WEBHOOK_MAX_ENDPOINTS = 20;
 
 const eventsField = z
@@ -80,6 +89,10 @@ export const webhookEndpointSchema = z.object({
   enabled: z.boolean(),
   /** The secret's last characters, to tell secrets apart (never the secret itself). */
   secret_hint: z.string(),
+  /** Until when deliveries also carry a signature by the secret before the last rotation. */
+  previous_secret_expires_at: z.string().nullable(),
+  /** Why Rally turned the endpoint off (the receiver answered 410 Gone); null otherwise. */
+  disabled_reason: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   /** The newest delivery's status and time, for the list. */

@@ -27,7 +27,16 @@ export const webhookEndpoints = pgTable(
     description: text('description').notNull().default(''),
     events: text('events', { enum: WEBHOOK_EVENT_TYPES }).array().notNull(),
     secretEnc: text('secret_enc').notNull(),
+    /**
+     * The secret before the last rotation, sealed, and until when deliveries are still signed with it
+     * beside the new one (Standard Webhooks: both signatures, space-separated, for zero-downtime
+     * rotation). Null once the grace period is over or when never rotated.
+     */
+    previousSecretEnc: text('previous_secret_enc'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
     enabled: boolean('enabled').notNull().default(true),
+    /** Why Rally turned the endpoint off (e.g. the receiver answered 410 Gone); cleared on enabling. */
+    disabledReason: text('disabled_reason'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },

@@ -1,10 +1,8 @@
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WebhookDelivery, WebhookEndpointWithSecret } from '@rally/shared/schemas/hookly';
 import { webhookEndpoints } from '../../db/schema/index.ts';
@@ -21,41 +19,8 @@ import {
 import { makeBillingClient, makeSupers } from '../../../test/billing.ts';
 import { smallPortal, startFakeHubSpot } from '../../../test/fakes/hubspot.ts';
 import { importCsvFile } from '../fileforce/index.ts';
+import { startReceiver, verified } from '../../../test/webhook-receiver.ts';
 import { sign } from './index.ts';
-
-type Received = { url: string; headers: http.IncomingHttpHeaders; body: string; answered: number };
-
-/**
- * A webhook receiver on loopback. `answer` picks the status of each request (default 200); every
- * request is kept with the status it got.
- */
-async function startReceiver(answer: (r: Omit<Received, 'answered'>, n: number) => number = () => 200) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      const status = answer(r, received.length);
-      received.push({ ...r, answered: status });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'try later');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${port}/hooks`, received };
-}
-
-/** Verifies with the `standardwebhooks` package: an implementation independent of ours. */
-function verified(secret: string, r: Received) {
-  return new Webhook(secret).verify(r.body, {
-    'webhook-id': String(r.headers['webhook-id']),
-    'webhook-timestamp': String(r.headers['webhook-timestamp']),
-    'webhook-signature': String(r.headers['webhook-signature']),
-  }) as { type: string; timestamp: string; data: Record<string, unknown> };
-}
 
 describe('webhooks never reach private addresses unless ALLOW_PRIVATE_FETCH allows it', async () => {
   const app = await createTestApp({ env: { ALLOW_PRIVATE_FETCH: 'false' } });
@@ -112,7 +77,7 @@ describe('webhooks never reach private addresses unless ALLOW_PRIVATE_FETCH allo
 });
 
 describe('SPEC.md §7 "Webhook settings under /hookly/client/{id}/settings, plus a test export"', async () => {
-  const app = await createTestApp({ webhookRetrySeconds: 1 });
+  const app = await createTestApp({ webhookRetrySchedule: [1, 2, 4, 8] });
   const mine = await makeClient(app, 'Acme');
   const foreign = await makeClient(app, 'Foreign');
   const { browser: owner } = await signedIn(app, { [mine]: 'purple_owner' });

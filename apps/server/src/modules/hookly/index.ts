@@ -4,7 +4,15 @@ import { createWebhookService } from './service.ts';
 import type { WebhookService } from './service.ts';
 
 export { hooklyRoutes } from './routes.ts';
-export { createWebhookService, newSecret, sign, signedHeaders, WEBHOOK_JOB } from './service.ts';
+export {
+  createWebhookService,
+  DELIVERY_RETENTION_DAYS,
+  newSecret,
+  retryDelayMs,
+  sign,
+  signedHeaders,
+  WEBHOOK_JOB,
+} from './service.ts';
 export type { WebhookEvents, WebhookService } from './service.ts';
 export { engagementData } from './samples.ts';
 
@@ -26,7 +34,7 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export function setupWebhooks(
   app: FastifyInstance,
-  opts: { workers?: boolean; retryDelaySeconds?: number; allowPrivate: boolean },
+  opts: { workers?: boolean; retryScheduleSeconds?: readonly number[]; allowPrivate: boolean },
 ): WebhookService {
   const service = createWebhookService({
     db: app.db,
@@ -34,15 +42,20 @@ export function setupWebhooks(
     box: createSecretBox(app.config.appSecret),
     log: app.log,
     allowPrivate: opts.allowPrivate,
-    retryDelaySeconds: opts.retryDelaySeconds,
+    retryScheduleSeconds: opts.retryScheduleSeconds,
   });
   service.register();
   app.decorate('webhooks', service);
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     if (opts.workers === false) return;
+    let sweeps = 0;
     sweep = setInterval(() => {
       service.requeueOverdue().catch((err: unknown) => app.log.warn({ err }, 'webhook sweep failed'));
+      // Once an hour: finished deliveries past the retention leave the log.
+      if (sweeps++ % 60 === 0) {
+        service.pruneDeliveries().catch((err: unknown) => app.log.warn({ err }, 'webhook prune failed'));
+      }
     }, SWEEP_EVERY_MS);
     sweep.unref();
   });

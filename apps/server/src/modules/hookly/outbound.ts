@@ -15,6 +15,14 @@ import {
 
 export type OutboundOptions = { allowPrivate: boolean; timeoutMs?: number };
 
+/**
+ * Per-attempt time limit. The Standard Webhooks specification ("Request timeouts"): "A recommended
+ * request timeout value for webhooks is somewhere between 15 and 30s."
+ */
+export const DEFAULT_TIMEOUT_MS = 20_000;
+/** A receiver's Retry-After is honoured up to this long (a day, the schedule's longest wait). */
+const MAX_RETRY_AFTER_MS = 86_400_000;
+
 /** A receiver's reply is read only to quote it in the log; a longer one is a failed attempt. */
 const MAX_REPLY_BYTES = 1024 * 1024;
 
@@ -42,8 +50,27 @@ export async function urlProblem(raw: string, opts: OutboundOptions): Promise<st
 
 export type PostResult =
   | { ok: true; status: number }
-  /** `final`: retrying cannot help (the address is refused). */
-  | { ok: false; status: number | null; error: string; final?: boolean };
+  /**
+   * `final`: retrying cannot help (the address is refused, or the receiver answered 410 Gone);
+   * `gone`: the receiver asked not to be sent anything more; `retryAfterMs`: its Retry-After.
+   */
+  | {
+      ok: false;
+      status: number | null;
+      error: string;
+      final?: boolean;
+      gone?: boolean;
+      retryAfterMs?: number;
+    };
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
 
 /** Posts one delivery; never follows redirects (a 3xx is a failed attempt). */
 export async function postDelivery(
@@ -52,7 +79,7 @@ export async function postDelivery(
   body: string,
   opts: OutboundOptions,
 ): Promise<PostResult> {
-  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
     const res = await guardedFetch(
       url,
@@ -61,7 +88,19 @@ export async function postDelivery(
     );
     const text = await res.text().catch(() => '');
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
-    return { ok: false, status: res.status, error: httpErrorText(res.status, text) };
+    // Standard Webhooks, "Delivery success and failure": "410 Gone: ... Sender should disable the
+    // webhook endpoint, and stop sending it messages"; a retry-after header "should be taken into
+    // consideration when scheduling the next attempt".
+    if (res.status === 410) {
+      return { ok: false, status: 410, error: httpErrorText(410, text), final: true, gone: true };
+    }
+    const wait = retryAfterMs(res.headers.get('retry-after'));
+    return {
+      ok: false,
+      status: res.status,
+      error: httpErrorText(res.status, text),
+      ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+    };
   } catch (err) {
     if (err instanceof FetchBlockedError) {
       return {

@@ -122,6 +122,8 @@ export async function deliveryToSend(db: Db, id: string) {
       delivery: webhookDeliveries,
       url: webhookEndpoints.url,
       secretEnc: webhookEndpoints.secretEnc,
+      previousSecretEnc: webhookEndpoints.previousSecretEnc,
+      previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
       enabled: webhookEndpoints.enabled,
     })
     .from(webhookDeliveries)
@@ -146,6 +148,28 @@ export async function recordAttempt(
     .where(and(eq(webhookDeliveries.id, id), lt(webhookDeliveries.attempts, attempt)))
     .returning({ id: webhookDeliveries.id });
   return rows.length > 0;
+}
+
+/** Turns an endpoint off for a reason of Rally's (its receiver answered 410 Gone). */
+export async function disableEndpoint(db: Db, clientId: string, id: string, reason: string): Promise<void> {
+  await db
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, updatedAt: new Date() })
+    .where(and(eq(webhookEndpoints.clientId, clientId), eq(webhookEndpoints.id, id)));
+}
+
+/** Deletes finished (succeeded or failed) deliveries created before `before`; returns the count. */
+export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
+  const rows = await db
+    .delete(webhookDeliveries)
+    .where(
+      and(
+        inArray(webhookDeliveries.status, ['succeeded', 'failed']),
+        lt(webhookDeliveries.createdAt, before),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
 }
 
 /** Unfinished deliveries whose next attempt is overdue by `graceMs` (their job was lost). */

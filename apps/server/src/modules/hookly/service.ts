@@ -5,6 +5,8 @@ import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_MAX_ENDPOINTS,
+  WEBHOOK_RETRY_SCHEDULE_SECONDS,
+  WEBHOOK_ROTATION_GRACE_HOURS,
 } from '@rally/shared/schemas/hookly';
 import type {
   WebhookDelivery,
@@ -31,6 +33,8 @@ export type WebhookJob = { deliveryId: string; attempt: number };
 const SUBSCRIPTIONS_TTL_MS = 10_000;
 /** A delivery whose next attempt is this late has lost its job (a crash between steps): queued again. */
 const OVERDUE_GRACE_MS = 2 * 60_000;
+/** Finished deliveries are kept in the log this long, then pruned. */
+export const DELIVERY_RETENTION_DAYS = 30;
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` + base64 of 32 random bytes. */
 export function newSecret(): string {
@@ -47,16 +51,37 @@ export function sign(secret: string, webhookId: string, timestamp: number, body:
   return `v1,${mac}`;
 }
 
-/** The headers of one attempt (the timestamp is the attempt's, so each is signed afresh). */
-export function signedHeaders(secret: string, webhookId: string, body: string, now = new Date()) {
+/**
+ * The headers of one attempt (the timestamp is the attempt's, so each is signed afresh). `secrets`:
+ * the current secret first, then, during a rotation's grace period, the previous one; the signature
+ * header lists one signature per secret, space-separated, as Standard Webhooks specifies for
+ * zero-downtime rotation ("Signature scheme").
+ */
+export function signedHeaders(secrets: string | string[], webhookId: string, body: string, now = new Date()) {
   const timestamp = Math.floor(now.getTime() / 1000);
+  const list = Array.isArray(secrets) ? secrets : [secrets];
   return {
     'content-type': 'application/json',
     'user-agent': 'Rally-Webhooks/1',
     'webhook-id': webhookId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': sign(secret, webhookId, timestamp, body),
+    'webhook-signature': list.map((s) => sign(s, webhookId, timestamp, body)).join(' '),
   };
+}
+
+/**
+ * The wait before retry `attempt` + 1, in ms: the schedule's entry for it (Standard Webhooks' example
+ * schedule, over three days) with up to 10 % jitter so retries of many deliveries spread out, and
+ * never sooner than the receiver's Retry-After.
+ */
+export function retryDelayMs(
+  attempt: number,
+  schedule: readonly number[],
+  retryAfter?: number,
+  random = Math.random,
+): number {
+  const base = (schedule[Math.min(attempt, schedule.length) - 1] ?? 0) * 1000;
+  return Math.max(base * (1 + random() * 0.1), retryAfter ?? 0);
 }
 
 /** Job ids derived from the delivery and attempt: queueing the same attempt twice queues it once. */
@@ -95,9 +120,9 @@ export type WebhookDeps = {
   log: FastifyBaseLogger;
   /** ALLOW_PRIVATE_FETCH: endpoints on loopback and private addresses (and plain http) are allowed. */
   allowPrivate: boolean;
-  /** The first retry's wait; each later one doubles it. Default 30 s (tests shorten it). */
-  retryDelaySeconds?: number;
-  /** Per-attempt timeout. Default 10 s. */
+  /** Waits before each retry in seconds (its length + 1 attempts in all); tests shorten it. */
+  retryScheduleSeconds?: readonly number[];
+  /** Per-attempt timeout. Default 20 s (Standard Webhooks recommends 15–30 s). */
   timeoutMs?: number;
 };
 
@@ -109,13 +134,15 @@ export type WebhookEvents = {
 /**
  * Webhooks (SPEC.md §7 "hookly", ARCHITECTURE.md §12): endpoints per client, and the deliveries of
  * the events they subscribe to, each a queue job that signs the body the Standard Webhooks way and
- * posts it; a failed attempt is retried with exponential backoff up to WEBHOOK_MAX_ATTEMPTS, and
- * every attempt is kept in the endpoint's delivery log.
+ * posts it; a failed attempt is retried on Standard Webhooks' schedule (three days, honouring a
+ * Retry-After), a 410 Gone turns the endpoint off, and every attempt is kept in the endpoint's
+ * delivery log for DELIVERY_RETENTION_DAYS.
  */
 export function createWebhookService(deps: WebhookDeps) {
   const { db, queue, box, log } = deps;
   const outbound: OutboundOptions = { allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs };
-  const retryDelayMs = (deps.retryDelaySeconds ?? 30) * 1000;
+  const schedule = deps.retryScheduleSeconds ?? WEBHOOK_RETRY_SCHEDULE_SECONDS;
+  const maxAttempts = deps.retryScheduleSeconds ? schedule.length + 1 : WEBHOOK_MAX_ATTEMPTS;
   const subscriptions = new LRUCache<string, Set<WebhookEventType>>({
     max: 10_000,
     ttl: SUBSCRIPTIONS_TTL_MS,
@@ -132,6 +159,11 @@ export function createWebhookService(deps: WebhookDeps) {
       events: [...row.events].sort((a, b) => WEBHOOK_EVENT_TYPES.indexOf(a) - WEBHOOK_EVENT_TYPES.indexOf(b)),
       enabled: row.enabled,
       secret_hint: secretHint(box, row),
+      previous_secret_expires_at:
+        row.previousSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date()
+          ? row.previousSecretExpiresAt.toISOString()
+          : null,
+      disabled_reason: row.enabled ? null : row.disabledReason,
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
       last_delivery: row.lastDelivery
@@ -182,11 +214,6 @@ export function createWebhookService(deps: WebhookDeps) {
     return rows;
   }
 
-  function backoff(attempt: number): number {
-    // 1×, 2×, 4×, 8× the first wait, with up to 10 % jitter so retries of many deliveries spread out.
-    return retryDelayMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.1);
-  }
-
   /** One attempt of a delivery (the queue job). Idempotent: a finished or recorded attempt is not repeated. */
   async function deliver(job: WebhookJob): Promise<void> {
     const found = await repo.deliveryToSend(db, job.deliveryId);
@@ -202,10 +229,18 @@ export function createWebhookService(deps: WebhookDeps) {
     if (!found.enabled) {
       result = { ok: false, status: null, error: 'The endpoint is disabled' };
     } else {
-      const secret = box.decrypt(found.secretEnc);
+      const secrets = [box.decrypt(found.secretEnc)];
+      // During a rotation's grace period the old secret signs too, so receivers can switch over.
+      if (
+        found.previousSecretEnc &&
+        found.previousSecretExpiresAt &&
+        found.previousSecretExpiresAt > new Date()
+      ) {
+        secrets.push(box.decrypt(found.previousSecretEnc));
+      }
       result = await postDelivery(
         found.url,
-        signedHeaders(secret, d.webhookId, d.payload),
+        signedHeaders(secrets, d.webhookId, d.payload),
         d.payload,
         outbound,
       );
@@ -221,11 +256,21 @@ export function createWebhookService(deps: WebhookDeps) {
       });
       return;
     }
-    const last = job.attempt >= WEBHOOK_MAX_ATTEMPTS || !found.enabled || result.final === true;
-    const next = last ? null : new Date(now.getTime() + backoff(job.attempt));
+    const last = job.attempt >= maxAttempts || !found.enabled || result.final === true;
+    const next = last
+      ? null
+      : new Date(now.getTime() + retryDelayMs(job.attempt, schedule, result.retryAfterMs));
+    let error = result.error;
+    if (result.gone) {
+      // The receiver no longer wants these webhooks: the endpoint is turned off, saying why.
+      const reason = `Turned off by Rally on ${now.toISOString()}: the endpoint answered 410 Gone, which asks senders to stop.`;
+      await repo.disableEndpoint(db, d.clientId, d.endpointId, reason);
+      subscriptions.delete(d.clientId);
+      error = `${error}. The endpoint was turned off; turn it on again to resume deliveries.`;
+    }
     const recorded = await repo.recordAttempt(db, d.id, job.attempt, {
       status: last ? 'failed' : 'retrying',
-      lastError: result.error.slice(0, 500),
+      lastError: error.slice(0, 500),
       lastStatusCode: result.status,
       nextAttemptAt: next,
       deliveredAt: null,
@@ -241,6 +286,11 @@ export function createWebhookService(deps: WebhookDeps) {
     const rows = await repo.overdueDeliveries(db, OVERDUE_GRACE_MS);
     for (const r of rows) await queueAttempt(r.id, r.attempts + 1);
     return rows.length;
+  }
+
+  /** Deletes finished deliveries older than the retention; returns how many went. */
+  function pruneDeliveries(now = new Date()): Promise<number> {
+    return repo.pruneDeliveries(db, new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 86_400_000));
   }
 
   async function mustFind(clientId: string, id: string): Promise<EndpointRow> {
@@ -279,6 +329,7 @@ export function createWebhookService(deps: WebhookDeps) {
     events,
     deliver,
     requeueOverdue,
+    pruneDeliveries,
 
     register() {
       // A job ends when its attempt is recorded; the queue's own retries cover a worker that died.
@@ -327,6 +378,8 @@ export function createWebhookService(deps: WebhookDeps) {
         ...(body.events !== undefined ? { events: body.events } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
         ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+        // Turned on again by the user: Rally's reason for turning it off no longer applies.
+        ...(body.enabled === true ? { disabledReason: null } : {}),
       });
       if (!row) throw httpError(404, 'There is no such webhook endpoint.');
       subscriptions.delete(clientId);
@@ -335,9 +388,15 @@ export function createWebhookService(deps: WebhookDeps) {
     },
 
     async rotateSecret(clientId: string, id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-      await mustFind(clientId, id);
+      const current = await mustFind(clientId, id);
       const secret = newSecret();
-      const row = await repo.updateEndpoint(db, clientId, id, { secretEnc: box.encrypt(secret) });
+      // The old secret keeps signing beside the new one for the grace period (zero-downtime
+      // rotation); a second rotation within it drops the oldest.
+      const row = await repo.updateEndpoint(db, clientId, id, {
+        secretEnc: box.encrypt(secret),
+        previousSecretEnc: current.secretEnc,
+        previousSecretExpiresAt: new Date(Date.now() + WEBHOOK_ROTATION_GRACE_HOURS * 3_600_000),
+      });
       if (!row) throw httpError(404, 'There is no such webhook endpoint.');
       const listed = (await repo.listEndpoints(db, clientId)).find((e) => e.id === id);
       return { endpoint: toReply(listed ?? row), secret };

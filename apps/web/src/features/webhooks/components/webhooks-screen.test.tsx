@@ -20,6 +20,8 @@ const endpoint: WebhookEndpoint = {
   events: ['click', 'invoice'],
   enabled: true,
   secret_hint: '…abcd',
+  previous_secret_expires_at: null,
+  disabled_reason: null,
   created_at: '2026-11-25T10:00:00.000Z',
   updated_at: '2026-11-25T10:00:00.000Z',
   last_delivery: null,

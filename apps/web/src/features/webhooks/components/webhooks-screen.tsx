@@ -356,6 +356,18 @@ function EndpointCard({
             <Text size="xs" c="dimmed">
               Secret {endpoint.secret_hint} · added {relativeTime(endpoint.created_at)}
             </Text>
+            {endpoint.previous_secret_expires_at && (
+              <Text size="xs" c="dimmed">
+                The previous secret also signs deliveries until{' '}
+                {new Date(endpoint.previous_secret_expires_at).toLocaleString()}, so your receiver can switch
+                over.
+              </Text>
+            )}
+            {!endpoint.enabled && endpoint.disabled_reason && (
+              <Text size="xs" c="red">
+                {endpoint.disabled_reason}
+              </Text>
+            )}
           </div>
           <Switch
             label="Enabled"

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uncountedSummarySchema } from './tracking.ts';
 
 /** What the activity feed shows: new superprospects, ad clicks, landing page views, syncs, imports. */
 export const FEED_ITEM_TYPES = ['super', 'click', 'view', 'sync', 'import', 'journey'] as const;
@@ -108,6 +109,8 @@ export const engagementLastReply = z.object({
   clicks: z.number().int(),
   views: z.number().int(),
   previous: z.object({ impressions: z.number().int(), clicks: z.number().int(), views: z.number().int() }),
+  /** Impressions and clicks of the last 7 days stored but not counted, and why (issue 38). */
+  uncounted: uncountedSummarySchema,
   last_event: z
     .object({
       type: z.enum(['impression', 'click', 'view']),

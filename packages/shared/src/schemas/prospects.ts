@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uncountedSummarySchema } from './tracking.ts';
 
 /** Columns the prospects list sorts by. */
 export const PROSPECT_SORTS = ['name', 'company', 'email', 'title', 'super_date', 'impressions'] as const;
@@ -78,6 +79,11 @@ export const prospectCadenceSchema = z.object({
   click_url: z
     .string()
     .describe('The click tag of this cadence entry; counts a click and redirects to the landing page'),
+  /**
+   * Impressions and clicks of this entry stored but not counted, and why (issue 38). Only on
+   * `GET /sc/prospects/{id}` (the drawer); the list leaves it out.
+   */
+  uncounted: uncountedSummarySchema.optional(),
 });
 export type ProspectCadence = z.infer<typeof prospectCadenceSchema>;
 

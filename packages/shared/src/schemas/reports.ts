@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQueryFields } from './common.ts';
+import { uncountedSummarySchema } from './tracking.ts';
 
 /**
  * Pipeline and revenue reports (issue 17; docs/reports.md is the attribution model). Report dates
@@ -207,6 +208,8 @@ export const performanceByDateSchema = z.object({
       new_superprospects: z.number().int(),
     }),
   ),
+  /** Impressions and clicks of the range stored but not counted, and why (issue 38). */
+  uncounted: uncountedSummarySchema,
 });
 export type PerformanceByDate = z.infer<typeof performanceByDateSchema>;
 

@@ -362,6 +362,7 @@ describe('GET /sc/dashboard/super/today and /sc/dashboard/engagement/last', () =
       clicks: 0,
       views: 0,
       previous: { impressions: 0, clicks: 0, views: 0 },
+      uncounted: [],
       last_event: null,
     });
     const cadenceId = await makeCadence(app, client, { name: 'Cards cadence' });

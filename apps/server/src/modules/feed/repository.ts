@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { FEED_ITEM_TYPES, FEED_MAX_OFFSET } from '@rally/shared/schemas/feed';
 import type { EngagementLast, FeedItem, FeedItemType, SuperToday } from '@rally/shared/schemas/feed';
 import type { Db } from '../../db/client.ts';
+import { uncountedInRange } from '../tracking/uncounted.ts';
 import { toFeedItem } from './items.ts';
 import type { NewFeedItem, StoredFeedItem } from './items.ts';
 
@@ -190,7 +191,7 @@ export async function superToday(db: Db, clientId: string, now: Date): Promise<S
 export async function engagementLast(db: Db, clientId: string, now: Date): Promise<EngagementLast> {
   const since = new Date(now.getTime() - 14 * DAY_MS).toISOString();
   const split = new Date(now.getTime() - 7 * DAY_MS).toISOString();
-  const [counts, last] = await Promise.all([
+  const [counts, last, uncounted] = await Promise.all([
     db.execute(sql`
       select e.type, (e.occurred_at > ${split}::timestamptz) as recent, count(*)::int as n
       from engagement_events e
@@ -205,12 +206,15 @@ export async function engagementLast(db: Db, clientId: string, now: Date): Promi
       left join targets t on t.id = e.target_id
       left join prospects p on p.id = t.prospect_id
       left join cadences cd on cd.id = e.cadence_id`),
+    // The same 7 days as the counts; `now` included, as there.
+    uncountedInRange(db, clientId, split, new Date(now.getTime() + 1)),
   ]);
   const out: EngagementLast = {
     impressions: 0,
     clicks: 0,
     views: 0,
     previous: { impressions: 0, clicks: 0, views: 0 },
+    uncounted,
     last_event: null,
   };
   const field = { impression: 'impressions', click: 'clicks', view: 'views' } as const;

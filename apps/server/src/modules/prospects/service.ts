@@ -4,6 +4,7 @@ import type { Prospect, ProspectListReply, prospectListQuery } from '@rally/shar
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { fieldError } from '../../lib/errors.ts';
+import { uncountedByTarget } from '../tracking/uncounted.ts';
 import { decodeCursor, encodeCursor, filtersFingerprint } from './cursor.ts';
 import { listPage, phaseKeyTypes, prospectsByIds } from './repository.ts';
 import type { ProspectFilters } from './repository.ts';
@@ -75,7 +76,10 @@ export async function listProspects(
   };
 }
 
-/** `GET /sc/prospects/{id}`: the prospect with every cadence entry, or null when not the client's. */
+/**
+ * `GET /sc/prospects/{id}`: the prospect with every cadence entry, each with what was not counted
+ * (issue 38), or null when not the client's.
+ */
 export async function getProspect(
   db: Db,
   clientId: string,
@@ -88,5 +92,14 @@ export async function getProspect(
     [{ prospectId: id.toLowerCase(), targetId: null }],
     publicUrl,
   );
-  return found ?? null;
+  if (!found) return null;
+  const uncounted = await uncountedByTarget(
+    db,
+    clientId,
+    found.cadences.map((c) => c.target_id),
+  );
+  return {
+    ...found,
+    cadences: found.cadences.map((c) => ({ ...c, uncounted: uncounted.get(c.target_id) ?? [] })),
+  };
 }

@@ -33,6 +33,7 @@ import {
 } from './repository.ts';
 import { refreshAttribution } from './attribution.ts';
 import type { OpportunityFilter, OpportunityRow, Range, View } from './repository.ts';
+import { uncountedInRange } from '../tracking/uncounted.ts';
 
 const DAY_MS = 86_400_000;
 /** The range when the caller gives none: the 90 days up to now. */
@@ -223,7 +224,11 @@ export async function performance(
   q: ReportRangeQuery & { view: View },
 ): Promise<PerformanceByDate> {
   const range = rangeOf(q);
-  return { range: epochOf(range), view: q.view, rows: await performanceByDate(db, clientId, range, q.view) };
+  const [rows, uncounted] = await Promise.all([
+    performanceByDate(db, clientId, range, q.view),
+    uncountedInRange(db, clientId, range.from, range.to),
+  ]);
+  return { range: epochOf(range), view: q.view, rows, uncounted };
 }
 
 /** Won and influenced revenue per month of the close date, in the main currency, every month listed. */

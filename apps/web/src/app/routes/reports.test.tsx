@@ -53,7 +53,15 @@ const won: ReportOpportunity = {
   influenced: true,
   engaged_prospects: 2,
 };
-const performance = { range, view: 'weekly', rows: [] };
+const performance = {
+  range,
+  view: 'weekly',
+  rows: [],
+  uncounted: [
+    { type: 'impression', verdict: 'machine_open', count: 1250 },
+    { type: 'impression', verdict: 'bot', count: 3 },
+  ],
+};
 const alignment = {
   range,
   outreach_activity_types: [],
@@ -117,6 +125,17 @@ describe('/reports tabs (issue 17)', () => {
       await screen.findByText('No account was worked by sales outreach or your ads in this period.'),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Export engagement' })).toBeInTheDocument();
+    // What the period's engagement left out, and why (issue 38).
+    const uncounted = screen.getByRole('region', { name: 'Not counted in the engagement report' });
+    expect(uncounted).toHaveTextContent('Not counted in this period');
+    expect(
+      within(uncounted)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '1,250 opens by Apple Mail Privacy Protection prefetch not counted',
+      '3 opens by bots not counted',
+    ]);
     expect(
       within(screen.getByRole('tablist', { name: 'Engagement reports' }))
         .getAllByRole('tab')

@@ -87,6 +87,10 @@ async function signIn(routes: Routes = {}, role: keyof typeof BUILT_IN_ROLES = '
         clicks: 7,
         views: 2,
         previous: { impressions: 100, clicks: 9, views: 2 },
+        uncounted: [
+          { type: 'click', verdict: 'scanner', count: 2 },
+          { type: 'impression', verdict: 'machine_open', count: 1 },
+        ],
         last_event: {
           type: 'click',
           at: new Date().toISOString(),
@@ -131,6 +135,16 @@ describe('FeedScreen', () => {
     expect(screen.getByText('+3 vs yesterday')).toBeInTheDocument();
     expect(screen.getByText('120')).toBeInTheDocument();
     expect(screen.getByText(/Ad clicked by Kendall Ellery/)).toBeInTheDocument();
+    // What was not counted in the 7 days, and why (issue 38).
+    const uncounted = screen.getByRole('region', { name: 'Not counted, last 7 days' });
+    expect(
+      within(uncounted)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '2 clicks by a mail security scanner not counted',
+      '1 open by Apple Mail Privacy Protection prefetch not counted',
+    ]);
     const list = await screen.findByRole('list', { name: 'Activity' });
     const rows = within(list).getAllByRole('listitem');
     expect(rows.map((r) => r.textContent)).toEqual([

@@ -33,6 +33,7 @@ import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { UncountedNote } from '../../../components/uncounted-note.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import {
   getFeedSummaryQueryOptions,
@@ -237,6 +238,7 @@ function HeadlineCards({ clientId, now }: { clientId: string; now: Date }) {
             Changes against the 7 days before
           </Text>
         )}
+        {e && <UncountedNote summary={e.uncounted} ariaLabel="Not counted, last 7 days" mt={6} />}
       </Card>
       <Card title="Last engagement">
         {engagement.isPending ? (

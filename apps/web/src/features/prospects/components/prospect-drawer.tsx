@@ -14,9 +14,12 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconExternalLink, IconMail, IconWorld } from '@tabler/icons-react';
+import { Fragment } from 'react';
 import { formatDate, relativeTime } from '@rally/shared';
+import { uncountedLines } from '@rally/shared/schemas/tracking';
 import type { Prospect, ProspectCadence } from '@rally/shared/schemas/prospects';
 import { PanelError } from '../../../components/panel-states.tsx';
+import { UncountedNote } from '../../../components/uncounted-note.tsx';
 import { useProspect } from '../api/get-prospect.ts';
 
 const nameOf = (p: Pick<Prospect, 'first_name' | 'last_name' | 'email'>) =>
@@ -104,49 +107,58 @@ function Details({ clientId, initial }: { clientId: string; initial: Prospect })
               </Table.Thead>
               <Table.Tbody>
                 {p.cadences.map((c) => (
-                  <Table.Tr key={c.target_id}>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {c.cadence_name}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        Day {c.day_number}
-                        {c.is_active ? '' : ' · finished'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" c={c.assignee_name ? undefined : 'dimmed'}>
-                        {c.assignee_name ?? 'Unassigned'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Tooltip label="Ad clicks and landing page views">
-                        <Text size="sm" span>
-                          {c.engagements}
+                  <Fragment key={c.target_id}>
+                    <Table.Tr>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {c.cadence_name}
                         </Text>
-                      </Tooltip>
-                    </Table.Td>
-                    <Table.Td ta="right">{c.impressions}</Table.Td>
-                    <Table.Td>
-                      {c.super_date ? (
-                        <Tooltip label={relativeTime(c.super_date)}>
-                          <Badge
-                            color="indigo"
-                            variant="light"
-                            size="sm"
-                            tt="none"
-                            style={{ whiteSpace: 'nowrap' }}
-                          >
-                            {formatDate(c.super_date, 'd MMM yyyy')}
-                          </Badge>
+                        <Text size="xs" c="dimmed">
+                          Day {c.day_number}
+                          {c.is_active ? '' : ' · finished'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" c={c.assignee_name ? undefined : 'dimmed'}>
+                          {c.assignee_name ?? 'Unassigned'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Tooltip label="Ad clicks and landing page views">
+                          <Text size="sm" span>
+                            {c.engagements}
+                          </Text>
                         </Tooltip>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          Not yet
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
+                      </Table.Td>
+                      <Table.Td ta="right">{c.impressions}</Table.Td>
+                      <Table.Td>
+                        {c.super_date ? (
+                          <Tooltip label={relativeTime(c.super_date)}>
+                            <Badge
+                              color="indigo"
+                              variant="light"
+                              size="sm"
+                              tt="none"
+                              style={{ whiteSpace: 'nowrap' }}
+                            >
+                              {formatDate(c.super_date, 'd MMM yyyy')}
+                            </Badge>
+                          </Tooltip>
+                        ) : (
+                          <Text size="sm" c="dimmed">
+                            Not yet
+                          </Text>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                    {c.uncounted && uncountedLines(c.uncounted).length > 0 && (
+                      <Table.Tr>
+                        <Table.Td colSpan={5} pt={0} style={{ borderTop: 0 }}>
+                          <UncountedNote summary={c.uncounted} ariaLabel={`Not counted, ${c.cadence_name}`} />
+                        </Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
                 ))}
               </Table.Tbody>
             </Table>

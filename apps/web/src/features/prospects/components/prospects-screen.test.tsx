@@ -157,9 +157,17 @@ describe('ProspectsScreen', () => {
   });
 
   it('opens a drawer with each cadence entry', async () => {
+    const one = person(1);
+    const uncounted = [
+      { type: 'click', verdict: 'scanner', count: 2 },
+      { type: 'impression', verdict: 'machine_open', count: 4 },
+      { type: 'impression', verdict: 'bot', count: 1 },
+    ] as const;
     await signIn({
-      'GET /sc/prospects': { body: page([person(1)]) },
-      [`GET /sc/prospects/${person(1).id}`]: { body: person(1) },
+      'GET /sc/prospects': { body: page([one]) },
+      [`GET /sc/prospects/${one.id}`]: {
+        body: { ...one, cadences: one.cadences.map((c) => ({ ...c, uncounted })) },
+      },
     });
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'First1 Last1' }));
@@ -169,6 +177,17 @@ describe('ProspectsScreen', () => {
     expect(entries).toHaveTextContent('Maya Lindgren');
     expect(entries).toHaveTextContent('Day 2');
     expect(entries).toHaveTextContent('20 Nov 2026');
+    // What was not counted for the entry, and why (issue 38), once the drawer has the prospect.
+    const notCounted = await within(drawer).findByRole('region', { name: 'Not counted, Q3 Outbound' });
+    expect(
+      within(notCounted)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '2 clicks by a mail security scanner not counted',
+      '4 opens by Apple Mail Privacy Protection prefetch not counted',
+      '1 open by bots not counted',
+    ]);
 
     // Each entry's ad tag and click tag, to copy or open.
     const tags = within(drawer).getByRole('region', { name: 'Tags for Q3 Outbound' });

@@ -34,6 +34,7 @@ import { usePeriodPicker } from '../../../components/period-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { DownloadButton } from '../../../components/download-button.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
+import { UncountedNote } from '../../../components/uncounted-note.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import {
@@ -855,6 +856,13 @@ function EngagementPanel({ clientId, range }: { clientId: string; range: Range }
             valueFormatter={(v) => abbreviateNumber(v)}
             lineChartProps={{ accessibilityLayer: false }}
             aria-hidden
+          />
+          <UncountedNote
+            summary={q.data.uncounted}
+            title="Not counted in this period"
+            ariaLabel="Not counted in the engagement report"
+            mt="xs"
+            mb="xs"
           />
           <details>
             <summary>

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fieldGet, fieldPost, MktoError } from './marketo-fields.ts';
+import type { FieldState, MarketoRole, MktoField } from './marketo-fields.ts';
 
 /**
  * A fake Marketo subscription on loopback, as API-NOTES.md §6 describes it: the identity service
@@ -54,16 +56,14 @@ export type StartFakeMarketoOptions = {
   now?: () => number;
 };
 
-type Logged = { method: string; path: string; query: Record<string, string>; status: number; code?: string };
-
-/** A failure inside the envelope (Marketo answers HTTP 200 with success:false). */
-class MktoError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
+type Logged = {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  code?: string;
+  body?: unknown;
+};
 
 const LEAD_FIELDS = ['id', 'email', 'firstName', 'lastName', 'title', 'company', 'createdAt', 'updatedAt'];
 const DEFAULT_LEAD_FIELDS = ['id', 'email', 'firstName', 'lastName', 'createdAt', 'updatedAt'];
@@ -79,6 +79,17 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
   let clientSecret = randomUUID().replace(/-/g, '');
   let origin = '';
   const leads: MktoLead[] = [];
+  /** Custom lead fields, the API role's permissions, and custom values per lead (marketo-fields.ts). */
+  const fieldState: FieldState = {
+    fields: new Map<string, MktoField>(),
+    role: { readWriteLead: true, schemaCustomField: true },
+    values: new Map<number, Record<string, string>>(),
+    leadExists: (id) => leads.some((l) => l.id === id),
+    touch: (id) => {
+      const lead = leads.find((l) => l.id === id);
+      if (lead) lead.updatedAt = tick();
+    },
+  };
   const lists: MktoList[] = [];
   const tokens = new Map<string, { expiresAt: number }>();
   let current: string | null = null;
@@ -401,8 +412,13 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     try {
       if (url.pathname === '/identity/oauth/token') return await identity(req, url, res);
       if (!url.pathname.startsWith('/rest/')) return send(res, 404, { error: 'not found' });
-      if (req.method === 'POST' && new URLSearchParams(await readBody(req)).get('_method') !== 'GET') {
-        throw new MktoError('610', 'Requested resource not found');
+      let raw = '';
+      const isJson = (req.headers['content-type'] ?? '').includes('application/json');
+      if (req.method === 'POST') {
+        raw = await readBody(req);
+        if (!isJson && new URLSearchParams(raw).get('_method') !== 'GET') {
+          throw new MktoError('610', 'Requested resource not found');
+        }
       }
       for (const t of [...triggers]) {
         if (--t.calls <= 0) {
@@ -422,7 +438,14 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
       }
       checkToken(req, url);
       limits();
-      send(res, 200, rest(url));
+      if (req.method === 'POST' && isJson) {
+        entry.body = JSON.parse(raw || 'null') as unknown;
+        const rows = fieldPost(fieldState, url.pathname, raw);
+        if (!rows) throw new MktoError('610', 'Requested resource not found');
+        return send(res, 200, envelope(rows));
+      }
+      const rows = fieldGet(fieldState, url.pathname);
+      send(res, 200, rows ? envelope(rows) : rest(url));
     } catch (err) {
       if (err instanceof MktoError) {
         entry.code = err.code;
@@ -485,6 +508,18 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     failWithRateLimit(n: number) {
       for (let i = 0; i < n; i++)
         injected.push({ code: '606', message: "Max rate limit '100' exceeded with in '20' secs" });
+    },
+    /** Custom lead fields by REST name (an admin's Field Management). */
+    leadFields: fieldState.fields,
+    /** The custom field values of a lead. */
+    valuesOf: (id: number) => fieldState.values.get(id) ?? {},
+    /** The API role's permissions from now on. */
+    setRole(role: Partial<MarketoRole>) {
+      Object.assign(fieldState.role, role);
+    },
+    /** The next `n` REST calls answer 607 "Daily quota reached". */
+    failWithDailyQuota(n: number) {
+      for (let i = 0; i < n; i++) injected.push({ code: '607', message: 'Daily quota reached' });
     },
     /** The next `n` REST calls answer 615 "Concurrent access limit reached". */
     failWithConcurrency(n: number) {

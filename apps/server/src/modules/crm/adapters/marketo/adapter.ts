@@ -9,6 +9,7 @@ import type {
   RemoteList,
   RemoteListMember,
 } from '../../port.ts';
+import { marketoAdFields } from './ad-fields.ts';
 
 /**
  * Marketo (REST API, client credentials) as a CRM source: leads and static lists. Facts:
@@ -97,6 +98,9 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
       if (AUTH_CODES.has(code)) return { kind: 'auth' };
       // 100 calls per 20 s (606) or 10 at once (615): Marketo sends no wait hint.
       if (RATE_CODES.has(code)) return { kind: 'rate_limit', waitMs: code === '606' ? 20_000 : 2_000 };
+      // The daily quota (607) comes back at midnight (US Central): more than any wait we accept, so
+      // the job fails and a later run goes on.
+      if (code === '607') return { kind: 'rate_limit', waitMs: 24 * 3_600_000 };
       return null;
     },
     revokedMessage: MARKETO_REVOKED_MESSAGE,
@@ -153,24 +157,25 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
    * One REST call: a token that is about to expire is renewed first; one that Marketo refuses
    * anyway (601/602) is renewed once more and the call repeated.
    */
-  async function call<T>(ctx: AdapterContext, path: string, q: Record<string, string> = {}) {
+  async function call<T>(ctx: AdapterContext, path: string, q: Record<string, string> = {}, body?: unknown) {
     const creds = await fresh(ctx);
     const req: VendorRequest = {
       url: `${creds.baseUrl}${path}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`,
+      ...(body === undefined ? {} : { method: 'POST' as const, body }),
     };
-    let body: Envelope<T>;
+    let reply: Envelope<T>;
     try {
-      body = await http.request<Envelope<T>>(ctx, req);
+      reply = await http.request<Envelope<T>>(ctx, req);
     } catch (err) {
       if (!(err instanceof VendorAuthError)) throw err;
       await ctx.saveCredentials(await token(clientCreds(ctx)));
-      body = await http.request<Envelope<T>>(ctx, req);
+      reply = await http.request<Envelope<T>>(ctx, req);
     }
-    if (body.success === false) {
-      const e = body.errors?.[0];
+    if (reply.success === false) {
+      const e = reply.errors?.[0];
       throw new VendorError('Marketo', 200, `error ${e?.code ?? '?'}: ${e?.message ?? 'request failed'}`);
     }
-    return body;
+    return reply;
   }
 
   /** A Lead Database listing, page after page by nextPageToken. */
@@ -220,6 +225,7 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
   return {
     source: 'marketo',
     auth: 'client_credentials',
+    adFields: marketoAdFields(call),
 
     async connect(creds) {
       // Only the connect form calls this: a user is waiting (no retries, a short time limit).

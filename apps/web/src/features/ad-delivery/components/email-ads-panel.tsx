@@ -68,18 +68,19 @@ export function EmailAdsPanel({
       aria-labelledby="email-ads-title"
     >
       <Stack gap="md">
-        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-          <div>
+        <Stack gap={4}>
+          <Group gap="sm" wrap="wrap">
             <Title order={2} size="h4" id="email-ads-title">
               Add ads to your e-mails
             </Title>
-            <Text size="sm" c="dimmed" maw={640}>
-              Put this snippet in the cadence&apos;s e-mail templates: each prospect then sees their own ad in
-              the e-mail, and opening or clicking it counts like any other ad.
-            </Text>
-          </div>
-          {status.data && <InstalledBadge installedAt={status.data.installed_at} />}
-        </Group>
+            {status.data && <InstalledBadge installedAt={status.data.installed_at} />}
+          </Group>
+          <Text size="sm" c="dimmed" maw={640}>
+            Put this snippet in the cadence&apos;s e-mail templates: each prospect then sees their own ad in
+            the e-mail, and opening or clicking it counts like any other ad.
+          </Text>
+          {status.data && <InstalledLine installedAt={status.data.installed_at} />}
+        </Stack>
         {status.isPending ? (
           <PanelLoading label="Loading the e-mail step" />
         ) : status.isError ? (
@@ -94,23 +95,23 @@ export function EmailAdsPanel({
 
 function InstalledBadge({ installedAt }: { installedAt: string | null }) {
   return installedAt ? (
-    <Stack gap={2} align="flex-end">
-      <Badge color="teal" variant="light">
-        Installed
-      </Badge>
-      <Text size="xs" c="dimmed" role="status">
-        Installed — first impression at {at(installedAt)}
-      </Text>
-    </Stack>
+    <Badge color="teal" variant="light">
+      Installed
+    </Badge>
   ) : (
-    <Stack gap={2} align="flex-end">
-      <Badge color="gray" variant="light">
-        Not installed yet
-      </Badge>
-      <Text size="xs" c="dimmed" role="status">
-        Turns to Installed when a prospect first sees the e-mail ad
-      </Text>
-    </Stack>
+    <Badge color="gray" variant="light">
+      Not installed yet
+    </Badge>
+  );
+}
+
+function InstalledLine({ installedAt }: { installedAt: string | null }) {
+  return (
+    <Text size="sm" fw={installedAt ? 600 : undefined} c={installedAt ? 'teal.9' : 'dimmed'} role="status">
+      {installedAt
+        ? `Installed — first impression at ${at(installedAt)}`
+        : 'Turns to “Installed” when a prospect’s mail client first shows the e-mail ad. Test e-mails do not count.'}
+    </Text>
   );
 }
 
@@ -217,7 +218,12 @@ function Preview({ path }: { path: string | null }) {
           radius="sm"
           w="100%"
           maw={600}
-          style={{ aspectRatio: '2 / 1', border: '1px solid var(--mantine-color-gray-3)' }}
+          // Holds the ad's shape in grey while it renders, so the column does not jump.
+          style={{
+            aspectRatio: '2 / 1',
+            border: '1px solid var(--mantine-color-gray-3)',
+            background: 'var(--mantine-color-gray-1)',
+          }}
         />
       ) : (
         <Text size="sm" c="dimmed">

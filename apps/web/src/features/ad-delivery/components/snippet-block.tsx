@@ -39,7 +39,8 @@ export function SnippetBlock({
       <Stack gap={6}>
         <Group justify="space-between" gap="xs" wrap="wrap">
           <Text size="sm" fw={600}>
-            Snippet for {platform} ({variant.editor.toLowerCase()})
+            Snippet for {platform}
+            {snippet.variants.length > 1 ? ` (${variant.editor})` : ''}
           </Text>
           <CopyText value={variant.html} label="Copy snippet" copiedLabel="Snippet copied" />
         </Group>

@@ -5,7 +5,8 @@ import { expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
  * Issue 16 in the browser: an owner connects HubSpot (the fake on loopback, started by the global
  * setup) through the real OAuth redirect from its settings page, watches the first sync's progress
  * bar until it finishes and the pipeline stages arrive, marks a stage valuable, and sees the deals
- * with their stages in the reports. Marketo's credentials form and the CRMs on Settings › Connections
+ * with their stages in the reports; Rally creates HubSpot contact properties for the ads in e-mails
+ * (issue 38). Marketo's credentials form and the CRMs on Settings › Connections
  * are looked at too.
  */
 test('an owner connects HubSpot through OAuth and sees its stages', async ({ page }) => {
@@ -54,6 +55,19 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(page.getByRole('table', { name: 'CRM owners' }).getByRole('row')).toHaveCount(3);
   await expect(page.getByRole('heading', { name: 'Activity definitions' })).toBeVisible();
   await page.screenshot({ path: 'test-results/crm-hubspot.png', fullPage: true });
+
+  // Issue 38: the ad fields' panel works for a CRM connection too. Rally creates the two contact
+  // properties in HubSpot (the fake keeps HubSpot's rules: a property group, the schema scope).
+  const adFields = page.getByRole('region', { name: 'Ads in your e-mails' });
+  await expect(adFields.getByText('Not set up')).toBeVisible();
+  await expect(adFields.getByText(/two HubSpot contact fields/)).toBeVisible();
+  await adFields.getByRole('button', { name: 'Create the fields for me' }).click();
+  await expect(adFields.getByText('rally_ad_image_url')).toBeVisible();
+  await expect(adFields.getByText('rally_ad_click_url')).toBeVisible();
+  await expect(adFields.getByRole('switch', { name: 'Write the fields' })).toBeChecked();
+  await expect(adFields.getByText(/written · \d+ waiting/)).toBeVisible();
+  await adFields.scrollIntoViewIfNeeded();
+  await adFields.screenshot({ path: 'test-results/crm-hubspot-ad-fields.png' });
 
   // The synced deals with their stages, in the reports (off for a new client until the owner turns it on).
   await page.goto(`/reports?tab=opportunities&client_id=${clientId}`);

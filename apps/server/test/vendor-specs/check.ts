@@ -32,7 +32,14 @@ export type Spec = {
   paths: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, Schema> };
 };
-export type SentRequest = { method: string; path: string; query: URLSearchParams; body: unknown };
+export type SentRequest = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  /** The request's headers as sent (recordingProxy fills them). */
+  headers?: Record<string, string | string[] | undefined>;
+};
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const loadSpec = (file: string): Spec => JSON.parse(readFileSync(path.join(here, file), 'utf8')) as Spec;
@@ -140,7 +147,13 @@ export async function recordingProxy(target: string) {
           body = raw.toString('utf8');
         }
       }
-      sent.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body });
+      sent.push({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        body,
+        headers: { ...req.headers },
+      });
       const out = httpRequest(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
         (reply) => {

@@ -1,0 +1,58 @@
+import { expect, test } from './fixtures.ts';
+import { CLIENTS, api, signInTo } from './support.ts';
+import type { Page } from '@playwright/test';
+
+/**
+ * Issue 38, "Visible and auditable: the prospect drawer, the feed and the engagement report show
+ * what was not counted and why". Acme's demo e-mail cadence (the email-ads demo seed) has opens by
+ * Apple's privacy prefetch and a crawler and clicks by a mail gateway, kept uncounted.
+ */
+const ACME = CLIENTS.acme;
+const SHOTS = 'test-results';
+
+type Entry = { cadence_name: string; uncounted?: { verdict: string; count: number }[] };
+
+/** A demo prospect of Acme with uncounted events of at least two kinds on one cadence entry. */
+async function prospectWithUncounted(page: Page): Promise<{ id: string; cadence: string }> {
+  const list = await api(page.request, 'GET', '/sc/prospects?page_size=100', undefined, ACME);
+  expect(list.status()).toBe(200);
+  const ids = ((await list.json()) as { items: { id: string }[] }).items.map((p) => p.id);
+  for (const id of ids) {
+    const one = await api(page.request, 'GET', `/sc/prospects/${id}`, undefined, ACME);
+    const entry = ((await one.json()) as { cadences: Entry[] }).cadences.find(
+      (c) => new Set(c.uncounted?.map((u) => u.verdict)).size >= 2,
+    );
+    if (entry) return { id, cadence: entry.cadence_name };
+  }
+  throw new Error('no demo prospect of Acme has uncounted events of two kinds');
+}
+
+test.describe.configure({ timeout: 90_000 });
+
+test('the drawer, the feed and the engagement report say what was not counted, and why', async ({ page }) => {
+  await signInTo(page, `/feed?client_id=${ACME}`);
+  // The feed: the last 7 days' engagement card.
+  const feedNote = page.getByRole('region', { name: 'Not counted, last 7 days' });
+  await expect(feedNote).toBeVisible({ timeout: 20_000 });
+  await expect(feedNote).toContainText(/opens? by Apple Mail Privacy Protection prefetch not counted/);
+  await feedNote.locator('xpath=ancestor::div[contains(@class,"mantine-SimpleGrid-root")][1]').screenshot({
+    path: `${SHOTS}/uncounted-feed.png`,
+  });
+
+  const { id, cadence } = await prospectWithUncounted(page);
+  await page.goto(`/prospects?client_id=${ACME}&prospect=${id}`);
+  const drawer = page.getByRole('dialog');
+  const note = drawer.getByRole('region', { name: `Not counted, ${cadence}` });
+  await expect(note).toBeVisible({ timeout: 20_000 });
+  await expect(note.getByRole('listitem').first()).toContainText(/ by .* not counted$/);
+  await drawer.screenshot({ path: `${SHOTS}/uncounted-drawer.png` });
+
+  await page.goto(`/reports?client_id=${ACME}`);
+  const report = page.getByRole('region', { name: 'Not counted in the engagement report' });
+  await expect(report).toBeVisible({ timeout: 20_000 });
+  await expect(report).toContainText('by a mail security scanner not counted');
+  await expect(report).toContainText('by Apple Mail Privacy Protection prefetch not counted');
+  await report.locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]').screenshot({
+    path: `${SHOTS}/uncounted-report.png`,
+  });
+});

@@ -506,6 +506,11 @@ const FOLD_LOCK = 727003;
  * when its request arrives and appended a moment later, and the fold must see the whole window.
  */
 export const BURST_MARGIN_MS = 500;
+/**
+ * An image fetched this long or longer before a click is a person's message open followed by their
+ * click, not part of a burst: people take over a second to see an ad and click it.
+ */
+export const SEEN_BEFORE_CLICK_MS = 1_000;
 
 /**
  * The consumer: takes up to `limit` of the oldest queued events and, in one statement (so one
@@ -521,6 +526,7 @@ export async function foldQueue(
 ): Promise<{ taken: number; feed: StoredFeedItem[] }> {
   const burst = sql`make_interval(secs => ${burstMs / 1000}::float8)`;
   const hold = sql`make_interval(secs => ${(burstMs + BURST_MARGIN_MS) / 1000}::float8)`;
+  const seen = sql`make_interval(secs => ${Math.min(burstMs, SEEN_BEFORE_CLICK_MS) / 1000}::float8)`;
   const query = sql`
 with lk as (
   select pg_try_advisory_xact_lock(${FOLD_LOCK}) as ok
@@ -538,15 +544,20 @@ with lk as (
   returning id, client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at, verdict, reason
 ), b as (
   -- Several fetches of one message within the window: a scanner's (decision 0017). Every other
-  -- tag request of the target around the click counts, whatever its verdict and wherever it is.
+  -- tag request of the target around the click counts, whatever its verdict and wherever it is,
+  -- except an image fetched at least a second before the click: a person opening the message and
+  -- then clicking (no one sees an ad and clicks it sooner; a gateway fetches both at once).
   select q.id from q
   where ${burstMs}::int > 0 and q.type = 'click' and q.verdict = 'person' and (
     exists (select 1 from ingest_queue r where r.target_id = q.target_id and r.id <> q.id
-      and r.type <> 'view' and r.occurred_at > q.occurred_at - ${burst} and r.occurred_at < q.occurred_at + ${burst})
+      and r.type <> 'view' and r.occurred_at > q.occurred_at - case when r.type = 'impression' then ${seen} else ${burst} end
+      and r.occurred_at < q.occurred_at + ${burst})
     or exists (select 1 from engagement_events x where x.target_id = q.target_id and x.type <> 'view'
-      and x.occurred_at > q.occurred_at - ${burst} and x.occurred_at < q.occurred_at + ${burst})
+      and x.occurred_at > q.occurred_at - case when x.type = 'impression' then ${seen} else ${burst} end
+      and x.occurred_at < q.occurred_at + ${burst})
     or exists (select 1 from uncounted_events x where x.target_id = q.target_id
-      and x.occurred_at > q.occurred_at - ${burst} and x.occurred_at < q.occurred_at + ${burst}))
+      and x.occurred_at > q.occurred_at - case when x.type = 'impression' then ${seen} else ${burst} end
+      and x.occurred_at < q.occurred_at + ${burst}))
 ), qv as (
   select q.id, q.client_id, q.target_id, q.cadence_id, q.type, q.day_number, q.content_id, q.size, q.occurred_at,
     case when b.id is null then q.verdict else 'scanner' end as verdict,

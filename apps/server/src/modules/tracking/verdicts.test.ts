@@ -224,22 +224,32 @@ describe('counting only people (issue 38): over real HTTP, with the burst rule o
     expect(clicks).toEqual([{ reason: 'browser' }]);
   });
 
-  it('at the window’s edge: a click 1.9 s after the image is a burst, one 2.1 s after it is a person’s', async () => {
-    const near = await newTarget();
-    const far = await newTarget();
+  it('at the window’s edge: a click 0.9 s after the image or an image 1.9 s after the click is a burst; a click 1.1 s after the image (a person who opened, then clicked) or 2.1 s before it is a person’s', async () => {
+    const cases = [
+      { image: 0, click: 900, person: false },
+      { image: 1_900, click: 0, person: false },
+      { image: 0, click: 1_100, person: true },
+      { image: 2_100, click: 0, person: true },
+    ];
     const t0 = Date.now() - 60_000;
-    for (const [t, gap] of [
-      [near, 1_900],
-      [far, 2_100],
-    ] as const) {
+    const made = [];
+    for (const c of cases) {
+      const t = await newTarget();
       const s = { token: t.token, verdict: 'person' as const, reason: 'browser' as const };
-      await app.tracking.record({ ...s, type: 'impression', size: '300x250', at: new Date(t0) });
-      await app.tracking.record({ ...s, type: 'click', at: new Date(t0 + gap) });
+      const image = () =>
+        app.tracking.record({ ...s, type: 'impression', size: '300x250', at: new Date(t0 + c.image) });
+      const click = () => app.tracking.record({ ...s, type: 'click', at: new Date(t0 + c.click) });
+      if (c.image <= c.click) await image().then(click);
+      else await click().then(image);
+      made.push({ ...c, id: t.id });
     }
     await app.tracking.settled();
-    expect(await row(near.id)).toMatchObject({ impressions: 1, clicks: 0, superDate: null });
-    expect(await row(far.id)).toMatchObject({ impressions: 1, clicks: 1 });
-    expect((await row(far.id)).superDate).toBeInstanceOf(Date);
+    for (const c of made) {
+      const r = await row(c.id);
+      expect(r, JSON.stringify(c)).toMatchObject({ impressions: 1, clicks: c.person ? 1 : 0 });
+      if (c.person) expect(r.superDate).toBeInstanceOf(Date);
+      else expect(r.superDate).toBeNull();
+    }
   });
 
   it('concurrent requests of every kind: counters equal the person events, the rest are all kept, one super_date', async () => {

@@ -25,9 +25,52 @@ export type SharedCache<V> = {
   forget(key: string): Promise<void>;
   /** Forgets every entry tagged `tag`, here and on every instance. */
   forgetTag(tag: string): Promise<void>;
+  /** Forgets everything, here and on every instance (rare changes that touch unknown keys). */
+  forgetAll(): Promise<void>;
   /** Whether entries are being kept (diagnostics, tests). */
   mode(): 'local' | 'shared' | 'unshared';
 };
+
+/** The shared caches' names (their channels are `cache:<name>`), for modules that forget by name. */
+export const CACHES = {
+  sessions: 'sessions',
+  self: 'self',
+  brand: 'brand',
+  landingPage: 'landing-page',
+  landingDomain: 'landing-domain',
+  webhookEvents: 'webhook-events',
+} as const;
+
+/**
+ * The caches made for one app (keyed by its database handle, which every plugin context shares),
+ * by name: a module that must not import the cache's owner (an import cycle) forgets through here.
+ */
+const registry = new WeakMap<object, Map<string, SharedCache<object>>>();
+
+/**
+ * Forgets a key (or tag) of the named cache on every instance: through the cache when this app has
+ * made it, else by message alone (other instances may have it).
+ */
+export async function forgetShared(
+  deps: SharedCacheDeps,
+  scope: object,
+  name: string,
+  what: { key?: string; tag?: string; all?: true },
+): Promise<void> {
+  const cache = registry.get(scope)?.get(name);
+  if (cache) {
+    if (what.key !== undefined) await cache.forget(what.key);
+    if (what.tag !== undefined) await cache.forgetTag(what.tag);
+    if (what.all) await cache.forgetAll();
+    return;
+  }
+  if (!deps.redis) return;
+  await deps.redis
+    .publish(`cache:${name}`, JSON.stringify({ k: what.key, t: what.tag, a: what.all }))
+    .catch((err: unknown) =>
+      deps.log.warn({ err: (err as Error).message }, 'cache: could not publish a forget'),
+    );
+}
 
 export type SharedCacheDeps = {
   redis: RedisLink | undefined;
@@ -36,12 +79,28 @@ export type SharedCacheDeps = {
   log: FastifyBaseLogger;
 };
 
+/** An app's shared-cache dependencies: its Redis, whether it is on PostgreSQL, its log. */
+export function cacheDepsOf(app: {
+  redis: RedisLink | undefined;
+  config: { databaseUrl: string | undefined };
+  log: FastifyBaseLogger;
+}): SharedCacheDeps {
+  return { redis: app.redis, multiInstance: Boolean(app.config.databaseUrl), log: app.log };
+}
+
 type Entry<V> = { value: V; tag: string | undefined };
-type Message = { k?: string; t?: string };
+type Message = { k?: string; t?: string; a?: boolean };
 
 export function createSharedCache<V extends object>(
   deps: SharedCacheDeps,
-  opts: { name: string; max: number; ttlMs: number; unsharedTtlMs?: number },
+  opts: {
+    name: string;
+    max: number;
+    ttlMs: number;
+    unsharedTtlMs?: number;
+    /** Registers the cache for `forgetShared(…, scope, name, …)`. */
+    scope?: object;
+  },
 ): SharedCache<V> {
   const { redis, log } = deps;
   const cache = new LRUCache<string, Entry<V>>({ max: opts.max, ttl: opts.ttlMs });
@@ -74,6 +133,7 @@ export function createSharedCache<V extends object>(
         const m = JSON.parse(raw) as Message;
         if (typeof m.k === 'string') dropKey(m.k);
         if (typeof m.t === 'string') dropTag(m.t);
+        if (m.a === true) dropAll();
       })
       .catch((err: unknown) => log.warn({ err, channel }, 'cache: could not subscribe'));
     redis.onLoss(dropAll);
@@ -100,13 +160,13 @@ export function createSharedCache<V extends object>(
     };
   };
 
-  return {
+  const shared: SharedCache<V> = {
     get(key) {
       if (ttlNow() === 0) return undefined;
       return cache.get(key)?.value;
     },
     async load(key, load, tag) {
-      const hit = this.get(key);
+      const hit = shared.get(key);
       if (hit !== undefined) return hit;
       const t = ticket();
       const value = await load();
@@ -122,6 +182,19 @@ export function createSharedCache<V extends object>(
       dropTag(tag);
       await tell({ t: tag });
     },
+    async forgetAll() {
+      dropAll();
+      await tell({ a: true });
+    },
     mode,
   };
+  if (opts.scope) {
+    let named = registry.get(opts.scope);
+    if (!named) {
+      named = new Map();
+      registry.set(opts.scope, named);
+    }
+    named.set(opts.name, shared as unknown as SharedCache<object>);
+  }
+  return shared;
 }

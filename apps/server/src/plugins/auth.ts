@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from '@rally/shared';
 import { sessions, users } from '../db/schema/index.ts';
 import { hashToken, hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { API_PREFIXES } from '../lib/prefixes.ts';
-import { createSharedCache } from '../lib/shared-cache.ts';
+import { CACHES, cacheDepsOf, createSharedCache } from '../lib/shared-cache.ts';
 import { selfOf } from '../modules/auth/repository.ts';
 
 /** Readable by scripts, holds no secret: lets the app know a session cookie exists (SPEC.md §4). */
@@ -110,15 +110,15 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     app.decorateRequest('csrfSecret', null);
 
-    const cacheDeps = { redis: app.redis, multiInstance: Boolean(config.databaseUrl), log: app.log };
+    const cacheDeps = cacheDepsOf(app);
     // Sessions by token hash, tagged with their user; self replies by user id.
     const sessionCache = createSharedCache<CachedSession>(cacheDeps, {
-      name: 'sessions',
+      name: CACHES.sessions,
       max: 10_000,
       ttlMs: IDENTITY_CACHE_TTL_MS,
     });
     const selfCache = createSharedCache<Self>(cacheDeps, {
-      name: 'self',
+      name: CACHES.self,
       max: 10_000,
       ttlMs: IDENTITY_CACHE_TTL_MS,
     });

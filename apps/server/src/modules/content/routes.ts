@@ -1,4 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
+import { CACHES, cacheDepsOf, forgetShared } from '../../lib/shared-cache.ts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -133,6 +134,10 @@ async function saveSettings(
   body: z.infer<typeof clientSettingsUpdateBody>,
 ) {
   const saved = await updateClientSettings(app.db, clientId, body);
+  // The brand, and the landing pages that carry it, on every instance (issue 41 item 5).
+  const deps = cacheDepsOf(app);
+  await forgetShared(deps, app.db, CACHES.brand, { key: clientId });
+  await forgetShared(deps, app.db, CACHES.landingPage, { tag: clientId });
   if (body.attribution_window_days !== undefined) {
     app.queue
       .send(ATTRIBUTION_JOB, {})
@@ -614,6 +619,13 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const domainPath = '/client/:clientId/landing_domain';
+  // Which client a host serves, as cached by the page routes: forgotten everywhere after a change
+  // (rare, and the old and new hosts both matter).
+  const forgettingDomains = async <T>(change: Promise<T>): Promise<T> => {
+    const done = await change;
+    await forgetShared(cacheDepsOf(app), app.db, CACHES.landingDomain, { all: true });
+    return done;
+  };
   const landing = { db, appHost, holdDays: app.config.landingDomainHoldDays };
   app.get(
     domainPath,
@@ -642,7 +654,8 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: landingDomainReply, 409: errorReply, 422: errorReply },
       },
     },
-    async (request) => setLandingDomain(landing, tenantOf(request).clientId, request.body.domain),
+    async (request) =>
+      forgettingDomains(setLandingDomain(landing, tenantOf(request).clientId, request.body.domain)),
   );
 
   app.delete(
@@ -657,7 +670,7 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: landingDomainReply },
       },
     },
-    async (request) => removeLandingDomain(landing, tenantOf(request).clientId),
+    async (request) => forgettingDomains(removeLandingDomain(landing, tenantOf(request).clientId)),
   );
 
   app.post(
@@ -672,7 +685,8 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: landingDomainCheckReply, 404: errorReply, 409: errorReply, 503: errorReply },
       },
     },
-    async (request) => checkLandingDomain({ ...landing, resolver }, tenantOf(request).clientId),
+    async (request) =>
+      forgettingDomains(checkLandingDomain({ ...landing, resolver }, tenantOf(request).clientId)),
   );
 };
 

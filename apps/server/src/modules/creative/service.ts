@@ -21,6 +21,7 @@ import {
   targetPeopleByToken,
 } from './repository.ts';
 import { IDENTITY_CACHE_TTL_MS } from '../../plugins/auth.ts';
+import { CACHES, cacheDepsOf, createSharedCache, forgetShared } from '../../lib/shared-cache.ts';
 
 /** Per app: the ad renderer and its caches, and small caches that keep public pages to one read. */
 export type Creative = {
@@ -31,11 +32,11 @@ export type Creative = {
   brand(clientId: string): Promise<Brand>;
   /** The client whose verified landing domain this host is, or null; cached briefly, misses too. */
   landingDomainClient(host: string): Promise<string | null>;
-  forgetLandingDomain(host: string): void;
+  forgetLandingDomain(host: string): Promise<void>;
   /** A landing page with its client's brand, cached for PAGE_CACHE_MS (misses too). */
   landingPageData(id: string): Promise<LandingPageData | null>;
   /** Drop a page from the cache at once (after an edit), instead of within PAGE_CACHE_MS. */
-  forgetLandingPage(id: string): void;
+  forgetLandingPage(id: string): Promise<void>;
   /** The user of a session token's hash, cached like the auth plugin's sessions (read only). */
   sessionUser(tokenHash: string): Promise<SessionUser | null>;
 };
@@ -67,12 +68,34 @@ export function creativeOf(app: FastifyInstance): Creative {
     maxSize: 8 * 1024 * 1024,
     sizeCalculation: (v, k) => v.length + k.length + 1,
   });
-  const brands = new LRUCache<string, Brand>({ max: 10_000, ttl: 30_000 });
-  const domains = new LRUCache<string, { clientId: string | null }>({ max: 10_000, ttl: 15_000 });
-  const pages = new LRUCache<string, { data: LandingPageData | null }>({ max: 5_000, ttl: PAGE_CACHE_MS });
-  const sessionUsers = new LRUCache<string, { session: SessionUser | null }>({
+  // Shared caches (lib/shared-cache.ts): a change made on any instance is forgotten on every one.
+  // Brands and pages are cosmetic: without Redis on PostgreSQL they are kept 2 s; sessions not at all.
+  const deps = cacheDepsOf(app);
+  const shared = { scope: app.db, unsharedTtlMs: PAGE_CACHE_MS };
+  const brands = createSharedCache<Brand>(deps, {
+    name: CACHES.brand,
     max: 10_000,
-    ttl: IDENTITY_CACHE_TTL_MS,
+    ttlMs: 30_000,
+    ...shared,
+  });
+  const domains = createSharedCache<{ clientId: string | null }>(deps, {
+    name: CACHES.landingDomain,
+    max: 10_000,
+    ttlMs: 15_000,
+    ...shared,
+  });
+  // Tagged with the page's client: a brand change reaches its pages too.
+  const pages = createSharedCache<{ data: LandingPageData | null }>(deps, {
+    name: CACHES.landingPage,
+    max: 5_000,
+    ttlMs: PAGE_CACHE_MS,
+    ...shared,
+  });
+  // The auth plugin's channel: a sign-out there forgets these too (tagged by user, keyed by hash).
+  const sessionUsers = createSharedCache<{ session: SessionUser | null }>(deps, {
+    name: CACHES.sessions,
+    max: 10_000,
+    ttlMs: IDENTITY_CACHE_TTL_MS,
   });
   creative = {
     renderer,
@@ -85,39 +108,27 @@ export function creativeOf(app: FastifyInstance): Creative {
       }
       return clean;
     },
-    async brand(clientId) {
-      let brand = brands.get(clientId);
-      if (!brand) {
-        brand = await brandOfClient(app.db, clientId);
-        brands.set(clientId, brand);
-      }
-      return brand;
-    },
+    brand: (clientId) => brands.load(clientId, () => brandOfClient(app.db, clientId)),
     async landingDomainClient(host) {
-      const hit = domains.get(host);
-      if (hit) return hit.clientId;
-      const clientId = await clientOfLandingDomain(app.db, host);
-      domains.set(host, { clientId });
-      return clientId;
+      return (await domains.load(host, async () => ({ clientId: await clientOfLandingDomain(app.db, host) })))
+        .clientId;
     },
-    forgetLandingDomain(host) {
-      domains.delete(host);
-    },
+    forgetLandingDomain: (host) => domains.forget(host),
     async landingPageData(id) {
       const hit = pages.get(id);
       if (hit) return hit.data;
+      const t = pages.ticket();
       const data = await landingPageWithBrand(app.db, id);
-      pages.set(id, { data });
+      t.set(id, { data }, data?.page.clientId);
       return data;
     },
-    forgetLandingPage(id) {
-      pages.delete(id);
-    },
+    forgetLandingPage: (id) => pages.forget(id),
     async sessionUser(tokenHash) {
       const hit = sessionUsers.get(tokenHash);
       if (hit) return hit.session;
+      const t = sessionUsers.ticket();
       const session = await sessionUserId(app.db, tokenHash);
-      sessionUsers.set(tokenHash, { session });
+      t.set(tokenHash, { session }, session?.userId);
       return session;
     },
   };
@@ -316,9 +327,9 @@ export async function landingPage(
   return rendered;
 }
 
-/** Call after changing or deleting a landing page, so this instance serves the change at once. */
-export function forgetLandingPage(app: FastifyInstance, id: string): void {
-  creativeOf(app).forgetLandingPage(id);
+/** Call after changing or deleting a landing page, so every instance serves the change at once. */
+export function forgetLandingPage(app: FastifyInstance, id: string): Promise<void> {
+  return forgetShared(cacheDepsOf(app), app.db, CACHES.landingPage, { key: id });
 }
 
 // Keyed by the cached data object: when that expires, the next visitor gets a fresh render.

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { cacheDepsOf } from '../../lib/shared-cache.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { createWebhookService } from './service.ts';
 import type { WebhookService } from './service.ts';
@@ -43,6 +44,7 @@ export function setupWebhooks(
     log: app.log,
     allowPrivate: opts.allowPrivate,
     retryScheduleSeconds: opts.retryScheduleSeconds,
+    caches: cacheDepsOf(app),
   });
   service.register();
   app.decorate('webhooks', service);

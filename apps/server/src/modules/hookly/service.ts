@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_MAX_ATTEMPTS,
@@ -19,6 +18,8 @@ import type { Db } from '../../db/client.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import type { JobQueue } from '../../lib/queue.ts';
+import { CACHES, createSharedCache } from '../../lib/shared-cache.ts';
+import type { SharedCacheDeps } from '../../lib/shared-cache.ts';
 import { maskUrl, maskUrlsIn } from '../../lib/mask-url.ts';
 import { postDelivery, urlProblem } from './outbound.ts';
 import type { OutboundOptions, PostResult } from './outbound.ts';
@@ -29,7 +30,12 @@ import { sampleData } from './samples.ts';
 export const WEBHOOK_JOB = 'webhook-deliver';
 export type WebhookJob = { deliveryId: string; attempt: number };
 
-/** How long a client's subscribed events are remembered by the emitters (the ingest path asks often). */
+/**
+ * How long a client's subscribed events are remembered by the emitters (the ingest path asks often).
+ * A change is forgotten on every instance at once (Redis); where other instances could not be told
+ * (PostgreSQL without Redis) nothing is remembered: a remembered "no endpoint" lost 3 of 6 clicks
+ * on another instance for good (issue 41 item 5).
+ */
 const SUBSCRIPTIONS_TTL_MS = 10_000;
 /** A delivery whose next attempt is this late has lost its job (a crash between steps): queued again. */
 const OVERDUE_GRACE_MS = 2 * 60_000;
@@ -124,6 +130,8 @@ export type WebhookDeps = {
   retryScheduleSeconds?: readonly number[];
   /** Per-attempt timeout. Default 20 s (Standard Webhooks recommends 15–30 s). */
   timeoutMs?: number;
+  /** Where the subscribed-events cache is shared (default: this process only, one instance). */
+  caches?: SharedCacheDeps;
 };
 
 /** What the product's features call when something happened (a no-op without a subscribed endpoint). */
@@ -143,10 +151,10 @@ export function createWebhookService(deps: WebhookDeps) {
   const outbound: OutboundOptions = { allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs };
   const schedule = deps.retryScheduleSeconds ?? WEBHOOK_RETRY_SCHEDULE_SECONDS;
   const maxAttempts = deps.retryScheduleSeconds ? schedule.length + 1 : WEBHOOK_MAX_ATTEMPTS;
-  const subscriptions = new LRUCache<string, Set<WebhookEventType>>({
-    max: 10_000,
-    ttl: SUBSCRIPTIONS_TTL_MS,
-  });
+  const subscriptions = createSharedCache<Set<WebhookEventType>>(
+    deps.caches ?? { redis: undefined, multiInstance: false, log },
+    { name: CACHES.webhookEvents, max: 10_000, ttlMs: SUBSCRIPTIONS_TTL_MS },
+  );
 
   function toReply(
     row: EndpointRow & { lastDelivery?: { status: DeliveryRow['status']; createdAt: Date } | null },
@@ -265,7 +273,7 @@ export function createWebhookService(deps: WebhookDeps) {
       // The receiver no longer wants these webhooks: the endpoint is turned off, saying why.
       const reason = `Turned off by Rally on ${now.toISOString()}: the endpoint answered 410 Gone, which asks senders to stop.`;
       await repo.disableEndpoint(db, d.clientId, d.endpointId, reason);
-      subscriptions.delete(d.clientId);
+      await subscriptions.forget(d.clientId);
       error = `${error}. The endpoint was turned off; turn it on again to resume deliveries.`;
     }
     const recorded = await repo.recordAttempt(db, d.id, job.attempt, {
@@ -302,11 +310,7 @@ export function createWebhookService(deps: WebhookDeps) {
   const events: WebhookEvents = {
     async emit(clientId, type, data, at = new Date()) {
       try {
-        let subscribed = subscriptions.get(clientId);
-        if (!subscribed) {
-          subscribed = await repo.subscribedEvents(db, clientId);
-          subscriptions.set(clientId, subscribed);
-        }
+        const subscribed = await subscriptions.load(clientId, () => repo.subscribedEvents(db, clientId));
         if (!subscribed.has(type)) return;
         const endpoints = await repo.endpointsFor(db, clientId, type);
         if (!endpoints.length) return;
@@ -366,7 +370,7 @@ export function createWebhookService(deps: WebhookDeps) {
         secretEnc: box.encrypt(secret),
         createdBy: userId,
       });
-      subscriptions.delete(clientId);
+      await subscriptions.forget(clientId);
       return { endpoint: toReply({ ...row, lastDelivery: null }), secret };
     },
 
@@ -382,7 +386,7 @@ export function createWebhookService(deps: WebhookDeps) {
         ...(body.enabled === true ? { disabledReason: null } : {}),
       });
       if (!row) throw httpError(404, 'There is no such webhook endpoint.');
-      subscriptions.delete(clientId);
+      await subscriptions.forget(clientId);
       const listed = (await repo.listEndpoints(db, clientId)).find((e) => e.id === id);
       return toReply(listed ?? row);
     },
@@ -406,7 +410,7 @@ export function createWebhookService(deps: WebhookDeps) {
       if (!(await repo.deleteEndpoint(db, clientId, id))) {
         throw httpError(404, 'There is no such webhook endpoint.');
       }
-      subscriptions.delete(clientId);
+      await subscriptions.forget(clientId);
     },
 
     /** The test export: a sample of each event the endpoint subscribes to, delivered like real ones. */

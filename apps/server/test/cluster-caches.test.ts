@@ -80,3 +80,25 @@ describe.skipIf(!CLUSTER_READY)('two instances on one PostgreSQL without Redis',
     await changesSeenOnB(await twoInstances(), 0, PAGE_CACHE_MS + 50);
   });
 });
+
+/** Issue 41 item 6. Before: keys and channels were always `rally:*`, so two deployments on one Redis heard each other's feed. */
+describe.skipIf(!CLUSTER_REDIS_READY)('two deployments on one Redis with REDIS_PREFIX', () => {
+  it("hear only their own feed items; instances of one deployment hear each other's", async () => {
+    const redis = await startRedis();
+    const app = (prefix: string) => createTestApp({ env: { REDIS_URL: redis.url, REDIS_PREFIX: prefix } });
+    const [mine, mineToo, theirs] = [await app('one:'), await app('one:'), await app('two:')];
+    const clientId = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa';
+    const heard = { mineToo: [] as number[], theirs: [] as number[] };
+    const offs = [
+      await mineToo.feedBus.subscribe(clientId, (i) => heard.mineToo.push(i.id)),
+      await theirs.feedBus.subscribe(clientId, (i) => heard.theirs.push(i.id)),
+    ];
+    const item = { id: 42, type: 'sync', created_at: new Date().toISOString(), detail: {} };
+    mine.feedBus.publish(clientId, item as never);
+    for (let i = 0; i < 100 && heard.mineToo.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    // A message on a shared channel would reach both at about the same time; give it a margin.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(heard).toEqual({ mineToo: [42], theirs: [] });
+    for (const off of offs) off();
+  });
+});

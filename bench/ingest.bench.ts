@@ -20,6 +20,7 @@ import {
   targets,
 } from '../apps/server/src/db/schema/index.ts';
 import { enqueueEvents, foldQueue, peekVersioned } from '../apps/server/src/modules/tracking/repository.ts';
+import { judge } from '../apps/server/src/modules/tracking/verdict.ts';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import { cpuSeconds, postgresCpuSeconds, report, root, startProcess } from './lib.ts';
 import type { Server } from './lib.ts';
@@ -262,6 +263,33 @@ function cpuLine(cpu: Cpu[]): string {
 }
 
 /**
+ * The classifier's cost per request (issue 38, decision 0017): `judge()` in this process, µs per
+ * call, as the fast lane calls it for each impression. `cached`: the load's one browser agent (the
+ * agent verdict cache hits, as for a real mailbox's few clients); `fresh`: a new agent string each
+ * call (every rule and isbot run), from addresses spread over IPv4 (the range lookups). The server
+ * process's CPU per impression request of the same run is its baseline: the share it takes.
+ */
+function classificationCost(): { cached: number; fresh: number } {
+  const N = 200_000;
+  const time = (make: (i: number) => Parameters<typeof judge>[0]) => {
+    const reqs = Array.from({ length: N }, (_, i) => make(i));
+    let sink = 0;
+    for (let i = 0; i < 20_000; i++) sink += judge(reqs[i]!, 'impression').verdict.length;
+    const t0 = process.hrtime.bigint();
+    for (const r of reqs) sink += judge(r, 'impression').verdict.length;
+    const us = Number(process.hrtime.bigint() - t0) / 1000 / N;
+    if (sink === 0) throw new Error('unreachable');
+    return us;
+  };
+  const ip = (i: number) => `${((i * 7) % 223) + 1}.${(i * 13) % 256}.${(i * 31) % 256}.${i % 256}`;
+  return {
+    cached: time((i) => ({ method: 'GET', headers: { 'user-agent': UA }, ip: ip(i) })),
+    // Under 5,000 distinct agents per pass would hit the cache: each string is new.
+    fresh: time((i) => ({ method: 'GET', headers: { 'user-agent': `${UA} Bench/${i}` }, ip: ip(i) })),
+  };
+}
+
+/**
  * The database alone: the same batch statement the server runs, called straight from this process
  * with batches the size of the load's connections (what a group commit gathers) on four
  * connections, no HTTP. Events per second.
@@ -444,6 +472,20 @@ export async function run(seconds: number) {
     console.log(`  CPU per request, impression: ${cpuLine(runs.map((r) => r.cpu))}`);
     console.log(`  CPU per request, /healthz:    ${cpuLine(ceilings.map((r) => r.cpu))}`);
     console.log(`  CPU per request, bare PNG:    ${cpuLine(bases.map((r) => r.cpu))}`);
+    const verdictCost = classificationCost();
+    const serverUs = runs.reduce((n, r) => n + r.cpu.server, 0) / runs.length;
+    report(
+      `  classification (judge, agent cached)`,
+      `${verdictCost.cached.toFixed(2)} µs/req`,
+      `${Math.round(serverUs)} µs/req (server CPU per impression)`,
+      verdictCost.cached / serverUs,
+    );
+    report(
+      `  classification (a new agent each)`,
+      `${verdictCost.fresh.toFixed(2)} µs/req`,
+      `${Math.round(serverUs)} µs/req (server CPU per impression)`,
+      verdictCost.fresh / serverUs,
+    );
     const ok = stored.events === answered && stored.counted === answered && bad === 0;
     console.log(
       `  events stored ${stored.events}, target impressions ${stored.counted}, answered 2xx ${answered}, ` +

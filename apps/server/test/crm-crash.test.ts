@@ -59,11 +59,11 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Salesf
     api.base = first.url;
     await registerOwner(api, 'crash@crm.example');
 
-    // whoami, stages, record types, users, accounts, contacts (6 calls), the opportunities query
+    // whoami, stages, record types, users, accounts, contacts, leads (7 calls), the opportunities query
     // with CurrencyIsoCode this single-currency org refuses (1), then per page of opportunities the
-    // page and its contact roles (3 queries of 200 ids): the 44th call, the tenth page, waits with
+    // page and its contact roles (3 queries of 200 ids): the 45th call, the tenth page, waits with
     // nine pages stored.
-    fake.holdAfter(6 + 1 + 9 * 4 + 1);
+    fake.holdAfter(7 + 1 + 9 * 4 + 1);
     const callback = await connectByOAuth(api, 'salesforce');
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toMatch(/connected=salesforce/);

@@ -8,7 +8,7 @@ import { SALESFORCE_AD_FIELDS } from '../crm/adapters/salesforce/ad-fields.ts';
 /**
  * The write-back into Salesforce Contact fields (issue 38) on the real app against the fake: the
  * fields cannot be made through the REST API, so "create" answers what to make in Setup; every
- * matched Contact is written once through sObject Collections (`PATCH /composite/sobjects`, 200 a
+ * matched Contact (and Lead) is written once through sObject Collections (`PATCH /composite/sobjects`, 200 a
  * request), nothing the second time, the neutral pair for a prospect that left, 403
  * REQUEST_LIMIT_EXCEEDED waited out, a deleted Contact set aside, and read-only field-level
  * security said on the connection.
@@ -125,6 +125,24 @@ describe('ad fields written to Salesforce contacts', async () => {
     for (const p of more.slice(1)) expect(fieldsOf(p.Id)).toEqual(world.urls(token.get(p.Id)!));
     expect(await world.refusal(more[0]!.Id)).toMatch(/no longer exists in Salesforce/);
     expect(await world.listed(sdr)).toMatchObject({ targets_failed: 1, last_error: null });
+  });
+
+  it('a lead (read with the contacts) is written as a Lead in the same requests', async () => {
+    const l = sf.add('Lead', {
+      Email: 'lead@sf.example',
+      FirstName: 'Lee',
+      LastName: 'Lead',
+      Company: 'Initech',
+    });
+    const t = await world.enrol(first, 'lead@sf.example');
+    await world.sync();
+    sf.clearRequests();
+    await world.write();
+    const r = sf.records('Lead').find((x) => x.Id === l.Id)!;
+    expect({ image: r[image], click: r[click] }).toEqual(world.urls(t));
+    const sent = patches()[0]!.body as { records: Record<string, unknown>[] };
+    // (Beside it, the neutral pair for the contact deleted above, which Salesforce refuses once.)
+    expect(sent.records).toContainEqual(expect.objectContaining({ id: l.Id, attributes: { type: 'Lead' } }));
   });
 
   it('a field the connected user may not edit (field-level security) stops the run and says what to change', async () => {

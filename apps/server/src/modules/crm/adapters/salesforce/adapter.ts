@@ -17,6 +17,7 @@ import type {
   RemoteStageChange,
   WriteBackItem,
 } from '../../port.ts';
+import { mergeByTime } from '../../merge-by-time.ts';
 import { salesforceAdFields } from './ad-fields.ts';
 
 /**
@@ -395,30 +396,50 @@ export function createSalesforceAdapter(
     },
 
     contacts(ctx, since) {
-      return mapPages(
-        query<Row>(
-          ctx,
-          incremental(
-            'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, IsDeleted, SystemModstamp FROM Contact',
-            since,
+      // Contacts and Leads (the people Salesforce e-mails; issue 38 writes both), each read in
+      // SystemModstamp order and merged in that order, so the phase's cursor stays safe after a
+      // crash. A converted lead has become a contact: it counts as deleted.
+      const person = (r: Row): RemoteContact | null => {
+        const updatedAt = sfTimeToIso(r.SystemModstamp);
+        if (!updatedAt) return null;
+        return {
+          externalId: r.Id,
+          email: str(r.Email),
+          firstName: str(r.FirstName) ?? '',
+          lastName: str(r.LastName) ?? '',
+          title: str(r.Title) ?? '',
+          accountExternalId: str(r.AccountId),
+          ownerExternalId: str(r.OwnerId),
+          updatedAt,
+          isDeleted: bool(r.IsDeleted) || bool(r.IsConverted),
+        };
+      };
+      return mergeByTime(
+        [
+          mapPages(
+            query<Row>(
+              ctx,
+              incremental(
+                'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, IsDeleted, SystemModstamp FROM Contact',
+                since,
+              ),
+              { all: true },
+            ),
+            person,
           ),
-          { all: true },
-        ),
-        (r): RemoteContact | null => {
-          const updatedAt = sfTimeToIso(r.SystemModstamp);
-          if (!updatedAt) return null;
-          return {
-            externalId: r.Id,
-            email: str(r.Email),
-            firstName: str(r.FirstName) ?? '',
-            lastName: str(r.LastName) ?? '',
-            title: str(r.Title) ?? '',
-            accountExternalId: str(r.AccountId),
-            ownerExternalId: str(r.OwnerId),
-            updatedAt,
-            isDeleted: bool(r.IsDeleted),
-          };
-        },
+          mapPages(
+            query<Row>(
+              ctx,
+              incremental(
+                'SELECT Id, Email, FirstName, LastName, Title, OwnerId, IsConverted, IsDeleted, SystemModstamp FROM Lead',
+                since,
+              ),
+              { all: true },
+            ),
+            person,
+          ),
+        ],
+        (c) => c.updatedAt,
       );
     },
 

@@ -24,7 +24,7 @@ import { attentionRoutes } from './modules/attention/index.ts';
 import { sdrNotificationRoutes, setupSdrNotifications } from './modules/sdr-notifications/index.ts';
 import { embeddedReportRoutes } from './modules/embedded-reports/index.ts';
 import { authRoutes, registerRoutes } from './modules/auth/index.ts';
-import { billerRoutes, scBillingRoutes, setupBilling } from './modules/billing/index.ts';
+import { billerRoutes, scBillingRoutes, setupBilling, stripeWebhookRoutes } from './modules/billing/index.ts';
 import { cadenceRoutes } from './modules/cadences/index.ts';
 import { cohortApiRoutes, setupCohorts } from './modules/cohorts/index.ts';
 import { campaignApiRoutes, setupCampaigns } from './modules/campaigns/index.ts';
@@ -154,7 +154,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     scBillingRoutes,
     scReportRoutes,
   ],
-  biller: [billerRoutes],
+  biller: [billerRoutes, stripeWebhookRoutes],
 };
 
 function trustProxyOption(

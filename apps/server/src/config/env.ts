@@ -136,6 +136,7 @@ const schema = z.object({
     .regex(/^(sk|rk)_/, 'must start with sk_ (or rk_ for a restricted key)')
     .optional(),
   STRIPE_API_URL: url('the Stripe API origin').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_').optional(),
   SALESLOFT_CLIENT_ID: z.string().trim().min(1).optional(),
   SALESLOFT_CLIENT_SECRET: z.string().min(1).optional(),
   SALESLOFT_API_URL: url('the Salesloft API base').default('https://api.salesloft.com/v2'),
@@ -322,7 +323,7 @@ export type Config = {
   /** Card-billing provider (Stripe.js) key; the browser loads no Stripe.js while it is null. */
   stripePublishableKey: string | null;
   /** Server side of the stripe payment provider; null means the built-in local provider bills. */
-  stripe: { secretKey: string; apiUrl: string | null } | null;
+  stripe: { secretKey: string; apiUrl: string | null; webhookSecret: string | null } | null;
   /** Sequence platforms' API and OAuth endpoints (tests point them at in-repo fakes). */
   vendors: VendorsConfig;
   /** Largest CSV upload accepted, in bytes. */
@@ -452,7 +453,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     gtmId: e.GTM_ID ?? null,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
     stripe: e.STRIPE_SECRET_KEY
-      ? { secretKey: e.STRIPE_SECRET_KEY, apiUrl: e.STRIPE_API_URL?.replace(/\/+$/, '') ?? null }
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          apiUrl: e.STRIPE_API_URL?.replace(/\/+$/, '') ?? null,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+        }
       : null,
     vendors: {
       salesloft: {

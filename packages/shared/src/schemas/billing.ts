@@ -61,15 +61,18 @@ const thisYear = () => new Date().getUTCFullYear();
 /**
  * `POST /biller/client/{id}/card`. With the local provider the form sends the test card's number,
  * expiry and CVC (checked here, only brand, last four and expiry kept); with Stripe the browser
- * sends only the payment method id that Stripe.js made from its card element.
+ * sends only the id of the SetupIntent that Stripe.js confirmed with the card's bank
+ * (`POST …/card/setup_intent`, then `stripe.confirmCardSetup`).
  */
 export const setCardBody = z
   .object({
-    payment_method_id: z
+    setup_intent_id: z
       .string()
       .trim()
-      .regex(/^pm_[A-Za-z0-9_]{3,250}$/, 'must be a Stripe payment method id (pm_…)')
+      .regex(/^seti_[A-Za-z0-9_]{3,250}$/, 'must be a Stripe SetupIntent id (seti_…)')
       .optional(),
+    /** No longer taken: a bare payment method would be attached without the bank's setup. */
+    payment_method_id: z.unknown().optional(),
     number: z
       .string()
       .trim()
@@ -95,7 +98,15 @@ export const setCardBody = z
       .optional(),
   })
   .superRefine((b, ctx) => {
-    if (b.payment_method_id) return;
+    if (b.payment_method_id !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['payment_method_id'],
+        message: 'is no longer taken: confirm the card with a SetupIntent and send setup_intent_id',
+      });
+      return;
+    }
+    if (b.setup_intent_id) return;
     if (!b.number) ctx.addIssue({ code: 'custom', path: ['number'], message: 'is required' });
     if (b.exp_month === undefined)
       ctx.addIssue({ code: 'custom', path: ['exp_month'], message: 'is required' });
@@ -111,6 +122,13 @@ export const setCardBody = z
   });
 export type SetCardBody = z.infer<typeof setCardBody>;
 
+/** `POST /biller/client/{id}/card/setup_intent` (Stripe): what Stripe.js confirms the card against. */
+export const cardSetupReply = z.object({
+  setup_intent_id: z.string(),
+  client_secret: z.string(),
+});
+export type CardSetupReply = z.infer<typeof cardSetupReply>;
+
 /** SPEC.md §3 "Balance": amount in cents (the app shows it /100) and when it was worked out. */
 export const balanceReply = z.object({
   amount: z.number().int(),
@@ -122,7 +140,8 @@ export const balanceReply = z.object({
 });
 export type Balance = z.infer<typeof balanceReply>;
 
-export const INVOICE_STATUS_NAMES = ['open', 'paid', 'failed'] as const;
+/** `processing`: the card's bank has not answered yet; Stripe's webhook settles it (not paid until then). */
+export const INVOICE_STATUS_NAMES = ['open', 'processing', 'paid', 'failed'] as const;
 
 export const invoiceLineSchema = z.object({
   target_id: z.uuid(),
@@ -166,7 +185,7 @@ export const paymentIntentBody = z.object({
 });
 export const paymentIntentReply = z.object({
   id: z.string().nullable(),
-  status: z.enum(['succeeded', 'requires_action', 'failed']),
+  status: z.enum(['succeeded', 'requires_action', 'processing', 'failed']),
   client_secret: z.string().nullable(),
   amount_cents: z.number().int(),
   currency: z.string(),

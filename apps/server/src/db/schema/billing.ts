@@ -25,7 +25,8 @@ const clientRef = () =>
 export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
-export const INVOICE_STATUSES = ['open', 'paid', 'failed'] as const;
+/** `processing`: a payment is at the bank; the provider's webhook (or a look-up) settles it. */
+export const INVOICE_STATUSES = ['open', 'processing', 'paid', 'failed'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 /** Why an invoice was made (ARCHITECTURE.md §6): 40 uncharged superprospects, or the month's last day. */
 export const INVOICE_REASONS = ['threshold', 'month_end'] as const;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CHARGE_THRESHOLD, SUPERPROSPECT_PRICE_CENTS } from '@rally/shared/schemas/billing';
 import type { Db } from '../../db/client.ts';
@@ -32,7 +33,13 @@ export type ChargingDeps = {
   events?: WebhookEvents;
 };
 
-export type RunResult = { invoiced: number; paid: number; failed: number; actionRequired: number };
+export type RunResult = {
+  invoiced: number;
+  paid: number;
+  failed: number;
+  actionRequired: number;
+  processing: number;
+};
 
 const keyOfAttempt = (invoice: Pick<InvoiceRow, 'idempotencyKey'>, attempt: number) =>
   `${invoice.idempotencyKey}/a${attempt}`;
@@ -172,7 +179,16 @@ export function createCharging(deps: ChargingDeps) {
     return made.length;
   }
 
-  async function record(invoice: InvoiceRow, attempt: number, outcome: ChargeOutcome): Promise<void> {
+  /**
+   * Writes an attempt's outcome, only while `guard` holds (so a late or repeated report cannot undo
+   * a settled one); emits the `invoice` event when it wrote. Returns whether it wrote.
+   */
+  async function record(
+    invoice: InvoiceRow,
+    attempt: number,
+    outcome: ChargeOutcome,
+    guard: SQL | undefined,
+  ): Promise<boolean> {
     const at = now();
     const common = { chargingAt: null, attempts: attempt, providerChargeId: outcome.chargeId, updatedAt: at };
     const set =
@@ -185,28 +201,77 @@ export function createCharging(deps: ChargingDeps) {
             actionRequired: false,
             nextAttemptAt: null,
           }
-        : outcome.status === 'requires_action'
-          ? {
+        : outcome.status === 'processing'
+          ? // Waiting for the bank: no retry, no "Pay now"; the provider's event settles it.
+            {
               ...common,
-              status: 'open' as const,
-              actionRequired: true,
-              failureReason: outcome.failureMessage ?? 'Your bank asks you to confirm this payment.',
+              status: 'processing' as const,
+              failureReason: null,
+              actionRequired: false,
               nextAttemptAt: null,
             }
-          : {
-              ...common,
-              status: 'failed' as const,
-              actionRequired: false,
-              failureReason: outcome.failureMessage ?? 'The payment failed.',
-              nextAttemptAt: retryAt(at, attempt),
-            };
-    await db.update(invoices).set(set).where(eq(invoices.id, invoice.id));
+          : outcome.status === 'requires_action'
+            ? {
+                ...common,
+                status: 'open' as const,
+                actionRequired: true,
+                failureReason: outcome.failureMessage ?? 'Your bank asks you to confirm this payment.',
+                nextAttemptAt: null,
+              }
+            : {
+                ...common,
+                status: 'failed' as const,
+                actionRequired: false,
+                failureReason: outcome.failureMessage ?? 'The payment failed.',
+                nextAttemptAt: retryAt(at, attempt),
+              };
+    const written = await db
+      .update(invoices)
+      .set(set)
+      .where(and(eq(invoices.id, invoice.id), guard))
+      .returning({ id: invoices.id });
+    if (written.length === 0) return false;
     await emitInvoice(invoice.id);
-    const level = outcome.status === 'succeeded' ? 'info' : 'warn';
+    const level = outcome.status === 'succeeded' || outcome.status === 'processing' ? 'info' : 'warn';
     log[level](
       { invoice: invoice.id, client: invoice.clientId, attempt, status: outcome.status },
       'invoice charge',
     );
+    return true;
+  }
+
+  /**
+   * A payment's outcome pushed by the provider (Stripe's payment_intent.succeeded / payment_failed),
+   * found by the idempotency key it was made under and the client it was made for. Settles only
+   * that attempt and only from a state it can leave (processing, waiting for the payer, or still
+   * under way), so a replayed or late event changes nothing. Returns whether it wrote.
+   */
+  async function settle(clientId: string, key: string, outcome: ChargeOutcome): Promise<boolean> {
+    const match = /^(?<invoiceKey>.+)\/a(?<n>\d+)$/.exec(key)?.groups;
+    if (!match?.invoiceKey || !match.n) return false;
+    if (outcome.status !== 'succeeded' && outcome.status !== 'failed') return false;
+    const { invoiceKey } = match;
+    const attempt = Number(match.n);
+    const [invoice] = await db
+      .select()
+      .from(invoices)
+      .where(
+        and(
+          eq(invoices.clientId, clientId),
+          eq(invoices.idempotencyKey, invoiceKey),
+          eq(invoices.attempts, attempt),
+        ),
+      );
+    if (!invoice) return false;
+    const from =
+      outcome.status === 'succeeded'
+        ? (['open', 'failed', 'processing'] as const)
+        : (['open', 'processing'] as const);
+    const guard = and(
+      eq(invoices.attempts, attempt),
+      or(inArray(invoices.status, [...from]), isNotNull(invoices.chargingAt)),
+    );
+    return record(invoice, attempt, outcome, guard);
   }
 
   /**
@@ -218,7 +283,8 @@ export function createCharging(deps: ChargingDeps) {
     opts: { force?: boolean } = {},
   ): Promise<ChargeOutcome | null> {
     const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
-    if (!invoice || invoice.status === 'paid') return null;
+    // Paid, or processing at the bank (its outcome comes from the provider): nothing to charge.
+    if (!invoice || invoice.status === 'paid' || invoice.status === 'processing') return null;
     const account = await ensureAccount(db, invoice.clientId);
     const at = now();
 
@@ -235,7 +301,7 @@ export function createCharging(deps: ChargingDeps) {
         : null;
       if (found) {
         log.info({ invoice: invoice.id, key }, 'reconciled an interrupted charge with the provider');
-        await record(invoice, invoice.attempts, found);
+        await record(invoice, invoice.attempts, found, isNotNull(invoices.chargingAt));
         return found;
       }
       // The provider never saw it: release the mark and make the attempt below.
@@ -289,7 +355,13 @@ export function createCharging(deps: ChargingDeps) {
       throw err;
     }
     await deps.afterProviderCharge?.(invoice.id);
-    await record(invoice, attempt, outcome);
+    // Unless the provider's event settled this attempt first (the mark is gone then).
+    await record(
+      invoice,
+      attempt,
+      outcome,
+      and(isNotNull(invoices.chargingAt), eq(invoices.attempts, attempt)),
+    );
     return outcome;
   }
 
@@ -300,8 +372,38 @@ export function createCharging(deps: ChargingDeps) {
       clientId: invoice.clientId,
       chargeId: invoice.providerChargeId,
     });
-    await record(invoice, invoice.attempts, outcome);
+    await record(invoice, invoice.attempts, outcome, inArray(invoices.status, ['open', 'failed']));
     return outcome;
+  }
+
+  /**
+   * Payments still processing at the bank, looked up at the provider: the provider's webhook
+   * normally settles them; this covers one that never arrived (endpoint down or not configured).
+   */
+  async function checkProcessing(clientId?: string): Promise<void> {
+    const rows = await db
+      .select()
+      .from(invoices)
+      .where(
+        and(
+          clientId ? eq(invoices.clientId, clientId) : undefined,
+          eq(invoices.status, 'processing'),
+          isNotNull(invoices.providerChargeId),
+        ),
+      );
+    for (const invoice of rows) {
+      if (!invoice.providerChargeId) continue;
+      try {
+        const outcome = await provider.retrieve({
+          clientId: invoice.clientId,
+          chargeId: invoice.providerChargeId,
+        });
+        if (outcome.status === 'processing') continue;
+        await record(invoice, invoice.attempts, outcome, eq(invoices.status, 'processing'));
+      } catch (err) {
+        log.warn({ err, invoice: invoice.id }, 'could not look up a processing payment');
+      }
+    }
   }
 
   /** Invoices due for a charge attempt now, including interrupted ones past their lease. */
@@ -333,7 +435,7 @@ export function createCharging(deps: ChargingDeps) {
 
   /** One billing run over every client (or one). Idempotent: a second run right after does nothing. */
   async function run(opts: { clientId?: string } = {}): Promise<RunResult> {
-    const result: RunResult = { invoiced: 0, paid: 0, failed: 0, actionRequired: 0 };
+    const result: RunResult = { invoiced: 0, paid: 0, failed: 0, actionRequired: 0, processing: 0 };
     const at = now();
     const candidates = opts.clientId
       ? [opts.clientId]
@@ -350,12 +452,14 @@ export function createCharging(deps: ChargingDeps) {
       if (exists) result.invoiced += await invoiceClient(clientId);
     }
     await endCanceledPlans(at);
+    await checkProcessing(opts.clientId);
     for (const id of await dueInvoices(opts.clientId)) {
       try {
         const outcome = await chargeInvoice(id);
         if (outcome?.status === 'succeeded') result.paid += 1;
         else if (outcome?.status === 'failed') result.failed += 1;
         else if (outcome?.status === 'requires_action') result.actionRequired += 1;
+        else if (outcome?.status === 'processing') result.processing += 1;
       } catch (err) {
         log.warn({ err, invoice: id }, 'invoice charge failed; the next run tries again');
       }
@@ -387,7 +491,7 @@ export function createCharging(deps: ChargingDeps) {
       .where(and(eq(invoices.clientId, clientId), eq(invoices.status, 'failed')));
   }
 
-  return { run, chargeInvoice, confirmInvoice, retryFailedNow, invoiceClient, dueInvoices };
+  return { run, chargeInvoice, confirmInvoice, retryFailedNow, invoiceClient, dueInvoices, settle };
 }
 
 export type Charging = ReturnType<typeof createCharging>;

@@ -6,7 +6,7 @@ import type { PaymentProvider } from './providers/index.ts';
 import { createBillingService } from './service.ts';
 import type { BillingService } from './service.ts';
 
-export { billerRoutes, scBillingRoutes } from './routes.ts';
+export { billerRoutes, scBillingRoutes, stripeWebhookRoutes } from './routes.ts';
 export { createCharging, planInvoices, CHARGE_LEASE_MS, RETRY_DELAYS_HOURS } from './charging.ts';
 export type { Charging, ChargingDeps, RunResult } from './charging.ts';
 export { createBillingService } from './service.ts';

@@ -116,7 +116,7 @@ export async function unpaidCents(db: Executor, clientId: string): Promise<numbe
   const [row] = await db
     .select({ total: sum(invoices.amountCents) })
     .from(invoices)
-    .where(and(eq(invoices.clientId, clientId), inArray(invoices.status, ['open', 'failed'])));
+    .where(and(eq(invoices.clientId, clientId), inArray(invoices.status, ['open', 'processing', 'failed'])));
   return Number(row?.total ?? 0);
 }
 

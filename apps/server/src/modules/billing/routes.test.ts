@@ -54,6 +54,9 @@ describe('Billing (/biller) calls (SPEC.md §7)', async () => {
       [{}, 'body.number'],
       [{ payment_method_id: 'not-a-pm' }, 'body.payment_method_id'],
       [{ payment_method_id: 'pm_123456' }, 'body.payment_method_id'],
+      [{ setup_intent_id: 'not-a-seti' }, 'body.setup_intent_id'],
+      // The built-in provider takes test card numbers, not Stripe SetupIntents.
+      [{ setup_intent_id: 'seti_123456' }, 'body.setup_intent_id'],
     ];
     for (const [body, field] of cases) {
       const res = await owner.post(`${base}/card`, body);
@@ -63,6 +66,12 @@ describe('Billing (/biller) calls (SPEC.md §7)', async () => {
         JSON.stringify(body),
       ).toContain(field);
     }
+  });
+
+  it('card setup (a Stripe SetupIntent) is 409 with the built-in provider, which takes test cards directly', async () => {
+    const res = await owner.post(`${base}/card/setup_intent`, {});
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/test card/);
   });
 
   it('billing address: GET/PUT /client/{id}/chargebee/billing_address', async () => {

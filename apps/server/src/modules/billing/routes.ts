@@ -7,6 +7,7 @@ import {
   billingInfoReply,
   billingInfoSchema,
   cardReply,
+  cardSetupReply,
   invoiceDetailReply,
   invoiceListReply,
   paymentIntentBody,
@@ -18,7 +19,8 @@ import {
   usageReply,
 } from '@rally/shared/schemas/billing';
 import { tenantOf } from '../../lib/access.ts';
-import { httpError } from '../../lib/errors.ts';
+import { fieldError, httpError } from '../../lib/errors.ts';
+import { WebhookSignatureError } from './providers/port.ts';
 
 const clientParams = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
 const invoiceParams = clientParams.extend({ invoiceId: z.uuid('must be the id (UUID) of an invoice') });
@@ -67,17 +69,36 @@ export const billerRoutes: FastifyPluginAsyncZod = async (app) => {
       config: WRITE,
       schema: {
         tags,
-        summary: 'Puts a card on file: a test card (local provider) or a Stripe.js payment method id',
+        summary: 'Puts a card on file: a test card (local provider) or a SetupIntent Stripe.js confirmed',
         description:
           'Local provider: `number`, `exp_month`, `exp_year`, `cvc` of a test card (README "Billing"); only ' +
-          'brand, last four digits and expiry are kept. Stripe: `payment_method_id` from Stripe.js. Invoices ' +
-          'whose charge failed are tried again with the new card.',
+          'brand, last four digits and expiry are kept. Stripe: `setup_intent_id` of a SetupIntent from ' +
+          '`POST …/card/setup_intent` that Stripe.js confirmed (`confirmCardSetup`); its payment method ' +
+          "becomes the customer's default. Invoices whose charge failed are tried again with the new card.",
         params: clientParams,
         body: setCardBody,
         response: { 200: cardReply },
       },
     },
     async (request) => billing().setCard(tenantOf(request).clientId, request.body),
+  );
+
+  app.post(
+    '/client/:clientId/card/setup_intent',
+    {
+      config: WRITE,
+      schema: {
+        tags,
+        summary: 'Stripe: starts putting a card on file (a SetupIntent for off-session charges)',
+        description:
+          'Returns the SetupIntent id and client secret; the browser confirms the card with ' +
+          '`stripe.confirmCardSetup(client_secret, …)` (the bank may authenticate the payer once) and then ' +
+          'sends `setup_intent_id` to `POST …/card`. 409 with the built-in provider, which takes test cards directly.',
+        params: clientParams,
+        response: { 200: cardSetupReply },
+      },
+    },
+    async (request) => billing().startCardSetup(tenantOf(request).clientId),
   );
 
   app.post(
@@ -258,5 +279,44 @@ export const scBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => app.billing.service.card(tenantOf(request).clientId),
+  );
+};
+
+/**
+ * `POST /biller/stripe/webhook`: Stripe's payment events (payment_intent.succeeded and
+ * payment_intent.payment_failed) settle invoices whose payment was processing or waited for the
+ * payer. No session and no CSRF token (Stripe sends it); instead the Stripe-Signature header is
+ * checked over the raw body with STRIPE_WEBHOOK_SECRET, within 5 minutes (docs.stripe.com/webhooks).
+ */
+export const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The signature covers the exact bytes Stripe sent, so this route keeps the body as a string.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.post(
+    '/stripe/webhook',
+    {
+      config: { access: 'public', csrf: false },
+      schema: {
+        tags,
+        summary: "Stripe's signed payment events (Stripe-Signature header, STRIPE_WEBHOOK_SECRET)",
+        headers: z.object({ 'stripe-signature': z.string({ error: 'is required' }).min(1, 'is required') }),
+        response: { 200: z.object({ received: z.boolean(), settled: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      if (!app.config.stripe?.webhookSecret) throw httpError(404, 'Stripe webhooks are not configured.');
+      const raw = typeof request.body === 'string' ? request.body : '';
+      try {
+        const out = await app.billing.service.paymentEvent(raw, request.headers['stripe-signature']);
+        return { received: true, ...out };
+      } catch (err) {
+        if (err instanceof WebhookSignatureError) {
+          throw fieldError('headers.stripe-signature', `does not verify: ${err.message}`);
+        }
+        throw err;
+      }
+    },
   );
 };

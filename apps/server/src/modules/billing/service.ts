@@ -5,6 +5,7 @@ import type {
   BillingAddress,
   BillingInfo,
   CardReply,
+  CardSetupReply,
   InvoiceDetail,
   PaymentIntent,
   SetCardBody,
@@ -85,8 +86,8 @@ export function createBillingService(deps: Deps) {
         name: client?.name ?? 'Client',
         email: account.billingInfo?.billing_email ?? null,
       });
-      const input = body.payment_method_id
-        ? ({ kind: 'payment_method', id: body.payment_method_id } as const)
+      const input = body.setup_intent_id
+        ? ({ kind: 'setup_intent', id: body.setup_intent_id } as const)
         : ({
             kind: 'card',
             number: body.number ?? '',
@@ -123,6 +124,48 @@ export function createBillingService(deps: Deps) {
     return card(clientId);
   }
 
+  /** Stripe: a SetupIntent for off-session use, for Stripe.js to confirm the card against. */
+  async function startCardSetup(clientId: string): Promise<CardSetupReply> {
+    if (!provider.startCardSetup) {
+      throw httpError(409, 'The built-in payment provider takes a test card number directly; no setup step.');
+    }
+    const account = await ensureAccount(db, clientId);
+    const [client] = await db.select({ name: clients.name }).from(clients).where(eq(clients.id, clientId));
+    const sameProvider = account.provider === provider.name;
+    const customerId = await provider.ensureCustomer({
+      clientId,
+      existing: sameProvider ? account.providerCustomerId : null,
+      name: client?.name ?? 'Client',
+      email: account.billingInfo?.billing_email ?? null,
+    });
+    if (customerId !== account.providerCustomerId || !sameProvider) {
+      // Kept now so the confirmed SetupIntent is checked against this customer.
+      await db
+        .update(billingAccounts)
+        .set({
+          provider: provider.name,
+          providerCustomerId: customerId,
+          // Another provider's card cannot be charged here (cardOf shows none already).
+          ...(sameProvider ? {} : { paymentMethodId: null, cardBrand: null, cardLast4: null }),
+          updatedAt: now(),
+        })
+        .where(eq(billingAccounts.clientId, clientId));
+    }
+    const setup = await provider.startCardSetup({ clientId, customerId });
+    return { setup_intent_id: setup.id, client_secret: setup.clientSecret };
+  }
+
+  /**
+   * A payment outcome pushed by the provider (Stripe's signed webhook). Throws
+   * WebhookSignatureError when it does not verify; answers whether an invoice changed.
+   */
+  async function paymentEvent(rawBody: string, signature: string): Promise<{ settled: boolean }> {
+    if (!provider.readPaymentEvent) return { settled: false };
+    const event = provider.readPaymentEvent({ rawBody, signature, receivedAt: now() });
+    if (!event) return { settled: false };
+    return { settled: await charging.settle(event.clientId, event.key, event.outcome) };
+  }
+
   async function paymentIntent(
     clientId: string,
     invoiceId: string,
@@ -131,6 +174,12 @@ export function createBillingService(deps: Deps) {
     const invoice = await findInvoice(db, clientId, invoiceId);
     if (!invoice) throw fieldError('body.invoice_id', 'no such invoice');
     if (invoice.status === 'paid') throw httpError(409, `Invoice ${invoice.number} is already paid.`);
+    if (invoice.status === 'processing') {
+      throw httpError(
+        409,
+        `The payment of invoice ${invoice.number} is processing at the bank; it settles shortly.`,
+      );
+    }
     let outcome;
     if (confirm) {
       if (!invoice.actionRequired || !invoice.providerChargeId) {
@@ -344,6 +393,8 @@ export function createBillingService(deps: Deps) {
     balance,
     card,
     setCard,
+    startCardSetup,
+    paymentEvent,
     paymentIntent,
     subscription,
     updateSubscription,

@@ -5,6 +5,7 @@ import { createTestApp } from '../../../test/helpers.ts';
 import { makeSupers, testClock } from '../../../test/billing.ts';
 import { startFakeStripe } from '../../../test/fakes/stripe.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
+import type { Browser } from '../../../test/http.ts';
 import { loadConfig } from '../../config/env.ts';
 import { createCharging } from './charging.ts';
 
@@ -32,7 +33,16 @@ describe('stripe provider (ARCHITECTURE.md §6), against a fake of the Stripe AP
   const intentsOf = (customer: unknown) =>
     [...stripe.intents.values()].filter((i) => i.customer === customer);
 
-  it("the card is a Stripe.js payment method: attached to the client's customer, made default; card numbers are refused", async () => {
+  /** What the card form does: a SetupIntent from us, confirmed by Stripe.js, its id back to us. */
+  async function addCard(browser: Browser, url: string, number: string) {
+    const setup = await browser.post(`${url}/card/setup_intent`, {});
+    expect(setup.statusCode).toBe(200);
+    const pm = stripe.confirmCardSetup(setup.json().client_secret, number);
+    const res = await browser.post(`${url}/card`, { setup_intent_id: setup.json().setup_intent_id });
+    return { pm, res, setupIntentId: setup.json().setup_intent_id as string };
+  }
+
+  it("the card is confirmed through a SetupIntent for off-session use; its payment method becomes the customer's default; card numbers and bare payment methods are refused", async () => {
     const { clientId, browser, url } = await ownerOf('Stripe Co');
     expect((await browser.get(`${url}/card`)).json()).toEqual({ provider: 'stripe', card: null });
 
@@ -47,30 +57,70 @@ describe('stripe provider (ARCHITECTURE.md §6), against a fake of the Stripe AP
       field: 'body.number',
       message: expect.stringMatching(/Stripe\.js/),
     });
-    const unknown = await browser.post(`${url}/card`, { payment_method_id: 'pm_doesnotexist' });
+    // Before: a Stripe.js payment method id was attached as is (paymentMethods.attach).
+    const bare = await browser.post(`${url}/card`, {
+      payment_method_id: stripe.createPaymentMethod('4242424242424242'),
+    });
+    expect(bare.statusCode).toBe(422);
+    expect(bare.json().errors[0]).toMatchObject({
+      field: 'body.payment_method_id',
+      message: expect.stringMatching(/SetupIntent/),
+    });
+    const unknown = await browser.post(`${url}/card`, { setup_intent_id: 'seti_doesnotexist' });
     expect(unknown.statusCode).toBe(422);
-    expect(unknown.json().errors[0].field).toBe('body.payment_method_id');
+    expect(unknown.json().errors[0].field).toBe('body.setup_intent_id');
 
-    const pm = stripe.createPaymentMethod('4242424242424242');
-    const res = await browser.post(`${url}/card`, { payment_method_id: pm });
+    const { pm, res, setupIntentId } = await addCard(browser, url, '4242424242424242');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       provider: 'stripe',
       card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2031 },
     });
-    const customer = stripe.paymentMethods.get(pm)!.customer;
-    expect(stripe.customers.get(customer!)).toMatchObject({
+    const setup = stripe.setupIntents.get(setupIntentId)!;
+    expect(setup).toMatchObject({ usage: 'off_session', status: 'succeeded', payment_method: pm });
+    expect(stripe.customers.get(setup.customer)).toMatchObject({
       name: 'Stripe Co',
       metadata: { client_id: clientId },
       invoice_settings: { default_payment_method: pm },
     });
+    expect(stripe.requests.filter((r) => r.endsWith('/attach'))).toEqual([]);
     // No card number ever went from our server to Stripe, nor into our database.
     expect(stripe.bodies.join('\n')).not.toMatch(/4242424242424242/);
   });
 
+  it('a SetupIntent not yet confirmed, or made for another client, is refused and changes nothing', async () => {
+    const a = await ownerOf('Setup A');
+    const b = await ownerOf('Setup B');
+    const pending = (await a.browser.post(`${a.url}/card/setup_intent`, {})).json();
+    let res = await a.browser.post(`${a.url}/card`, { setup_intent_id: pending.setup_intent_id });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({
+      field: 'body.setup_intent_id',
+      message: expect.stringMatching(/not confirmed/),
+    });
+    // B confirms a card on A's SetupIntent id: B's customer does not own it.
+    stripe.confirmCardSetup(pending.client_secret, '4242424242424242');
+    await b.browser.post(`${b.url}/card/setup_intent`, {});
+    res = await b.browser.post(`${b.url}/card`, { setup_intent_id: pending.setup_intent_id });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0].field).toBe('body.setup_intent_id');
+    expect((await b.browser.get(`${b.url}/card`)).json().card).toBeNull();
+    // Permission: a viewer cannot start a setup.
+    const { browser: viewer } = await signedIn(app, { [a.clientId]: 'grey_viewer' });
+    expect((await viewer.post(`${a.url}/card/setup_intent`, {})).statusCode).toBe(403);
+  });
+
+  it('4000 0025 0000 3155 set up through a SetupIntent is charged off-session without the payer (before, attached bare: the bank asked for authentication)', async () => {
+    const { clientId, browser, url } = await ownerOf('SCA Co');
+    await addCard(browser, url, '4000002500003155');
+    await makeSupers(app.db, clientId, 40, new Date('2026-03-09T10:00:00Z'));
+    await app.billing.charging.run();
+    expect((await invoicesOf(clientId))[0]).toMatchObject({ status: 'paid', actionRequired: false });
+  });
+
   it('charges are off-session payment intents under our idempotency key: the job run twice makes one', async () => {
     const { clientId, browser, url } = await ownerOf('Charged Co');
-    await browser.post(`${url}/card`, { payment_method_id: stripe.createPaymentMethod('4242424242424242') });
+    await addCard(browser, url, '4242424242424242');
     await makeSupers(app.db, clientId, 40, new Date('2026-03-09T10:00:00Z'));
     await app.billing.charging.run();
     await app.billing.charging.run();
@@ -92,7 +142,7 @@ describe('stripe provider (ARCHITECTURE.md §6), against a fake of the Stripe AP
 
   it("a charge Stripe made but we did not record is found again by its key (listing the customer's intents), not made twice", async () => {
     const { clientId, browser, url } = await ownerOf('Crash Co');
-    await browser.post(`${url}/card`, { payment_method_id: stripe.createPaymentMethod('4242424242424242') });
+    await addCard(browser, url, '4242424242424242');
     await makeSupers(app.db, clientId, 40, new Date('2026-03-09T10:00:00Z'));
     const crashing = createCharging({
       db: app.db,
@@ -115,7 +165,7 @@ describe('stripe provider (ARCHITECTURE.md §6), against a fake of the Stripe AP
 
   it("a declined card: the invoice fails with Stripe's message", async () => {
     const { clientId, browser, url } = await ownerOf('Declined Co');
-    await browser.post(`${url}/card`, { payment_method_id: stripe.createPaymentMethod('4000000000000002') });
+    await addCard(browser, url, '4000000000000002');
     await makeSupers(app.db, clientId, 40, new Date('2026-03-09T10:00:00Z'));
     await app.billing.charging.run();
     expect((await invoicesOf(clientId))[0]).toMatchObject({
@@ -125,9 +175,9 @@ describe('stripe provider (ARCHITECTURE.md §6), against a fake of the Stripe AP
     });
   });
 
-  it('a bank asking for authentication: the payment waits; Stripe.js confirms it with the client secret, then it is recorded paid', async () => {
+  it('a bank asking for authentication on every payment (4000 0027 6000 3184): the payment waits; Stripe.js confirms it with the client secret, then it is recorded paid', async () => {
     const { clientId, browser, url } = await ownerOf('3DS Co');
-    await browser.post(`${url}/card`, { payment_method_id: stripe.createPaymentMethod('4000002500003155') });
+    await addCard(browser, url, '4000002760003184');
     await makeSupers(app.db, clientId, 40, new Date('2026-03-09T10:00:00Z'));
     await app.billing.charging.run();
     const [invoice] = await invoicesOf(clientId);
@@ -158,7 +208,15 @@ describe('stripe configuration', () => {
       STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
       DATA_DIR: 'memory://',
     });
-    expect(config.stripe).toEqual({ secretKey: 'sk_test_x', apiUrl: null });
+    expect(config.stripe).toEqual({ secretKey: 'sk_test_x', apiUrl: null, webhookSecret: null });
+    expect(() =>
+      loadConfig({
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'sk_wrong',
+        DATA_DIR: 'memory://',
+      }),
+    ).toThrow(/STRIPE_WEBHOOK_SECRET: must start with whsec_/);
     expect(loadConfig({ DATA_DIR: 'memory://' }).stripe).toBeNull();
   });
 });

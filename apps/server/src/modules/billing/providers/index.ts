@@ -4,8 +4,15 @@ import { createLocalProvider } from './local.ts';
 import { createStripeProvider } from './stripe.ts';
 import type { PaymentProvider } from './port.ts';
 
-export { CardError } from './port.ts';
-export type { CardDetails, CardInput, ChargeOutcome, ChargeRequest, PaymentProvider } from './port.ts';
+export { CardError, WebhookSignatureError } from './port.ts';
+export type {
+  CardDetails,
+  CardInput,
+  ChargeOutcome,
+  ChargeRequest,
+  PaymentEvent,
+  PaymentProvider,
+} from './port.ts';
 export { createLocalProvider, LOCAL_TEST_CARDS } from './local.ts';
 export { createStripeProvider } from './stripe.ts';
 
@@ -15,7 +22,5 @@ export function createPaymentProvider(
   db: Db,
   now: () => Date,
 ): PaymentProvider {
-  return config.stripe
-    ? createStripeProvider({ secretKey: config.stripe.secretKey, apiUrl: config.stripe.apiUrl })
-    : createLocalProvider({ db, now });
+  return config.stripe ? createStripeProvider(config.stripe) : createLocalProvider({ db, now });
 }

@@ -62,8 +62,8 @@ export function createLocalProvider(deps: { db: Db; now: () => Date }): PaymentP
     async attachCard({ clientId, customerId, card }) {
       if (card.kind !== 'card') {
         throw new CardError(
-          'payment_method_id',
-          'the local payment provider takes a test card number, not a Stripe payment method',
+          'setup_intent_id',
+          'the local payment provider takes a test card number, not a Stripe SetupIntent',
         );
       }
       const number = card.number.replace(/[\s-]/g, '');

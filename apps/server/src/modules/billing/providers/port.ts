@@ -5,13 +5,14 @@ export type CardDetails = { brand: string; last4: string; expMonth: number; expY
 
 /**
  * A card to put on file: the local provider takes a test card's number (checked, then dropped);
- * Stripe takes only the id of a payment method that Stripe.js made in the browser.
+ * Stripe takes only the id of a SetupIntent that Stripe.js confirmed in the browser.
  */
 export type CardInput =
   | { kind: 'card'; number: string; expMonth: number; expYear: number; cvc: string }
-  | { kind: 'payment_method'; id: string };
+  | { kind: 'setup_intent'; id: string };
 
-export type ChargeStatus = 'succeeded' | 'failed' | 'requires_action';
+/** `processing`: the bank has not answered yet; not paid until the provider reports it (webhook). */
+export type ChargeStatus = 'succeeded' | 'failed' | 'requires_action' | 'processing';
 
 export type ChargeOutcome = {
   status: ChargeStatus;
@@ -58,6 +59,14 @@ export type PaymentProvider = {
     name: string;
     email: string | null;
   }): Promise<string>;
+  /**
+   * Starts putting a card on file where the payer's browser must confirm it with the card's bank
+   * first (Stripe: a SetupIntent for off-session use). Absent for providers that take the card at once.
+   */
+  startCardSetup?(input: { clientId: string; customerId: string }): Promise<{
+    id: string;
+    clientSecret: string;
+  }>;
   /** Puts a card on file for the customer; throws CardError when it cannot. */
   attachCard(input: { clientId: string; customerId: string; card: CardInput }): Promise<{
     paymentMethodId: string;
@@ -74,4 +83,27 @@ export type PaymentProvider = {
   retrieve(input: { clientId: string; chargeId: string }): Promise<ChargeOutcome>;
   /** Completes a payment that waited for the payer's confirmation, and tells where it stands. */
   confirm(input: { clientId: string; chargeId: string }): Promise<ChargeOutcome>;
+  /**
+   * A payment outcome the provider pushed to us (Stripe's signed webhook): verified against the
+   * raw body and signature header, or throws WebhookSignatureError. Null for an event that does not
+   * settle a payment of ours. Absent for providers that push nothing.
+   */
+  readPaymentEvent?(input: { rawBody: string; signature: string; receivedAt: Date }): PaymentEvent | null;
 };
+
+export type PaymentEvent = {
+  eventId: string;
+  type: string;
+  clientId: string;
+  /** The idempotency key the payment was made under (`{invoice key}/a{attempt}`). */
+  key: string;
+  outcome: ChargeOutcome;
+};
+
+/** A pushed event whose signature does not verify (or is too old): answered 400, never acted on. */
+export class WebhookSignatureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookSignatureError';
+  }
+}

@@ -1,17 +1,31 @@
 import Stripe from 'stripe';
-import { CardError } from './port.ts';
-import type { ChargeOutcome, PaymentProvider } from './port.ts';
+import { CardError, WebhookSignatureError } from './port.ts';
+import type { ChargeOutcome, PaymentEvent, PaymentProvider } from './port.ts';
 
 export type StripeOptions = {
   secretKey: string;
   /** Another API origin (tests: the in-repo fake on loopback); default api.stripe.com. */
   apiUrl?: string | null;
+  /** The webhook endpoint's signing secret (`whsec_…`); null: payment events are not read. */
+  webhookSecret?: string | null;
 };
 
+/**
+ * How old a webhook's signed timestamp may be: Stripe's libraries default to 5 minutes
+ * (docs.stripe.com/webhooks "Prevent replay attacks"), which we keep.
+ */
+export const WEBHOOK_TOLERANCE_S = 300;
+
+/** The webhook events that settle a payment (docs.stripe.com/payments/payment-intents/verifying-status). */
+const SETTLING_EVENTS = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
+
 function outcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
-  if (intent.status === 'succeeded' || intent.status === 'processing') {
-    // A card payment that is processing settles without us; Stripe reports it as paid shortly after.
+  if (intent.status === 'succeeded') {
     return { status: 'succeeded', chargeId: intent.id, failureMessage: null, clientSecret: null };
+  }
+  if (intent.status === 'processing') {
+    // Not paid yet: Stripe says so later with payment_intent.succeeded or payment_intent.payment_failed.
+    return { status: 'processing', chargeId: intent.id, failureMessage: null, clientSecret: null };
   }
   if (intent.status === 'requires_action' || intent.status === 'requires_confirmation') {
     return {
@@ -31,8 +45,11 @@ function outcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
 
 /**
  * Stripe behind the provider port (ARCHITECTURE.md §6). Cards are collected by Stripe.js's card
- * element in the browser; this side only sees payment method ids, so no card number reaches our
- * server, database or logs. Charges are off-session PaymentIntents created with our idempotency
+ * element in the browser and confirmed there against a SetupIntent made for off-session use (the
+ * bank authenticates the card once, so later off-session charges are declined or challenged less:
+ * docs.stripe.com/payments/save-and-reuse, and the API reference of "Attach a PaymentMethod"
+ * recommends SetupIntents over attaching); this side only sees SetupIntent and payment method ids,
+ * so no card number reaches our server, database or logs. Charges are off-session PaymentIntents created with our idempotency
  * key, which Stripe deduplicates; the key is also kept in the intent's metadata so a payment can be
  * found again after a crash (by listing the customer's intents, which is strongly consistent).
  */
@@ -63,13 +80,38 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
       return customer.id;
     },
 
+    async startCardSetup({ clientId, customerId }) {
+      const intent = await stripe.setupIntents.create({
+        customer: customerId,
+        usage: 'off_session',
+        // stripe 23 (API 2026-10-28.endive) names it allowed_payment_method_types (CHANGELOG).
+        allowed_payment_method_types: ['card'],
+        metadata: { client_id: clientId },
+      });
+      if (!intent.client_secret) throw new Error('Stripe returned a SetupIntent without a client secret');
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+
     async attachCard({ customerId, card }) {
-      if (card.kind !== 'payment_method') {
+      if (card.kind !== 'setup_intent') {
         throw new CardError('number', 'card numbers go to Stripe through Stripe.js, never to this server');
       }
       try {
-        const pm = await stripe.paymentMethods.attach(card.id, { customer: customerId });
-        if (!pm.card) throw new CardError('payment_method_id', 'is not a card');
+        const setup = await stripe.setupIntents.retrieve(card.id);
+        const owner = typeof setup.customer === 'string' ? setup.customer : setup.customer?.id;
+        // Another client's SetupIntent, or one made outside Rally, is "no such" to this client.
+        if (owner !== customerId) throw new CardError('setup_intent_id', `No such SetupIntent: '${card.id}'`);
+        if (setup.status !== 'succeeded') {
+          throw new CardError(
+            'setup_intent_id',
+            `the card was not confirmed with its bank (SetupIntent ${setup.status})`,
+          );
+        }
+        const pmId =
+          typeof setup.payment_method === 'string' ? setup.payment_method : setup.payment_method?.id;
+        if (!pmId) throw new CardError('setup_intent_id', 'the SetupIntent has no payment method');
+        const pm = await stripe.paymentMethods.retrieve(pmId);
+        if (!pm.card) throw new CardError('setup_intent_id', 'is not a card');
         await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } });
         return {
           paymentMethodId: pm.id,
@@ -81,10 +123,9 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
           },
         };
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeCardError)
-          throw new CardError('payment_method_id', err.message);
+        if (err instanceof Stripe.errors.StripeCardError) throw new CardError('setup_intent_id', err.message);
         if (err instanceof Stripe.errors.StripeInvalidRequestError) {
-          throw new CardError('payment_method_id', err.message);
+          throw new CardError('setup_intent_id', err.message);
         }
         throw err;
       }
@@ -146,6 +187,32 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
       // Stripe.js normally confirms in the browser; one still waiting for confirmation is confirmed here.
       if (intent.status === 'requires_confirmation') intent = await stripe.paymentIntents.confirm(chargeId);
       return outcomeOf(intent);
+    },
+
+    readPaymentEvent({ rawBody, signature, receivedAt }): PaymentEvent | null {
+      if (!opts.webhookSecret) throw new WebhookSignatureError('no webhook secret is configured');
+      let event: Stripe.Event;
+      try {
+        // Stripe's own verifier: HMAC-SHA256 of "{t}.{raw body}" against each v1 signature, and
+        // the timestamp within the tolerance of our clock (docs.stripe.com/webhooks#verify-events).
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          opts.webhookSecret,
+          WEBHOOK_TOLERANCE_S,
+          undefined,
+          // Milliseconds: stripe-node divides by 1000 itself (Webhooks.js validateComputedSignature).
+          receivedAt.getTime(),
+        );
+      } catch (err) {
+        throw new WebhookSignatureError(err instanceof Error ? err.message : String(err));
+      }
+      if (!SETTLING_EVENTS.has(event.type)) return null;
+      const intent = event.data.object as Stripe.PaymentIntent;
+      const key = intent.metadata?.rally_key;
+      const clientId = intent.metadata?.client_id;
+      if (!key || !clientId) return null; // not a payment Rally made
+      return { eventId: event.id, type: event.type, clientId, key, outcome: outcomeOf(intent) };
     },
   };
 }

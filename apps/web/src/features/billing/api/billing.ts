@@ -5,6 +5,7 @@ import {
   billingAddressReply,
   billingInfoReply,
   cardReply,
+  cardSetupReply,
   invoiceDetailReply,
   invoiceListReply,
   paymentIntentReply,
@@ -96,6 +97,21 @@ export const useUsage = (clientId: string, range: { from?: number; to?: number }
 function useRefreshBilling(clientId: string) {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: ['billing', clientId] });
+}
+
+/** Stripe: a SetupIntent for Stripe.js to confirm the new card against (off-session use). */
+export function useStartCardSetup(clientId: string) {
+  return useMutation({
+    mutationFn: () =>
+      apiRequest(biller(clientId, 'card/setup_intent'), {
+        method: 'POST',
+        body: {},
+        schema: cardSetupReply,
+        clientId,
+        retries: 0,
+      }),
+    meta: { toast: false },
+  });
 }
 
 export function useSetCard(clientId: string) {

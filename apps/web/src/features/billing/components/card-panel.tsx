@@ -8,7 +8,7 @@ import type { CardSummary } from '@rally/shared/schemas/billing';
 import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { PanelError } from '../../../components/panel-states.tsx';
 import { getRuntimeConfig } from '../../../lib/runtime-config.ts';
-import { useCard, useSetCard } from '../api/billing.ts';
+import { useCard, useSetCard, useStartCardSetup } from '../api/billing.ts';
 import { brandName } from '../format.ts';
 import { SettingsBox } from './settings-box.tsx';
 import { loadStripe } from './stripe-js.ts';
@@ -178,9 +178,14 @@ function LocalCardForm({ clientId, onDone }: { clientId: string; onDone: () => v
   );
 }
 
-/** Stripe: the card element lives in Stripe's iframe; we receive only a payment method id. */
+/**
+ * Stripe: the card element lives in Stripe's iframe. The card is confirmed against a SetupIntent
+ * made for off-session charges (the bank may ask the payer to authenticate once, here, rather than
+ * declining later charges); we receive only the SetupIntent's id.
+ */
 function StripeCardForm({ clientId, onDone }: { clientId: string; onDone: () => void }) {
   const save = useSetCard(clientId);
+  const startSetup = useStartCardSetup(clientId);
   const mountRef = useRef<HTMLDivElement>(null);
   const [element, setElement] = useState<StripeCardElement | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -214,15 +219,18 @@ function StripeCardForm({ clientId, onDone }: { clientId: string; onDone: () => 
     try {
       const config = await getRuntimeConfig();
       const stripe = await loadStripe(config.stripe_publishable_key ?? '');
-      const made = await stripe.createPaymentMethod({ type: 'card', card: element });
-      if (made.error || !made.paymentMethod)
-        throw new Error(made.error?.message ?? 'The card was not accepted.');
-      await save.mutateAsync({ payment_method_id: made.paymentMethod.id });
+      const setup = await startSetup.mutateAsync();
+      const confirmed = await stripe.confirmCardSetup(setup.client_secret, {
+        payment_method: { card: element },
+      });
+      if (confirmed.error || confirmed.setupIntent?.status !== 'succeeded')
+        throw new Error(confirmed.error?.message ?? 'The card was not confirmed by its bank.');
+      await save.mutateAsync({ setup_intent_id: confirmed.setupIntent.id });
       notifications.show({ color: 'green', message: 'Your new card is on file.' });
       onDone();
     } catch (err) {
       const fields = fieldErrorsOf(err);
-      setError(fields.payment_method_id ?? (err instanceof Error ? err.message : String(err)));
+      setError(fields.setup_intent_id ?? (err instanceof Error ? err.message : String(err)));
     } finally {
       setBusy(false);
     }

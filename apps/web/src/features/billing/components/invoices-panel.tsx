@@ -19,6 +19,12 @@ export function StatusBadge({ invoice }: { invoice: Invoice }) {
         Paid
       </Badge>
     );
+  if (invoice.status === 'processing')
+    return (
+      <Badge color="gray" variant="light">
+        Processing
+      </Badge>
+    );
   if (invoice.action_required)
     return (
       <Badge color="orange" variant="light">
@@ -119,6 +125,10 @@ function UnpaidAlert({
   const done = (reply: PaymentIntent) => {
     if (reply.status === 'succeeded') {
       notifications.show({ color: 'green', message: `Invoice ${invoice.number} is paid. Thank you!` });
+    } else if (reply.status === 'processing') {
+      notifications.show({
+        message: `Your bank is processing the payment of invoice ${invoice.number}; it shows as paid once the bank confirms it.`,
+      });
     } else if (reply.status === 'failed') {
       setError(new Error(reply.invoice.failure_reason ?? 'The payment failed.'));
     }
@@ -144,11 +154,14 @@ function UnpaidAlert({
     }
   }
 
+  const processing = invoice.status === 'processing';
   const title = invoice.action_required
     ? `Invoice ${invoice.number} needs your confirmation`
-    : invoice.status === 'failed'
-      ? `Invoice ${invoice.number} could not be paid`
-      : `Invoice ${invoice.number} is open`;
+    : processing
+      ? `Invoice ${invoice.number}: payment processing`
+      : invoice.status === 'failed'
+        ? `Invoice ${invoice.number} could not be paid`
+        : `Invoice ${invoice.number} is open`;
   return (
     <Alert
       color={invoice.action_required ? 'orange' : invoice.status === 'failed' ? 'red' : 'blue'}
@@ -160,10 +173,12 @@ function UnpaidAlert({
         <Text size="sm">
           {money(invoice.amount_cents, invoice.currency)} for {invoice.superprospects} superprospect
           {invoice.superprospects === 1 ? '' : 's'}.{' '}
-          {invoice.failure_reason ??
-            (invoice.next_attempt_at
-              ? `It will be charged to your card on ${shortDate(invoice.next_attempt_at)}.`
-              : 'It will be charged to your card shortly.')}
+          {processing
+            ? 'Your bank is processing the payment; the invoice shows as paid once the bank confirms it.'
+            : (invoice.failure_reason ??
+              (invoice.next_attempt_at
+                ? `It will be charged to your card on ${shortDate(invoice.next_attempt_at)}.`
+                : 'It will be charged to your card shortly.'))}
           {invoice.status === 'failed' &&
           invoice.next_attempt_at &&
           !invoice.failure_reason?.startsWith('No card')
@@ -171,7 +186,7 @@ function UnpaidAlert({
             : ''}
         </Text>
         {error ? <FormError error={error} /> : null}
-        {canWrite ? (
+        {processing ? null : canWrite ? (
           <Group>
             <Button size="xs" onClick={() => void payNow()} loading={pay.isPending && !waiting}>
               {invoice.action_required ? 'Confirm payment' : 'Pay now'}

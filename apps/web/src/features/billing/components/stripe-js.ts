@@ -1,7 +1,7 @@
 /**
  * The little of Stripe.js the billing screen uses (the script itself is loaded on every page by
  * lib/card-provider.ts when a publishable key is configured). Card numbers stay inside Stripe's
- * iframe; we only ever receive a payment method id.
+ * iframe; we only ever receive the id of the SetupIntent it confirmed.
  */
 export type StripeCardElement = {
   mount(el: HTMLElement): void;
@@ -10,11 +10,12 @@ export type StripeCardElement = {
 };
 export type StripeJs = {
   elements(): { create(type: 'card', opts?: Record<string, unknown>): StripeCardElement };
-  createPaymentMethod(opts: {
-    type: 'card';
-    card: StripeCardElement;
-  }): Promise<{ paymentMethod?: { id: string }; error?: { message?: string } }>;
   confirmCardPayment(clientSecret: string): Promise<{ error?: { message?: string } }>;
+  /** Confirms a SetupIntent with the card element; the bank may authenticate the payer once. */
+  confirmCardSetup(
+    clientSecret: string,
+    data: { payment_method: { card: StripeCardElement } },
+  ): Promise<{ setupIntent?: { id: string; status: string }; error?: { message?: string } }>;
 };
 type StripeFactory = (key: string) => StripeJs;
 

@@ -7,4 +7,5 @@ export * from './utils/colors.ts';
 export * from './utils/base58.ts';
 export * from './utils/sales-reps.ts';
 export * from './utils/escape.ts';
+export * from './utils/personalise.ts';
 export * from './utils/email.ts';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { pbaCsvSchema } from './campaigns.ts';
 import { COHORT_NAME_MAX } from './cohorts.ts';
 import { DEFAULT_COLORS, hexColorSchema } from '../utils/colors.ts';
+import { TAG_FALLBACK_ERROR, tagsWithoutFallback } from '../utils/personalise.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Primitives
@@ -160,23 +161,9 @@ export const EMPTY_ASSIGNEE: Assignee = {
   calendar_url: '',
 };
 
-/**
- * Personalisation tags (`<span data-id="…">`) a content text may hold, and where their values come
- * from: the assignee (the rep) or the prospect (the target). SPEC.md §5: an unmapped tag is emptied.
- */
-export const PERSONALISATION_TAGS = [
-  { id: 'first_name', label: 'Rep first name', source: 'assignee' },
-  { id: 'last_name', label: 'Rep last name', source: 'assignee' },
-  { id: 'title', label: 'Rep title', source: 'assignee' },
-  { id: 'company_name', label: 'Rep company', source: 'assignee' },
-  { id: 'website', label: 'Rep website', source: 'assignee' },
-  { id: 'calendar_url', label: 'Rep calendar URL', source: 'assignee' },
-  { id: 'prospect_first_name', label: 'Prospect first name', source: 'prospect' },
-  { id: 'prospect_last_name', label: 'Prospect last name', source: 'prospect' },
-  { id: 'prospect_title', label: 'Prospect title', source: 'prospect' },
-  { id: 'prospect_company_name', label: 'Prospect company', source: 'prospect' },
-] as const;
-export type PersonalisationTagId = (typeof PERSONALISATION_TAGS)[number]['id'];
+// Personalisation tags (`<span data-id="…" data-fallback="…">`): docs/personalisation-tags.md.
+export { PERSONALISATION_TAGS } from '../utils/personalise.ts';
+export type { PersonalisationTagId } from '../utils/personalise.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Landing page payload and landing page
@@ -290,14 +277,18 @@ export const contentItemSchema = z.object({
 });
 export type ContentItem = z.infer<typeof contentItemSchema>;
 
+/** A text that may hold personalisation tags: each must carry a fallback (issue 42). */
+const tagged = (max: number) =>
+  text(max).refine((v) => tagsWithoutFallback(v).length === 0, { error: TAG_FALLBACK_ERROR });
+
 const contentFields = {
   name: text(200).trim().nullable(),
   status: contentStatusSchema,
   is_archived: isArchivedSchema,
   template_id: templateIdSchema,
-  title: text(200),
-  image_text: text(300),
-  primary_text: text(2000),
+  title: tagged(200),
+  image_text: tagged(300),
+  primary_text: tagged(2000),
   sdr_img_url: urlOrEmptySchema,
   colors: colorsSchema,
   assignee: assigneeSchema.nullable(),
@@ -567,8 +558,9 @@ export const uploadListReply = z.object({ items: z.array(uploadReply) });
  */
 export const adRenderBody = z.object({
   template_id: contentFields.template_id.default(1),
-  title: contentFields.title.default(''),
-  image_text: contentFields.image_text.default(''),
+  // Lenient on fallbacks: a preview of a half-written tag renders its default fallback.
+  title: text(200).default(''),
+  image_text: text(300).default(''),
   colors: contentFields.colors.default(DEFAULT_COLORS),
   assignee: contentFields.assignee.optional(),
   sdr_img_url: contentFields.sdr_img_url.default(''),

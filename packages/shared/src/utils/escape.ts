@@ -62,13 +62,21 @@ const VOID_ELEMENTS = new Set([
   'wbr',
 ]);
 
-/** The first data-id's value (HTML keeps the first of duplicates): '' if bare, null if absent. */
-function dataId(attributes: string): string | null {
+/** The first `attribute`'s value (HTML keeps the first of duplicates): '' if bare, null if absent. */
+function attributeValue(attributes: string, attribute: string): string | null {
   for (const [, name = '', double, single, bare] of attributes.matchAll(new RegExp(ATTRIBUTE_PARTS, 'g'))) {
-    if (name.toLowerCase() === 'data-id') return unescapeHtml(double ?? single ?? bare ?? '');
+    if (name.toLowerCase() === attribute) return unescapeHtml(double ?? single ?? bare ?? '');
   }
   return null;
 }
+
+const dataId = (attributes: string) => attributeValue(attributes, 'data-id');
+
+/** A personalisation tag as written: its data-id and its data-fallback (null when it has none). */
+export type DataTag = { id: string; fallback: string | null };
+
+/** What replaces a tag: a plain value (escaped on insertion), or null to empty the tag. */
+export type DataTagResolver = (tag: DataTag) => string | null;
 
 /**
  * Replaces each element carrying a data-id attribute, such as
@@ -77,7 +85,13 @@ function dataId(attributes: string): string | null {
  * same name are matched to the right closing tag. A void, self-closed or unclosed element loses
  * just its opening tag.
  */
-export function replaceDataIdTags(text: string, map: Readonly<Record<string, string>>): string {
+export function replaceDataIdTags(
+  text: string,
+  map: Readonly<Record<string, string>> | DataTagResolver,
+): string {
+  // hasOwn, so ids such as "constructor" are not read from the prototype
+  const resolve: DataTagResolver =
+    typeof map === 'function' ? map : ({ id }) => (Object.hasOwn(map, id) ? (map[id] ?? '') : null);
   const elementsByTag = new Map<string, Map<number, number>>();
   let result = '';
   let position = 0;
@@ -96,8 +110,8 @@ export function replaceDataIdTags(text: string, map: Readonly<Record<string, str
       }
       end = elements.get(open.index) ?? end;
     }
-    // hasOwn, so ids such as "constructor" are not read from the prototype
-    result += text.slice(position, open.index) + (Object.hasOwn(map, id) ? escapeHtml(map[id] ?? '') : '');
+    const value = resolve({ id, fallback: attributeValue(attributes, 'data-fallback') });
+    result += text.slice(position, open.index) + (value === null ? '' : escapeHtml(value));
     position = end;
     OPEN_TAG.lastIndex = end;
   }
@@ -128,10 +142,15 @@ function elementEnds(text: string, tagName: string): Map<number, number> {
  * list the personalisation tags a text uses; nested tags are listed too.
  */
 export function findDataIds(text: string): string[] {
-  const ids: string[] = [];
+  return findDataTags(text).map((t) => t.id);
+}
+
+/** Every data-id tag with its data-fallback, in order of appearance (nested tags too). */
+export function findDataTags(text: string): DataTag[] {
+  const tags: DataTag[] = [];
   for (const [, , attributes = ''] of text.matchAll(new RegExp(OPEN_TAG.source, 'g'))) {
     const id = dataId(attributes);
-    if (id !== null) ids.push(id);
+    if (id !== null) tags.push({ id, fallback: attributeValue(attributes, 'data-fallback') });
   }
-  return ids;
+  return tags;
 }

@@ -15,6 +15,7 @@ import {
 } from '../../db/schema/index.ts';
 import { startFakeDns } from '../../../test/fakes/dns.ts';
 import { createTestApp } from '../../../test/helpers.ts';
+import { escapeText } from './text.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
 import { XSS_CORPUS, executableParts } from '../../../test/xss-corpus.ts';
 
@@ -400,8 +401,9 @@ describe('personalisation: /rest/content/pba and /rest/content/parse_pba_data (S
 
   const tagged = await create({
     title:
-      'Hi <span data-id="prospect_first_name">Prospect</span>, I am <span data-id="first_name">Rep</span>',
-    image_text: '<span data-id="prospect_company_name">Company</span> & <span data-id="unknown">X</span>!',
+      'Hi <span data-id="prospect_first_name" data-fallback="there">Prospect</span>, I am <span data-id="first_name" data-fallback="us">Rep</span>',
+    image_text:
+      '<span data-id="prospect_company_name" data-fallback="Your team">Company</span> & <span data-id="unknown" data-fallback="friends">X</span>!',
     primary_text: 'Plain <b>bold</b> text',
     assignee: { first_name: 'Default Rep', title: 'Founder' },
     landing_page_payload: {
@@ -410,15 +412,16 @@ describe('personalisation: /rest/content/pba and /rest/content/parse_pba_data (S
     },
   });
 
-  it('fills tags from the content assignee; an unmapped tag is emptied', async () => {
+  it('fills tags from the content assignee; a tag without a value shows its fallback', async () => {
     const res = await owner.post('/v1/rest/content/pba', { content_id: tagged.id });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
-      title: 'Hi , I am Default Rep',
-      image_text: ' & !',
+      title: 'Hi there, I am Default Rep',
+      image_text: 'Your team & friends!',
       primary_text: 'Plain <b>bold</b> text',
       landing_page_payload: {
-        hero_html: '<h1>Hello </h1>',
+        // A landing page tag stored without a fallback shows the tag's default ("there").
+        hero_html: '<h1>Hello there</h1>',
         content_html: '<p>Book <a href="https://cal.example">here</a> with Founder</p>',
       },
     });
@@ -451,6 +454,38 @@ describe('personalisation: /rest/content/pba and /rest/content/parse_pba_data (S
     expect(escaped.json().landing_page_payload.hero_html).toBe(
       '<h1>Hello &lt;script&gt;x&lt;/script&gt;</h1>',
     );
+  });
+
+  it('refuses a text whose tag has no fallback (issue 42): 422 naming the field, nothing written', async () => {
+    const bare = 'Hi <span data-id="prospect_first_name">Prospect first name</span>';
+    const blank = '<span data-id="first_name" data-fallback=" ">Rep</span>';
+    for (const field of ['title', 'image_text', 'primary_text']) {
+      const created = await owner.post('/v1/rest/content', { name: `bare ${field}`, [field]: bare });
+      expect(created.statusCode).toBe(422);
+      expect(created.json().errors).toEqual([
+        { field: `body.${field}`, message: expect.stringContaining('needs a fallback') },
+      ]);
+      const updated = await owner.put(`/sc/content/${tagged.id}`, { name: 'changed', [field]: blank });
+      expect(updated.statusCode).toBe(422);
+      expect(fieldsOf(updated.json())).toEqual([`body.${field}`]);
+    }
+    const row = await storedRow(tagged.id);
+    expect(row.name).toBeNull();
+    expect(row.title).toContain('data-fallback=&quot;there&quot;');
+  });
+
+  it("renders stored content written before fallbacks with each tag's default, never emptied", async () => {
+    const legacy = await create({});
+    await app.db
+      .update(content)
+      .set({
+        title: escapeText('<span data-id="prospect_first_name">Prospect first name</span>, twice as fast'),
+      })
+      .where(eq(content.id, legacy.id));
+    const res = await owner.post('/v1/rest/content/pba', { content_id: legacy.id });
+    expect(res.json().title).toBe('There, twice as fast');
+    // The editor reads it as a tag, and the API still returns the stored text unchanged.
+    expect((await owner.get(`/sc/content/${legacy.id}`)).json().title).toContain('data-id=');
   });
 
   it('refuses unknown content and targets with 422 naming the field', async () => {

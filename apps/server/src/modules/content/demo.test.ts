@@ -1,9 +1,13 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { AD_SIZES } from '@rally/shared/schemas/content';
 import type { ContentItem, LandingPage } from '@rally/shared/schemas/content';
+import { content } from '../../db/schema/index.ts';
 import { DEMO_CLIENTS, DEMO_EMAIL, DEMO_PASSWORD, seedDemo, seedDemoContentData } from '../../db/seed.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { Browser } from '../../../test/http.ts';
 import { executableParts } from '../../../test/xss-corpus.ts';
+import { adInputFor, creativeOf } from '../creative/index.ts';
 
 describe('demo: "the seed adds two published ad creatives and a landing page per demo client" (issue 8)', async () => {
   const app = await createTestApp();
@@ -37,6 +41,24 @@ describe('demo: "the seed adds two published ad creatives and a landing page per
     }
     demo.clientId = DEMO_CLIENTS.globex.id;
     expect((await demo.get('/sc/content')).json().items).toEqual([]);
+  });
+
+  it('reads whole in a generic render (no prospect): each tag shows its fallback, no markup (issue 42)', async () => {
+    for (const client of [DEMO_CLIENTS.agency, DEMO_CLIENTS.acme]) {
+      const brand = await creativeOf(app).brand(client.id);
+      const rows = await app.db.select().from(content).where(eq(content.clientId, client.id));
+      for (const row of rows) {
+        for (const size of AD_SIZES) {
+          const input = adInputFor(row, size, brand);
+          for (const text of [input.title, input.imageText]) {
+            expect(text).not.toMatch(/[<>]|^\s*[,.]|\s[,.]/);
+          }
+        }
+      }
+    }
+    const [picks] = await app.db.select().from(content).where(eq(content.name, 'Picks per hour'));
+    const acmeBrand = await creativeOf(app).brand(DEMO_CLIENTS.acme.id);
+    expect(adInputFor(picks!, '1200x628', acmeBrand).imageText).toBe('Your warehouse, twice as fast');
   });
 
   it('keeps settings a user changed', async () => {

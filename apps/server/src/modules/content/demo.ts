@@ -1,3 +1,4 @@
+import { tagMarkup } from '@rally/shared';
 import type { Db } from '../../db/client.ts';
 import { clientSettings, content, landingPages } from '../../db/schema/index.ts';
 import { assigneeToStored, escapeText, normaliseColors, payloadToStored } from './text.ts';
@@ -25,7 +26,8 @@ type DemoBrand = {
   ads: [DemoAd, DemoAd];
 };
 
-const tag = (id: string, label: string) => `<span data-id="${id}">${label}</span>`;
+// Each tag carries the words shown when there is no value (a generic render, or an empty field).
+const tag = (id: string, fallback: string) => tagMarkup(id, fallback);
 
 /** Per demo client (by its fixed id): brand settings, one landing page and two published ads. */
 const BRANDS: Record<string, DemoBrand> = {

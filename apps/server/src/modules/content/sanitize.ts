@@ -78,7 +78,7 @@ const OPTIONS: IOptions = {
     td: ['colspan', 'rowspan'],
     th: ['colspan', 'rowspan'],
     // data-id tags are the personalisation placeholders (SPEC.md §5); TipTap mentions add the rest.
-    '*': ['data-id', 'data-type', 'data-label', 'class', 'style'],
+    '*': ['data-id', 'data-fallback', 'data-type', 'data-label', 'class', 'style'],
   },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: { img: ['http', 'https'] },

@@ -7,7 +7,7 @@ import type {
   LandingPagePayload,
   LandingPagePayloadInput,
 } from '@rally/shared/schemas/content';
-import { escapeHtml, findDataIds, replaceDataIdTags, unescapeHtml, uuidToBase58 } from '@rally/shared';
+import { escapeHtml, fillTagsHtml, fillTagsText, unescapeHtml, uuidToBase58 } from '@rally/shared';
 import type { content, landingPages } from '../../db/schema/index.ts';
 import { sanitizeRichHtml } from './sanitize.ts';
 
@@ -133,27 +133,19 @@ export function toLandingPage(row: LandingPageRow): LandingPage {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Personalisation (SPEC.md §5: a data-id tag is replaced by its mapped value, or emptied)
+// Personalisation (SPEC.md §5; a tag without a value renders its fallback, docs/personalisation-tags.md)
 
-/** Plain text with its data-id tags replaced by plain values (nothing escaped or unescaped). */
+/**
+ * Plain text with its data-id tags replaced by plain values, or by each tag's fallback when there
+ * is no value (nothing escaped or unescaped).
+ */
 export function personaliseText(text: string, values: Readonly<Record<string, string>>): string {
-  const ids = [...new Set(findDataIds(text))];
-  if (ids.length === 0) return text;
-  // Tags become NUL-delimited markers, then the markers the plain values: replaceDataIdTags
-  // escapes what it inserts, which suits HTML but not plain text. Stored texts hold no NUL (the
-  // schemas refuse it), so a marker cannot be forged.
-  const markers: Record<string, string> = {};
-  ids.forEach((id, i) => {
-    if (Object.hasOwn(values, id)) markers[id] = `\u0000${i}\u0000`;
-  });
-  const marked = replaceDataIdTags(text, markers);
-  // eslint-disable-next-line no-control-regex
-  return marked.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => values[ids[Number(i)] ?? ''] ?? '');
+  return fillTagsText(text, values);
 }
 
-/** HTML with its data-id tags replaced by escaped values (the result stays safe HTML). */
+/** HTML with its data-id tags replaced by escaped values or fallbacks (the result stays safe HTML). */
 export function personaliseHtml(html: string, values: Readonly<Record<string, string>>): string {
-  return replaceDataIdTags(html, values);
+  return fillTagsHtml(html, values);
 }
 
 /** A content item's texts and landing HTML filled in for one reader. */

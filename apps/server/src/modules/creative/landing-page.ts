@@ -5,7 +5,7 @@ import {
   adRenditionPixels,
 } from '@rally/shared/schemas/content';
 import type { AdRendition, Assignee, LandingPagePayload } from '@rally/shared/schemas/content';
-import { escapeHtml, pageTitle, replaceDataIdTags } from '@rally/shared';
+import { escapeHtml, fillTagsHtml, pageTitle } from '@rally/shared';
 import type { AdColors } from './palette.ts';
 import { adPalette, buttonOn, inkOn, mix } from './palette.ts';
 
@@ -38,7 +38,7 @@ export type LandingPageView = {
   buttonName: string;
   /** Where the button goes without a calendar link (the rep's or client's website), or ''. */
   fallbackLink: string;
-  /** Values of the data-id tags (SPEC.md §5); tags with no value are emptied. */
+  /** Values of the data-id tags (SPEC.md §5); a tag with no value shows its fallback. */
   values: Readonly<Record<string, string>>;
   /** Passed over each HTML field before it is shown (the rich-text sanitiser, again). */
   sanitize?: (html: string) => string;
@@ -109,7 +109,7 @@ function arrowSvg(): string {
 export function renderLandingPageHtml(view: LandingPageView): string {
   const p = adPalette(view.colors);
   const clean = view.sanitize ?? ((html: string) => html);
-  const html = (field: string) => replaceDataIdTags(clean(field), view.values);
+  const html = (field: string) => fillTagsHtml(clean(field), view.values);
   const a = view.assignee;
   const name = [a?.first_name, a?.last_name]
     .map((v) => (v ?? '').trim())

@@ -119,8 +119,9 @@ describe('GET /lp/{base58} (SPEC.md §2 "Landing page by base58 id, empty layout
     expect(html).toContain('<img src="https://cdn.acme.example/hero.png" alt="">');
     expect(html).toContain('<p>© Acme Robotics</p>');
     // Without a target, rep tags take the page's assignee and prospect tags are emptied (SPEC.md §5).
-    expect(html).toContain('<h1>Hi , robots that ship</h1>');
-    expect(html).toContain('<p>Your rep Jane from Acme Robotics will call .</p>');
+    // Tags stored without a fallback show each tag's default, never nothing (issue 42).
+    expect(html).toContain('<h1>Hi there, robots that ship</h1>');
+    expect(html).toContain('<p>Your rep Jane from Acme Robotics will call your company.</p>');
     // The rep card and the button to the rep's calendar, labelled with landing_button_name.
     expect(html).toContain('<img class="avatar" src="https://cdn.acme.example/jane.png" alt="Jane Cooper"');
     expect(html).toContain('<p class="rep-name">Jane Cooper</p>');
@@ -415,7 +416,7 @@ describe('GET /content/preview/{base58}/{resolution} (SPEC.md §2 "Content previ
       },
       prospect: { firstName: 'Kendall', lastName: 'Ellery', companyName: 'Brightline Freight' },
     };
-    expect(adInputFor(row!, '300x250', brand).imageText).toBe('Hi , meet ');
+    expect(adInputFor(row!, '300x250', brand).imageText).toBe('Hi there, meet our team');
     const input = adInputFor(row!, '300x250', brand, target);
     expect(input.imageText).toBe('Hi Kendall, meet Maya');
     expect(input.assignee).toMatchObject({ first_name: 'Maya', last_name: 'Lindgren', title: 'Senior SDR' });

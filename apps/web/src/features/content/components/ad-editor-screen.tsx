@@ -22,7 +22,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBraces, IconDeviceFloppy, IconRocket } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { findDataIds } from '@rally/shared';
+import { fillTagsText, tagToken, tagsToTokens, tokensToTags } from '@rally/shared';
 import {
   EMPTY_ASSIGNEE,
   PERSONALISATION_TAGS,
@@ -57,7 +57,7 @@ import { EditorLoader } from './editor-loader.tsx';
 import { EditorSaveError } from './editor-save-error.tsx';
 import { schemaErrors } from './form-validation.ts';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
-import { personaliseText, previewValues } from './personalise.ts';
+import { previewValues } from './personalise.ts';
 import { RelativeTime } from './relative-time.tsx';
 import { SalesRepFields } from './sales-rep-fields.tsx';
 import { Section } from './section.tsx';
@@ -81,9 +81,10 @@ export function adFormValues(item: ContentItem): AdFormValues {
   return {
     name: item.name ?? '',
     template_id: item.template_id,
-    title: item.title,
-    image_text: item.image_text,
-    primary_text: item.primary_text,
+    // Tags show as {{Label | fallback}}, never as markup (issue 42).
+    title: tagsToTokens(item.title),
+    image_text: tagsToTokens(item.image_text),
+    primary_text: tagsToTokens(item.primary_text),
     colors: colorValuesOf(item.colors),
     sdr_img_url: item.sdr_img_url,
     assignee: item.assignee ?? EMPTY_ASSIGNEE,
@@ -98,9 +99,9 @@ export function adUpdateBody(v: AdFormValues): ContentUpdateBody {
   return {
     name: v.name.trim() || null,
     template_id: v.template_id,
-    title: v.title,
-    image_text: v.image_text,
-    primary_text: v.primary_text,
+    title: tokensToTags(v.title),
+    image_text: tokensToTags(v.image_text),
+    primary_text: tokensToTags(v.primary_text),
     colors: colorsBody(v.colors),
     sdr_img_url: v.sdr_img_url,
     assignee: assigneeBody(v.assignee),
@@ -113,8 +114,8 @@ export function adUpdateBody(v: AdFormValues): ContentUpdateBody {
 export function adRenderBodyOf(v: AdFormValues, buttonName: string | null | undefined): AdRenderBody {
   return {
     template_id: v.template_id,
-    title: v.title,
-    image_text: v.image_text,
+    title: tokensToTags(v.title),
+    image_text: tokensToTags(v.image_text),
     colors: colorsBody(v.colors),
     assignee: assigneeBody(v.assignee),
     sdr_img_url: v.sdr_img_url,
@@ -132,10 +133,11 @@ export const validateAdForm = (v: AdFormValues) => {
   return errors;
 };
 
-const tagHtml = (id: string, label: string) => `<span data-id="${id}">${label}</span>`;
-
-/** Appends a personalisation tag (SPEC.md §5 data-id) to a text field. */
-function TagMenu({ onInsert }: { onInsert: (html: string) => void }) {
+/**
+ * Appends a personalisation tag (SPEC.md §5 data-id) to a text field, as `{{Label | fallback}}`
+ * with the tag's usual fallback, which the user may edit in place.
+ */
+function TagMenu({ onInsert }: { onInsert: (token: string) => void }) {
   return (
     <Menu position="bottom-end" withinPortal width={220}>
       <Menu.Target>
@@ -148,7 +150,7 @@ function TagMenu({ onInsert }: { onInsert: (html: string) => void }) {
       <Menu.Dropdown>
         <Menu.Label>Filled in for each prospect</Menu.Label>
         {PERSONALISATION_TAGS.map((t) => (
-          <Menu.Item key={t.id} onClick={() => onInsert(tagHtml(t.id, t.label))}>
+          <Menu.Item key={t.id} onClick={() => onInsert(tagToken(t.id, t.fallback))}>
             {t.label}
           </Menu.Item>
         ))}
@@ -157,12 +159,21 @@ function TagMenu({ onInsert }: { onInsert: (html: string) => void }) {
   );
 }
 
-/** A field's description, plus how its personalisation tags read for the sample prospect. */
+/**
+ * A field's description, plus how its personalisation tags read for the sample prospect and
+ * without a prospect (the campaign files, e-mail previews), where each tag shows its fallback.
+ */
 function TagHint({ text, assignee, base }: { text: string; assignee: Assignee; base: string }) {
-  if (findDataIds(text).length === 0) return <>{base}</>;
+  const stored = tokensToTags(text);
+  if (stored === text) return <>{base}</>;
+  const rep = assigneeBody(assignee);
+  const repOnly = Object.fromEntries(
+    Object.entries(previewValues(rep)).filter(([k]) => !k.startsWith('prospect_')),
+  );
   return (
     <>
-      {base}. Reads: “{personaliseText(text, previewValues(assigneeBody(assignee)))}”
+      {base}. Reads: “{fillTagsText(stored, previewValues(rep))}”; without a prospect: “
+      {fillTagsText(stored, repOnly)}”
     </>
   );
 }

@@ -223,6 +223,55 @@ describe('AdEditorScreen', () => {
     expect(patches(server.calls)[0]).toMatchObject({ status: 'published' });
   });
 
+  it('tags read as {{Label | fallback}} in the fields, never markup, and are saved with their fallback (issue 42)', async () => {
+    const tagged: ContentItem = {
+      ...item,
+      // Stored before fallbacks existed: the field shows the tag's default.
+      title: '<span data-id="prospect_first_name">Prospect first name</span>, meet us',
+    };
+    const server = await signIn('purple_owner', {
+      [`GET /sc/content/${AD_ID}`]: { body: tagged },
+      [`PATCH /v1/rest/content/${AD_ID}`]: (init) => ({
+        body: { ...tagged, ...JSON.parse(String(init?.body)), updated_at: '2026-11-03T09:00:00.000Z' },
+      }),
+    });
+    const user = userEvent.setup();
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    const title = await screen.findByRole('textbox', { name: /^Title/ });
+    expect(title).toHaveValue('{{Prospect first name | there}}, meet us');
+    expect(
+      screen.getByText(/Reads: “Alex, meet us”; without a prospect: “\s*There, meet us”/),
+    ).toBeInTheDocument();
+
+    // A tag typed as the menu writes it (the menu's clicks are too flaky under jsdom's transitions).
+    const imageText = screen.getByRole('textbox', { name: /^Image text/ });
+    fireEvent.change(imageText, {
+      target: { value: 'Pick twice as fast {{Prospect company | your company}}' },
+    });
+    expect(screen.getAllByRole('button', { name: 'Insert a personalisation tag' })).toHaveLength(3);
+    for (const field of screen.getAllByRole('textbox')) {
+      expect((field as HTMLInputElement).value).not.toMatch(/[<>]/);
+    }
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(patches(server.calls)).toHaveLength(1));
+    expect(patches(server.calls)[0]).toMatchObject({
+      title: '<span data-id="prospect_first_name" data-fallback="there">Prospect first name</span>, meet us',
+      image_text:
+        'Pick twice as fast <span data-id="prospect_company_name" data-fallback="your company">Prospect company</span>',
+    });
+  }, 60_000);
+
+  it('a tag without a fallback is refused on its field and not saved', async () => {
+    const server = await signIn('purple_owner');
+    render(`/content/${AD_ID}?client_id=${ACME}`);
+    const title = await screen.findByRole('textbox', { name: /^Title/ });
+    fireEvent.change(title, { target: { value: 'Hi {{Prospect first name}}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/Each personalisation tag needs a fallback/)).toBeInTheDocument();
+    expect(patches(server.calls)).toHaveLength(0);
+  });
+
   it('Delete while a cadence day uses the ad shows the 409 message', async () => {
     const message =
       'This content is used by Q3 Outbound (day 2). Remove it from there, or archive it instead.';

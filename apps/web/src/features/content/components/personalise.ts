@@ -1,4 +1,4 @@
-import { replaceDataIdTags } from '@rally/shared';
+import { fillTagsText } from '@rally/shared';
 import { ASSIGNEE_FIELDS } from '@rally/shared/schemas/content';
 import type { Assignee } from '@rally/shared/schemas/content';
 
@@ -17,15 +17,7 @@ export function previewValues(assignee: Assignee | null): Record<string, string>
   return values;
 }
 
-/**
- * A plain text with its data-id tags filled in (SPEC.md §5; unmapped ones emptied). Markers keep
- * the inserted values plain: replaceDataIdTags escapes what it inserts, which suits HTML only.
- */
+/** A plain text with its data-id tags filled in (a tag without a value shows its fallback). */
 export function personaliseText(text: string, values: Record<string, string>): string {
-  const keys = Object.keys(values);
-  const markers = Object.fromEntries(keys.map((k, i) => [k, `\u0000${i}\u0000`]));
-  // eslint-disable-next-line no-control-regex
-  return replaceDataIdTags(text, markers).replace(/\u0000(\d+)\u0000/g, (_m, i: string) => {
-    return values[keys[Number(i)] ?? ''] ?? '';
-  });
+  return fillTagsText(text, values);
 }

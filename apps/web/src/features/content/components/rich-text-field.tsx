@@ -5,6 +5,7 @@ import { Link, RichTextEditor, useRichTextEditorContext } from '@mantine/tiptap'
 import { IconBraces } from '@tabler/icons-react';
 import { Extension, Mark, useEditor } from '@tiptap/react';
 import { StarterKit } from '@tiptap/starter-kit';
+import { tagMarkup } from '@rally/shared';
 import { PERSONALISATION_TAGS } from '@rally/shared/schemas/content';
 import classes from './rich-text-field.module.css';
 
@@ -28,6 +29,12 @@ const PersonalisationTag = Mark.create({
         default: null,
         parseHTML: (el) => el.getAttribute('data-id'),
         renderHTML: (attrs) => ({ 'data-id': attrs.id as string }),
+      },
+      // What renders without a value (issue 42); kept so an edit does not lose it.
+      fallback: {
+        default: null,
+        parseHTML: (el) => el.getAttribute('data-fallback'),
+        renderHTML: (attrs) => (attrs.fallback == null ? {} : { 'data-fallback': attrs.fallback as string }),
       },
     };
   },
@@ -99,7 +106,11 @@ function TagMenuItems() {
         <Menu.Item
           key={t.id}
           onClick={() =>
-            editor?.chain().focus().insertContent(`<span data-id="${t.id}">${t.label}</span> `).run()
+            editor
+              ?.chain()
+              .focus()
+              .insertContent(`${tagMarkup(t.id, t.fallback)} `)
+              .run()
           }
         >
           {t.label}

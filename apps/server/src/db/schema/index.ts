@@ -16,3 +16,4 @@ export * from './attribution.ts';
 export * from './ad-fields.ts';
 export * from './email-ads.ts';
 export * from './domains.ts';
+export * from './blobs.ts';

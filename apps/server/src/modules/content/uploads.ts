@@ -5,8 +5,8 @@ import type { UploadKind, UploadReply } from '@rally/shared/schemas/content';
 import type { Db } from '../../db/client.ts';
 import { uploads } from '../../db/schema/index.ts';
 import { oneRow } from '../../lib/errors.ts';
-import type { BlobStore } from './blob-store.ts';
-import { createBlobStore } from './blob-store.ts';
+import type { BlobStore } from '../../lib/blob-store.ts';
+import { blobStoreFor } from '../../lib/blob-store.ts';
 import { checkImage } from './images.ts';
 
 type UploadRow = typeof uploads.$inferSelect;
@@ -26,15 +26,9 @@ export function toUploadReply(row: UploadRow): UploadReply {
   };
 }
 
-const stores = new WeakMap<FastifyInstance, BlobStore>();
-/** One store per app (an S3 client keeps its connections). */
+/** Where the app keeps uploads: the database, or S3 when configured (lib/blob-store.ts). */
 export function blobStoreOf(app: FastifyInstance): BlobStore {
-  let store = stores.get(app);
-  if (!store) {
-    store = createBlobStore(app.config.dataDir, app.config.s3);
-    stores.set(app, store);
-  }
-  return store;
+  return blobStoreFor(app.config, app.db);
 }
 
 /** Checks the bytes (type, size, dimensions), stores them and records the upload. */

@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FileImportRow } from './repository.ts';
+import type { S3Config } from '../../config/env.ts';
 import type { FileforceDeps } from './service.ts';
 
 /**
@@ -11,7 +12,7 @@ import type { FileforceDeps } from './service.ts';
  */
 
 export type ParentMessage =
-  | { type: 'start'; importId: string; databaseUrl: string; dataDir: string }
+  | { type: 'start'; importId: string; databaseUrl: string; dataDir: string; s3: S3Config | null }
   | { type: 'reply'; id: number; error: string | null };
 
 export type ChildMessage =
@@ -102,6 +103,7 @@ export function runImportInChild(
       importId,
       databaseUrl,
       dataDir: deps.config.dataDir,
+      s3: deps.config.s3 ?? null,
     } satisfies ParentMessage);
   });
 }

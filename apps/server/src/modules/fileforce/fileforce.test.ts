@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
 import {
@@ -16,6 +17,7 @@ import {
   opportunities,
   prospects,
   salesReps,
+  storedBlobs,
   targets,
 } from '../../db/schema/index.ts';
 import { createTestApp, TEST_DATABASE_URL, waitFor } from '../../../test/helpers.ts';
@@ -23,7 +25,12 @@ import { makeClient, signedIn } from '../../../test/http.ts';
 import type { Browser } from '../../../test/http.ts';
 import { IMPORT_JOB, importCsvFile, runImportInChild } from './index.ts';
 import { BATCH_ROWS, runImport } from './service.ts';
-import { uploadsRoot } from './storage.ts';
+import { uploadsRoot } from '../../lib/blob-store.ts';
+
+/** Whether the upload storage (the database here) holds `key`. */
+const kept = async (app: FastifyInstance, key: string) =>
+  (await app.db.select({ part: storedBlobs.part }).from(storedBlobs).where(eq(storedBlobs.key, key))).length >
+  0;
 
 const DEMO = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../db/demo');
 
@@ -158,7 +165,9 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
     expect(integration).toMatchObject({ isActive: true });
     expect(res.body.integration_id).toBe(integration!.id);
     const [row] = await app.db.select().from(fileImports).where(eq(fileImports.id, mixedId));
-    expect(existsSync(path.join(uploadsRoot(app.config.dataDir), row!.storageKey))).toBe(true);
+    // Kept where every instance reads it, and nothing of it left on this instance's disk.
+    expect(await kept(app, row!.storageKey)).toBe(true);
+    expect(existsSync(path.join(uploadsRoot(app.config.dataDir), row!.storageKey))).toBe(false);
   });
 
   it('POST targets/check names each bad row and its reason (row 1 = first data row), and writes nothing', async () => {
@@ -650,8 +659,8 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
   });
 
   it('POST imports refuses a file over UPLOAD_MAX_MB with 413, keeping nothing of it', async () => {
-    const folder = path.join(uploadsRoot(app.config.dataDir), 'fileforce', mine);
-    const before = readdirSync(folder).sort();
+    const blobs = async () => (await app.db.select({ key: storedBlobs.key }).from(storedBlobs)).length;
+    const blobsBefore = await blobs();
     const count = async () => (await app.db.select({ id: fileImports.id }).from(fileImports)).length;
     const imports = await count();
     const line = 'someone@example.com,Some,One\n';
@@ -664,15 +673,14 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
         'The file is larger than the upload limit of 1 MB. Split it into smaller files.',
       );
     }
-    expect(readdirSync(folder).sort()).toEqual(before);
+    expect(await blobs()).toBe(blobsBefore);
     expect(await count()).toBe(imports);
   });
 
   it('DELETE imports/{id} removes an idle import and its file; 409 while it runs', async () => {
     const up = await upload(owner, 'email\na@x.example\n');
     const [row] = await app.db.select().from(fileImports).where(eq(fileImports.id, up.body.id));
-    const file = path.join(uploadsRoot(app.config.dataDir), row!.storageKey);
-    expect(existsSync(file)).toBe(true);
+    expect(await kept(app, row!.storageKey)).toBe(true);
 
     await app.db.update(fileImports).set({ status: 'running' }).where(eq(fileImports.id, up.body.id));
     const busy = await owner.delete(`${base()}/imports/${up.body.id}`);
@@ -683,7 +691,7 @@ describe('SPEC.md §7 "File import under /integration/crm/fileforce/client/{id}/
 
     const res = await owner.delete(`${base()}/imports/${up.body.id}`);
     expect(res.statusCode).toBe(204);
-    expect(existsSync(file)).toBe(false);
+    expect(await kept(app, row!.storageKey)).toBe(false);
     expect((await owner.get(`${base()}/imports/${up.body.id}`)).statusCode).toBe(404);
     expect((await owner.delete(`${base()}/imports/${up.body.id}`)).statusCode).toBe(404);
   });

@@ -57,7 +57,7 @@ async function start(message: Extract<ParentMessage, { type: 'start' }>): Promis
   const deps: FileforceDeps = {
     db: database.db,
     database: { driver: 'postgres' },
-    config: { dataDir: message.dataDir },
+    config: { dataDir: message.dataDir, s3: message.s3 },
     feedBus: { add: (item) => call('feed', [item]) },
     webhooks: { emit: (...args) => call('webhook', args) },
   };

@@ -32,7 +32,7 @@ import {
   toImport,
   toSummary,
 } from './service.ts';
-import { FileTooLargeError, removeStored, storeStream, uploadsRoot } from './storage.ts';
+import { FileTooLargeError, removeScratch, storeStream } from './storage.ts';
 import type { StoredFile } from './storage.ts';
 import { runImportInChild } from './child-process.ts';
 import { multipartProblem } from '../../lib/multipart.ts';
@@ -58,7 +58,6 @@ const REPORTS = { access: { permission: 'reports.read' } } as const;
  */
 export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
-  const root = uploadsRoot(config.dataDir);
   const megabytes = Math.round(config.uploadMaxBytes / (1024 * 1024));
   const tooLarge = () =>
     httpError(
@@ -173,11 +172,11 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
             part.file.resume(); // not ours: let it flow past
           } else {
             fileName = part.filename;
-            stored = await storeStream(root, tenant.clientId, part.file, () => part.file.truncated);
+            stored = await storeStream(config.dataDir, tenant.clientId, part.file, () => part.file.truncated);
           }
         }
       } catch (err) {
-        if (stored) await removeStored(root, stored.storageKey);
+        if (stored) await removeScratch(stored);
         const code = (err as { code?: string }).code;
         if (err instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         if (code === 'FST_FILES_LIMIT') throw fieldError('body.file', 'send one file at a time');
@@ -185,7 +184,7 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const parsedKind = importKindSchema.safeParse(kind ?? 'targets');
       if (!stored || !parsedKind.success) {
-        if (stored) await removeStored(root, stored.storageKey);
+        if (stored) await removeScratch(stored);
         if (!parsedKind.success) throw fieldError('body.kind', 'must be targets or revenue');
         throw fieldError(
           'body.file',
@@ -199,8 +198,7 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
         userId: authOf(request).user.id,
         kind: parsedKind.data,
         fileName,
-        storageKey: stored.storageKey,
-        byteSize: stored.byteSize,
+        stored,
       });
       return reply.code(201).send(toImport(created));
     },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
@@ -41,7 +41,10 @@ import {
 import type { BatchCompany, BatchDay, BatchTarget, FileImportRow, ImportStatus } from './repository.ts';
 import { createRowValidator, mappingProblems } from './rows.ts';
 import type { RevenueValue, RowResult, TargetValue } from './rows.ts';
-import { removeStored, storedPath, storeStream, uploadsRoot } from './storage.ts';
+import { blobStoreFor, scratchPath } from '../../lib/blob-store.ts';
+import type { S3Config } from '../../config/env.ts';
+import { removeScratch, storeStream } from './storage.ts';
+import type { StoredFile } from './storage.ts';
 
 /**
  * The file import (ARCHITECTURE.md §7 "File import is fully real: streamed CSV, column mapping,
@@ -49,10 +52,13 @@ import { removeStored, storedPath, storeStream, uploadsRoot } from './storage.ts
  * which the job and the demo seed run alike.
  */
 
-/** What the import needs of the app: the database and the data folder (a FastifyInstance fits). */
+/**
+ * What the import needs of the app: the database, the data folder (scratch files) and the upload
+ * storage's settings (a FastifyInstance fits).
+ */
 export type FileforceDeps = {
   db: Db;
-  config: { dataDir: string };
+  config: { dataDir: string; s3?: S3Config | null };
   log?: FastifyBaseLogger;
   /** The feed's 'import' item when an import is done (the app is passed; the seed has none). */
   feedBus?: {
@@ -120,17 +126,17 @@ function assertMapping(kind: ImportKind, columns: readonly string[], mapping: Co
   if (problems.length) throw new FieldError(problems);
 }
 
-function filePathOf(deps: FileforceDeps, r: FileImportRow): string {
-  return storedPath(uploadsRoot(deps.config.dataDir), r.storageKey);
-}
+const blobsOf = (deps: FileforceDeps) => blobStoreFor(deps.config, deps.db);
 
-async function exists(filePath: string): Promise<boolean> {
-  try {
-    await access(filePath);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * A local copy of the import's file, fetched from the shared upload storage (any instance may run
+ * the import, issue 41); the caller removes it. An ImportFailure when the file is gone.
+ */
+async function localCopy(deps: FileforceDeps, r: FileImportRow): Promise<string> {
+  const filePath = scratchPath(deps.config.dataDir, '.csv');
+  if (!(await blobsOf(deps).toFile(r.storageKey, filePath)))
+    throw new ImportFailure('The uploaded file is no longer there: upload it again.');
+  return filePath;
 }
 
 /** The header row of an uploaded file, or a 422 saying what is wrong with the file. */
@@ -167,30 +173,35 @@ export type UploadInput = {
   userId: string | null;
   kind: ImportKind;
   fileName: string;
-  storageKey: string;
-  byteSize: number;
+  /** The upload's scratch file; removed here, whatever happens. */
+  stored: StoredFile;
 };
 
 /** Records an uploaded file: reads its header row only, and suggests a mapping from it. */
 export async function createImport(deps: FileforceDeps, input: UploadInput): Promise<FileImportRow> {
-  const root = uploadsRoot(deps.config.dataDir);
+  const { stored } = input;
+  let kept = false;
   try {
-    const columns = await readColumns(storedPath(root, input.storageKey));
+    const columns = await readColumns(stored.filePath);
     const integration = await ensureFileforceIntegration(deps.db, input.clientId);
+    await blobsOf(deps).putFile(stored.storageKey, stored.filePath, 'text/csv');
+    kept = true;
     return await insertImport(deps.db, {
       clientId: input.clientId,
       integrationId: integration.id,
       kind: input.kind,
       fileName: input.fileName.slice(0, 255) || 'upload.csv',
-      storageKey: input.storageKey,
-      byteSize: input.byteSize,
+      storageKey: stored.storageKey,
+      byteSize: stored.byteSize,
       columns,
       mapping: suggestMapping(input.kind, columns),
       createdBy: input.userId,
     });
   } catch (err) {
-    await removeStored(root, input.storageKey);
+    if (kept) await blobsOf(deps).delete(stored.storageKey);
     throw err;
+  } finally {
+    await removeScratch(stored);
   }
 }
 
@@ -236,19 +247,17 @@ export async function removeImport(deps: FileforceDeps, clientId: string, id: st
   const r = await getImport(deps, clientId, id);
   const deleted = await deleteImport(deps.db, clientId, id, IDLE);
   if (!deleted) throw httpError(409, `This import is ${r.status}: wait until it has finished to delete it.`);
-  await removeStored(uploadsRoot(deps.config.dataDir), r.storageKey);
+  await blobsOf(deps).delete(r.storageKey);
 }
 
 /** Goes through every row of the file, validating, calling `onRow` for each data row. */
 async function eachRow(
   deps: FileforceDeps,
   r: FileImportRow,
+  filePath: string,
   mapping: ColumnMapping,
   onRow: (result: RowResult) => Promise<void> | void,
 ): Promise<void> {
-  const filePath = filePathOf(deps, r);
-  if (!(await exists(filePath)))
-    throw new ImportFailure('The uploaded file is no longer there: upload it again.');
   const validate = createRowValidator(r.kind, r.columns, mapping, {
     cadenceIds: await clientCadenceIds(deps.db, r.clientId),
   });
@@ -283,8 +292,10 @@ export async function checkImport(
     errors: [],
     errors_truncated: false,
   };
+  let filePath: string | undefined;
   try {
-    await eachRow(deps, r, mapping, (result) => {
+    filePath = await localCopy(deps, r);
+    await eachRow(deps, r, filePath, mapping, (result) => {
       report.total_rows++;
       if (result.ok) {
         report.valid_rows++;
@@ -299,6 +310,8 @@ export async function checkImport(
   } catch (err) {
     if (err instanceof ImportFailure) throw httpError(409, err.message);
     throw err;
+  } finally {
+    if (filePath) await rm(filePath, { force: true });
   }
   const checkedOwnMapping = mappingOverride === undefined || sameMapping(mapping, r.mapping);
   await updateImport(deps.db, r.id, ['uploaded', 'checked'], {
@@ -406,13 +419,12 @@ export async function runImport(
   if (!running) return findImportById(deps.db, id);
   let r: FileImportRow = running;
   const integration: store.IntegrationRef = { id: r.integrationId, clientId: r.clientId };
+  let filePath: string | undefined;
   try {
     assertMappingForRun(r);
-    if (r.totalRows === null && (await exists(filePathOf(deps, r)))) {
-      r =
-        (await updateImport(deps.db, id, ['running'], {
-          totalRows: await estimateRows(filePathOf(deps, r)),
-        })) ?? r;
+    filePath = await localCopy(deps, r);
+    if (r.totalRows === null) {
+      r = (await updateImport(deps.db, id, ['running'], { totalRows: await estimateRows(filePath) })) ?? r;
     }
     const resumeAfter = r.processedRows;
     const state = {
@@ -451,7 +463,7 @@ export async function runImport(
       );
     };
     try {
-      await eachRow(deps, r, r.mapping, async (result) => {
+      await eachRow(deps, r, filePath, r.mapping, async (result) => {
         seen++;
         if (seen <= resumeAfter) return; // committed by an earlier run
         batch.push(result);
@@ -488,6 +500,8 @@ export async function runImport(
       return findImportById(deps.db, id);
     }
     throw err;
+  } finally {
+    if (filePath) await rm(filePath, { force: true });
   }
 }
 
@@ -914,15 +928,18 @@ export type ImportCsvFileOptions = {
  * end, without the queue (the demo seed uses it). Returns the finished import.
  */
 export async function importCsvFile(deps: FileforceDeps, opts: ImportCsvFileOptions): Promise<FileImport> {
-  const root = uploadsRoot(deps.config.dataDir);
-  const stored = await storeStream(root, opts.clientId, createReadStream(opts.filePath), () => false);
+  const stored = await storeStream(
+    deps.config.dataDir,
+    opts.clientId,
+    createReadStream(opts.filePath),
+    () => false,
+  );
   const created = await createImport(deps, {
     clientId: opts.clientId,
     userId: opts.userId ?? null,
     kind: opts.kind,
     fileName: opts.fileName ?? opts.filePath.split(/[\\/]/).pop() ?? 'import.csv',
-    storageKey: stored.storageKey,
-    byteSize: stored.byteSize,
+    stored,
   });
   const withMapping = opts.mapping
     ? await setMapping(deps, opts.clientId, created.id, opts.mapping)

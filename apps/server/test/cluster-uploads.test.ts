@@ -20,7 +20,7 @@ import { Browser, makeClient, signedIn } from './http.ts';
 /** An app on `databaseUrl` with a data folder of its own, removed when the file ends. */
 async function instance(databaseUrl: string): Promise<FastifyInstance> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rally-uploads-'));
-  afterFile(() => rmSync(dir, { recursive: true, force: true }));
+  afterFile(async () => rmSync(dir, { recursive: true, force: true }));
   return createTestApp({ env: { DATABASE_URL: databaseUrl, DATA_DIR: dir } });
 }
 

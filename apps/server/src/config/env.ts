@@ -228,7 +228,7 @@ const schema = z.object({
     .optional(),
 });
 
-/** S3-compatible storage for uploaded images; without S3_BUCKET they stay in DATA_DIR/uploads. */
+/** S3-compatible storage for uploads (images, CSV imports); without S3_BUCKET, the database. */
 export type S3Config = {
   bucket: string;
   region: string;
@@ -344,7 +344,7 @@ export type Config = {
   journeyEvaluateSeconds: number;
   /** Accounts a journey evaluation handles per transaction. */
   journeyChunk: number;
-  /** Uploaded images go to S3-compatible storage when set, else to DATA_DIR/uploads. */
+  /** Uploads go to S3-compatible storage when set, else to the database (lib/blob-store.ts). */
   s3: S3Config | null;
   /** Resolvers for the domain checks (TXT tokens, landing domains); empty means the system's. */
   dnsServers: string[];

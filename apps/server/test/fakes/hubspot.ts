@@ -207,8 +207,19 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   }
 
   /** Changes properties like a user would: history grows, hs_lastmodifieddate moves on. */
+  /** Records by id (records are only ever added): rebuilt when a type's count changed. */
+  const indexes = new Map<HsObjectType, { size: number; byId: Map<string, HsRecord> }>();
+  function findRecord(type: HsObjectType, id: string): HsRecord | undefined {
+    let ix = indexes.get(type);
+    if (ix?.size !== objects[type].length) {
+      ix = { size: objects[type].length, byId: new Map(objects[type].map((r) => [r.id, r])) };
+      indexes.set(type, ix);
+    }
+    return ix.byId.get(id);
+  }
+
   function update(type: HsObjectType, id: string, changes: Record<string, string | null>): HsRecord {
-    const r = objects[type].find((x) => x.id === id);
+    const r = findRecord(type, id);
     if (!r) throw new Error(`fake HubSpot: no ${type} ${id}`);
     const at = tick();
     for (const [k, v] of Object.entries(changes)) {
@@ -472,7 +483,10 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         for (const k of customProperties.keys()) names.delete(k);
         return names;
       },
-      contactExists: (id) => objects.contacts.some((x) => x.id === id && !x.archived),
+      contactExists: (id) => {
+        const r = findRecord('contacts', id);
+        return Boolean(r && !r.archived);
+      },
       setContact: (id, properties) => {
         const r = update('contacts', id, properties);
         return { id: r.id, properties: { ...properties }, createdAt: r.createdAt, updatedAt: r.updatedAt };

@@ -204,7 +204,9 @@ test.describe('content studio (issue 8)', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     // Acme, so the Northwind brand the other tests render with stays as seeded.
     await signInTo(page, `/client-settings/website?client_id=${CLIENTS.acme}`);
-    await expect(page.getByRole('tab', { name: 'Website', selected: true })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Brand & website' }),
+    ).toHaveAttribute('aria-current', 'page');
     await page.screenshot({ path: `${SHOTS}/website-settings.png`, fullPage: true });
 
     await upload(page, page.getByRole('button', { name: 'Upload logo' }), {

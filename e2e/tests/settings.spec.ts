@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures.ts';
-import { CLIENTS, signInTo, signUpUI } from './support.ts';
+import { CLIENTS, SAM as SAM_USER, signInTo, signUpUI } from './support.ts';
 
 /**
  * Profile, two-step verification, users and clients screens, as a user. Tests run in parallel on
@@ -249,5 +249,78 @@ test.describe('client settings: notifications (issue 17)', () => {
     await page.getByRole('option', { name: 'Off' }).click();
     await page.getByRole('button', { name: 'Save notifications' }).click();
     await expect(page.getByText('Notifications saved.').first()).toBeVisible();
+  });
+});
+
+/** E2E_SHOTS_DIR saves the screenshots a person would look at (issue 42). */
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+test.describe('settings navigation (issue 42 item 2)', () => {
+  test('the owner’s cog opens Billing; the side navigation reaches every settings page, keeping the client', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInTo(page, `/feed?client_id=${CLIENTS.acme}`);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(new RegExp(`/settings/billing\\?client_id=${CLIENTS.acme}`));
+    const nav = page.getByRole('navigation', { name: 'Settings' });
+    await expect(nav.getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
+    for (const group of ['Workspace', 'Client', 'Integrations'])
+      await expect(nav.getByRole('group', { name: group })).toBeVisible();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-billing-desktop.png`, fullPage: true });
+
+    const pages: [string, RegExp, string][] = [
+      ['Profile', /\/settings\/profile/, 'Profile'],
+      ['Users', /\/settings\/users/, 'Users'],
+      ['Brand & website', /\/client-settings\/website/, 'Brand & website'],
+      ['Facebook', /\/client-settings\/facebook/, 'Facebook'],
+      ['Sales reps', /\/client-settings\/sales-reps/, 'Sales reps'],
+      ['Notifications', /\/client-settings\/notifications/, 'Notifications'],
+      ['Domains & sign-in', /\/settings\/domain/, 'Domains'],
+      ['Webhooks', /\/settings\/integrations\/webhooks/, 'Webhooks'],
+      ['Connections', /\/settings\/connections/, 'Connections'],
+    ];
+    for (const [link, url, heading] of pages) {
+      await nav.getByRole('link', { name: link }).click();
+      await expect(page).toHaveURL(url);
+      expect(new URL(page.url()).searchParams.get('client_id')).toBe(CLIENTS.acme);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toContainText(heading);
+      await expect(nav.getByRole('link', { name: link })).toHaveAttribute('aria-current', 'page');
+    }
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-connections-desktop.png`, fullPage: true });
+
+    // The header search finds a settings page by name.
+    await page.getByRole('button', { name: 'Search' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search' });
+    await dialog.getByRole('combobox').fill('domains');
+    await dialog.getByRole('option', { name: /Domains & sign-in/ }).click();
+    await expect(page).toHaveURL(/\/settings\/domain\?client_id=/);
+  });
+
+  test('an SDR’s cog opens Connections, with no Billing or Users offered; on a phone the navigation is a menu', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInTo(page, '/', SAM_USER);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/\/settings\/connections\?client_id=/);
+    // The side navigation is hidden on a phone; a menu above the page names where the user is.
+    await expect(page.getByRole('navigation', { name: 'Settings' })).toBeHidden();
+    const menu = page.getByRole('button', { name: 'Settings: Connections' });
+    await expect(menu).toBeVisible();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-connections-phone.png`, fullPage: true });
+    await menu.click();
+    await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Billing' })).toHaveCount(0);
+    await expect(page.getByRole('menuitem', { name: 'Users' })).toHaveCount(0);
+    if (SHOTS) {
+      await expect(page.getByRole('menu')).toHaveCSS('opacity', '1');
+      await page.screenshot({ path: `${SHOTS}/settings-menu-phone.png` });
+    }
+    await page.getByRole('menuitem', { name: 'Notifications' }).click();
+    await expect(page).toHaveURL(/\/client-settings\/notifications\?client_id=/);
+    await expect(page.getByRole('button', { name: 'Settings: Notifications' })).toBeVisible();
   });
 });

@@ -44,8 +44,14 @@ function toRouteObject(route: AppRoute): RouteObject {
   };
 }
 
-function routesFor(layout: Layout): RouteObject[] {
-  return (APP_ROUTES as readonly AppRoute[]).filter((r) => r.layout === layout).map(toRouteObject);
+/** The settings pages that share the settings navigation (issue 42 item 2); the invoice has no chrome. */
+export const isSettingsRoute = (route: AppRoute) =>
+  route.layout === 'default' && /^\/(settings|client-settings)(\/|$)/.test(route.path);
+
+function routesFor(layout: Layout, filter: (r: AppRoute) => boolean = () => true): RouteObject[] {
+  return (APP_ROUTES as readonly AppRoute[])
+    .filter((r) => r.layout === layout && filter(r))
+    .map(toRouteObject);
 }
 
 /** The app's routes, built from the shared route table (packages/shared/src/routes.ts). */
@@ -71,7 +77,15 @@ export function buildRoutes(): RouteObject[] {
             return { Component: AppShell };
           },
           children: [
-            ...routesFor('default'),
+            ...routesFor('default', (r) => !isSettingsRoute(r)),
+            {
+              // One layout route, so moving between settings pages keeps the navigation in place.
+              lazy: async () => {
+                const { SettingsLayout } = await import('../components/layouts/settings-layout.tsx');
+                return { Component: SettingsLayout };
+              },
+              children: routesFor('default', isSettingsRoute),
+            },
             {
               path: '*',
               handle: { title: 'Page not found' },

@@ -5,23 +5,20 @@ import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useClientSettings } from '../api/get-client-settings.ts';
-import { BrandSettingsNav } from './brand-settings-nav.tsx';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
 
 export type SettingsFormProps = { clientId: string; settings: ClientSettings; canWrite: boolean };
 
 /**
- * A tab of /client-settings: its title, the tabs, why a user without settings.write cannot change
+ * A page of /client-settings (the settings navigation links them): its title, why a user without settings.write cannot change
  * anything, and its form once the client's settings are loaded.
  */
 export function BrandSettingsScreen({
-  current,
   title,
   description,
   what,
   form,
 }: {
-  current: 'website' | 'facebook';
   title: string;
   description: string;
   /** What the settings are called: "brand settings", "Facebook settings". */
@@ -39,7 +36,6 @@ export function BrandSettingsScreen({
         <Title order={1}>{title}</Title>
         <Text c="dimmed">{description}</Text>
       </div>
-      <BrandSettingsNav clientId={clientId} current={current} />
       {!canWrite && <PermissionNote permission="settings.write" what={`the ${what}`} />}
       <SettingsLoader clientId={clientId} canWrite={canWrite} what={what} form={form} />
     </Stack>

@@ -54,7 +54,6 @@ const facebookBody = (v: FacebookFormValues): ClientSettingsUpdateBody => ({
 export function FacebookSettingsScreen() {
   return (
     <BrandSettingsScreen
-      current="facebook"
       title="Facebook"
       description="The Facebook page your ads run as: its name, link, cover and profile photos."
       what="Facebook settings"

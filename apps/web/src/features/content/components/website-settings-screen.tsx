@@ -46,8 +46,7 @@ export const websiteBody = (v: WebsiteFormValues): ClientSettingsUpdateBody => (
 export function WebsiteSettingsScreen() {
   return (
     <BrandSettingsScreen
-      current="website"
-      title="Website"
+      title="Brand & website"
       description="Your brand on landing pages and ads: website, logo, favicon, colours and the button prospects press."
       what="brand settings"
       form={WebsiteForm}

@@ -154,6 +154,37 @@ describe('GlobalSearch (issue 17)', () => {
     expect(server.calls.some((c) => c.url.startsWith(SEARCH))).toBe(false);
   });
 
+  it('finds screens and settings by name at once (issue 42 item 2), only those the role may open', async () => {
+    const { router } = await open({ [SEARCH]: () => ({ body: nothing('webhooks') }) });
+    await userEvent.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: 'Search' });
+    await userEvent.type(within(dialog).getByRole('combobox'), 'webhooks');
+    const list = await within(dialog).findByRole('listbox', { name: 'Search results' });
+    const hook = within(list).getByRole('option', { name: /Webhooks/ });
+    expect(within(list).getByRole('group', { name: 'Settings' })).toContainElement(hook);
+    expect(hook).toHaveAttribute('aria-selected', 'true');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings/integrations/webhooks'));
+    expect(router.state.location.search).toBe(`?client_id=${ACME}`);
+  });
+
+  it('an SDR’s search offers no Billing (it would show the error page)', async () => {
+    await open({ [SEARCH]: () => ({ body: nothing('billing') }) });
+    await userEvent.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: 'Search' });
+    await userEvent.type(within(dialog).getByRole('combobox'), 'billing');
+    expect(await within(dialog).findByText('No results for “billing”')).toBeInTheDocument();
+  });
+
+  it('finds a screen of the main navigation among the screens', async () => {
+    await open({ [SEARCH]: () => ({ body: nothing('revenue') }) });
+    await userEvent.keyboard('{Control>}k{/Control}');
+    const dialog = await screen.findByRole('dialog', { name: 'Search' });
+    await userEvent.type(within(dialog).getByRole('combobox'), 'revenue');
+    const screens = await within(dialog).findByRole('group', { name: 'Screens' });
+    expect(within(screens).getByRole('option', { name: /Revenue/ })).toBeInTheDocument();
+  });
+
   it('a role without reports.read gets no search', async () => {
     await open({}, 'grey_viewer');
     await userEvent.keyboard('{Control>}k{/Control}');

@@ -22,13 +22,16 @@ import {
   IconAlertTriangle,
   IconBuilding,
   IconFileText,
+  IconLayoutDashboard,
   IconRoute,
   IconSearch,
+  IconSettings,
   IconUser,
 } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { ReportSearch } from '@rally/shared/schemas/report-insights';
 import { ApiError } from '../../../lib/api-client.ts';
+import { findPages } from '../../../lib/app-pages.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH, useSearchEverything } from '../api/search-everything.ts';
 import classes from './global-search.module.css';
@@ -36,11 +39,13 @@ import classes from './global-search.module.css';
 /** Long enough that typing a name asks once, short enough to feel immediate. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
-type Kind = 'prospect' | 'company' | 'cadence' | 'content';
+type Kind = 'screen' | 'setting' | 'prospect' | 'company' | 'cadence' | 'content';
 type Result = { key: string; kind: Kind; label: string; detail: string; to: string };
 type Group = { kind: Kind; title: string; items: Result[] };
 
 const ICONS: Record<Kind, ReactNode> = {
+  screen: <IconLayoutDashboard size={16} />,
+  setting: <IconSettings size={16} />,
   prospect: <IconUser size={16} />,
   company: <IconBuilding size={16} />,
   cadence: <IconRoute size={16} />,
@@ -102,6 +107,26 @@ export function groupsOf(data: ReportSearch, clientId: string): Group[] {
     },
   ];
   return groups.filter((g) => g.items.length > 0);
+}
+
+/**
+ * Issue 42 item 2: the screens and settings pages whose name matches, found here (no call), for the
+ * pages this role may open.
+ */
+export function pageGroupsOf(text: string, permissions: readonly string[], clientId: string): Group[] {
+  const found = findPages(text, permissions);
+  const items = (kind: 'screen' | 'setting', pages: typeof found.screens): Result[] =>
+    pages.map((p) => ({
+      key: `${kind}-${p.to}`,
+      kind,
+      label: p.label,
+      detail: p.detail,
+      to: `${p.to}?client_id=${clientId}`,
+    }));
+  return [
+    { kind: 'screen' as const, title: 'Screens', items: items('screen', found.screens) },
+    { kind: 'setting' as const, title: 'Settings', items: items('setting', found.settings) },
+  ].filter((g) => g.items.length > 0);
 }
 
 /**
@@ -194,10 +219,15 @@ function SearchBox({
   const [asked] = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const tooShort = text.trim().length < SEARCH_MIN_LENGTH;
   const q = useSearchEverything(clientId, asked);
+  const permissions = useAuth().currentRole?.permissions;
   const current = !tooShort && q.data !== undefined && q.data.search === asked;
+  // Screens and settings first: they are found at once, and a page's name is what short words mean.
   const groups = useMemo(
-    () => (current && q.data ? groupsOf(q.data, clientId) : []),
-    [current, q.data, clientId],
+    () => [
+      ...(tooShort ? [] : pageGroupsOf(asked, permissions ?? [], clientId)),
+      ...(current && q.data ? groupsOf(q.data, clientId) : []),
+    ],
+    [tooShort, asked, permissions, current, q.data, clientId],
   );
   const results = groups.flatMap((g) => g.items);
   // The highlighted result, back to the first for each new search.
@@ -243,8 +273,8 @@ function SearchBox({
     body = (
       <Stack gap={6}>
         <Text size="sm" c="dimmed">
-          Type at least {SEARCH_MIN_LENGTH} characters of a prospect, company, cadence or ad. Use ↑ and ↓ to
-          move through the results and Enter to open one.
+          Type at least {SEARCH_MIN_LENGTH} characters of a prospect, company, cadence, ad, screen or setting.
+          Use ↑ and ↓ to move through the results and Enter to open one.
         </Text>
         <Text size="xs" c="dimmed">
           <Kbd size="xs">{isMac() ? '⌘ K' : 'Ctrl K'}</Kbd> or <Kbd size="xs">/</Kbd> opens this search from
@@ -252,7 +282,7 @@ function SearchBox({
         </Text>
       </Stack>
     );
-  } else if (q.isError && !settling) {
+  } else if (q.isError && !settling && results.length === 0) {
     const detail = q.error instanceof ApiError && q.error.status < 500 ? q.error.message : null;
     body = (
       <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Search failed">
@@ -264,7 +294,7 @@ function SearchBox({
         </Stack>
       </Alert>
     );
-  } else if (!current) {
+  } else if (!current && results.length === 0) {
     body = (
       <Center py="lg" role="status" aria-label="Searching">
         <Loader size="sm" />
@@ -324,12 +354,12 @@ function SearchBox({
       <TextInput
         data-autofocus
         role="combobox"
-        aria-label="Search prospects, companies, cadences and content"
+        aria-label="Search prospects, companies, cadences, content, screens and settings"
         aria-autocomplete="list"
         aria-expanded={results.length > 0}
         aria-controls={results.length > 0 ? listId : undefined}
         aria-activedescendant={activeResult ? optionId(activeResult) : undefined}
-        placeholder="Prospects, companies, cadences, content…"
+        placeholder="Prospects, cadences, content, settings…"
         maxLength={SEARCH_MAX_LENGTH}
         value={text}
         onChange={(e) => onText(e.currentTarget.value)}

@@ -80,4 +80,21 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(page.getByRole('region', { name: 'Marketo credentials' })).toBeVisible();
   await expect(page.getByLabel('REST API endpoint')).toBeVisible();
   await page.screenshot({ path: 'test-results/crm-marketo.png', fullPage: true });
+
+  // Issue 40 item 2: Salesforce's connect step asks where the org logs in. A host that is not a My
+  // Domain is refused under the field (this server has no Salesforce app: Production says so).
+  await page.goto(`/settings/integrations/salesforce?client_id=${clientId}`);
+  const sf = page.getByRole('region', { name: 'Salesforce connection' });
+  const where = sf.getByRole('radiogroup', { name: 'Where does your org log in?' });
+  await expect(where.getByRole('radio', { name: /Production/ })).toBeChecked();
+  await where.getByRole('radio', { name: /My Domain/ }).check();
+  await sf.getByRole('textbox', { name: 'My Domain' }).fill('login.evil.example');
+  await sf.getByRole('button', { name: 'Connect Salesforce' }).click();
+  await expect(
+    sf.getByText(/This must be the org's My Domain, like https:\/\/acme\.my\.salesforce\.com/),
+  ).toBeVisible();
+  await sf.screenshot({ path: 'test-results/crm-salesforce-login.png' });
+  await where.getByRole('radio', { name: /Sandbox/ }).check();
+  await sf.getByRole('button', { name: 'Connect Salesforce' }).click();
+  await expect(sf.getByText(/SALESFORCE_CLIENT_ID/)).toBeVisible();
 });

@@ -149,6 +149,9 @@ const schema = z.object({
   SALESFORCE_CLIENT_ID: z.string().trim().min(1).optional(),
   SALESFORCE_CLIENT_SECRET: z.string().min(1).optional(),
   SALESFORCE_AUTH_URL: url('the Salesforce login server').default('https://login.salesforce.com'),
+  SALESFORCE_SANDBOX_AUTH_URL: url('the Salesforce sandbox login server').default(
+    'https://test.salesforce.com',
+  ),
   SALESFORCE_API_VERSION: z
     .string()
     .regex(/^v\d+\.\d$/, 'must be a REST API version like v66.0')
@@ -247,11 +250,13 @@ export type OAuthVendorConfig = {
 };
 
 /**
- * Salesforce's OAuth app: the login server (login.salesforce.com, test.salesforce.com or a My
- * Domain) and the REST version; the API host is the org's instance_url from the token reply.
+ * Salesforce's OAuth app: the default login server (production, login.salesforce.com), the sandbox
+ * one (test.salesforce.com) and the REST version; the owner picks production, sandbox or the org's
+ * My Domain when connecting. The API host is the org's instance_url from the token reply.
  */
 export type SalesforceConfig = {
   authUrl: string;
+  sandboxAuthUrl: string;
   apiVersion: string;
   clientId: string | null;
   clientSecret: string | null;
@@ -475,6 +480,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apolloio: { apiUrl: e.APOLLO_API_URL.replace(/\/+$/, '') },
       salesforce: {
         authUrl: e.SALESFORCE_AUTH_URL.replace(/\/+$/, ''),
+        sandboxAuthUrl: e.SALESFORCE_SANDBOX_AUTH_URL.replace(/\/+$/, ''),
         apiVersion: e.SALESFORCE_API_VERSION,
         clientId: e.SALESFORCE_CLIENT_ID ?? null,
         clientSecret: e.SALESFORCE_CLIENT_SECRET ?? null,

@@ -157,6 +157,15 @@ export type StartFakeSalesforceOptions = {
   batchSize?: number;
   apiVersion?: string;
   seed?: SfSeed;
+  /**
+   * PKCE required, org-wide or for this app ("You can require PKCE at an org-wide level, require it
+   * for a specific connected app": Salesforce Help, "Proof Key for Code Exchange (PKCE) Extension",
+   * help.salesforce.com/s/articleView?id=xcloud.remoteaccess_pkce.htm). An authorize request without
+   * a code_challenge is sent back with `error=invalid_request`, "missing required code challenge".
+   */
+  requirePkce?: boolean;
+  /** The connected app's key and secret (default random): one app answers on several login hosts. */
+  app?: { clientId: string; clientSecret: string };
 };
 
 type LoggedRequest = {
@@ -231,8 +240,9 @@ function matches(r: SfRecord, c: Condition): boolean {
 export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {}) {
   const version = opts.apiVersion ?? 'v66.0';
   let batchSize = opts.batchSize ?? 2000;
-  const clientId = `3MVG9fake${randomBytes(8).toString('hex')}`;
-  const clientSecret = randomBytes(16).toString('hex');
+  let requirePkce = opts.requirePkce ?? false;
+  const clientId = opts.app?.clientId ?? `3MVG9fake${randomBytes(8).toString('hex')}`;
+  const clientSecret = opts.app?.clientSecret ?? randomBytes(16).toString('hex');
   let origin = '';
   let orgName = 'Fake Org';
   const orgId = `00D${randomBytes(6).toString('hex').toUpperCase().slice(0, 12)}AAA`;
@@ -467,6 +477,8 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       if (!code || code.redirectUri !== form.get('redirect_uri')) {
         throw new HttpError(400, { error: 'invalid_grant', error_description: 'invalid authorization code' });
       }
+      // A code issued for a code_challenge needs its code_verifier (SHA-256, base64url), else the
+      // login fails (REST API Developer Guide, "Web Server OAuth Authentication Flow", code_challenge).
       if (code.challenge) {
         const verifier = form.get('code_verifier') ?? '';
         if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) {
@@ -507,7 +519,13 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     const state = q.get('state');
     if (state !== null) back.searchParams.set('state', state);
     if (q.get('response_type') !== 'code') back.searchParams.set('error', 'unsupported_response_type');
-    else {
+    else if (
+      requirePkce &&
+      (!q.get('code_challenge') || (q.get('code_challenge_method') ?? 'S256') !== 'S256')
+    ) {
+      back.searchParams.set('error', 'invalid_request');
+      back.searchParams.set('error_description', 'missing required code challenge');
+    } else {
       const code = `aPrx${randomBytes(20).toString('base64url')}`;
       codes.set(code, { redirectUri, challenge: q.get('code_challenge') });
       back.searchParams.set('code', code);
@@ -760,6 +778,10 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     remove,
     setBatchSize(n: number) {
       batchSize = n;
+    },
+    /** The org (or the app) starts or stops requiring PKCE (see `requirePkce`). */
+    setRequirePkce(on: boolean) {
+      requirePkce = on;
     },
     /** Every current session stops working (INVALID_SESSION_ID); refresh tokens still do. */
     expireSessions() {

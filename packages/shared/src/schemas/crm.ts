@@ -91,11 +91,22 @@ export const crmListPage = z.object({
 export type CrmListPage = z.infer<typeof crmListPage>;
 
 /** `GET /integration/crm/{source}/client/{id}/redirect`: where the browser goes to consent. */
+/** Where a Salesforce org logs in: login.salesforce.com, test.salesforce.com or its My Domain. */
+export const SALESFORCE_LOGINS = ['production', 'sandbox', 'my_domain'] as const;
+export type SalesforceLogin = (typeof SALESFORCE_LOGINS)[number];
 export const crmRedirectQuery = z.object({
   /** Where the browser lands after the vendor's consent screen. */
   return_to: z
     .enum(['integration', 'connections'], { message: 'must be integration or connections' })
     .default('integration'),
+  /**
+   * Salesforce: where the org logs in — production (login.salesforce.com), a sandbox
+   * (test.salesforce.com) or the org's My Domain (`my_domain`, https://<name>.my.salesforce.com).
+   */
+  login: z
+    .enum(SALESFORCE_LOGINS, { message: 'must be production, sandbox or my_domain' })
+    .default('production'),
+  my_domain: z.string().max(255, 'must be at most 255 characters').optional(),
 });
 export const crmRedirectReply = z.object({ redirect_url: z.url() });
 

@@ -43,12 +43,18 @@ import { toIntegrationReply } from '../integrations/reply.ts';
 import { VendorAuthError, VendorError } from '../integrations/vendor-http.ts';
 import type { AdapterContext, CrmAdapter, Credentials } from './port.ts';
 import { listsOf } from './repository.ts';
+import { pkceChallenge, pkceVerifier, salesforceLoginUrl } from './adapters/salesforce/login-host.ts';
 
 const clientIdParam = z.uuid('must be the id (UUID) of a client');
 const FLOW_COOKIE = 'rally_crm_flow';
 const FLOW_TTL_MS = 15 * 60_000;
 type ReturnTo = 'integration' | 'connections';
-type Flow = { c: string; u: string; s: string; r: ReturnTo; e: number; n: string };
+/** The signed OAuth state; `l`: the Salesforce login host chosen (absent: the configured one). */
+type Flow = { c: string; u: string; s: string; r: ReturnTo; e: number; n: string; l?: string };
+
+/** " (invalid_request: missing required code challenge)": the vendor's error and its words, if any. */
+const vendorRefusal = (q: { error?: string | undefined; error_description?: string | undefined }) =>
+  q.error ? ` (${q.error}${q.error_description ? `: ${q.error_description}` : ''})` : '';
 
 /** The env variables an OAuth CRM needs, named in the 400 when they are missing. */
 const ENV_PREFIX: Record<CrmSourceName, string> = {
@@ -193,6 +199,15 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
       if (adapter.auth !== 'oauth' || !adapter.authorizeUrl) {
         throw httpError(400, `${label(source)} connects with its API credentials, not a redirect.`);
       }
+      const q = request.query;
+      let loginUrl: string | undefined;
+      if (source === 'salesforce') {
+        loginUrl = await salesforceLoginUrl(config.vendors.salesforce, q, {
+          allowPrivate: config.allowPrivateFetch,
+        });
+      } else if (q.login !== 'production' || q.my_domain !== undefined) {
+        throw fieldError('querystring.login', `applies to Salesforce only; ${label(source)} has one login`);
+      }
       const vendor = source === 'salesforce' || source === 'hubspot' ? config.vendors[source] : null;
       if (!vendor?.clientId || !vendor.clientSecret) {
         const p = ENV_PREFIX[source];
@@ -206,9 +221,10 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
         c: tenantOf(request).clientId,
         u: authOf(request).user.id,
         s: source,
-        r: request.query.return_to,
+        r: q.return_to,
         e: Date.now() + FLOW_TTL_MS,
         n: nonce,
+        ...(loginUrl ? { l: loginUrl } : {}),
       });
       reply.setCookie(FLOW_COOKIE, nonce, {
         path: base,
@@ -217,7 +233,15 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
         secure: config.secureCookies,
         maxAge: FLOW_TTL_MS / 1000,
       });
-      return { redirect_url: adapter.authorizeUrl({ state, redirectUri: redirectUri(source) }) };
+      const codeChallenge = pkceChallenge(pkceVerifier(config.appSecret, nonce));
+      return {
+        redirect_url: adapter.authorizeUrl({
+          state,
+          redirectUri: redirectUri(source),
+          codeChallenge,
+          ...(loginUrl ? { loginUrl } : {}),
+        }),
+      };
     },
   );
 
@@ -261,7 +285,7 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (request.query.error || !request.query.code) {
         return back(flow.c, flow.r, {
-          connect_error: `${label(source)} did not grant access${request.query.error ? ` (${request.query.error})` : ''}.`,
+          connect_error: `${label(source)} did not grant access${vendorRefusal(request.query)}.`,
         });
       }
       const self = await app.identity.self(flow.u);
@@ -277,6 +301,8 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
         let creds: Credentials = await adapter.exchangeCode({
           code: request.query.code,
           redirectUri: redirectUri(source),
+          codeVerifier: pkceVerifier(config.appSecret, flow.n),
+          ...(flow.l ? { loginUrl: flow.l } : {}),
         });
         const { accountName } = await adapter.whoami({
           credentials: () => creds,

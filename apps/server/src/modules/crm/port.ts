@@ -23,6 +23,7 @@ import type {
   AdapterContext,
   AuthorizeParams,
   ClientCredentials,
+  ExchangeParams,
   Credentials,
   OAuthCredentials,
 } from '../integrations/port.ts';
@@ -30,7 +31,14 @@ import type { AdFieldsPort } from '../integrations/ad-fields-port.ts';
 
 export { CRM_SOURCES } from '@rally/shared/schemas/crm';
 export type CrmSource = CrmSourceName;
-export type { AdapterContext, AuthorizeParams, ClientCredentials, Credentials, OAuthCredentials };
+export type {
+  AdapterContext,
+  AuthorizeParams,
+  ClientCredentials,
+  Credentials,
+  ExchangeParams,
+  OAuthCredentials,
+};
 
 /** One page of a listing. */
 export type CrmPage<T> = { items: T[]; total: number | null };
@@ -195,7 +203,7 @@ export type CrmAdapter = {
   /** OAuth: the vendor's consent URL. Throws naming the env variable when the app is not set up. */
   authorizeUrl?(params: AuthorizeParams): string;
   /** OAuth: trades the callback's code for tokens. */
-  exchangeCode?(params: { code: string; redirectUri: string }): Promise<OAuthCredentials>;
+  exchangeCode?(params: ExchangeParams): Promise<OAuthCredentials>;
   /** Client credentials: checks them and gets the first token (Marketo's identity call). */
   connect?(creds: ClientCredentials): Promise<ClientCredentials>;
   /** Revokes the tokens at the vendor on disconnect (best effort: errors are the caller's to log). */

@@ -19,6 +19,8 @@ export type OAuthCredentials = {
   expiresAt: string | null;
   /** Salesforce: the org's API host from the token reply (every API call goes there). */
   instanceUrl?: string | null;
+  /** Salesforce: the login host the owner chose (sandbox, My Domain); refresh and revoke go there. */
+  loginUrl?: string | null;
 };
 export type ApiKeyCredentials = { kind: 'api_key'; apiKey: string };
 /**
@@ -110,7 +112,16 @@ export type AdapterContext = {
   interactive?: boolean;
 };
 
-export type AuthorizeParams = { state: string; redirectUri: string };
+export type AuthorizeParams = {
+  state: string;
+  redirectUri: string;
+  /** Salesforce: the login host chosen for this connection (default: the configured one). */
+  loginUrl?: string;
+  /** PKCE (RFC 7636): the S256 challenge of the verifier the callback will send. */
+  codeChallenge?: string;
+};
+/** The callback's code exchange; `loginUrl` and `codeVerifier` as in AuthorizeParams. */
+export type ExchangeParams = { code: string; redirectUri: string; loginUrl?: string; codeVerifier?: string };
 
 export type SequenceAdapter = {
   readonly source: SequenceSource;
@@ -118,7 +129,7 @@ export type SequenceAdapter = {
   /** OAuth: the vendor's authorization URL for the authorization-code flow. */
   authorizeUrl?(params: AuthorizeParams): string;
   /** OAuth: trades the callback's code for tokens. */
-  exchangeCode?(params: { code: string; redirectUri: string }): Promise<OAuthCredentials>;
+  exchangeCode?(params: ExchangeParams): Promise<OAuthCredentials>;
   /**
    * Who we are connected as (the account name shown on the connections screen); checks credentials.
    * `accessNote`: what this connection cannot see (e.g. a non-admin's narrower view), in words for

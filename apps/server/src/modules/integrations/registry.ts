@@ -5,7 +5,14 @@ import { createSalesloftAdapter } from './adapters/salesloft/adapter.ts';
 import type { SequenceAdapter, SequenceSource } from './port.ts';
 import type { RetryPolicy } from './vendor-http.ts';
 
-export type AdapterOptions = { retry?: Partial<RetryPolicy> };
+export type AdapterOptions = {
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Tests: a loopback fake standing in for a public login host (`https://acme.my.salesforce.com` →
+   * the fake's origin) for the server's own calls; the browser still sees the public host.
+   */
+  loginOrigins?: Record<string, string>;
+};
 
 /** One adapter per sequence source, built from configuration (tests point the URLs at fakes). */
 export function createSequenceAdapters(

@@ -9,7 +9,12 @@ import {
   marketoConnectionReply,
   stageSelectionReply,
 } from '@rally/shared/schemas/crm';
-import type { CrmSettings, CrmSourceName, MarketoConnectionBody } from '@rally/shared/schemas/crm';
+import type {
+  CrmSettings,
+  CrmSourceName,
+  MarketoConnectionBody,
+  SalesforceLogin,
+} from '@rally/shared/schemas/crm';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { refreshIntegrations } from '../../../lib/auth/store.ts';
 import { SYNC_POLL_MS } from './integrations.ts';
@@ -45,9 +50,19 @@ function useRefresh(clientId: string, source: CrmSourceName) {
 /** Salesforce and HubSpot: GET …/redirect, then the browser goes to the CRM's consent screen. */
 export function useCrmRedirect(clientId: string) {
   return useMutation({
-    mutationFn: (input: { source: CrmSourceName; returnTo: 'integration' | 'connections' }) =>
+    mutationFn: (input: {
+      source: CrmSourceName;
+      returnTo: 'integration' | 'connections';
+      /** Salesforce: where the org logs in (production, sandbox or its My Domain). */
+      login?: SalesforceLogin;
+      myDomain?: string;
+    }) =>
       apiRequest(`/v1/integration/crm/${input.source}/client/${clientId}/redirect`, {
-        query: { return_to: input.returnTo },
+        query: {
+          return_to: input.returnTo,
+          ...(input.login ? { login: input.login } : {}),
+          ...(input.login === 'my_domain' ? { my_domain: input.myDomain ?? '' } : {}),
+        },
         schema: crmRedirectReply,
         clientId,
       }),

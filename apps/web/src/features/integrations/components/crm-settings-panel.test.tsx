@@ -157,3 +157,42 @@ describe('CRM settings (HubSpot)', () => {
     expect(within(stages).getByRole('checkbox', { name: 'Closed Won valuable' })).toBeDisabled();
   });
 });
+
+describe('Connecting Salesforce: where the org logs in (issue 40 item 2)', () => {
+  const SF = `/v1/integration/crm/salesforce/client/${ACME}`;
+  const sfPanels: Routes = {
+    [`${SF}/owners/active`]: { body: [] },
+    [`${SF}/outreach`]: { body: { activity_types: [], available: [] } },
+    [`${SF}/meeting_activity`]: { body: { activity_types: [], available: [] } },
+  };
+
+  it('offers production, sandbox or My Domain; a refused My Domain is said under the field', async () => {
+    const user = userEvent.setup();
+    const message =
+      "must be the org's My Domain, like https://acme.my.salesforce.com (Setup › My Domain shows it)";
+    const server = await signIn('purple_owner', {
+      ...sfPanels,
+      [`GET ${SF}/settings`]: { body: { ...settings(null), source: 'salesforce' } },
+      [`GET ${SF}/redirect`]: {
+        status: 422,
+        body: { message: 'Invalid request', errors: [{ field: 'querystring.my_domain', message }] },
+      },
+    });
+    renderRoutes(
+      [{ path: '/settings/integrations/*', element: <IntegrationSettingsScreen /> }],
+      `/settings/integrations/salesforce?client_id=${ACME}`,
+    );
+    const region = await screen.findByRole('region', { name: 'Salesforce connection' });
+    const group = within(region).getByRole('radiogroup', { name: 'Where does your org log in?' });
+    expect(within(group).getByRole('radio', { name: /Production/ })).toBeChecked();
+    expect(within(group).getByRole('radio', { name: /Sandbox/ })).toBeInTheDocument();
+    await user.click(within(group).getByRole('radio', { name: /My Domain/ }));
+    await user.type(within(region).getByRole('textbox', { name: 'My Domain' }), 'evil.example.com');
+    await user.click(within(region).getByRole('button', { name: 'Connect Salesforce' }));
+    expect(await within(region).findByText(`This ${message}`)).toBeInTheDocument();
+    const call = server.calls.find((c) => c.url.startsWith(`${SF}/redirect`));
+    const query = new URL(call!.url, 'http://x').searchParams;
+    expect(query.get('login')).toBe('my_domain');
+    expect(query.get('my_domain')).toBe('evil.example.com');
+  });
+});

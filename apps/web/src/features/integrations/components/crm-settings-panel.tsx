@@ -20,9 +20,11 @@ import { IconAlertTriangle, IconPlugConnected, IconRefresh } from '@tabler/icons
 import { relativeTime } from '@rally/shared/utils/dates';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import type { CrmSettings, CrmSourceName, CrmStage } from '@rally/shared/schemas/crm';
-import { FormError } from '../../../components/form-error.tsx';
+import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { SyncProgress } from './sync-progress.tsx';
+import { SalesforceLoginPicker } from './salesforce-login.tsx';
+import type { SalesforceLoginChoice } from './salesforce-login.tsx';
 import { ActivityDefinitionsPanel, OwnersPanel, WriteBackPanel } from './crm-more-panels.tsx';
 import {
   useCrmDisconnect,
@@ -99,7 +101,9 @@ function ConnectionPanel({
   const syncNow = useCrmSyncNow(clientId, source);
   const disconnect = useCrmDisconnect(clientId, source);
   const [confirm, setConfirm] = useState(false);
+  const [login, setLogin] = useState<SalesforceLoginChoice>({ login: 'production', myDomain: '' });
   const hasCredentials = i?.is_active ?? false;
+  const pickLogin = source === 'salesforce' && canConnect && !hasCredentials;
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label={`${label} connection`}>
@@ -144,7 +148,13 @@ function ConnectionPanel({
                 size="xs"
                 leftSection={<IconPlugConnected size={14} />}
                 loading={redirect.isPending}
-                onClick={() => redirect.mutate({ source, returnTo: 'integration' })}
+                onClick={() =>
+                  redirect.mutate({
+                    source,
+                    returnTo: 'integration',
+                    ...(pickLogin ? { login: login.login, myDomain: login.myDomain } : {}),
+                  })
+                }
               >
                 {i ? `Reconnect ${label}` : `Connect ${label}`}
               </Button>
@@ -156,6 +166,7 @@ function ConnectionPanel({
             )}
           </Group>
         </Group>
+        {pickLogin && <SalesforceLoginPicker value={login} onChange={setLogin} error={redirect.error} />}
         {i?.is_syncing && <SyncProgress integration={i} />}
         {i?.last_error && (
           <Alert
@@ -189,7 +200,9 @@ function ConnectionPanel({
             ))}
           </SimpleGrid>
         )}
-        {redirect.isError && <FormError error={redirect.error} />}
+        {redirect.isError && Object.keys(fieldErrorsOf(redirect.error)).length === 0 && (
+          <FormError error={redirect.error} />
+        )}
         {syncNow.isError && <FormError error={syncNow.error} />}
       </Stack>
       <Modal opened={confirm} onClose={() => setConfirm(false)} title={`Disconnect ${label}?`}>

@@ -1,6 +1,7 @@
 import type { SalesforceConfig } from '../../../../config/env.ts';
 import { createVendorHttp, VendorAuthError, VendorError } from '../../../integrations/vendor-http.ts';
 import type { RetryPolicy } from '../../../integrations/vendor-http.ts';
+import type { AdapterOptions } from '../../../integrations/registry.ts';
 import type {
   AdapterContext,
   CrmAdapter,
@@ -77,9 +78,14 @@ function errorCodes(body: string): string[] {
 
 export function createSalesforceAdapter(
   cfg: SalesforceConfig,
-  opts: { retry?: Partial<RetryPolicy> } = {},
+  opts: { retry?: Partial<RetryPolicy>; loginOrigins?: AdapterOptions['loginOrigins'] } = {},
 ): CrmAdapter {
   const login = cfg.authUrl.replace(/\/+$/, '');
+  /** The login host of a connection (chosen when connecting), where the server's calls go. */
+  const loginOf = (chosen: string | null | undefined) => {
+    const origin = (chosen ?? login).replace(/\/+$/, '');
+    return opts.loginOrigins?.[origin] ?? origin;
+  };
 
   function app() {
     if (!cfg.clientId || !cfg.clientSecret) {
@@ -90,7 +96,11 @@ export function createSalesforceAdapter(
     return { clientId: cfg.clientId, clientSecret: cfg.clientSecret };
   }
 
-  const credentialsFrom = (reply: TokenReply, previous?: OAuthCredentials): OAuthCredentials => ({
+  const credentialsFrom = (
+    reply: TokenReply,
+    previous?: OAuthCredentials,
+    loginUrl?: string,
+  ): OAuthCredentials => ({
     kind: 'oauth',
     accessToken: reply.access_token,
     // A refresh returns no refresh token: the first one stays valid.
@@ -98,6 +108,7 @@ export function createSalesforceAdapter(
     // Salesforce states no expiry (the org's session timeout applies): a 401 tells.
     expiresAt: null,
     instanceUrl: (reply.instance_url ?? previous?.instanceUrl ?? null)?.replace(/\/+$/, '') ?? null,
+    loginUrl: loginUrl ?? previous?.loginUrl ?? null,
   });
 
   const http = createVendorHttp({
@@ -110,7 +121,7 @@ export function createSalesforceAdapter(
       const { clientId, clientSecret } = app();
       const reply = await http.raw<TokenReply>({
         method: 'POST',
-        url: `${login}/services/oauth2/token`,
+        url: `${loginOf(creds.kind === 'oauth' ? creds.loginUrl : null)}/services/oauth2/token`,
         body: new URLSearchParams({
           grant_type: 'refresh_token',
           refresh_token: creds.refreshToken ?? '',
@@ -249,7 +260,10 @@ export function createSalesforceAdapter(
       base: (ctx) => `${base(ctx)}/services/data/${cfg.apiVersion}`,
     }),
 
-    authorizeUrl({ state, redirectUri }) {
+    // PKCE (S256) on every connect: orgs and apps may require it (External Client Apps, the only
+    // new apps from Spring '26, and orgs with "Require PKCE"); where it is optional it still binds
+    // the code to this flow. The browser goes to the public login host, never a test stand-in.
+    authorizeUrl({ state, redirectUri, loginUrl, codeChallenge }) {
       const { clientId } = app();
       const q = new URLSearchParams({
         response_type: 'code',
@@ -258,21 +272,23 @@ export function createSalesforceAdapter(
         scope: SALESFORCE_SCOPES.join(' '),
         state,
         prompt: 'login consent',
+        ...(codeChallenge ? { code_challenge: codeChallenge, code_challenge_method: 'S256' } : {}),
       });
-      return `${login}/services/oauth2/authorize?${q}`;
+      return `${(loginUrl ?? login).replace(/\/+$/, '')}/services/oauth2/authorize?${q}`;
     },
 
-    async exchangeCode({ code, redirectUri }) {
+    async exchangeCode({ code, redirectUri, loginUrl, codeVerifier }) {
       const { clientId, clientSecret } = app();
       const reply = await http.raw<TokenReply>({
         method: 'POST',
-        url: `${login}/services/oauth2/token`,
+        url: `${loginOf(loginUrl)}/services/oauth2/token`,
         body: new URLSearchParams({
           grant_type: 'authorization_code',
           code,
           client_id: clientId,
           client_secret: clientSecret,
           redirect_uri: redirectUri,
+          ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
         }),
       });
       // A connected app may grant fewer scopes than asked for: without api there is nothing to sync.
@@ -280,7 +296,7 @@ export function createSalesforceAdapter(
       if (reply.scope && (!granted.has('api') || !granted.has('refresh_token'))) {
         throw new Error(SALESFORCE_SCOPE_MESSAGE);
       }
-      return credentialsFrom(reply);
+      return credentialsFrom(reply, undefined, loginUrl);
     },
 
     async revoke(creds) {
@@ -288,7 +304,7 @@ export function createSalesforceAdapter(
       // Revoking the refresh token ends its sessions too.
       await http.raw({
         method: 'POST',
-        url: `${login}/services/oauth2/revoke`,
+        url: `${loginOf(creds.loginUrl)}/services/oauth2/revoke`,
         body: new URLSearchParams({ token: creds.refreshToken ?? creds.accessToken }),
       });
     },

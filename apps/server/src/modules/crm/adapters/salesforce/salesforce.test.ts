@@ -681,6 +681,7 @@ describe('Salesforce multi-currency org', () => {
       });
       const adapter = createSalesforceAdapter({
         authUrl: multi.authUrl,
+        sandboxAuthUrl: multi.authUrl,
         apiVersion: multi.apiVersion,
         clientId: multi.clientId,
         clientSecret: multi.clientSecret,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { clients } from './identity.ts';
-import { opportunities } from './integrations.ts';
+import { opportunities } from './crm.ts';
 import { opportunityStageHistory } from './crm.ts';
 
 /**

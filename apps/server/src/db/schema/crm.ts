@@ -1,5 +1,7 @@
 import {
+  bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -12,9 +14,9 @@ import {
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { clients } from './identity.ts';
-// A cycle with integrations.ts (opportunities point at stages, owners and record types here): every
-// reference across it is a lazy `() => table.column`, read after both files have loaded.
-import { companies, integrations, opportunities, prospects, salesReps } from './integrations.ts';
+// Opportunities live here beside the stages, owners and record types they point at, so this file
+// depends on integrations.ts and not the other way round (no import cycle).
+import { companies, integrations, prospects, salesReps } from './integrations.ts';
 
 /*
  * CRM data (issue 16, ARCHITECTURE.md §10): what the CRM adapters (salesforce, hubspot, marketo)
@@ -323,4 +325,55 @@ export const crmIntegrationSettings = pgTable(
     ...createdUpdated,
   },
   (t) => [index('crm_integration_settings_client_idx').on(t.clientId)],
+);
+
+/** An opportunity (revenue import or CRM): amount in cents, stage, close date, account. */
+export const opportunities = pgTable(
+  'opportunities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    accountName: text('account_name').notNull(),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull().default('USD'),
+    stage: text('stage').notNull(),
+    closeDate: date('close_date'),
+    // CRM fields (issue 16); a file import leaves them empty, the CRM syncs and the demo fill them.
+    /** The stage in the client's catalogue (crm_stages); `stage` keeps the vendor's value as given. */
+    stageId: uuid('stage_id').references(() => crmStages.id, { onDelete: 'set null' }),
+    /** When the opportunity was created in the CRM (attribution's "generated" moment). */
+    crmCreatedAt: timestamp('crm_created_at', { withTimezone: true }),
+    /** The vendor's last-modified time (the incremental sync's cursor). */
+    crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
+    isClosed: boolean('is_closed').notNull().default(false),
+    isWon: boolean('is_won').notNull().default(false),
+    /** Percent, 0–100. */
+    probability: integer('probability'),
+    ownerId: uuid('owner_id').references(() => crmOwners.id, { onDelete: 'set null' }),
+    recordTypeId: uuid('record_type_id').references(() => crmRecordTypes.id, { onDelete: 'set null' }),
+    /** The CRM account's id (Salesforce AccountId, HubSpot company id); companyId is its Rally company. */
+    accountExternalId: text('account_external_id'),
+    /** Deleted in the CRM (Salesforce IsDeleted, HubSpot archived): kept for history, left out of reports. */
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    ...createdUpdated,
+  },
+  (t) => [
+    uniqueIndex('opportunities_integration_external_uq').on(t.integrationId, t.externalId),
+    index('opportunities_client_idx').on(t.clientId),
+    // Reports: opportunities created in a period, per stage.
+    index('opportunities_client_created_idx').on(t.clientId, t.crmCreatedAt),
+    // Reports: the client's main currency (the most common among its live opportunities), counted
+    // from this index alone (57 → 11 ms over 100,000 opportunities; a table scan before).
+    index('opportunities_client_currency_idx')
+      .on(t.clientId, t.currency)
+      .where(sql`not ${t.isDeleted}`),
+    index('opportunities_stage_idx').on(t.stageId),
+    index('opportunities_company_idx').on(t.companyId),
+  ],
 );

@@ -1,7 +1,6 @@
 import {
   bigint,
   boolean,
-  date,
   index,
   integer,
   jsonb,
@@ -16,8 +15,6 @@ import { sql } from 'drizzle-orm';
 import { INTEGRATION_SOURCES } from '@rally/shared/schemas/auth';
 import { randomToken } from '../../lib/crypto.ts';
 import { clients, users } from './identity.ts';
-// Lazy references only (see crm.ts): the two files import each other.
-import { crmOwners, crmRecordTypes, crmStages } from './crm.ts';
 
 export { INTEGRATION_SOURCES };
 
@@ -370,55 +367,4 @@ export const fileImports = pgTable(
     ...timestamps,
   },
   (t) => [index('file_imports_client_idx').on(t.clientId, t.createdAt)],
-);
-
-/** An opportunity (revenue import or CRM): amount in cents, stage, close date, account. */
-export const opportunities = pgTable(
-  'opportunities',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    clientId: clientRef(),
-    integrationId: integer('integration_id')
-      .notNull()
-      .references(() => integrations.id, { onDelete: 'cascade' }),
-    externalId: text('external_id').notNull(),
-    name: text('name').notNull(),
-    accountName: text('account_name').notNull(),
-    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
-    currency: text('currency').notNull().default('USD'),
-    stage: text('stage').notNull(),
-    closeDate: date('close_date'),
-    // CRM fields (issue 16); a file import leaves them empty, the CRM syncs and the demo fill them.
-    /** The stage in the client's catalogue (crm_stages); `stage` keeps the vendor's value as given. */
-    stageId: uuid('stage_id').references(() => crmStages.id, { onDelete: 'set null' }),
-    /** When the opportunity was created in the CRM (attribution's "generated" moment). */
-    crmCreatedAt: timestamp('crm_created_at', { withTimezone: true }),
-    /** The vendor's last-modified time (the incremental sync's cursor). */
-    crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
-    isClosed: boolean('is_closed').notNull().default(false),
-    isWon: boolean('is_won').notNull().default(false),
-    /** Percent, 0–100. */
-    probability: integer('probability'),
-    ownerId: uuid('owner_id').references(() => crmOwners.id, { onDelete: 'set null' }),
-    recordTypeId: uuid('record_type_id').references(() => crmRecordTypes.id, { onDelete: 'set null' }),
-    /** The CRM account's id (Salesforce AccountId, HubSpot company id); companyId is its Rally company. */
-    accountExternalId: text('account_external_id'),
-    /** Deleted in the CRM (Salesforce IsDeleted, HubSpot archived): kept for history, left out of reports. */
-    isDeleted: boolean('is_deleted').notNull().default(false),
-    ...timestamps,
-  },
-  (t) => [
-    uniqueIndex('opportunities_integration_external_uq').on(t.integrationId, t.externalId),
-    index('opportunities_client_idx').on(t.clientId),
-    // Reports: opportunities created in a period, per stage.
-    index('opportunities_client_created_idx').on(t.clientId, t.crmCreatedAt),
-    // Reports: the client's main currency (the most common among its live opportunities), counted
-    // from this index alone (57 → 11 ms over 100,000 opportunities; a table scan before).
-    index('opportunities_client_currency_idx')
-      .on(t.clientId, t.currency)
-      .where(sql`not ${t.isDeleted}`),
-    index('opportunities_stage_idx').on(t.stageId),
-    index('opportunities_company_idx').on(t.companyId),
-  ],
 );

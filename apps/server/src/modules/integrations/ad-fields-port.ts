@@ -5,7 +5,7 @@
  * carry one as `adFields`; modules/ad-fields decides what to write and remembers what was written.
  */
 
-import type { AdapterContext } from './port.ts';
+import type { AdapterContext } from './adapter-context.ts';
 
 /** A field of the person record that can hold a URL (a text field the owner may pick). */
 export type AdVendorField = {

@@ -7,35 +7,19 @@
 
 import type { SequenceSourceName } from '@rally/shared/schemas/integrations';
 import type { AdFieldsPort } from './ad-fields-port.ts';
+import type { AdapterContext, OAuthCredentials } from './adapter-context.ts';
+
+// Credentials and the adapter context live in adapter-context.ts (the ad-fields port uses them too).
+export type {
+  AdapterContext,
+  ApiKeyCredentials,
+  ClientCredentials,
+  Credentials,
+  OAuthCredentials,
+} from './adapter-context.ts';
 
 export { SEQUENCE_SOURCES } from '@rally/shared/schemas/integrations';
 export type SequenceSource = SequenceSourceName;
-
-export type OAuthCredentials = {
-  kind: 'oauth';
-  accessToken: string;
-  refreshToken: string | null;
-  /** ISO time the access token expires; null when the vendor did not say. */
-  expiresAt: string | null;
-  /** Salesforce: the org's API host from the token reply (every API call goes there). */
-  instanceUrl?: string | null;
-  /** Salesforce: the login host the owner chose (sandbox, My Domain); refresh and revoke go there. */
-  loginUrl?: string | null;
-};
-export type ApiKeyCredentials = { kind: 'api_key'; apiKey: string };
-/**
- * Marketo (API-NOTES.md §6): client id and secret of the instance's API user and its REST base URL;
- * the access token is asked for again with them when it expires (there is no refresh token).
- */
-export type ClientCredentials = {
-  kind: 'client_credentials';
-  clientId: string;
-  clientSecret: string;
-  baseUrl: string;
-  accessToken: string | null;
-  expiresAt: string | null;
-};
-export type Credentials = OAuthCredentials | ApiKeyCredentials | ClientCredentials;
 
 /** A user of the platform: becomes a sales rep (SPEC.md §3 "Sales rep"). */
 export type RemoteUser = {
@@ -89,28 +73,6 @@ export type RemoteMembership = {
 
 /** One page of a listing; `totalPages` when the vendor tells (drives the progress bar). */
 export type Page<T> = { items: T[]; totalPages: number | null };
-
-/** What the sync engine hands an adapter for each call. */
-export type AdapterContext = {
-  /** The current credentials (after any refresh). */
-  credentials(): Credentials;
-  /**
-   * Called by the adapter after it refreshed an OAuth token; the engine seals and stores the new
-   * credentials before the adapter goes on (vendors rotate refresh tokens: keep the newest).
-   */
-  saveCredentials(next: Credentials): Promise<void>;
-  /**
-   * The stored credentials as they are now. Another sync (or server) may have refreshed and rotated
-   * the tokens meanwhile; a refused refresh first checks here before calling the access revoked.
-   */
-  reloadCredentials?(): Promise<Credentials | null>;
-  signal?: AbortSignal;
-  /**
-   * A user is waiting for the answer (connecting an account): no retries and a short time limit per
-   * request, so a vendor that cannot be reached is reported at once (VendorUnreachableError).
-   */
-  interactive?: boolean;
-};
 
 export type AuthorizeParams = {
   state: string;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { accountProspects, rowsOf } from './repository.ts';
-import type { Range } from './repository.ts';
+import { accountProspects, rowsOf } from './report-sql.ts';
+import type { Range } from './report-sql.ts';
 import { ensureRollups, wholeDaysOf } from './rollups.ts';
 
 /**

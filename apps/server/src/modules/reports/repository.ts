@@ -3,6 +3,12 @@ import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accountsEngagedIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
 import { engagementCounts, ensureRollups } from './rollups.ts';
+import { iso, num, rowsOf } from './report-sql.ts';
+import type { Range, Row } from './report-sql.ts';
+
+// The shared pieces, for the report modules that import them from here.
+export { accountProspects, accountsOfProspects, iso, num, rowsOf } from './report-sql.ts';
+export type { Range, Row } from './report-sql.ts';
 
 /**
  * The attribution queries (docs/reports.md). Everything is computed from the stored facts at read
@@ -10,44 +16,14 @@ import { engagementCounts, ensureRollups } from './rollups.ts';
  * selected stages applies to the past at once, and there is no second copy to keep in step.
  */
 
-export type Row = Record<string, unknown>;
-export const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
-export const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
-/** A timestamp column as ISO text; null stays null. */
-export const iso = (v: unknown) =>
-  v === null || v === undefined ? null : new Date(v as string).toISOString();
 /** A timestamp column that is never null. */
 const isoAt = (v: unknown) => new Date(v as string).toISOString();
-
-export type Range = { from: Date; to: Date };
 
 /**
  * An open opportunity (alias `o`): not closed in the CRM. A revenue file import gives no closed flag,
  * only the stage's text, so a row without a catalogue stage whose stage reads "Closed …" is closed.
  */
 export const openOpportunity = sql`(not o.is_closed and not (o.stage_id is null and o.stage ilike 'closed%'))`;
-
-/**
- * Which prospects belong to which account (a Rally company): the prospect's own company, the CRM
- * contact's account, and else the e-mail's domain equal to the account's or company's website
- * domain. CRM contacts and accounts deleted in the CRM give none. Read from the stored ties
- * (`prospect_account_ties`, migration 0037, kept by triggers in the writer's transaction; docs/reports.md
- * "Stored ties"). A CTE named `account_prospects (company_id, prospect_id)`. `companies`, a query of
- * company ids, keeps only those accounts.
- */
-export function accountProspects(clientId: string, companies?: SQL): SQL {
-  return sql`account_prospects as (
-    select pt.company_id, pt.prospect_id from prospect_account_ties pt
-     where pt.client_id = ${clientId} ${companies ? sql`and pt.company_id in (${companies})` : sql``}
-  )`;
-}
-
-/** The accounts the given prospects are tied to (the stored ties): rows of `company_id`. */
-export function accountsOfProspects(clientId: string, prospectIds: string[]): SQL {
-  return sql`
-    select distinct pt.company_id from prospect_account_ties pt
-     where pt.client_id = ${clientId} and pt.prospect_id = any(${sql.param(prospectIds)}::uuid[])`;
-}
 
 /** A company website's bare domain (no scheme, `www`, port or path), as `accountProspects` compares it. */
 export const websiteDomain = (website: SQL) =>

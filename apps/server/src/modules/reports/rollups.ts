@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { Range } from './repository.ts';
+import type { Range } from './report-sql.ts';
 
 /**
  * Engagement counts of a range from daily rollups (docs/reports.md "Daily rollups", migration 0024).

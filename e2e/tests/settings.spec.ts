@@ -324,3 +324,40 @@ test.describe('settings navigation (issue 42 item 2)', () => {
     await expect(page.getByRole('button', { name: 'Settings: Notifications' })).toBeVisible();
   });
 });
+
+test.describe('only what this installation is set up for (issue 42 item 3)', () => {
+  test('a new owner is offered the platforms set up here; Salesforce, not set up, says so in plain words', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    // The e2e installation sets up Google, Microsoft, Salesloft and HubSpot, not Outreach or Salesforce.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/login');
+      await expect(page.getByRole('link', { name: 'Continue with Google' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Continue with Microsoft' })).toBeVisible();
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/login-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await register(page);
+    await expect(page.getByText('Where do your cadences live?')).toBeVisible();
+    await expect(page.getByRole('button', { name: /Connect Salesloft/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: /Connect Apollo/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: /Connect Outreach/ })).toHaveCount(0);
+
+    const nav = page.getByRole('navigation', { name: 'Settings' });
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await nav.getByRole('link', { name: 'Connections' }).click();
+    await expect(page.getByRole('heading', { name: 'Add a CRM' })).toBeVisible();
+    await expect(page.locator('a[href^="/settings/integrations/hubspot"]')).toHaveCount(1);
+    await expect(page.locator('a[href^="/settings/integrations/salesforce"]')).toHaveCount(0);
+    const clientId = new URL(page.url()).searchParams.get('client_id');
+    await page.goto(`/settings/integrations/salesforce?client_id=${clientId}`);
+    const region = page.getByRole('region', { name: 'Salesforce connection' });
+    await expect(
+      region.getByText('Not available on this installation — ask your administrator.'),
+    ).toBeVisible();
+    await expect(region.getByRole('button', { name: 'Connect Salesforce' })).toHaveCount(0);
+    await expect(page.locator('main')).not.toContainText('CLIENT_ID');
+  });
+});

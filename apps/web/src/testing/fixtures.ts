@@ -44,5 +44,15 @@ export function acmeSession(role: Role): Routes {
     },
     '/v1/rest/client': { body: [{ id: acme, name: 'Acme', parent_id: null, role, is_default: true }] },
     [`/v1/rest/client/${acme}/integrations`]: { body: [] },
+    '/v1/api/config': { body: EVERYTHING_SET_UP },
   };
 }
+
+/** GET /v1/api/config of an installation with every sign-in provider and vendor app set up. */
+export const EVERYTHING_SET_UP = {
+  analytics: null,
+  gtm_id: null,
+  stripe_publishable_key: null,
+  sign_in: { google: true, microsoft: true },
+  connect: { salesloft: true, outreach: true, salesforce: true, hubspot: true },
+};

@@ -35,7 +35,13 @@ describe('GET /v1/api/config', () => {
     const app = await createTestApp();
     const res = await app.inject('/v1/api/config');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ analytics: null, gtm_id: null, stripe_publishable_key: null });
+    expect(res.json()).toEqual({
+      analytics: null,
+      gtm_id: null,
+      stripe_publishable_key: null,
+      sign_in: { google: false, microsoft: false },
+      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false },
+    });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self';");
     expect(csp).not.toContain('googletagmanager');
@@ -53,10 +59,33 @@ describe('GET /v1/api/config', () => {
       analytics: { key: 'phc_test', api_host: '/ingest/ph' },
       gtm_id: 'GTM-ABC123',
       stripe_publishable_key: 'pk_test_123',
+      sign_in: { google: false, microsoft: false },
+      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false },
     });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/js\.stripe\.com/);
     expect(csp).toMatch(/frame-src 'self' https:\/\/js\.stripe\.com/);
+  });
+});
+
+describe('what this installation offers (issue 42 item 3)', () => {
+  it('says which sign-in providers and vendor connections are set up, as booleans only', async () => {
+    const app = await createTestApp({
+      env: {
+        GOOGLE_CLIENT_ID: 'google-id',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        GOOGLE_ISSUER: 'https://accounts.google.com',
+        HUBSPOT_CLIENT_ID: 'hub-id',
+        HUBSPOT_CLIENT_SECRET: 'hub-secret',
+      },
+    });
+    const res = await app.inject('/v1/api/config');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.sign_in).toEqual({ google: true, microsoft: false });
+    expect(body.connect).toEqual({ salesloft: false, outreach: false, salesforce: false, hubspot: true });
+    expect(res.body).not.toContain('secret');
+    expect(res.body).not.toContain('hub-id');
   });
 });
 

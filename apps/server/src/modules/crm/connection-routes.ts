@@ -211,9 +211,13 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
       const vendor = source === 'salesforce' || source === 'hubspot' ? config.vendors[source] : null;
       if (!vendor?.clientId || !vendor.clientSecret) {
         const p = ENV_PREFIX[source];
+        // Plain words for the person connecting (issue 42 item 3); the variables for the operator's log.
+        request.log.warn(
+          `${label(source)} connect refused: set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET to offer it`,
+        );
         throw httpError(
           400,
-          `${label(source)} is not set up on this server: the operator must set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET.`,
+          `${label(source)} is not available on this installation — ask your administrator.`,
         );
       }
       const nonce = randomToken(16);

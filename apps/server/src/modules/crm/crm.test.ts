@@ -241,3 +241,28 @@ describe('CRM reads: stages, record types, selected and valuable stages, lists (
     ).toBe(403);
   });
 });
+
+describe('CRM connect on an installation without the vendor’s OAuth app (issue 42 item 3)', async () => {
+  const app = await createTestApp();
+  const mine = await makeClient(app, 'Mine');
+  const { browser: owner } = await signedIn(app, { [mine]: 'purple_owner' });
+
+  it('says it is not available here, in the user’s words, not which variables to set', async () => {
+    for (const [source, label] of [
+      ['salesforce', 'Salesforce'],
+      ['hubspot', 'HubSpot'],
+    ] as const) {
+      const res = await owner.get(
+        `/v1/integration/crm/${source}/client/${mine}/redirect?return_to=integration`,
+        {
+          clientId: mine,
+        },
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(
+        `${label} is not available on this installation — ask your administrator.`,
+      );
+      expect(res.body).not.toContain('CLIENT_ID');
+    }
+  });
+});

@@ -387,11 +387,11 @@ describe('failures the user can act on', () => {
     ).toBe(403);
   });
 
-  it('Outreach without OAuth credentials configured says what the operator must set', async () => {
+  it('Outreach without OAuth credentials configured says, in the user’s words, that it is not available here', async () => {
     const res = await owner.post(`/v1/integration/sequence/outreach/client/${clientId}/connect`, {});
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(
-      'Outreach is not set up on this server: the operator must set OUTREACH_CLIENT_ID and OUTREACH_CLIENT_SECRET.',
+      'Outreach is not available on this installation — ask your administrator.',
     );
   });
 

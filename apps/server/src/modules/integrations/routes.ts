@@ -131,10 +131,12 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const vendor = config.vendors[source as 'salesloft' | 'outreach'];
       if (!vendor.clientId || !vendor.clientSecret || !adapter.authorizeUrl) {
-        throw httpError(
-          400,
-          `${label} is not set up on this server: the operator must set ${source.toUpperCase()}_CLIENT_ID and ${source.toUpperCase()}_CLIENT_SECRET.`,
+        // The person connecting cannot set environment variables: they read plain words (issue 42
+        // item 3); the operator finds what to set in the log and the README.
+        request.log.warn(
+          `${label} connect refused: set ${source.toUpperCase()}_CLIENT_ID and ${source.toUpperCase()}_CLIENT_SECRET to offer it`,
         );
+        throw httpError(400, `${label} is not available on this installation — ask your administrator.`);
       }
       const nonce = randomToken(16);
       const state = signFlow({

@@ -8,6 +8,7 @@ import { FormError } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { useLightAction, useLightForm } from '../../../lib/use-light-form.ts';
 import { loadQueryModule } from '../../../lib/query-loader.ts';
+import { useRuntimeConfig } from '../../../lib/runtime-config.ts';
 
 // The code step sends its code through the query cache, which /login itself does not load.
 const MfaStep = lazy(() => Promise.all([import('./mfa-step.tsx'), loadQueryModule()]).then(([step]) => step));
@@ -46,6 +47,8 @@ export function LoginScreen() {
   const [mode, setMode] = useState<Mode>(mfaPending ? 'mfa' : 'password');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const callbackError = params.get('error');
+  // Issue 42 item 3: only the providers this installation has set up (none while it answers).
+  const providers = useRuntimeConfig()?.sign_in;
 
   const form = useLightForm({ email: '', password: '' }, credentials);
   const linkForm = useLightForm({ email: '' }, emailOnly);
@@ -80,34 +83,42 @@ export function LoginScreen() {
         <FormError error={new Error(CALLBACK_ERRORS[callbackError] ?? 'Sign-in failed. Please try again.')} />
       )}
 
-      <Stack gap="xs">
-        <Button
-          component="a"
-          href="/v1/api/auth/google"
-          variant="default"
-          leftSection={<IconBrandGoogleFilled size={16} />}
-          fullWidth
-        >
-          Continue with Google
-        </Button>
-        <Button
-          component="a"
-          href="/v1/api/auth/microsoft"
-          variant="default"
-          leftSection={<IconBrandWindows size={16} />}
-          fullWidth
-        >
-          Continue with Microsoft
-        </Button>
-      </Stack>
-      {/* Drawn from parts already loaded: Divider is one more file on the first download (issue 19). */}
-      <Group gap="xs" wrap="nowrap" role="separator" aria-label="or">
-        <Box flex={1} h={1} bg="gray.3" />
-        <Text size="xs" c="dimmed" aria-hidden>
-          or
-        </Text>
-        <Box flex={1} h={1} bg="gray.3" />
-      </Group>
+      {(providers?.google || providers?.microsoft) && (
+        <>
+          <Stack gap="xs">
+            {providers.google && (
+              <Button
+                component="a"
+                href="/v1/api/auth/google"
+                variant="default"
+                leftSection={<IconBrandGoogleFilled size={16} />}
+                fullWidth
+              >
+                Continue with Google
+              </Button>
+            )}
+            {providers.microsoft && (
+              <Button
+                component="a"
+                href="/v1/api/auth/microsoft"
+                variant="default"
+                leftSection={<IconBrandWindows size={16} />}
+                fullWidth
+              >
+                Continue with Microsoft
+              </Button>
+            )}
+          </Stack>
+          {/* Drawn from parts already loaded: Divider is one more file on the first download (issue 19). */}
+          <Group gap="xs" wrap="nowrap" role="separator" aria-label="or">
+            <Box flex={1} h={1} bg="gray.3" />
+            <Text size="xs" c="dimmed" aria-hidden>
+              or
+            </Text>
+            <Box flex={1} h={1} bg="gray.3" />
+          </Group>
+        </>
+      )}
 
       {mode === 'password' && (
         <form

@@ -30,6 +30,7 @@ import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useConnect, useDisconnect, useIntegrations, useSyncAll } from '../api/integrations.ts';
+import { canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { ApiKeyForm } from './api-key-form.tsx';
 import { SourceLogo } from './source-logo.tsx';
 import { SyncProgress } from './sync-progress.tsx';
@@ -130,6 +131,7 @@ function ConnectionList({
 }) {
   const integrations = useIntegrations(clientId);
   const syncAll = useSyncAll(clientId);
+  const config = useRuntimeConfig();
   if (integrations.isPending) return <PanelLoading label="Loading connections" />;
   if (integrations.isError)
     return (
@@ -140,8 +142,13 @@ function ConnectionList({
       />
     );
   const list = integrations.data;
-  const missing = SEQUENCE_SOURCES.filter((s) => !list.some((i) => i.source === s));
-  const missingCrm = CRM_SOURCES.filter((s) => !list.some((i) => i.source === s && i.is_active));
+  // Issue 42 item 3: only what this installation can connect is offered.
+  const missing = SEQUENCE_SOURCES.filter(
+    (s) => !list.some((i) => i.source === s) && canConnectHere(config, s),
+  );
+  const missingCrm = CRM_SOURCES.filter(
+    (s) => !list.some((i) => i.source === s && i.is_active) && canConnectHere(config, s),
+  );
   const hasFile = list.some((i) => i.source === 'fileforce');
 
   return (

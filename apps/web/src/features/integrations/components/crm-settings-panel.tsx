@@ -37,6 +37,7 @@ import {
   useSaveStageSet,
   useStageSet,
 } from '../api/crm.ts';
+import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
 
 type Perms = { canConnect: boolean; canEditStages: boolean };
 
@@ -103,7 +104,8 @@ function ConnectionPanel({
   const [confirm, setConfirm] = useState(false);
   const [login, setLogin] = useState<SalesforceLoginChoice>({ login: 'production', myDomain: '' });
   const hasCredentials = i?.is_active ?? false;
-  const pickLogin = source === 'salesforce' && canConnect && !hasCredentials;
+  const available = canConnectHere(useRuntimeConfig(), source);
+  const pickLogin = source === 'salesforce' && canConnect && !hasCredentials && available;
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label={`${label} connection`}>
@@ -143,7 +145,7 @@ function ConnectionPanel({
                 Sync now
               </Button>
             )}
-            {source !== 'marketo' && canConnect && !hasCredentials && (
+            {source !== 'marketo' && canConnect && !hasCredentials && available && (
               <Button
                 size="xs"
                 leftSection={<IconPlugConnected size={14} />}
@@ -167,6 +169,11 @@ function ConnectionPanel({
           </Group>
         </Group>
         {pickLogin && <SalesforceLoginPicker value={login} onChange={setLogin} error={redirect.error} />}
+        {source !== 'marketo' && canConnect && !hasCredentials && !available && (
+          <Alert color="gray" variant="light" icon={<IconAlertTriangle size={16} />} p="xs">
+            <Text size="sm">{NOT_AVAILABLE_HERE}</Text>
+          </Alert>
+        )}
         {i?.is_syncing && <SyncProgress integration={i} />}
         {i?.last_error && (
           <Alert

@@ -21,6 +21,7 @@ import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { refreshIntegrations, useAuth } from '../../../lib/auth/store.ts';
 import { useConnect, useIntegrations } from '../api/integrations.ts';
+import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { ApiKeyForm } from './api-key-form.tsx';
 import { CsvImportStep, CsvMappingStep, CsvUploadStep } from './csv-steps.tsx';
 import { RepPicker } from './rep-picker.tsx';
@@ -198,7 +199,11 @@ function stepLabel(step: StepId, source: Source | null): string {
 }
 
 function ChooseSource({ onChoose }: { onChoose: (s: Source) => void }) {
-  const sources: Source[] = [...SEQUENCE_SOURCES, 'fileforce'];
+  // Issue 42 item 3: a platform this installation cannot connect is not offered.
+  const config = useRuntimeConfig();
+  const sources: Source[] = [...SEQUENCE_SOURCES, 'fileforce'].filter((s): s is Source =>
+    canConnectHere(config, s),
+  );
   return (
     <Stack>
       <Title order={2} size="h3">
@@ -255,6 +260,7 @@ function ConnectStep({
 }) {
   const connect = useConnect(clientId);
   const label = SOURCE_LABELS[source];
+  const available = canConnectHere(useRuntimeConfig(), source);
   return (
     <Stack>
       <Group>
@@ -265,6 +271,14 @@ function ConnectStep({
       </Group>
       {source === 'apolloio' ? (
         <ApiKeyForm clientId={clientId} returnTo="onboarding" onDone={onConnected} />
+      ) : !available ? (
+        <Alert
+          color="gray"
+          icon={<IconAlertTriangle size={18} />}
+          title={`${label} cannot be connected here`}
+        >
+          {NOT_AVAILABLE_HERE}
+        </Alert>
       ) : (
         <>
           <Text size="sm">

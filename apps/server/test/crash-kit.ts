@@ -102,7 +102,11 @@ export function crashMailbox(): ReturnType<typeof startSmtpServer> {
   if (!mailbox) {
     const started = startSmtpServer();
     mailbox = started;
-    afterAll(async () => (await started).close());
+    // The files of a worker share this module (vitest isolate: false): the next file starts its own.
+    afterAll(async () => {
+      if (mailbox === started) mailbox = undefined;
+      await (await started).close();
+    });
   }
   return mailbox;
 }

@@ -293,10 +293,12 @@ async function seedDemoSteps(app: FastifyInstance): Promise<DemoSeedSummary> {
   });
   // After the cohort seed: one campaign on a demo cohort.
   const campaigns = await seedDemoCampaignData({ db: app.db, campaigns: app.campaigns });
-  // After the engagement seed: the demo invoices bill its superprospects.
-  const billing = await seedDemoBillingData({ db: app.db, billing: app.billing });
-  // Last: e-mail opens on top of the rest, so the seeds above keep their figures.
+  // E-mail opens on top of the engagement seed. Before billing: its opens of nine days ago make
+  // superprospects of last month, which the demo invoices must cover, else the first billing run
+  // after start invoiced them as a missed month end (6 invoices where the demo has 4).
   const emailAds = await seedDemoEmailAdsData({ db: app.db, tracking: app.tracking });
+  // After the engagement seeds: the demo invoices bill their superprospects.
+  const billing = await seedDemoBillingData({ db: app.db, billing: app.billing });
   return {
     users: users.created,
     imported: data.imported,

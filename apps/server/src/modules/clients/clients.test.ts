@@ -47,6 +47,7 @@ describe('clients', async () => {
         // Sync state for the connections screen (issue 6), beyond SPEC.md §3's fields.
         account_name: null,
         last_error: null,
+        access_note: null,
         is_syncing: false,
         last_synced_at: null,
         sync_progress: null,

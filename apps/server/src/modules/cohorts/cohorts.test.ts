@@ -24,6 +24,7 @@ import {
   makeIntegration,
   makeRep,
   makeTarget,
+  rawGet,
   setVerifiedDomain,
   setWebsite,
   showing,
@@ -292,7 +293,7 @@ describe('pause and archive through the real tag path', () => {
     const res = await ad(token);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(neutralAd('300x250'))).toBe(true);
-    const clickRes = await fetch(`${base}/t/${token}/c`, { headers: ua, redirect: 'manual' });
+    const clickRes = await rawGet(`${base}/t/${token}/c`);
     await clickRes.arrayBuffer();
     await app.tracking.settled();
     expect(await impressions()).toBe(1);
@@ -324,7 +325,7 @@ describe('pause and archive through the real tag path', () => {
       ((await manager.get(`/v1/rest/cohort/${cohort.id}/segment`)).json() as CohortSegmentReply).items[0]!;
     const member = await segment();
     expect(member.super_date).toBeNull();
-    const clickRes = await fetch(`${base}${member.click_tag}`, { headers: ua, redirect: 'manual' });
+    const clickRes = await rawGet(`${base}${member.click_tag}`);
     await clickRes.arrayBuffer();
     await app.tracking.settled();
     // ARCHITECTURE.md §5: one click makes a superprospect, whatever put the target there.
@@ -351,7 +352,7 @@ describe('pause and archive through the real tag path', () => {
       (await otherManager.get(`/v1/rest/cohort/${cohort.id}/segment`)).json() as CohortSegmentReply
     ).items[0]!;
     const clickIt = async () => {
-      const res = await fetch(`${base}${member.click_tag}`, { headers: ua, redirect: 'manual' });
+      const res = await rawGet(`${base}${member.click_tag}`);
       await app.tracking.settled();
       return res;
     };

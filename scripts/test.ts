@@ -27,9 +27,13 @@ function banner(text: string) {
   console.log(`\n\x1b[1m== ${text} ==\x1b[0m`);
 }
 
-function run(cmd: string, args: string[], env: Record<string, string | undefined> = {}): number {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status ?? 1;
+/** A command with its output shown as it comes (the end-to-end run, the one lane printed live). */
+function run(cmd: string, args: string[], env: Record<string, string | undefined> = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.once('error', () => resolve(1));
+    child.once('close', (code) => resolve(code ?? 1));
+  });
 }
 
 /**
@@ -169,13 +173,15 @@ async function e2e(built: boolean) {
   const report = path.join(tmp, 'playwright.json');
   rmSync(report, { force: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
-  const code = run(node, [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'], {
+  const code = await run(node, [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'], {
     E2E_PORT: String(await freePort()),
     E2E_RETRIES: '1',
     E2E_DATA_DIR: dataDir,
     PLAYWRIGHT_JSON_OUTPUT_NAME: report,
     // The API suites' database must not leak into the server under test.
     DATABASE_URL: undefined,
+    // The API suites run beside it on the same Redis: the server's keys and channels stay apart.
+    REDIS_PREFIX: `rally-e2e-${process.pid}:`,
   });
   rmSync(dataDir, { recursive: true, force: true });
   let passed = 0;
@@ -225,10 +231,14 @@ const [types, lint, format, build] = await Promise.all([
   check('web build (for the end-to-end tests)', 'npm', ['run', 'build', '--silent']),
 ]);
 outcomes.push(types, lint, format);
-// The PostgreSQL API run spends much of its time waiting on the database, timers and child servers
-// (its two cores were about 40% busy alone), so the unit suite and then the PGlite API run go beside
-// it: the unit suite took 160 s of its 345 s, and the PGlite run (both cores busy alone) used to wait
-// for both.
+// The suites spend most of their time waiting (child servers, timers, the database, the browser):
+// a whole run used 20 min of CPU in 35 min on two cores with the end-to-end tests after the API
+// runs. So three lanes go side by side: the unit suite then the PGlite API run; the PostgreSQL API
+// run; the end-to-end tests (printed live; the others print whole when they end).
+// Installing Chromium (apt) blocks this process: done before the lanes start, not while their
+// output waits to be read.
+ensureChromium();
+const e2eRun = e2e(build.failed === 0);
 const [[unit, apiLite], apiPg] = await Promise.all([
   (async () => {
     const unitRun = await vitest('unit', ['shared', 'web'], { TEST_DATABASE_URL: undefined });
@@ -249,7 +259,7 @@ const [[unit, apiLite], apiPg] = await Promise.all([
 outcomes.push(unit, apiLite);
 if (apiPg) outcomes.push(apiPg);
 else console.log('\nTEST_DATABASE_URL is not set: the API suite ran on PGlite only.');
-await e2e(build.failed === 0);
+await e2eRun;
 
 banner('Summary');
 for (const o of outcomes) {

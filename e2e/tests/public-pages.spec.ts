@@ -263,7 +263,8 @@ test.describe('public pages (issue 8)', () => {
     expect(created.status(), await created.text()).toBe(201);
     const { public_path: publicPath } = (await created.json()) as { public_path: string };
     const visit = await visitAsStranger(browser, baseURL!, publicPath);
-    await expect(visit.page.getByRole('heading', { level: 1 })).toHaveText('Your growth audit,');
+    // The hero's tag has no fallback and the stranger no name: the default word (issue 42 item 1).
+    await expect(visit.page.getByRole('heading', { level: 1 })).toHaveText('Your growth audit, there');
     await expect(visit.page.getByRole('link', { name: 'Book my audit' }).first()).toHaveAttribute(
       'href',
       'https://cal.example/jane',

@@ -361,3 +361,38 @@ test.describe('only what this installation is set up for (issue 42 item 3)', () 
     await expect(page.locator('main')).not.toContainText('CLIENT_ID');
   });
 });
+
+test.describe('demo connections (issue 42 item 4)', () => {
+  test('the seeded Salesforce says it is demo data, offers no Sync now, and says why it cannot be connected here', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (width === 1280) await signInTo(page, `/settings/connections?client_id=${CLIENTS.acme}`);
+      else await page.reload();
+      const card = page.getByRole('region', { name: 'Salesforce connection' });
+      await expect(card.getByText('Demo data', { exact: true })).toBeVisible();
+      await expect(card.getByText(/These are sample records that show what Rally does/)).toBeVisible();
+      await expect(card.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
+      // The e2e installation has no Salesforce app: the way forward is the administrator.
+      await expect(
+        card.getByText('Not available on this installation — ask your administrator.'),
+      ).toBeVisible();
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/demo-connection-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page
+      .getByRole('region', { name: 'Salesforce connection' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    await expect(page).toHaveURL(/\/settings\/integrations\/salesforce\?client_id=/);
+    const region = page.getByRole('region', { name: 'Salesforce connection' });
+    await expect(region.getByRole('heading', { name: 'Connection' })).toBeVisible();
+    await expect(region.getByText('Demo data', { exact: true })).toBeVisible();
+    await expect(region.getByText(/These are sample records/)).toBeVisible();
+    await expect(region.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
+    await expect(region.getByRole('button', { name: 'Disconnect' })).toHaveCount(0);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/demo-connection-page.png`, fullPage: true });
+  });
+});

@@ -167,6 +167,11 @@ export const integrationSchema = z.object({
   last_error: z.string().nullable(),
   /** What the connection cannot see (e.g. a Salesloft non-admin's narrower view); null: everything. */
   access_note: z.string().nullable(),
+  /**
+   * Issue 42 item 4: sample data the demo seeded, with no credentials behind it: nothing can sync
+   * until the client connects its own account. (Optional: older replies and fixtures leave it out.)
+   */
+  is_demo: z.boolean().optional(),
   is_syncing: z.boolean(),
   last_synced_at: z.iso.datetime({ offset: true }).nullable(),
   sync_progress: z

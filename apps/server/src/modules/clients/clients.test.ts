@@ -48,6 +48,8 @@ describe('clients', async () => {
         account_name: null,
         last_error: null,
         access_note: null,
+        // No credentials behind an active connection: sample data (issue 42 item 4).
+        is_demo: true,
         is_syncing: false,
         last_synced_at: null,
         sync_progress: null,

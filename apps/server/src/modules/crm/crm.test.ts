@@ -266,3 +266,23 @@ describe('CRM connect on an installation without the vendor’s OAuth app (issue
     }
   });
 });
+
+describe('a demo connection says so (issue 42 item 4)', async () => {
+  const app = await createTestApp();
+  const mine = await makeClient(app, 'Mine');
+  const { browser: owner } = await signedIn(app, { [mine]: 'purple_owner' });
+
+  it('is_demo: active with no credentials (the seeded sample); a real connection or a file is not', async () => {
+    await app.db.insert(integrations).values([
+      { clientId: mine, source: 'salesforce', accountName: 'Salesforce demo org (sample data)' },
+      { clientId: mine, source: 'hubspot', credentialsEnc: 'sealed-tokens' },
+      { clientId: mine, source: 'fileforce' },
+    ]);
+    const res = await owner.get(`/v1/rest/client/${mine}/integrations`, { clientId: mine });
+    expect(res.statusCode).toBe(200);
+    const bySource = Object.fromEntries(
+      (res.json() as { source: string; is_demo: boolean }[]).map((i) => [i.source, i.is_demo]),
+    );
+    expect(bySource).toEqual({ salesforce: true, hubspot: false, fileforce: false });
+  });
+});

@@ -15,6 +15,8 @@ export function toIntegrationReply(r: typeof integrations.$inferSelect): Integra
     // A vendor's error may quote a URL with its key (issue 37).
     last_error: r.lastError === null ? null : maskUrlsIn(r.lastError),
     access_note: r.accessNote,
+    // Active with nothing to sync with: the demo's sample connection (files have no credentials).
+    is_demo: r.isActive && r.source !== 'fileforce' && r.credentialsEnc === null,
     is_syncing: r.isSyncing,
     last_synced_at: r.lastSyncedAt?.toISOString() ?? null,
     sync_progress: r.syncProgress ?? null,

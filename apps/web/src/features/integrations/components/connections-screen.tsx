@@ -30,7 +30,8 @@ import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useConnect, useDisconnect, useIntegrations, useSyncAll } from '../api/integrations.ts';
-import { canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
+import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
+import { DemoBadge, DemoNote } from './demo-connection.tsx';
 import { ApiKeyForm } from './api-key-form.tsx';
 import { SourceLogo } from './source-logo.tsx';
 import { SyncProgress } from './sync-progress.tsx';
@@ -172,7 +173,7 @@ function ConnectionList({
             <Title order={2} size="h4">
               Connected
             </Title>
-            {canSync && list.some((i) => isSequence(i.source) && i.is_active) && (
+            {canSync && list.some((i) => isSequence(i.source) && i.is_active && !i.is_demo) && (
               <Button
                 size="xs"
                 variant="light"
@@ -308,6 +309,7 @@ export function ConnectionCard({
   const [confirm, setConfirm] = useState(false);
   const [askKey, setAskKey] = useState(false);
   const sequence = isSequence(i.source);
+  const available = canConnectHere(useRuntimeConfig(), i.source);
   const reconnect = () => {
     if (!isSequence(i.source)) return;
     if (i.source === 'apolloio') setAskKey(true);
@@ -323,9 +325,13 @@ export function ConnectionCard({
             <div>
               <Group gap={8}>
                 <Text fw={600}>{label}</Text>
-                <Badge color={i.is_active ? 'teal' : 'gray'} variant="light">
-                  {i.is_active ? 'Active' : 'Inactive'}
-                </Badge>
+                {i.is_demo ? (
+                  <DemoBadge />
+                ) : (
+                  <Badge color={i.is_active ? 'teal' : 'gray'} variant="light">
+                    {i.is_active ? 'Active' : 'Inactive'}
+                  </Badge>
+                )}
               </Group>
               <Text size="sm" c="dimmed">
                 {i.account_name ? `${i.account_name} · ` : ''}
@@ -348,7 +354,28 @@ export function ConnectionCard({
             >
               Settings
             </Button>
-            {sequence && i.is_active && canSync && (
+            {/* The demo's one way forward (issue 42 item 4): a CRM connects on its own page. */}
+            {i.is_demo && canWrite && available && sequence && (
+              <Button
+                size="xs"
+                leftSection={<IconPlugConnected size={14} />}
+                loading={connect.isPending}
+                onClick={reconnect}
+              >
+                Connect your {label}
+              </Button>
+            )}
+            {i.is_demo && canWrite && available && !sequence && (
+              <Button
+                size="xs"
+                leftSection={<IconPlugConnected size={14} />}
+                component={Link}
+                to={`/settings/integrations/${i.source}?client_id=${clientId}`}
+              >
+                Connect your {label}
+              </Button>
+            )}
+            {sequence && i.is_active && !i.is_demo && canSync && (
               <Button
                 size="xs"
                 variant="light"
@@ -360,7 +387,7 @@ export function ConnectionCard({
                 Sync now
               </Button>
             )}
-            {sequence && canWrite && (
+            {sequence && canWrite && !i.is_demo && (
               <Button
                 size="xs"
                 variant={i.is_active ? 'default' : 'filled'}
@@ -370,13 +397,19 @@ export function ConnectionCard({
                 Reconnect
               </Button>
             )}
-            {sequence && canWrite && i.is_active && (
+            {sequence && canWrite && i.is_active && !i.is_demo && (
               <Button size="xs" variant="subtle" color="red" onClick={() => setConfirm(true)}>
                 Disconnect
               </Button>
             )}
           </Group>
         </Group>
+        {i.is_demo && <DemoNote label={label} />}
+        {i.is_demo && canWrite && !available && (
+          <Text size="sm" c="dimmed">
+            {NOT_AVAILABLE_HERE}
+          </Text>
+        )}
         {i.is_syncing && <SyncProgress integration={i} />}
         {i.last_error && (
           <Alert

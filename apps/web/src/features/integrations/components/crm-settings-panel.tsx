@@ -38,6 +38,7 @@ import {
   useStageSet,
 } from '../api/crm.ts';
 import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
+import { DemoBadge, DemoNote } from './demo-connection.tsx';
 
 type Perms = { canConnect: boolean; canEditStages: boolean };
 
@@ -103,7 +104,9 @@ function ConnectionPanel({
   const disconnect = useCrmDisconnect(clientId, source);
   const [confirm, setConfirm] = useState(false);
   const [login, setLogin] = useState<SalesforceLoginChoice>({ login: 'production', myDomain: '' });
-  const hasCredentials = i?.is_active ?? false;
+  // The demo's sample connection has none: it offers Connect, never Sync now (issue 42 item 4).
+  const demo = i?.is_demo ?? false;
+  const hasCredentials = (i?.is_active ?? false) && !demo;
   const available = canConnectHere(useRuntimeConfig(), source);
   const pickLogin = source === 'salesforce' && canConnect && !hasCredentials && available;
 
@@ -116,9 +119,13 @@ function ConnectionPanel({
               <Title order={2} size="h4">
                 Connection
               </Title>
-              <Badge color={i?.is_active ? 'teal' : 'gray'} variant="light">
-                {!i ? 'Not connected' : i.is_active ? 'Active' : 'Inactive'}
-              </Badge>
+              {demo ? (
+                <DemoBadge />
+              ) : (
+                <Badge color={i?.is_active ? 'teal' : 'gray'} variant="light">
+                  {!i ? 'Not connected' : i.is_active ? 'Active' : 'Inactive'}
+                </Badge>
+              )}
             </Group>
             <Text size="sm" c="dimmed">
               {!i
@@ -133,13 +140,13 @@ function ConnectionPanel({
             </Text>
           </div>
           <Group gap="xs">
-            {i?.is_active && canConnect && (
+            {hasCredentials && canConnect && (
               <Button
                 size="xs"
                 variant="light"
                 leftSection={<IconRefresh size={14} />}
                 loading={syncNow.isPending}
-                disabled={i.is_syncing}
+                disabled={i?.is_syncing}
                 onClick={() => syncNow.mutate()}
               >
                 Sync now
@@ -158,10 +165,10 @@ function ConnectionPanel({
                   })
                 }
               >
-                {i ? `Reconnect ${label}` : `Connect ${label}`}
+                {demo ? `Connect your ${label}` : i ? `Reconnect ${label}` : `Connect ${label}`}
               </Button>
             )}
-            {i?.is_active && canConnect && (
+            {hasCredentials && canConnect && (
               <Button size="xs" variant="subtle" color="red" onClick={() => setConfirm(true)}>
                 Disconnect
               </Button>
@@ -169,6 +176,7 @@ function ConnectionPanel({
           </Group>
         </Group>
         {pickLogin && <SalesforceLoginPicker value={login} onChange={setLogin} error={redirect.error} />}
+        {demo && <DemoNote label={label} />}
         {source !== 'marketo' && canConnect && !hasCredentials && !available && (
           <Alert color="gray" variant="light" icon={<IconAlertTriangle size={16} />} p="xs">
             <Text size="sm">{NOT_AVAILABLE_HERE}</Text>

@@ -18,6 +18,16 @@ import type { FieldState, MarketoRole, MktoField } from './marketo-fields.ts';
  * activities (type 37, `leadId`) from then on, a new token each page and `moreResult` (Marketo's REST
  * docs; API-NOTES.md lists the paging token only). Tests expire tokens, revoke the API user, inject
  * 606/615 replies and hold calls unanswered (a server killed mid-sync).
+ *
+ * Quota and membership changes (Adobe Experience League, Marketo REST API: "Error Codes" — 606 "Max
+ * rate limit '100' exceeded with in '20' secs", 607 "Daily quota reached", both inside an HTTP 200;
+ * "Rate Limits" — the daily quota resets at 12:00 AM Central time): `dailyQuota` answers 607 once a
+ * day's REST calls exceed it. "Add to List" (activity type 24) and "Remove from List" (25) are kept
+ * for every membership change and served by `GET /rest/v1/activities.json?activityTypeIds=&
+ * nextPageToken=` ("Get Lead Activities": activityTypeIds required, at most 10;
+ * primaryAttributeValueId is the list's id); lead field changes ("Change Data Value", 13) by
+ * `GET /rest/v1/activities/leadchanges.json?nextPageToken=&fields=` ("Get Lead Changes": fields
+ * required; only changes of those fields).
  */
 
 export type MktoLead = {
@@ -51,6 +61,8 @@ export type StartFakeMarketoOptions = {
   seed?: MarketoSeed;
   /** Calls per 20-second window before 606 (Marketo: 100); unlimited when unset. */
   callsPer20s?: number;
+  /** REST calls a day (US Central) before 607 "Daily quota reached" (Marketo: 10,000–50,000). */
+  dailyQuota?: number;
   /** Token life in seconds (Marketo: 3600). */
   tokenLifeSeconds?: number;
   now?: () => number;
@@ -110,6 +122,15 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
   const deletions: { id: number; leadId: number; activityDate: string }[] = [];
   let nextActivityId = 5000;
   const activityTokens = new Map<string, { since: number; offset: number }>();
+  /** "Add to List" (24) / "Remove from List" (25) and "Change Data Value" (13) activities. */
+  const memberships: { id: number; leadId: number; listId: number; type: 24 | 25; activityDate: string }[] =
+    [];
+  const dataChanges: { id: number; leadId: number; field: string; value: unknown; activityDate: string }[] =
+    [];
+  /** REST calls per US Central day (the quota's day). */
+  const usage = new Map<string, number>();
+  const centralDay = (t: number) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(t));
   const newToken = () => Buffer.from(randomUUID()).toString('base64url').slice(0, 40);
 
   const tick = () => {
@@ -136,7 +157,12 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
   function updateLead(id: number, changes: Partial<Omit<MktoLead, 'id'>>): MktoLead {
     const lead = leads.find((l) => l.id === id);
     if (!lead) throw new Error(`fake Marketo: no lead ${id}`);
-    Object.assign(lead, changes, { updatedAt: tick() });
+    const at = tick();
+    for (const [field, value] of Object.entries(changes)) {
+      if (field !== 'updatedAt' && lead[field as keyof MktoLead] !== value)
+        dataChanges.push({ id: ++nextActivityId, leadId: id, field, value, activityDate: at });
+    }
+    Object.assign(lead, changes, { updatedAt: at });
     return lead;
   }
   /** Deletes a lead for good, as Marketo does: gone from the database and its lists; an activity stays. */
@@ -161,7 +187,23 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
       members: [...members],
     };
     lists.push(list);
+    for (const leadId of members)
+      memberships.push({ id: ++nextActivityId, leadId, listId: list.id, type: 24, activityDate: at });
     return list;
+  }
+  /** Adds or removes leads (as a person or a smart campaign would): the list's activities record it. */
+  function changeMembers(listId: number, add: number[], remove: number[] = []) {
+    const list = lists.find((l) => l.id === listId);
+    if (!list) throw new Error(`fake Marketo: no list ${listId}`);
+    const at = tick();
+    for (const leadId of add.filter((id) => !list.members.includes(id))) {
+      list.members.push(leadId);
+      memberships.push({ id: ++nextActivityId, leadId, listId, type: 24, activityDate: at });
+    }
+    for (const leadId of remove.filter((id) => list.members.includes(id))) {
+      list.members = list.members.filter((m) => m !== leadId);
+      memberships.push({ id: ++nextActivityId, leadId, listId, type: 25, activityDate: at });
+    }
   }
   function seed(s: MarketoSeed) {
     const added = (s.leads ?? []).map(addLead);
@@ -232,6 +274,12 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
   function limits() {
     const inj = injected.shift();
     if (inj) throw new MktoError(inj.code, inj.message);
+    const day = centralDay(now());
+    const used = (usage.get(day) ?? 0) + 1;
+    usage.set(day, used);
+    if (opts.dailyQuota !== undefined && used > opts.dailyQuota) {
+      throw new MktoError('607', 'Daily quota reached');
+    }
     if (opts.callsPer20s === undefined) return;
     const t = now();
     if (t - window.start >= 20_000) window = { start: t, count: 0 };
@@ -392,6 +440,47 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
         { moreResult: at.offset + size < rows.length, nextPageToken: token },
       );
     }
+    if (p === '/rest/v1/activities.json' || p === '/rest/v1/activities/leadchanges.json') {
+      const at = activityTokens.get(q.get('nextPageToken') ?? '');
+      if (!at) throw new MktoError('1003', 'Invalid next page token');
+      let rows: Record<string, unknown>[];
+      if (p === '/rest/v1/activities.json') {
+        const types = (q.get('activityTypeIds') ?? '').split(',').filter(Boolean).map(Number);
+        if (types.length === 0 || types.length > 10)
+          throw new MktoError('1003', 'activityTypeIds is required (at most 10)');
+        rows = memberships
+          .filter((m) => types.includes(m.type) && Date.parse(m.activityDate) >= at.since)
+          .map((m) => ({
+            id: m.id,
+            marketoGUID: String(m.id),
+            leadId: m.leadId,
+            activityDate: m.activityDate,
+            activityTypeId: m.type,
+            primaryAttributeValueId: m.listId,
+            primaryAttributeValue: lists.find((l) => l.id === m.listId)?.name ?? '',
+            attributes: [],
+          }));
+      } else {
+        const fields = (q.get('fields') ?? '').split(',').filter(Boolean);
+        if (fields.length === 0) throw new MktoError('1003', 'fields is required');
+        rows = dataChanges
+          .filter((c) => fields.includes(c.field) && Date.parse(c.activityDate) >= at.since)
+          .map((c) => ({
+            id: c.id,
+            marketoGUID: String(c.id),
+            leadId: c.leadId,
+            activityDate: c.activityDate,
+            activityTypeId: 13,
+            fields: [{ id: 0, name: c.field, newValue: c.value, oldValue: null }],
+            attributes: [],
+          }));
+      }
+      const size = batchSize(q);
+      const slice = rows.slice(at.offset, at.offset + size);
+      const token = newToken();
+      activityTokens.set(token, { since: at.since, offset: at.offset + slice.length });
+      return envelope(slice, { moreResult: at.offset + size < rows.length, nextPageToken: token });
+    }
     if (p === '/rest/v1/stats/usage.json') {
       return envelope([
         { date: new Date(now()).toISOString().slice(0, 10), total: requests.length, users: [] },
@@ -493,6 +582,9 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     updateLead,
     deleteLead,
     addList,
+    changeMembers,
+    /** REST calls counted against today's quota (US Central day). */
+    usedToday: () => usage.get(centralDay(now())) ?? 0,
     /** The current token expires (next calls: 602); a new identity call gets a new one. */
     expireTokens() {
       for (const t of tokens.values()) t.expiresAt = 0;

@@ -134,14 +134,30 @@ describe('ad fields written to Marketo leads', async () => {
     expect(await world.listed(sdr)).toMatchObject({ targets_failed: 1, last_error: null });
   });
 
-  it('607 (the daily quota) ends the run with the reason on the connection, and the next run goes on', async () => {
+  it('607 (the daily quota) ends the run with the reason on the connection; no call until it resets, then the next run goes on', async () => {
     const p = lead(500);
     marketo.addList('Later', [p.id]);
     await world.enrol(first, p.email!);
     await world.sync();
     marketo.failWithDailyQuota(1);
-    await expect(world.write()).rejects.toThrow(/rate limited/);
-    expect((await world.listed(sdr)).last_error).toMatch(/will be retried.*rate limited for 86400 s/);
+    await expect(world.write()).rejects.toThrow(/daily API quota is used up/);
+    expect((await world.listed(sdr)).last_error).toMatch(
+      /will be retried.*Marketo's daily API quota is used up \(error 607\).*midnight US Central/,
+    );
+    // Until the reset (midnight US Central) Rally asks Marketo nothing: every call would fail and count.
+    const calls = marketo.requests.length;
+    await expect(world.write()).rejects.toThrow(/daily API quota is used up/);
+    expect(marketo.requests.length).toBe(calls);
+    // The quota came back (the stored reset time has passed).
+    await world.setCredentials({
+      kind: 'client_credentials',
+      clientId: marketo.clientId,
+      clientSecret: marketo.clientSecret,
+      baseUrl: marketo.restUrl,
+      accessToken: null,
+      expiresAt: null,
+      quotaResetAt: new Date(Date.now() - 1000).toISOString(),
+    });
     await world.write();
     expect(fieldsOf(p.id).click).toMatch(/\/c$/);
     expect((await world.listed(sdr)).last_error).toBeNull();

@@ -41,7 +41,15 @@ export type {
 };
 
 /** One page of a listing. */
-export type CrmPage<T> = { items: T[]; total: number | null };
+export type CrmPage<T> = {
+  items: T[];
+  total: number | null;
+  /**
+   * The vendor's time this page brings the listing up to, beyond its items' own times (Marketo: the
+   * newest list-membership or lead-change activity read); the phase's cursor moves to it too.
+   */
+  cursor?: string | null;
+};
 
 /** A stage of a pipeline (Salesforce OpportunityStage, a HubSpot deal-pipeline stage). */
 export type RemoteStage = {
@@ -200,6 +208,11 @@ export type CrmAdapter = {
   readonly source: CrmSource;
   /** `oauth`: authorization code (Salesforce, HubSpot); `client_credentials`: Marketo. */
   readonly auth: 'oauth' | 'client_credentials';
+  /**
+   * Contacts do not come oldest first (Marketo reads them list by list): the contacts cursor moves
+   * only once the whole listing is read, so a sync that stops half-way reads it all again.
+   */
+  readonly contactsUnordered?: boolean;
   /** OAuth: the vendor's consent URL. Throws naming the env variable when the app is not set up. */
   authorizeUrl?(params: AuthorizeParams): string;
   /** OAuth: trades the callback's code for tokens. */
@@ -216,7 +229,15 @@ export type CrmAdapter = {
   fields?(ctx: AdapterContext, object: 'opportunity' | 'contact'): Promise<RemoteField[]>;
   owners(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteOwner>>;
   accounts?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteAccount>>;
-  contacts(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteContact>>;
+  /**
+   * `known`: which of these external ids Rally already holds as contacts of the connection (Marketo
+   * reads the changes of those leads only, not of every lead in the database).
+   */
+  contacts(
+    ctx: AdapterContext,
+    since: string | null,
+    known?: (externalIds: string[]) => Promise<Set<string>>,
+  ): AsyncIterable<CrmPage<RemoteContact>>;
   opportunities?(ctx: AdapterContext, since: string | null): AsyncIterable<CrmPage<RemoteOpportunity>>;
   /**
    * The external ids of opportunities deleted in the CRM that `opportunities` cannot show (HubSpot's

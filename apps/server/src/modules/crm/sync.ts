@@ -176,24 +176,40 @@ export function createCrmSyncService(deps: Deps) {
       pages: AsyncIterable<CrmPage<T>> | undefined,
       updatedAt: (item: T) => string | null,
       store: (tx: Tx, items: T[]) => Promise<unknown>,
-    ) {
-      if (!pages) return;
+      /** Unordered listings: the newest time is returned for the caller to apply once all is stored. */
+      opts: { deferCursor?: boolean } = {},
+    ): Promise<string | undefined> {
+      if (!pages) return undefined;
       let done = 0;
       let seen = 0;
       let hold = false;
+      let deferred: string | undefined;
       for await (const page of pages) {
         seen += page.items.length;
         done += 1;
         await db.transaction(async (tx) => {
           const complete = (await store(tx, page.items)) !== false;
           if (!complete) hold = true;
-          if (!hold) for (const item of page.items) cursor[phase] = newest(cursor[phase], updatedAt(item));
+          if (opts.deferCursor) {
+            for (const item of page.items) deferred = newest(deferred, updatedAt(item));
+            deferred = newest(deferred, page.cursor);
+          } else if (!hold) {
+            for (const item of page.items) cursor[phase] = newest(cursor[phase], updatedAt(item));
+            cursor[phase] = newest(cursor[phase], page.cursor);
+          }
           const perPage = page.items.length || 1;
           const total = page.total === null ? null : Math.max(done, Math.ceil(page.total / perPage));
           await saveCursor(tx, { phase, done, total });
         });
       }
       log.debug({ integrationId: ref.id, phase, seen }, 'crm sync phase done');
+      return deferred;
+    }
+    /** Moves a phase's cursor to `at` (a deferred one: the whole phase is stored). */
+    async function advance(phase: CrmSyncPhase, at: string | undefined) {
+      if (!at) return;
+      cursor[phase] = newest(cursor[phase], at);
+      await db.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
     }
 
     try {
@@ -223,12 +239,21 @@ export function createCrmSyncService(deps: Deps) {
         (a) => a.updatedAt,
         (tx, items) => upsertAccounts(tx, ref, items, domains),
       );
-      await walk(
+      const contactsAt = await walk(
         'contacts',
-        adapter.contacts(ctx, cursor.contacts ?? null),
+        adapter.contacts(ctx, cursor.contacts ?? null, async (externalIds) => {
+          if (externalIds.length === 0) return new Set<string>();
+          const rows = await db
+            .select({ externalId: crmContacts.externalId })
+            .from(crmContacts)
+            .where(and(eq(crmContacts.integrationId, ref.id), inArray(crmContacts.externalId, externalIds)));
+          return new Set(rows.map((r) => r.externalId));
+        }),
         (c) => c.updatedAt,
         (tx, items) => upsertContacts(tx, ref, items),
+        { deferCursor: adapter.contactsUnordered === true },
       );
+      await advance('contacts', contactsAt);
       const stageOf = await stageLookup(db, ref.id);
       await walk(
         'opportunities',
@@ -266,9 +291,10 @@ export function createCrmSyncService(deps: Deps) {
       );
 
       // Lists changed since the cursor, then each one's members read whole (vendors give no
-      // modified-since for memberships), so members who left are dropped.
+      // modified-since for memberships), so members who left are dropped. The lists cursor moves
+      // only once every changed list's members are stored: a sync stopped half-way reads them again.
       const changedLists: { externalId: string; id: string }[] = [];
-      await walk(
+      const listsAt = await walk(
         'lists',
         adapter.lists(ctx, cursor.lists ?? null),
         (l) => l.updatedAt,
@@ -279,6 +305,7 @@ export function createCrmSyncService(deps: Deps) {
             if (id) changedLists.push({ externalId: l.externalId, id });
           }
         },
+        { deferCursor: true },
       );
       for (const list of changedLists) {
         const seen: string[] = [];
@@ -288,6 +315,7 @@ export function createCrmSyncService(deps: Deps) {
         }
         await db.transaction((tx) => finishListMembers(tx, list.id, seen));
       }
+      await advance('lists', listsAt);
 
       // The cursor is the vendor's time of the newest change read (never our clock: the two drift).
       await walk(

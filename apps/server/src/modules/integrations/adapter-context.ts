@@ -26,6 +26,8 @@ export type ClientCredentials = {
   baseUrl: string;
   accessToken: string | null;
   expiresAt: string | null;
+  /** Marketo: over the daily quota (607) until this time; no call is made before it. */
+  quotaResetAt?: string | null;
 };
 export type Credentials = OAuthCredentials | ApiKeyCredentials | ClientCredentials;
 

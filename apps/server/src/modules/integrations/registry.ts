@@ -12,6 +12,8 @@ export type AdapterOptions = {
    * the fake's origin) for the server's own calls; the browser still sees the public host.
    */
   loginOrigins?: Record<string, string>;
+  /** Tests: the clock request pacing reads (Marketo), moved by `retry.sleep`. */
+  now?: () => number;
 };
 
 /** One adapter per sequence source, built from configuration (tests point the URLs at fakes). */

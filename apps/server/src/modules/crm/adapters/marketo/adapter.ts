@@ -22,9 +22,16 @@ import { marketoAdFields } from './ad-fields.ts';
  * connection becomes inactive with the reason.
  *
  * Marketo has no opportunities, owners or accounts. Its lead database cannot be listed by modified
- * time through REST (that needs the bulk export), so contacts are the members of the static lists,
- * read whole each sync; deleted leads come from the "Delete Lead" activities
+ * time through REST (that needs the bulk export), so contacts are the members of the static lists:
+ * read whole on the first sync; later syncs read only what changed (issue 40 item 1: reading every
+ * list every 30 minutes spent ~38,000 calls a day against a 10,000–50,000 daily quota shared with
+ * the customer's other integrations) — the lists with "Add to List"/"Remove from List" activities
+ * (or a newer updatedAt) since the cursor, and the leads whose synced fields changed ("Get Lead
+ * Changes") among the contacts Rally holds. Deleted leads come from the "Delete Lead" activities
  * (`activities/deletedleads.json` from a `pagingtoken.json` date token).
+ *
+ * Quota: the daily quota (607) stops every call to the subscription until it resets (midnight US
+ * Central), said on the connection; the next sync after that goes on.
  */
 
 export const MARKETO_REVOKED_MESSAGE =
@@ -72,13 +79,89 @@ export function normalizeMarketoBase(raw: string): string {
   u.hash = '';
   return u.toString().replace(/\/+$/, '');
 }
+/** Whether a Marketo time is at or after an ISO one. */
+const newer = (v: unknown, since: string | null) => {
+  const t = iso(v);
+  return !!t && !!since && Date.parse(t) >= Date.parse(since);
+};
 const identityUrl = (base: string) => `${base.replace(/\/rest$/, '')}/identity/oauth/token`;
 
 /** Codes Marketo puts inside a 200 (API-NOTES §6). */
 const AUTH_CODES = new Set(['600', '601', '602']);
 const RATE_CODES = new Set(['606', '615']);
+/** Activity types (Marketo's standard ids): a lead added to or removed from a static list. */
+const ADD_TO_LIST = 24;
+const REMOVE_FROM_LIST = 25;
+/** The lead fields whose changes Rally reads ("Get Lead Changes" needs them named). */
+const CHANGE_FIELDS = 'email,firstName,lastName,title,company';
 
-export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}): CrmAdapter {
+/**
+ * When Marketo's daily quota comes back: the next midnight in US Central time (Adobe: "The daily
+ * quota resets daily at 12:00AM CST"), computed for the zone's offset on that day.
+ */
+export function marketoQuotaReset(now: number): Date {
+  const central = (t: number) =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Chicago',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+    }).format(new Date(t));
+  const [y, m, d] = central(now).slice(0, 10).split('-').map(Number) as [number, number, number];
+  // Central midnight is 05:00 UTC in daylight time and 06:00 UTC otherwise.
+  for (const h of [5, 6]) {
+    const t = Date.UTC(y, m - 1, d + 1, h);
+    if (central(t).endsWith(', 00')) return new Date(t);
+  }
+  return new Date(Date.UTC(y, m - 1, d + 1, 6));
+}
+
+export const marketoQuotaMessage = (until: Date) =>
+  `Marketo's daily API quota is used up (error 607): Rally makes no more Marketo calls until it resets at midnight US Central (${until
+    .toISOString()
+    .replace(/:\d{2}\.\d{3}Z$/, ' UTC')
+    .replace('T', ' ')}), then the next sync goes on.`;
+
+/** The call failed on the daily quota, now or earlier today: nothing is asked of Marketo until `until`. */
+export class MarketoQuotaError extends VendorError {
+  readonly until: Date;
+  constructor(until: Date) {
+    super('Marketo', 200, marketoQuotaMessage(until));
+    this.message = marketoQuotaMessage(until);
+    this.until = until;
+  }
+}
+
+/**
+ * Pacing: the subscription allows 100 calls per 20 s for all its integrations together (606 past
+ * it); Adobe asks each to stay well under, so a connection takes at most 50 per 20 s. Kept per
+ * subscription in this process: the times the last 50 calls were let go.
+ */
+const PACE_CALLS = 50;
+const PACE_WINDOW_MS = 20_000;
+const pacers = new Map<string, number[]>();
+
+export function createMarketoAdapter(
+  opts: { retry?: Partial<RetryPolicy>; now?: () => number } = {},
+): CrmAdapter {
+  const clock = opts.now ?? Date.now;
+  const sleep = opts.retry?.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  /** Waits for this call's slot: the 50th call before it must be 20 s ago (slots, so waits add up). */
+  async function pace(creds: ClientCredentials) {
+    const key = `${creds.baseUrl} ${creds.clientId}`;
+    const slots = pacers.get(key) ?? [];
+    const t = clock();
+    // Only the last PACE_CALLS slots are kept: the oldest is the one 50 calls back.
+    const oldest = slots.length >= PACE_CALLS ? slots[0] : undefined;
+    const at = oldest === undefined ? t : Math.max(t, oldest + PACE_WINDOW_MS);
+    slots.push(at);
+    if (slots.length > PACE_CALLS) slots.splice(0, slots.length - PACE_CALLS);
+    pacers.set(key, slots);
+    if (at > t) await sleep(at - t);
+  }
+
   const http = createVendorHttp({
     vendor: 'Marketo',
     retry: opts.retry,
@@ -98,9 +181,7 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
       if (AUTH_CODES.has(code)) return { kind: 'auth' };
       // 100 calls per 20 s (606) or 10 at once (615): Marketo sends no wait hint.
       if (RATE_CODES.has(code)) return { kind: 'rate_limit', waitMs: code === '606' ? 20_000 : 2_000 };
-      // The daily quota (607) comes back at midnight (US Central): more than any wait we accept, so
-      // the job fails and a later run goes on.
-      if (code === '607') return { kind: 'rate_limit', waitMs: 24 * 3_600_000 };
+      // The daily quota (607) comes back at midnight (US Central): not waited out; `call` stops.
       return null;
     },
     revokedMessage: MARKETO_REVOKED_MESSAGE,
@@ -158,7 +239,11 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
    * anyway (601/602) is renewed once more and the call repeated.
    */
   async function call<T>(ctx: AdapterContext, path: string, q: Record<string, string> = {}, body?: unknown) {
+    // Over today's quota: every call would fail (and still count); wait for the reset instead.
+    const over = clientCreds(ctx).quotaResetAt;
+    if (over && Date.parse(over) > Date.now()) throw new MarketoQuotaError(new Date(over));
     const creds = await fresh(ctx);
+    await pace(creds);
     const req: VendorRequest = {
       url: `${creds.baseUrl}${path}${Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''}`,
       ...(body === undefined ? {} : { method: 'POST' as const, body }),
@@ -173,6 +258,11 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
     }
     if (reply.success === false) {
       const e = reply.errors?.[0];
+      if (String(e?.code) === '607') {
+        const until = marketoQuotaReset(Date.now());
+        await ctx.saveCredentials({ ...clientCreds(ctx), quotaResetAt: until.toISOString() });
+        throw new MarketoQuotaError(until);
+      }
       throw new VendorError('Marketo', 200, `error ${e?.code ?? '?'}: ${e?.message ?? 'request failed'}`);
     }
     return reply;
@@ -222,9 +312,46 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
     }
   }
 
+  /** Activities from `since` on: a date paging token, then pages until moreResult is false. */
+  async function* activities<T>(
+    ctx: AdapterContext,
+    since: string,
+    path: string,
+    q: Record<string, string>,
+  ): AsyncGenerator<T[]> {
+    let next = (await call<never>(ctx, '/v1/activities/pagingtoken.json', { sinceDatetime: since }))
+      .nextPageToken;
+    while (next) {
+      const body: Envelope<T> = await call<T>(ctx, path, { ...q, nextPageToken: next, batchSize: '300' });
+      yield body.result ?? [];
+      if (body.moreResult !== true) return;
+      next = body.nextPageToken;
+    }
+  }
+
+  /** The static lists with leads added or removed since `since`, each with its newest change (ISO). */
+  async function membershipChanges(ctx: AdapterContext, since: string): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for await (const page of activities<{ primaryAttributeValueId?: number; activityDate?: string }>(
+      ctx,
+      since,
+      '/v1/activities.json',
+      { activityTypeIds: `${ADD_TO_LIST},${REMOVE_FROM_LIST}` },
+    )) {
+      for (const a of page) {
+        const at = iso(a.activityDate);
+        if (a.primaryAttributeValueId === undefined || !at) continue;
+        const before = out.get(a.primaryAttributeValueId);
+        if (!before || at > before) out.set(a.primaryAttributeValueId, at);
+      }
+    }
+    return out;
+  }
+
   return {
     source: 'marketo',
     auth: 'client_credentials',
+    contactsUnordered: true,
     adFields: marketoAdFields(call),
 
     async connect(creds) {
@@ -243,19 +370,66 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
       // Marketo has no record owners.
     },
 
-    async *contacts(ctx) {
+    async *contacts(ctx, since, known) {
       const seen = new Set<number>();
+      const read = (leads: Lead[]) => {
+        const items = leads.filter((l) => !seen.has(l.id)).flatMap((l) => toContact(l) ?? []);
+        for (const l of leads) seen.add(l.id);
+        return items;
+      };
+      // First sync: every list's members. Later: the lists whose members changed, then the leads
+      // Rally holds whose synced fields changed.
+      const changed = since ? await membershipChanges(ctx, since) : null;
+      let listsAt: string | null = null;
       for await (const lists of staticLists(ctx)) {
         for (const list of lists) {
+          const at = iso(list.updatedAt);
+          if (at && (!listsAt || at > listsAt)) listsAt = at;
+          if (changed && !changed.has(list.id) && !newer(list.updatedAt, since)) continue;
           for await (const leads of paged<Lead>(ctx, `/v1/lists/${list.id}/leads.json`, {
             fields: LEAD_FIELDS,
           })) {
-            const items = leads.filter((l) => !seen.has(l.id)).flatMap((l) => toContact(l) ?? []);
-            for (const l of leads) seen.add(l.id);
+            const items = read(leads);
             if (items.length) yield { items, total: null };
           }
         }
       }
+      // The full read covers the lists as they are now: later syncs start from their newest change.
+      if (!since) {
+        if (listsAt) yield { items: [], total: null, cursor: listsAt };
+        return;
+      }
+      const ids = new Set<number>();
+      // Lead times and activity times differ (joining a list does not touch the lead): the cursor
+      // moves to the newest activity read as well, or every later sync would read them again.
+      let upTo: string | null = [...(changed?.values() ?? [])].reduce<string | null>(
+        (a, b) => (!a || b > a ? b : a),
+        null,
+      );
+      for await (const page of activities<{ leadId?: number; activityDate?: string }>(
+        ctx,
+        since,
+        '/v1/activities/leadchanges.json',
+        { fields: CHANGE_FIELDS },
+      )) {
+        for (const a of page) {
+          if (a.leadId !== undefined && !seen.has(a.leadId)) ids.add(a.leadId);
+          const at = iso(a.activityDate);
+          if (at && (!upTo || at > upTo)) upTo = at;
+        }
+      }
+      const held = known ? await known([...ids].map(String)) : new Set([...ids].map(String));
+      const wanted = [...ids].filter((id) => held.has(String(id)));
+      for (let i = 0; i < wanted.length; i += 300) {
+        const body = await call<Lead>(ctx, '/v1/leads.json', {
+          filterType: 'id',
+          filterValues: wanted.slice(i, i + 300).join(','),
+          fields: LEAD_FIELDS,
+        });
+        const items = read(body.result ?? []);
+        if (items.length) yield { items, total: null };
+      }
+      if (upTo) yield { items: [], total: null, cursor: upTo };
     },
 
     async *deletedContacts(ctx, since) {
@@ -277,20 +451,28 @@ export function createMarketoAdapter(opts: { retry?: Partial<RetryPolicy> } = {}
       }
     },
 
-    async *lists(ctx) {
+    async *lists(ctx, since) {
+      // Later syncs: only lists whose members changed (or the list itself); their time is the newest
+      // change, so the cursor moves past it.
+      const changed = since ? await membershipChanges(ctx, since) : null;
       for await (const page of staticLists(ctx)) {
-        yield {
-          total: null,
-          items: page.map((l): RemoteList => ({
-            externalId: String(l.id),
-            name: l.name,
-            kind: 'static_list',
-            memberType: 'lead',
-            memberCount: null,
-            isActive: true,
-            updatedAt: iso(l.updatedAt),
-          })),
-        };
+        const items = page.flatMap((l): RemoteList[] => {
+          const at = changed?.get(l.id) ?? null;
+          if (changed && !at && !newer(l.updatedAt, since)) return [];
+          const updatedAt = iso(l.updatedAt);
+          return [
+            {
+              externalId: String(l.id),
+              name: l.name,
+              kind: 'static_list',
+              memberType: 'lead',
+              memberCount: null,
+              isActive: true,
+              updatedAt: at && (!updatedAt || at > updatedAt) ? at : updatedAt,
+            },
+          ];
+        });
+        if (items.length) yield { total: null, items };
       }
     },
 

@@ -276,10 +276,10 @@ test.describe('public pages (issue 8)', () => {
     await visit.page.screenshot({ path: `${SHOTS}/landing-page-phone.png`, fullPage: true });
     await visit.context.close();
 
-    // The demo's seeded page, as a prospect would see it (no token: prospect tags are empty).
+    // The demo's seeded page, as a prospect would see it (no token: its tags read their fallback).
     const demo = await visitAsStranger(browser, baseURL!, DEMO_PAGE);
     expect(demo.response?.status()).toBe(200);
-    await expect(demo.page.getByRole('heading', { level: 1 })).toHaveText('Your growth audit,');
+    await expect(demo.page.getByRole('heading', { level: 1 })).toHaveText('Your growth audit, there');
     await demo.page.screenshot({ path: `${SHOTS}/landing-page-demo.png`, fullPage: true });
     await demo.context.close();
   });

@@ -582,12 +582,14 @@ describe('HubSpot requests of a list sync (issue 18)', () => {
 });
 
 describe('HubSpot not set up', () => {
-  it('connect answers 400 naming HUBSPOT_CLIENT_ID when it is unset', async () => {
+  it("connect answers 400 in the user's words when HUBSPOT_CLIENT_ID is unset (issue 42 item 3: the variable goes to the log and the README)", async () => {
     const bare = await createTestApp();
     const c = await makeClient(bare, 'Bare');
     const { browser } = await signedIn(bare, { [c]: 'purple_owner' });
     const res = await browser.get(`/v1/integration/crm/hubspot/client/${c}/redirect`);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/HUBSPOT_CLIENT_ID/);
+    expect(res.json().message).toBe(
+      'HubSpot is not available on this installation — ask your administrator.',
+    );
   });
 });

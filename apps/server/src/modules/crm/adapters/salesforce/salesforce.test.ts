@@ -703,12 +703,14 @@ describe('Salesforce multi-currency org', () => {
 });
 
 describe('Salesforce not set up', () => {
-  it('connect answers 400 naming SALESFORCE_CLIENT_ID when it is unset', async () => {
+  it("connect answers 400 in the user's words when SALESFORCE_CLIENT_ID is unset (issue 42 item 3: the variable goes to the log and the README)", async () => {
     const bare = await createTestApp();
     const c = await makeClient(bare, 'Bare');
     const { browser } = await signedIn(bare, { [c]: 'purple_owner' });
     const res = await browser.get(`/v1/integration/crm/salesforce/client/${c}/redirect`);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/SALESFORCE_CLIENT_ID/);
+    expect(res.json().message).toBe(
+      'Salesforce is not available on this installation — ask your administrator.',
+    );
   });
 });

@@ -1,23 +1,8 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconRefresh, IconTrash, IconWorldWww } from '@tabler/icons-react';
+import { IconRefresh, IconTrash, IconWorldWww } from '@tabler/icons-react';
 import { landingDomainBody } from '@rally/shared/schemas/content';
 import type { LandingDomain, LandingDomainCheck } from '@rally/shared/schemas/content';
 import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
@@ -34,6 +19,7 @@ import { ConfirmModal } from './confirm-modal.tsx';
 import { schemaErrors } from './form-validation.ts';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
 import { RelativeTime } from './relative-time.tsx';
+import { CopyValue } from '../../../components/copy-value.tsx';
 
 /** Settings › Domains: landing pages on the client's own domain (a CNAME to us, checked by DNS). */
 export function DomainSettingsScreen() {
@@ -114,28 +100,6 @@ function DomainForm({ clientId, canWrite }: { clientId: string; canWrite: boolea
         </Stack>
       </form>
     </Paper>
-  );
-}
-
-function CopyValue({ value, label }: { value: string; label: string }) {
-  return (
-    <Group gap={6} wrap="nowrap">
-      <Code>{value}</Code>
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : `Copy the ${label}`}>
-            <ActionIcon
-              variant="subtle"
-              color={copied ? 'teal' : 'gray'}
-              onClick={copy}
-              aria-label={`Copy the ${label}`}
-            >
-              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
-    </Group>
   );
 }
 

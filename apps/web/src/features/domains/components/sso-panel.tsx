@@ -22,7 +22,7 @@ import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useDomains } from '../api/domains.ts';
 import { useSaveSso, useSso } from '../api/sso.ts';
-import { CopyValue } from './copy-value.tsx';
+import { CopyValue } from '../../../components/copy-value.tsx';
 
 export type SsoAccess = 'owner' | 'read' | 'none';
 

@@ -21,7 +21,7 @@ import type { ClientDomain } from '@rally/shared/schemas/domains';
 import { FormError } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAddDomain, useDomains, useRemoveDomain, useVerifyDomain } from '../api/domains.ts';
-import { CopyValue } from './copy-value.tsx';
+import { CopyValue } from '../../../components/copy-value.tsx';
 import { domainFieldError } from './field-errors.ts';
 
 /**

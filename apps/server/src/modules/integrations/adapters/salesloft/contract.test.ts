@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkRequest, loadSpec, recordingProxy } from '../../../../../test/vendor-specs/check.ts';
 import { demoSalesloftData, startFakeSalesloft } from '../../../../../test/fakes/salesloft.ts';
-import type { AdapterContext, Credentials, Page } from '../../port.ts';
+import { connectAndSyncTwice } from '../../../../../test/vendor-specs/sync-walk.ts';
 import { oauthCredentialsFrom } from '../../vendor-http.ts';
 import { createSalesloftAdapter } from './adapter.ts';
 
@@ -35,29 +35,11 @@ describe("a Salesloft sync's requests match Salesloft's API definition", () => {
       clientId: fake.clientId,
       clientSecret: fake.clientSecret,
     });
-    let creds: Credentials = oauthCredentialsFrom(fake.grantTokens());
-    const ctx: AdapterContext = {
-      credentials: () => creds,
-      saveCredentials: async (next) => {
-        creds = next;
-      },
-    };
-    const drain = async <T extends { updatedAt: string | null }>(pages: AsyncIterable<Page<T>>) => {
-      const items: T[] = [];
-      for await (const p of pages) items.push(...p.items);
-      return items;
-    };
-    const newest = (items: { updatedAt: string | null }[]) =>
-      items.map((i) => i.updatedAt ?? '').reduce((a, b) => (a > b ? a : b), '') || null;
-
-    await adapter.whoami(ctx);
-    const users = await drain(adapter.users(ctx, null));
-    const cadences = await drain(adapter.cadences(ctx, null));
-    const memberships = await drain(adapter.memberships(ctx, null));
-    const first = proxy.sent.length;
-    await drain(adapter.users(ctx, newest(users)));
-    await drain(adapter.cadences(ctx, newest(cadences)));
-    await drain(adapter.memberships(ctx, newest(memberships)));
+    const { first } = await connectAndSyncTwice(
+      adapter,
+      oauthCredentialsFrom(fake.grantTokens()),
+      () => proxy.sent.length,
+    );
 
     const spec = loadSpec('salesloft-sync-2026-12-05.json');
     const problems = proxy.sent.flatMap((r) => checkRequest(spec, r));

@@ -138,6 +138,17 @@ export async function waitFor<T>(
   }
 }
 
+/** Waits until no job of the named queues is queued, retrying or running. */
+export async function queuesIdle(app: FastifyInstance, names: string[], timeoutMs = 15_000): Promise<void> {
+  await waitFor(async () => {
+    for (const name of names) {
+      const jobs = await app.queue.boss.findJobs(name);
+      if (jobs.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active')) return false;
+    }
+    return true;
+  }, timeoutMs);
+}
+
 /**
  * Sends a job once no job of its queue is queued or running. A queue that runs one job at a time
  * ('exclusive': billing, transitions, attribution) drops a job sent while another is active, and a

@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { integrations } from '../../../../db/schema/index.ts';
-import { createTestApp, waitFor } from '../../../../../test/helpers.ts';
+import { createTestApp, queuesIdle, waitFor } from '../../../../../test/helpers.ts';
+import { CRM_SYNC_JOB } from '../../sync.ts';
+import { AD_FIELDS_JOB } from '../../../ad-fields/writer.ts';
 import type { Browser } from '../../../../../test/http.ts';
 import { makeClient, signedIn } from '../../../../../test/http.ts';
 import { smallOrg, startFakeSalesforce } from '../../../../../test/fakes/salesforce.ts';
@@ -155,6 +157,8 @@ describe('Salesforce login: PKCE and the login host (issue 40 item 2)', () => {
   });
 
   it('a My Domain org logs in at its own host: the browser goes to https://<name>.my.salesforce.com, the token call too', async () => {
+    // A sync or ad-field job the sandbox connection queued may still be refreshing its token there.
+    await queuesIdle(app, [CRM_SYNC_JOB, AD_FIELDS_JOB]);
     prod.clearRequests();
     sandbox.clearRequests();
     const { done } = await connect(

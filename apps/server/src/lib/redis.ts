@@ -68,7 +68,12 @@ export function openRedis(url: string, prefix: string, log: FastifyBaseLogger): 
   const handlers = new Map<string, Set<(message: string) => void>>();
   const subscriptions = new Map<string, Promise<unknown>>();
   let listening = false;
-  let everReady = false;
+  // A loss (or a first connection that failed) since the subscriber last listened: messages may
+  // have been missed, so its return is a 'resume'. The first connection at start is not one.
+  let missed = false;
+  subscriber.on('error', () => {
+    missed = true;
+  });
   subscriber.on('ready', () => {
     // ioredis sends the resubscriptions right after 'ready'; a PING answered after them says they
     // are in place (Redis answers in order).
@@ -77,8 +82,8 @@ export function openRedis(url: string, prefix: string, log: FastifyBaseLogger): 
         () => {
           if (subscriber.status !== 'ready') return;
           listening = true;
-          if (everReady) events.emit('resume');
-          everReady = true;
+          if (missed) events.emit('resume');
+          missed = false;
         },
         () => {},
       );
@@ -87,6 +92,7 @@ export function openRedis(url: string, prefix: string, log: FastifyBaseLogger): 
   subscriber.on('close', () => {
     if (listening) events.emit('loss');
     listening = false;
+    missed = true;
   });
   subscriber.on('message', (channel: string, message: string) => {
     for (const h of handlers.get(channel.slice(channelPrefix.length)) ?? []) {

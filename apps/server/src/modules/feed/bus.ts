@@ -26,6 +26,10 @@ export type FeedBus = {
   close(): Promise<void>;
 };
 
+/** How long a new page waits for its Redis subscription while Redis is not answering. */
+const SUBSCRIBE_WAIT_MS = 1_000;
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /** After REDIS_PREFIX (lib/redis.ts). */
 const CHANNEL = 'feed:';
 const isWire = (item: StoredFeedItem | FeedItem): item is FeedItem =>
@@ -112,7 +116,9 @@ export function createFeedBus(deps: {
           subscribed.set(clientId, live);
         }
         try {
-          await live;
+          // Redis away: the page follows this instance's items now; the subscription completes
+          // when Redis is back, and the page is then sent to reconnect for what it missed (routes.ts).
+          await (redis.listening() ? live : Promise.race([live, delay(SUBSCRIBE_WAIT_MS)]));
         } catch (err) {
           local.off(clientId, listener);
           if (subscribed.get(clientId) === live) subscribed.delete(clientId);

@@ -452,6 +452,22 @@ describe('GET /sc/dashboard/feed/stream (server-sent events)', () => {
     await s.close();
   });
 
+  it("'ready' carries the newest item id, so a stream that got no item still reconnects with Last-Event-ID", async () => {
+    const newest = await app.feedBus.add({ clientId, type: 'sync', data: { n: 5 } });
+    const s = await openStream(owner);
+    await s.ready();
+    expect(s.items()).toEqual([]);
+    expect(s.events.find((e) => e.event === 'ready')!.id).toBe(String(newest.id));
+    await s.close();
+    // Items arrive while it is away (Redis gone, say); the reconnect gets exactly those.
+    const missed = await app.feedBus.add({ clientId, type: 'import', data: { n: 6 } });
+    const again = await openStream(owner, { headers: { 'last-event-id': String(newest.id) } });
+    await again.ready();
+    expect(again.items().map((i) => i.id)).toEqual([missed.id]);
+    expect(again.events.find((e) => e.event === 'ready')!.id).toBe(String(missed.id));
+    await again.close();
+  });
+
   it('the engine publishes: an ad click shows up live as a click and a new superprospect (ARCHITECTURE.md §5)', async () => {
     const rep = await makeRep(app, clientId, { firstName: 'Maya' });
     const content = await makeContent(app, clientId, { landingPageUrl: 'https://acme.example/offer' });

@@ -142,6 +142,18 @@ export async function feedAfter(db: Db, clientId: string, afterId: number): Prom
   return rowsOf<Row>(result).map((r) => toFeedItem(stored(r)));
 }
 
+/**
+ * The client's newest feed item id (0 when it has none): where a new stream starts. Read through
+ * the (client, created_at) index: ids and creation times rise together.
+ */
+export async function feedNewestId(db: Db, clientId: string): Promise<number> {
+  const result = await db.execute(sql`
+    select coalesce(max(n.id), 0)::text as id from (
+      select f.id from feed_items f where f.client_id = ${clientId}
+      order by f.created_at desc limit 20) n`);
+  return Number(rowsOf<{ id: string }>(result)[0]?.id ?? 0);
+}
+
 export async function feedSummary(db: Db, clientId: string, now: Date) {
   const [latest, counts] = await Promise.all([
     db.execute(sql`

@@ -12,7 +12,15 @@ import type { FeedItem } from '@rally/shared/schemas/feed';
 import { SSO_SCOPE_DENIED, authOf, scopeAllows, tenantOf } from '../../lib/access.ts';
 import { httpError } from '../../lib/errors.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
-import { engagementLast, feedAfter, feedCount, feedPage, feedSummary, superToday } from './repository.ts';
+import {
+  engagementLast,
+  feedAfter,
+  feedCount,
+  feedNewestId,
+  feedPage,
+  feedSummary,
+  superToday,
+} from './repository.ts';
 
 /** Comments on an idle stream, so proxies and browsers keep it open (most time out after 30-60 s). */
 export const HEARTBEAT_SECONDS = 25;
@@ -110,6 +118,13 @@ export const feedRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preClose', async () => {
     for (const res of open) res.end();
   });
+  // Redis back after an outage: items other instances published meanwhile never reached these
+  // streams. Ended, each browser reconnects (after RETRY_MS) with Last-Event-ID and is replayed
+  // what it missed (issue 41 item 4).
+  app.redis?.onResume(() => {
+    if (open.size) app.log.info({ streams: open.size }, 'feed: redis is back; streams sent to reconnect');
+    for (const res of open) res.end();
+  });
 
   app.get(
     streamPath,
@@ -145,8 +160,12 @@ export const feedRoutes: FastifyPluginAsyncZod = async (app) => {
       // Items sent by the replay, which may also arrive live (stored before the replay read them,
       // published after the subscription): sent once.
       const replayed = new Set<number>();
+      // The newest item id this stream has accounted for: given to the browser on 'ready' too, so a
+      // reconnect always carries a Last-Event-ID, even when no item came before the stream ended.
+      let cursor = lastId ?? 0;
       const send = (item: FeedItem) => {
         if (replayed.has(item.id) || res.destroyed) return;
+        cursor = Math.max(cursor, item.id);
         res.write(`id: ${item.id}\nevent: feed\ndata: ${JSON.stringify(item)}\n\n`);
       };
       // Follow first, then replay what was missed, so nothing falls between the two.
@@ -181,10 +200,12 @@ export const feedRoutes: FastifyPluginAsyncZod = async (app) => {
             send(item);
             replayed.add(item.id);
           }
+        } else {
+          cursor = Math.max(cursor, await feedNewestId(db, clientId));
         }
         replaying = false;
         for (const item of held.splice(0)) send(item);
-        res.write(`event: ready\ndata: {}\n\n`);
+        res.write(`id: ${cursor}\nevent: ready\ndata: {}\n\n`);
       } catch (err) {
         request.log.warn({ err }, 'feed stream: replay failed');
         res.end();

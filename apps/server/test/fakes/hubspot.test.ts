@@ -46,7 +46,7 @@ describe('fake HubSpot', () => {
     const back = new URL(auth.headers.get('location')!);
     expect(back.searchParams.get('state')).toBe('s1');
     const form = (f: Record<string, string>) =>
-      fetch(`${fake.apiUrl}/oauth/v1/token`, {
+      fetch(`${fake.apiUrl}/oauth/2026-03/token`, {
         method: 'POST',
         body: new URLSearchParams({ client_id: fake.clientId, client_secret: fake.clientSecret, ...f }),
       });
@@ -64,11 +64,19 @@ describe('fake HubSpot', () => {
     expect(tokens.expires_in).toBe(1800);
     expect(((await (await form(exchange)).json()) as { status: string }).status).toBe('BAD_AUTH_CODE');
 
-    const who = await fetch(`${fake.apiUrl}/oauth/v1/access-tokens/${tokens.access_token}`);
-    expect(await who.json()).toMatchObject({
+    const introspect = (token: string) =>
+      fetch(`${fake.apiUrl}/oauth/2026-03/token/introspect`, {
+        method: 'POST',
+        body: new URLSearchParams({ client_id: fake.clientId, client_secret: fake.clientSecret, token }),
+      }).then((r) => r.json());
+    expect(await introspect(tokens.access_token)).toMatchObject({
+      active: true,
       hub_id: fake.hubId,
       scopes: ['oauth', 'crm.objects.deals.read'],
     });
+    expect(await introspect('nonsense')).toEqual({ active: false });
+    // The deprecated v1 token-info endpoint is not served.
+    expect((await fetch(`${fake.apiUrl}/oauth/v1/access-tokens/${tokens.access_token}`)).status).toBe(404);
     // Only the deals scope was granted.
     expect((await call('/crm/v3/objects/contacts', { bearer: tokens.access_token })).res.status).toBe(403);
 

@@ -6,8 +6,10 @@ import type { HsPropertyDef, PropertyState } from './hubspot-properties.ts';
 
 /**
  * A fake HubSpot on loopback, as API-NOTES.md §4 describes it: the OAuth authorization-code flow
- * (authorize, `POST /oauth/v1/token` with authorization_code and refresh_token, expires_in 1800,
- * `GET /oauth/v1/access-tokens/{token}` for who-am-I, `DELETE /oauth/v1/refresh-tokens/{token}`),
+ * (authorize, then the date-versioned OAuth API of test/vendor-specs/hubspot-sync-*: `POST
+ * /oauth/2026-03/token` with authorization_code and refresh_token, expires_in 1800, `POST
+ * .../token/introspect` for who-am-I, `POST .../token/revoke`; the v1 endpoints are deprecated, see
+ * `oauth()` below),
  * and the CRM v3 API: deals, contacts and companies (`limit` ≤100 + `after`, cursor in
  * `paging.next.after`, no `paging` on the last page; `propertiesWithHistory`; search with
  * `hs_lastmodifieddate` filters sorted ascending), deal pipelines with stages, owners, properties,
@@ -152,6 +154,7 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     ]),
   );
   let batchUpdates = 0;
+  let revoked = 0;
   const codes = new Map<string, { redirectUri: string; scope: string }>();
   const access = new Map<string, { expiresAt: number; scope: string; refresh: string }>();
   const refreshTokens = new Map<string, { scope: string }>();
@@ -330,34 +333,45 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     const r = refresh ?? `na1-${randomUUID()}`;
     refreshTokens.set(r, { scope });
     access.set(token, { expiresAt: now() + 1800_000, scope, refresh: r });
-    return { access_token: token, refresh_token: r, expires_in: 1800, token_type: 'bearer' };
+    // AccessTokenResponse of the 2026-03 OAuth spec.
+    return {
+      access_token: token,
+      refresh_token: r,
+      expires_in: 1800,
+      token_type: 'bearer',
+      token_use: 'access_token',
+      hub_id: hubId,
+      scopes: scope.split(' '),
+      user_id: 7001,
+    };
+  }
+
+  /**
+   * The date-versioned OAuth API's errors carry RFC 6749's `error` and `error_description` beside
+   * HubSpot's own `status` and `message` (changelog "New OAuth v3 API Endpoints and Standardized Error
+   * Responses").
+   */
+  const oauthError = (status: string, error: string, message: string) =>
+    new HttpError(400, { error, error_description: message, status, message, correlationId: randomUUID() });
+
+  /** The app's own credentials in a form body (token, introspect and revoke all ask for them). */
+  function clientAuth(form: URLSearchParams) {
+    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) {
+      throw oauthError('BAD_CLIENT_ID', 'invalid_client', 'missing or unknown client id');
+    }
   }
 
   async function token(req: IncomingMessage, res: ServerResponse) {
     const form = new URLSearchParams(await readBody(req));
-    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) {
-      throw new HttpError(400, {
-        status: 'BAD_CLIENT_ID',
-        message: 'missing or unknown client id',
-        correlationId: randomUUID(),
-      });
-    }
+    clientAuth(form);
     if (form.get('grant_type') === 'authorization_code') {
       const c = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       if (!c) {
-        throw new HttpError(400, {
-          status: 'BAD_AUTH_CODE',
-          message: 'missing or unknown auth code',
-          correlationId: randomUUID(),
-        });
+        throw oauthError('BAD_AUTH_CODE', 'invalid_grant', 'missing or unknown auth code');
       }
       if (c.redirectUri !== form.get('redirect_uri')) {
-        throw new HttpError(400, {
-          status: 'BAD_REDIRECT_URI',
-          message: 'redirect_uri does not match',
-          correlationId: randomUUID(),
-        });
+        throw oauthError('BAD_REDIRECT_URI', 'invalid_grant', 'redirect_uri does not match');
       }
       return send(res, 200, issue(c.scope));
     }
@@ -365,20 +379,74 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       const r = form.get('refresh_token') ?? '';
       const known = refreshTokens.get(r);
       if (!known) {
-        throw new HttpError(400, {
-          status: 'BAD_REFRESH_TOKEN',
-          message: 'missing or unknown refresh token',
-          correlationId: randomUUID(),
-        });
+        throw oauthError(
+          'BAD_REFRESH_TOKEN',
+          'invalid_grant',
+          'refresh token is invalid, expired or revoked',
+        );
       }
       // HubSpot keeps the refresh token: the reply repeats it.
       return send(res, 200, issue(known.scope, r));
     }
-    throw new HttpError(400, {
-      status: 'BAD_GRANT_TYPE',
-      message: 'unsupported grant_type',
-      correlationId: randomUUID(),
-    });
+    throw oauthError('BAD_GRANT_TYPE', 'unsupported_grant_type', 'unsupported grant_type');
+  }
+
+  /**
+   * `POST /oauth/2026-03/token/introspect` (form: client_id, client_secret, token, token_type_hint):
+   * the token's metadata (PublicAccessTokenInfoResponse / PublicRefreshTokenInfoResponse of the
+   * spec: active, hub_id, hub_domain, scopes, token_use...). A token that is unknown, expired or
+   * revoked answers `{active: false}` with 200, as RFC 7662 §2.2 (the endpoint's model) says.
+   */
+  async function introspect(req: IncomingMessage, res: ServerResponse) {
+    const form = new URLSearchParams(await readBody(req));
+    clientAuth(form);
+    const t = form.get('token') ?? '';
+    const a = access.get(t);
+    const r = refreshTokens.get(t);
+    const common = { app_id: 12345, client_id: clientId, hub_id: hubId, user: 'owner@hubspot.example' };
+    if (a && a.expiresAt > now() && refreshTokens.has(a.refresh)) {
+      return send(res, 200, {
+        ...common,
+        active: true,
+        token: t,
+        token_use: 'access_token',
+        token_type: 'access',
+        hub_domain: 'fake-portal.hubspot.example',
+        scopes: a.scope.split(' '),
+        expires_in: Math.round((a.expiresAt - now()) / 1000),
+        user_id: 7001,
+        is_private_distribution: false,
+      });
+    }
+    if (r) {
+      return send(res, 200, {
+        ...common,
+        active: true,
+        token: t,
+        token_use: 'refresh_token',
+        token_type: 'refresh',
+        hub_domain: 'fake-portal.hubspot.example',
+        scopes: r.scope.split(' '),
+        user_id: 7001,
+      });
+    }
+    return send(res, 200, { active: false });
+  }
+
+  /**
+   * `POST /oauth/2026-03/token/revoke` (form: client_id, client_secret, token, token_type_hint):
+   * "Deletes/Revokes provided Refresh Token" (the spec), the replacement of `DELETE
+   * /oauth/v1/refresh-tokens/{token}` (changelog "v1 OAuth API Deprecation"). The tokens it
+   * issued stop working. An unknown token is no error (RFC 7009 §2.2: 200 either way).
+   */
+  async function revoke(req: IncomingMessage, res: ServerResponse) {
+    const form = new URLSearchParams(await readBody(req));
+    clientAuth(form);
+    const t = form.get('token') ?? '';
+    refreshTokens.delete(t);
+    revoked += 1;
+    res.writeHead(200);
+    res.end();
   }
 
   /** HubSpot's consent screen, auto-approved (or denied via `denyNextConsent`). */
@@ -835,7 +903,13 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       );
     }
     if (area === 'lists' && rest[0] === 'search' && req.method === 'POST') {
-      let body: { query?: string; processingTypes?: string[]; offset?: number; count?: number };
+      let body: {
+        query?: string;
+        processingTypes?: string[];
+        objectTypeId?: string;
+        offset?: number;
+        count?: number;
+      };
       try {
         body = JSON.parse((await readBody(req)) || '{}') as typeof body;
       } catch {
@@ -849,7 +923,9 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       const rows = lists.filter(
         (l) =>
           (!body.query || l.name.toLowerCase().includes(body.query.toLowerCase())) &&
-          (!body.processingTypes || body.processingTypes.includes(l.processingType)),
+          (!body.processingTypes || body.processingTypes.includes(l.processingType)) &&
+          // ListSearchRequest.objectTypeId: only lists of that object (contacts: 0-1).
+          (!body.objectTypeId || l.objectTypeId === body.objectTypeId),
       );
       return send(
         res,
@@ -907,29 +983,16 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     requests.push(entry);
     try {
       if (url.pathname === '/oauth/authorize' && req.method === 'GET') authorize(url.searchParams, res);
-      else if (url.pathname === '/oauth/v1/token' && req.method === 'POST') await token(req, res);
-      else if (url.pathname.startsWith('/oauth/v1/access-tokens/') && req.method === 'GET') {
-        const t = decodeURIComponent(url.pathname.slice('/oauth/v1/access-tokens/'.length));
-        const a = access.get(t);
-        if (!a || a.expiresAt <= now() || !refreshTokens.has(a.refresh)) {
-          throw hsError(404, 'OBJECT_NOT_FOUND', 'access token not found');
-        }
-        send(res, 200, {
-          token: t,
-          user: 'owner@hubspot.example',
-          hub_domain: 'fake-portal.hubspot.example',
-          scopes: a.scope.split(' '),
-          hub_id: hubId,
-          app_id: 12345,
-          expires_in: Math.round((a.expiresAt - now()) / 1000),
-          user_id: 7001,
-          token_type: 'access',
-        });
-      } else if (url.pathname.startsWith('/oauth/v1/refresh-tokens/') && req.method === 'DELETE') {
-        const r = decodeURIComponent(url.pathname.slice('/oauth/v1/refresh-tokens/'.length));
-        if (!refreshTokens.delete(r)) throw hsError(404, 'OBJECT_NOT_FOUND', 'refresh token not found');
-        res.writeHead(204);
-        res.end();
+      // The OAuth API of test/vendor-specs/hubspot-sync-* (2026-03). The v1 endpoints (`POST
+      // /oauth/v1/token`, `GET /oauth/v1/access-tokens/{token}`, `GET|DELETE
+      // /oauth/v1/refresh-tokens/{token}`) are deprecated and sunset on 2027-02-16 (changelog "v1
+      // OAuth API Deprecation"; the spec marks the token-info ones deprecated): this fake answers
+      // them 404, so an adapter still on them fails its tests.
+      else if (url.pathname === '/oauth/2026-03/token' && req.method === 'POST') await token(req, res);
+      else if (url.pathname === '/oauth/2026-03/token/introspect' && req.method === 'POST') {
+        await introspect(req, res);
+      } else if (url.pathname === '/oauth/2026-03/token/revoke' && req.method === 'POST') {
+        await revoke(req, res);
       } else if (url.pathname.startsWith('/crm/v3/') || url.pathname.startsWith('/crm/v4/associations/')) {
         if (opts.latencyMs) await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
         await api(req, url, res, entry);
@@ -986,6 +1049,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     setBurstLimit(n: number | undefined) {
       opts.burstLimit = n;
     },
+    /** How many revocations were asked for (`POST /oauth/2026-03/token/revoke`). */
+    revocations: () => revoked,
     /** How many contact batch updates were made. */
     batchUpdates: () => batchUpdates,
     /** Tokens for tests that skip the consent screen. */

@@ -21,9 +21,11 @@ type Schema = {
   allOf?: Schema[];
   anyOf?: Schema[];
   oneOf?: Schema[];
+  required?: string[];
 };
 type Parameter = { name: string; in: string };
 type Operation = {
+  deprecated?: boolean;
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
 };
@@ -96,13 +98,35 @@ export function undocumentedKeys(spec: Spec, schema: Schema | undefined, value: 
   return problems;
 }
 
-/** Everything undocumented in one request; empty when it matches the description. */
-export function checkRequest(spec: Spec, req: SentRequest): string[] {
+/** Required keys of `value` (and of its nested objects) that it leaves out. */
+export function missingRequired(spec: Spec, schema: Schema | undefined, value: unknown, at = 'body'): string[] {
+  const s = resolve(spec, schema);
+  if (!s || value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => missingRequired(spec, s.items, v, `${at}[${i}]`));
+  const obj = value as Record<string, unknown>;
+  const problems = (s.required ?? []).filter((k) => !(k in obj)).map((k) => `${at}.${k} is required`);
+  for (const [key, v] of Object.entries(obj)) {
+    if (s.properties?.[key]) problems.push(...missingRequired(spec, s.properties[key], v, `${at}.${key}`));
+  }
+  return problems;
+}
+
+/**
+ * Everything undocumented in one request; empty when it matches the description. `strict` also
+ * reports an operation the description marks deprecated and required body keys left out, and reads
+ * a form-encoded body (OAuth token endpoints) as its fields.
+ */
+export function checkRequest(spec: Spec, req: SentRequest, opts: { strict?: boolean } = {}): string[] {
   const found = operationOf(spec, req);
   if (!found) return [`${req.method} ${req.path} is not a documented operation`];
   const { op, template } = found;
   const params = op.parameters ?? [];
   const problems: string[] = [];
+  if (opts.strict && op.deprecated) problems.push(`${req.method} ${template} is deprecated`);
+  const form = op.requestBody?.content?.['application/x-www-form-urlencoded'];
+  if (opts.strict && form && typeof req.body === 'string') {
+    req = { ...req, body: Object.fromEntries(new URLSearchParams(req.body)) };
+  }
   const documented = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
   for (const name of new Set(req.query.keys())) {
     const bare = name.replace(/\[.*$/, '');
@@ -119,6 +143,9 @@ export function checkRequest(spec: Spec, req: SentRequest): string[] {
       }
     } else if (schema) {
       problems.push(...undocumentedKeys(spec, schema, req.body).map((p) => `${req.method} ${template}: ${p}`));
+      if (opts.strict) {
+        problems.push(...missingRequired(spec, schema, req.body).map((p) => `${req.method} ${template}: ${p}`));
+      }
     } else {
       problems.push(`${req.method} ${template}: takes no body`);
     }

@@ -58,6 +58,13 @@ export const RALLY_PROPERTIES = [
 export const HUBSPOT_REVOKED_MESSAGE =
   "HubSpot no longer accepts Rally's access (the app was uninstalled or the refresh token was revoked). Reconnect HubSpot in Settings › Connections.";
 
+/**
+ * HubSpot's date-versioned OAuth API (token, introspect, revoke; form fields in the body). The v1
+ * endpoints (`/oauth/v1/token`, `GET /oauth/v1/access-tokens/{token}`, `DELETE
+ * /oauth/v1/refresh-tokens/{token}`) are deprecated and end on 2027-02-16 (changelog "v1 OAuth API
+ * Deprecation"; test/vendor-specs/hubspot-sync-*).
+ */
+const OAUTH = '/oauth/2026-03';
 /** Search pages (HubSpot: ≤200) and its cap per query. */
 const SEARCH_LIMIT = 200;
 /** HubSpot's activity objects and the activity type names Rally stores (Salesforce's own words). */
@@ -145,7 +152,7 @@ export function createHubSpotAdapter(
       const { clientId, clientSecret } = app();
       const reply = await http.raw<TokenReply>({
         method: 'POST',
-        url: `${api}/oauth/v1/token`,
+        url: `${api}${OAUTH}/token`,
         body: new URLSearchParams({
           grant_type: 'refresh_token',
           refresh_token: creds.refreshToken ?? '',
@@ -204,7 +211,8 @@ export function createHubSpotAdapter(
         sorts: [{ propertyName: modified, direction: 'ASCENDING' }],
         properties: [...properties, modified],
         limit: SEARCH_LIMIT,
-        ...(after ? { after } : {}),
+        // The spec's PublicObjectSearchRequest requires `after`: "0" is the first page.
+        after: after ?? '0',
       });
       yield { items: reply.results, total: reply.total };
       const next = reply.paging?.next?.after;
@@ -334,7 +342,7 @@ export function createHubSpotAdapter(
       const { clientId, clientSecret } = app();
       const reply = await http.raw<TokenReply>({
         method: 'POST',
-        url: `${api}/oauth/v1/token`,
+        url: `${api}${OAUTH}/token`,
         body: new URLSearchParams({
           grant_type: 'authorization_code',
           code,
@@ -348,9 +356,16 @@ export function createHubSpotAdapter(
 
     async revoke(creds) {
       if (creds.kind !== 'oauth' || !creds.refreshToken) return;
+      const { clientId, clientSecret } = app();
       await http.raw({
-        method: 'DELETE',
-        url: `${api}/oauth/v1/refresh-tokens/${encodeURIComponent(creds.refreshToken)}`,
+        method: 'POST',
+        url: `${api}${OAUTH}/token/revoke`,
+        body: new URLSearchParams({
+          token: creds.refreshToken,
+          token_type_hint: 'refresh_token',
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
       });
     },
 
@@ -358,9 +373,16 @@ export function createHubSpotAdapter(
       // An authenticated call first: it checks the token (refreshing it when it expired).
       await get(ctx, '/crm/v3/owners', { limit: '1' });
       const creds = ctx.credentials();
-      const token = creds.kind === 'oauth' ? creds.accessToken : '';
-      const info = await http.raw<{ hub_domain?: string; hub_id?: number }>({
-        url: `${api}/oauth/v1/access-tokens/${encodeURIComponent(token)}`,
+      const { clientId, clientSecret } = app();
+      const info = await http.raw<{ active?: boolean; hub_domain?: string; hub_id?: number }>({
+        method: 'POST',
+        url: `${api}${OAUTH}/token/introspect`,
+        body: new URLSearchParams({
+          token: creds.kind === 'oauth' ? creds.accessToken : '',
+          token_type_hint: 'access_token',
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
       });
       return { accountName: info.hub_domain ?? (info.hub_id ? `HubSpot portal ${info.hub_id}` : 'HubSpot') };
     },
@@ -630,7 +652,13 @@ export function createHubSpotAdapter(
           hasMore: boolean;
           offset: number;
           total: number;
-        }>(ctx, '/crm/v3/lists/search', { offset, count: 500 });
+        }>(ctx, '/crm/v3/lists/search', {
+          // ListSearchRequest requires `additionalProperties`; these three are also its defaults.
+          additionalProperties: ['hs_list_size', 'hs_last_record_added_at', 'hs_last_record_removed_at'],
+          objectTypeId: '0-1',
+          offset,
+          count: 500,
+        });
         yield {
           total: reply.total,
           items: reply.lists

@@ -382,7 +382,7 @@ describe('HubSpot connection and sync (issue 16)', () => {
     fake.afterCalls(6, () => fake.failWithRateLimit(2));
     await app.crmSync.run({ integrationId: id });
     expect(fake.requests.some((r) => r.status === 401)).toBe(true);
-    expect(fake.requests.filter((r) => r.path === '/oauth/v1/token')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.path === '/oauth/2026-03/token')).toHaveLength(1);
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
     const row = (await connectionOf())!;
     expect(row).toMatchObject({ isActive: true, isSyncing: false, lastError: null });
@@ -457,13 +457,11 @@ describe('HubSpot connection and sync (issue 16)', () => {
     fake.clearRequests();
     const res = await owner.delete(`/v1/integration/crm/hubspot/client/${clientId}/settings`);
     expect(res.statusCode).toBe(204);
+    // The date-versioned revoke (issue 40 item 4): the v1 DELETE is deprecated.
     expect(fake.requests).toContainEqual(
-      expect.objectContaining({
-        method: 'DELETE',
-        status: 204,
-        path: expect.stringMatching(/^\/oauth\/v1\/refresh-tokens\//),
-      }),
+      expect.objectContaining({ method: 'POST', status: 200, path: '/oauth/2026-03/token/revoke' }),
     );
+    expect(fake.revocations()).toBe(1);
     expect(await connectionOf()).toMatchObject({ isActive: false, credentialsEnc: null });
     expect(await n(opportunities)).toBe(5);
   });

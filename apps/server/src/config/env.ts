@@ -160,6 +160,14 @@ const schema = z.object({
   HUBSPOT_CLIENT_SECRET: z.string().min(1).optional(),
   HUBSPOT_API_URL: url('the HubSpot API base').default('https://api.hubapi.com'),
   HUBSPOT_AUTH_URL: url('the HubSpot consent server').default('https://app.hubspot.com'),
+  META_APP_ID: z.string().trim().min(1).optional(),
+  META_APP_SECRET: z.string().min(1).optional(),
+  META_GRAPH_URL: url('the Meta Graph API base').default('https://graph.facebook.com'),
+  META_AUTH_URL: url('the Facebook login dialog host').default('https://www.facebook.com'),
+  META_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d$/, 'must be a Graph API version like v25.0')
+    .default('v25.0'),
   UPLOAD_MAX_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })
     .int('must be a whole number of megabytes')
@@ -262,7 +270,17 @@ export type SalesforceConfig = {
   clientSecret: string | null;
 };
 
+/** Meta's Marketing API (issue 39): the app's id and secret, the Graph host and its version. */
+export type MetaConfig = {
+  graphUrl: string;
+  authUrl: string;
+  apiVersion: string;
+  appId: string | null;
+  appSecret: string | null;
+};
+
 export type VendorsConfig = {
+  meta: MetaConfig;
   salesloft: OAuthVendorConfig;
   outreach: OAuthVendorConfig;
   apolloio: { apiUrl: string };
@@ -414,6 +432,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push(`${p}_CLIENT_SECRET: is required when ${p}_CLIENT_ID is set`);
     }
   }
+  if (e.META_APP_ID && !e.META_APP_SECRET) {
+    problems.push('META_APP_SECRET: is required when META_APP_ID is set');
+  }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_PUBLISHABLE_KEY) {
     problems.push(
       'STRIPE_PUBLISHABLE_KEY: is required when STRIPE_SECRET_KEY is set (the browser collects cards with Stripe.js)',
@@ -465,6 +486,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : null,
     vendors: {
+      meta: {
+        graphUrl: e.META_GRAPH_URL.replace(/\/+$/, ''),
+        authUrl: e.META_AUTH_URL.replace(/\/+$/, ''),
+        apiVersion: e.META_API_VERSION,
+        appId: e.META_APP_ID ?? null,
+        appSecret: e.META_APP_SECRET ?? null,
+      },
       salesloft: {
         apiUrl: e.SALESLOFT_API_URL.replace(/\/+$/, ''),
         authUrl: e.SALESLOFT_AUTH_URL.replace(/\/+$/, ''),

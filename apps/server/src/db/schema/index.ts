@@ -17,3 +17,4 @@ export * from './ad-fields.ts';
 export * from './email-ads.ts';
 export * from './domains.ts';
 export * from './blobs.ts';
+export * from './ad-networks.ts';

@@ -40,7 +40,7 @@ describe('GET /v1/api/config', () => {
       gtm_id: null,
       stripe_publishable_key: null,
       sign_in: { google: false, microsoft: false },
-      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false },
+      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false, meta: false },
     });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self';");
@@ -60,7 +60,7 @@ describe('GET /v1/api/config', () => {
       gtm_id: 'GTM-ABC123',
       stripe_publishable_key: 'pk_test_123',
       sign_in: { google: false, microsoft: false },
-      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false },
+      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false, meta: false },
     });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/js\.stripe\.com/);
@@ -83,7 +83,13 @@ describe('what this installation offers (issue 42 item 3)', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.sign_in).toEqual({ google: true, microsoft: false });
-    expect(body.connect).toEqual({ salesloft: false, outreach: false, salesforce: false, hubspot: true });
+    expect(body.connect).toEqual({
+      salesloft: false,
+      outreach: false,
+      salesforce: false,
+      hubspot: true,
+      meta: false,
+    });
     expect(res.body).not.toContain('secret');
     expect(res.body).not.toContain('hub-id');
   });

@@ -16,6 +16,8 @@ export const appConfigReply = z.object({
     outreach: z.boolean(),
     salesforce: z.boolean(),
     hubspot: z.boolean(),
+    /** Issue 39: ad networks (decision 0025). */
+    meta: z.boolean(),
   }),
 });
 
@@ -45,6 +47,7 @@ export const appConfigRoutes: FastifyPluginAsyncZod = async (app) => {
         outreach: oauthReady(app.config.vendors.outreach),
         salesforce: oauthReady(app.config.vendors.salesforce),
         hubspot: oauthReady(app.config.vendors.hubspot),
+        meta: Boolean(app.config.vendors.meta.appId && app.config.vendors.meta.appSecret),
       },
     }),
   );

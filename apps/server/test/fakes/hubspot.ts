@@ -33,6 +33,8 @@ export type HsRecord = {
   /** When it went to the recycling bin (HubSpot's `archivedAt`, only on archived records). */
   archivedAt?: string;
   associations: Partial<Record<HsObjectType, string[]>>;
+  /** The company typed "Primary" among `associations.companies` (HubSpot: one per record). */
+  primaryCompany?: string;
 };
 
 export type HsStage = {
@@ -71,7 +73,10 @@ export type HubSpotSeed = {
   deals?: {
     properties: Record<string, string>;
     stages?: string[];
+    /** The deal's primary company. */
     companyIndex?: number;
+    /** Every company of the deal, in the order they were associated (the primary among them). */
+    companyIndexes?: number[];
     contactIndexes?: number[];
   }[];
   lists?: { name: string; processingType?: HsList['processingType']; contactIndexes: number[] }[];
@@ -84,6 +89,8 @@ export type StartFakeHubSpotOptions = {
   now?: () => number;
   /** The scopes a consent grants (space-separated); default all CRM read scopes + oauth. */
   scope?: string;
+  /** Associations per record and page of the v4 batch read (HubSpot does not say; default 500). */
+  associationPageSize?: number;
   /** Each CRM API call answers this much later (the e2e test watches a sync's progress bar). */
   latencyMs?: number;
 };
@@ -298,10 +305,13 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     for (const d of s.deals ?? []) {
       const stages = d.stages ?? [d.properties.dealstage ?? 'appointmentscheduled'];
       const company = d.companyIndex === undefined ? undefined : companies[d.companyIndex];
+      const all = (d.companyIndexes ?? (company ? [d.companyIndex!] : [])).map((i) => companies[i]!.id);
       const r = addRecord('deals', { ...d.properties, dealstage: stages[0]! }, tick(), {
-        ...(company ? { companies: [company.id] } : {}),
+        ...(all.length ? { companies: all } : {}),
         ...(d.contactIndexes ? { contacts: d.contactIndexes.map((i) => contacts[i]!.id) } : {}),
       });
+      // HubSpot makes the first company associated the primary one; a user may move it since.
+      r.primaryCompany = company?.id ?? all[0];
       for (const st of stages.slice(1)) update('deals', r.id, { dealstage: st });
     }
     for (const l of s.lists ?? []) {
@@ -603,6 +613,37 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     return out;
   }
 
+  /**
+   * The association types of one association, by HubSpot's typeIds (associations v4 guide, "Association
+   * type IDs": deal to company 341, deal to primary company 5, contact to company 279, contact to
+   * primary company 1, deal to contact 3, contact to call 193, e-mail 197, meeting 199, task 203).
+   * Every association has the unlabeled type; the primary company's has "Primary" beside it ("When
+   * a record has a primary association ... those types will be listed alongside the unlabeled
+   * association type").
+   */
+  function typesOf(from: HsObjectType, to: HsObjectType, r: HsRecord, toId: string) {
+    const unlabeled: Record<string, number> = {
+      'deals/companies': 341,
+      'contacts/companies': 279,
+      'deals/contacts': 3,
+      'contacts/calls': 193,
+      'contacts/emails': 197,
+      'contacts/meetings': 199,
+      'contacts/tasks': 203,
+    };
+    const primary: Record<string, number> = { 'deals/companies': 5, 'contacts/companies': 1 };
+    const key = `${from}/${to}`;
+    const types: { category: string; typeId: number; label: string | null }[] = [];
+    const isPrimary =
+      to === 'companies' &&
+      toId === (r.primaryCompany ?? (from === 'contacts' ? r.associations.companies?.[0] : undefined));
+    if (primary[key] && isPrimary)
+      types.push({ category: 'HUBSPOT_DEFINED', typeId: primary[key], label: 'Primary' });
+    if (unlabeled[key] === undefined) throw new Error(`fake HubSpot: no association type for ${key}`);
+    types.push({ category: 'HUBSPOT_DEFINED', typeId: unlabeled[key], label: null });
+    return types;
+  }
+
   type Filter = { propertyName: string; operator: string; value?: string; values?: string[] };
   function matches(r: HsRecord, f: Filter): boolean {
     const raw = f.propertyName === 'hs_object_id' ? r.id : r.properties[f.propertyName];
@@ -774,37 +815,38 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       return send(res, 200, { status: 'COMPLETE', results }, headers);
     }
     if (area === 'associations' && rest.length === 4 && rest[2] === 'batch' && rest[3] === 'read') {
-      // v4 associations: POST /crm/v4/associations/{from}/{to}/batch/read {inputs:[{id}]}.
+      // v4 associations: POST /crm/v4/associations/{from}/{to}/batch/read {inputs:[{id, after?}]}
+      // (≤1,000 inputs: changelog "Bug Fix: Batch Read Limit for HubSpot Associations API"). Each
+      // result is one page of its record's associations; "The 'after' field in a returned paging
+      // object can be added alongside the 'id' to retrieve the next page of associations from that
+      // objectId ... The 'paging' field will only be present if there are more pages" (the spec's
+      // operation description, test/vendor-specs/hubspot-sync-*). The page size of the batch read
+      // is not documented (the single-record read: "Limit 500 per call"): 500 here, smaller in tests.
       const from = rest[0] as HsObjectType;
       const to = rest[1] as HsObjectType;
       if (!objects[from] || !objects[to]) throw hsError(404, 'OBJECT_NOT_FOUND', 'Unknown object type');
-      let body: { inputs?: { id: string }[] };
+      let body: { inputs?: { id: string; after?: string }[] };
       try {
         body = JSON.parse(await readBody(req)) as typeof body;
       } catch {
         throw hsError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
       }
       if ((body.inputs ?? []).length > 1000) throw hsError(400, 'VALIDATION_ERROR', 'at most 1000 inputs');
+      const size = opts.associationPageSize ?? 500;
       const results = (body.inputs ?? []).flatMap((i) => {
-        const r = objects[from].find((x) => x.id === i.id);
+        const r = findRecord(from, i.id);
         const ids = r?.associations[to] ?? [];
-        return ids.length
-          ? [
-              {
-                from: { id: i.id },
-                to: ids.map((id, n) => ({
-                  toObjectId: Number(id),
-                  associationTypes: [
-                    {
-                      category: 'HUBSPOT_DEFINED',
-                      typeId: n === 0 ? 5 : 341,
-                      label: n === 0 ? 'Primary' : null,
-                    },
-                  ],
-                })),
-              },
-            ]
-          : [];
+        const start = afterParam(i.after);
+        const page = ids.slice(start, start + size);
+        if (!page.length) return [];
+        const next = start + size < ids.length ? String(start + size) : null;
+        return [
+          {
+            from: { id: i.id },
+            to: page.map((id) => ({ toObjectId: Number(id), associationTypes: typesOf(from, to, r!, id) })),
+            ...(next ? { paging: { next: { after: next, link: '' } } } : {}),
+          },
+        ];
       });
       return send(res, 200, { status: 'COMPLETE', results }, headers);
     }
@@ -1040,6 +1082,22 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     objectTypeId: OBJECT_TYPE_ID,
     customProperties,
     propertyGroups,
+    /** Associates two records both ways, as a user would (the first company becomes the primary). */
+    associate(type: HsObjectType, id: string, toType: HsObjectType, toId: string) {
+      const a = findRecord(type, id);
+      const b = findRecord(toType, toId);
+      if (!a || !b) throw new Error(`fake HubSpot: no ${type} ${id} or ${toType} ${toId}`);
+      (a.associations[toType] ??= []).push(toId);
+      (b.associations[type] ??= []).push(id);
+      if (toType === 'companies') a.primaryCompany ??= toId;
+    },
+    /** A user makes another associated company the deal's primary one. */
+    setPrimaryCompany(dealId: string, companyId: string) {
+      const d = findRecord('deals', dealId);
+      if (!d?.associations.companies?.includes(companyId)) throw new Error('fake HubSpot: not associated');
+      d.primaryCompany = companyId;
+      update('deals', dealId, {});
+    },
     /** A super admin deletes a custom contact property: its values go with it. */
     deleteProperty(name: string) {
       customProperties.delete(name);

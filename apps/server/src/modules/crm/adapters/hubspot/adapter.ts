@@ -72,6 +72,11 @@ const ACTIVITY_OBJECTS = { calls: 'Call', emails: 'Email', meetings: 'Meeting', 
 type ActivityObject = keyof typeof ACTIVITY_OBJECTS;
 const SEARCH_CAP = 10_000;
 
+/** An associated record and its association typeIds (v4). */
+type Linked = { id: string; types: number[] };
+/** HubSpot's typeId of a deal's association to its primary company (associations v4 guide). */
+const DEAL_TO_PRIMARY_COMPANY = 5;
+
 type TokenReply = { access_token: string; refresh_token?: string; expires_in?: number };
 type HsObject = {
   id: string;
@@ -287,29 +292,56 @@ export function createHubSpotAdapter(
       );
   }
 
-  /** The associated records of each record (v4 batch associations, 1,000 ids a call). */
+  /**
+   * The associated records of each record (v4 batch associations, 1,000 ids a call), each with its
+   * association typeIds. A record's associations come a page at a time: one with more carries
+   * `paging.next.after`, sent back beside its id until none is left (the spec: "The 'after' field in a
+   * returned paging object can be added alongside the 'id' to retrieve the next page").
+   */
   async function associations(
     ctx: AdapterContext,
     to: 'companies' | 'contacts' | ActivityObject,
     fromIds: string[],
     from: 'deals' | 'contacts' = 'deals',
-  ): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    for (let i = 0; i < fromIds.length; i += 1000) {
-      const reply = await post<{
-        results: { from: { id: string }; to: { toObjectId: number | string }[] }[];
-      }>(ctx, `/crm/v4/associations/${from}/${to}/batch/read`, {
-        inputs: fromIds.slice(i, i + 1000).map((id) => ({ id })),
-      });
-      for (const r of reply.results) {
-        out.set(
-          String(r.from.id),
-          r.to.map((t) => String(t.toObjectId)),
-        );
+  ): Promise<Map<string, Linked[]>> {
+    const out = new Map<string, Linked[]>();
+    let inputs: { id: string; after?: string }[] = fromIds.map((id) => ({ id }));
+    while (inputs.length) {
+      const more: { id: string; after: string }[] = [];
+      for (let i = 0; i < inputs.length; i += 1000) {
+        const reply = await post<{
+          results: {
+            from: { id: string };
+            to: { toObjectId: number | string; associationTypes?: { typeId?: number }[] }[];
+            paging?: { next?: { after?: string } };
+          }[];
+        }>(ctx, `/crm/v4/associations/${from}/${to}/batch/read`, { inputs: inputs.slice(i, i + 1000) });
+        for (const r of reply.results) {
+          const id = String(r.from.id);
+          const list = out.get(id) ?? [];
+          for (const t of r.to) {
+            list.push({
+              id: String(t.toObjectId),
+              types: (t.associationTypes ?? []).map((a) => Number(a.typeId)),
+            });
+          }
+          out.set(id, list);
+          const after = r.paging?.next?.after;
+          if (after) more.push({ id, after });
+        }
       }
+      inputs = more;
     }
     return out;
   }
+  /**
+   * A deal's account: its company typed "Primary" (typeId 5), wherever it comes in the list (a deal may
+   * have several companies). HubSpot makes the first company associated the primary one; a deal left
+   * without one (its primary company deleted) falls back to the first, as before.
+   */
+  const primaryCompany = (linked: Linked[]) =>
+    (linked.find((l) => l.types.includes(DEAL_TO_PRIMARY_COMPANY)) ?? linked[0])?.id ?? null;
+  const idsOf = (m: Map<string, Linked[]>) => new Map([...m].map(([k, v]) => [k, v.map((l) => l.id)]));
 
   const DEAL_PROPERTIES = [
     'dealname',
@@ -485,7 +517,7 @@ export function createHubSpotAdapter(
         const changedAt = page.items.at(-1)?.updatedAt ?? null;
         const items: RemoteActivityCount[] = [];
         for (const [object, activityType] of Object.entries(ACTIVITY_OBJECTS) as [ActivityObject, string][]) {
-          const linked = ids.length ? await associations(ctx, object, ids, 'contacts') : new Map();
+          const linked = idsOf(ids.length ? await associations(ctx, object, ids, 'contacts') : new Map());
           const activityIds = [...new Set([...linked.values()].flat())];
           const when = new Map<string, string | null>();
           for (let i = 0; i < activityIds.length; i += 100) {
@@ -519,8 +551,10 @@ export function createHubSpotAdapter(
       const stageOf = new Map(stages.map((s) => [`${s.pipelineKey}\u0000${s.key}`, s]));
       for await (const page of search(ctx, 'deals', 'hs_lastmodifieddate', DEAL_PROPERTIES, since)) {
         const ids = page.items.map((d) => d.id);
-        const companies = ids.length ? await associations(ctx, 'companies', ids) : new Map();
-        const contacts = ids.length ? await associations(ctx, 'contacts', ids) : new Map();
+        const companies = ids.length
+          ? await associations(ctx, 'companies', ids)
+          : new Map<string, Linked[]>();
+        const contacts = idsOf(ids.length ? await associations(ctx, 'contacts', ids) : new Map());
         yield {
           total: page.total,
           items: page.items.flatMap((d): RemoteOpportunity[] => {
@@ -537,7 +571,7 @@ export function createHubSpotAdapter(
               {
                 externalId: d.id,
                 name: str(p.dealname) ?? `Deal ${d.id}`,
-                accountExternalId: ((companies.get(d.id) ?? []) as string[])[0] ?? null,
+                accountExternalId: primaryCompany(companies.get(d.id) ?? []),
                 accountName: null,
                 amount: numeric(p.amount),
                 currency: str(p.deal_currency_code),

@@ -95,6 +95,9 @@ export type ApolloCustomField = {
 
 export type ApolloEmailAccount = { id: string; user_id: string; email: string; active: boolean };
 
+/** A contact stage ("List Contact Stages": `contact_stages[]{id, team_id, name, display_name, display_order, category}`). */
+export type ApolloContactStage = { id: string; name: string; display_order: number; category: string };
+
 export type UserSpec = Partial<ApolloUser> & { first_name: string; last_name: string };
 export type StepSpec = Partial<Omit<ApolloStep, 'emailer_campaign_id' | 'position'>> & { wait_time: number };
 export type SequenceSpec = Partial<Omit<ApolloSequence, 'steps'>> & { name: string; steps?: StepSpec[] };
@@ -137,6 +140,11 @@ export type StartFakeApolloOptions = {
   now?: number;
   /** Seed the demo dataset (`seedDemo`). */
   demo?: boolean;
+  /**
+   * Pages the contact search serves at most (Apollo: 500 of 100, "a display limit of 50,000
+   * records"); tests set fewer to reach the cap with few contacts.
+   */
+  searchPageCap?: number;
 };
 
 export type FakeApollo = Awaited<ReturnType<typeof startFakeApollo>>;
@@ -210,6 +218,10 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
   const contacts = new Map<string, ApolloContact>();
   const emailAccounts = new Map<string, ApolloEmailAccount>();
   const customFields = new Map<string, ApolloCustomField>();
+  const contactStages = new Map<string, ApolloContactStage>();
+  /** Sequences whose `GET /emailer_campaigns/{id}` answers 404 though the search lists them. */
+  const hiddenDetails = new Set<string>();
+  let searchPageCap = opts.searchPageCap ?? MAX_SEARCH_PAGES;
 
   let limits: RateLimits = { ...APOLLO_PLANS[opts.plan ?? 'professional'], ...opts.limits };
   const usage = new Map<string, Record<'minute' | 'hourly' | 'daily', { window: number; count: number }>>();
@@ -353,22 +365,37 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
     return contact;
   }
 
-  /** Enrols the contact in a sequence or changes its status there; bumps the contact's updated_at. */
+  /**
+   * Enrols the contact in a sequence or changes its status or step there, as Apollo's scheduler does
+   * when a step is sent. The contact's updated_at does NOT move: Apollo's reference ("Search for
+   * Contacts", "View a Contact" in test/vendor-specs/apollo-2026-12-05.json) documents updated_at
+   * and a sort on it, but nowhere says that a change of a contact_campaign_status (enrolment, step,
+   * status) touches it, so the fake assumes the strictest case (issue 40 item 5).
+   */
   function setCampaignStatus(
     contactId: string,
     sequenceId: string,
     patch: Omit<CampaignStatusSpec, 'emailer_campaign_id'>,
   ): ApolloCampaignStatus {
-    let result: ApolloCampaignStatus | undefined;
-    updateContact(contactId, (contact) => {
-      const list = contact.contact_campaign_statuses;
-      const index = list.findIndex((s) => s.emailer_campaign_id === sequenceId);
-      // An existing enrolment keeps its id; a new one gets its own.
-      result = normaliseStatus({ ...list[index], ...patch, emailer_campaign_id: sequenceId }, tick());
-      if (index < 0) list.push(result);
-      else list[index] = result;
-    });
-    return result!;
+    const contact = mustGet(contacts, contactId, 'contact');
+    const list = contact.contact_campaign_statuses;
+    const index = list.findIndex((s) => s.emailer_campaign_id === sequenceId);
+    // An existing enrolment keeps its id; a new one gets its own.
+    const result = normaliseStatus({ ...list[index], ...patch, emailer_campaign_id: sequenceId }, tick());
+    if (index < 0) list.push(result);
+    else list[index] = result;
+    return result;
+  }
+
+  function addContactStage(spec: Partial<ApolloContactStage> & { name: string }): ApolloContactStage {
+    const stage: ApolloContactStage = {
+      id: newId(),
+      display_order: contactStages.size,
+      category: 'in_progress',
+      ...spec,
+    };
+    contactStages.set(stage.id, stage);
+    return stage;
   }
 
   function updateSequence(id: string, change: (sequence: ApolloSequence) => void): ApolloSequence {
@@ -453,6 +480,8 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
   }
 
   function paginate<T>(items: T[], params: Params, maxPages?: number) {
+    // Apollo: "100 records per page, up to 500 pages" (Search for Contacts): past the last page
+    // allowed, an error; total_entries still counts every match.
     const page = intParam(params, 'page', 1);
     const perPage = Math.min(MAX_PER_PAGE, intParam(params, 'per_page', 25));
     if (page < 1) throw new HttpError(422, 'page must be at least 1');
@@ -505,14 +534,17 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
     list.sort(
       (a, b) => direction * (Date.parse(a[field]) - Date.parse(b[field]) || a.id.localeCompare(b.id)),
     );
-    const { slice, pagination } = paginate(list, params, MAX_SEARCH_PAGES);
+    // "To protect Apollo's performance for all users, this endpoint has a display limit of 50,000
+    // records (100 records per page, up to 500 pages). Add more filters to narrow your search
+    // results" (Search for Contacts): pages past the cap are refused.
+    const { slice, pagination } = paginate(list, params, searchPageCap);
     return {
       status: 200,
       json: {
         breadcrumbs: [],
         partial_results_only: false,
         disable_eu_prospecting: false,
-        partial_results_limit: MAX_SEARCH_PAGES * MAX_PER_PAGE,
+        partial_results_limit: searchPageCap * MAX_PER_PAGE,
         pagination,
         contacts: slice.map(contactJson),
         num_fetch_result: null,
@@ -546,7 +578,10 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
       master: true,
       handle(_params, match) {
         const sequence = sequences.get(match[1]!);
-        if (!sequence) throw new HttpError(404, 'Emailer campaign not found');
+        // This read is not in Apollo's published reference (API-NOTES.md §8 question 3): a 404 may
+        // come for a sequence the search still lists (hideSequenceDetail).
+        if (!sequence || hiddenDetails.has(sequence.id))
+          throw new HttpError(404, 'Emailer campaign not found');
         return {
           status: 200,
           json: {
@@ -588,6 +623,25 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
         const { slice, pagination } = paginate(list, params);
         return { status: 200, json: { pagination, users: slice.map(userJson) } };
       },
+    },
+    {
+      // "List Contact Stages" (GET /contact_stages, `api/v1/contact_stages/index` or a master key).
+      method: 'GET',
+      pattern: /^\/contact_stages$/,
+      endpoint: 'api/v1/contact_stages/index',
+      master: false,
+      handle: () => ({
+        status: 200,
+        json: {
+          contact_stages: [...contactStages.values()].map((s) => ({
+            ...s,
+            team_id: teamId,
+            display_name: s.name,
+            ignore_trigger_override: null,
+            is_meeting_set: null,
+          })),
+        },
+      }),
     },
     {
       method: 'GET',
@@ -1062,6 +1116,17 @@ export async function startFakeApollo(opts: StartFakeApolloOptions = {}) {
     addContact,
     addCustomField,
     customFields,
+    addContactStage,
+    contactStages,
+    /** `GET /emailer_campaigns/{id}` answers 404 for this sequence though the search lists it (or again not). */
+    hideSequenceDetail(id: string, hidden = true) {
+      if (hidden) hiddenDetails.add(id);
+      else hiddenDetails.delete(id);
+    },
+    /** The contact search's page cap (default 500: 50,000 records). */
+    setSearchPageCap(pages: number) {
+      searchPageCap = pages;
+    },
     seed,
     seedDemo,
     updateContact,

@@ -41,8 +41,11 @@ type SyncResource =
   | 'history'
   | 'lists'
   | 'activities';
-/** Where a sync stopped, per resource: the newest `updated_at` already stored (ISO string). */
-export type SyncCursor = Partial<Record<SyncResource, string>>;
+/**
+ * Where a sync stopped, per resource: the newest `updated_at` already stored (ISO string).
+ * `fullPass`: when the last read of every membership began (port.ts Page.fullPass).
+ */
+export type SyncCursor = Partial<Record<SyncResource, string>> & { fullPass?: string };
 /** Shown as the progress bar of a running sync. */
 export type SyncProgress = {
   phase: SyncResource | 'done';

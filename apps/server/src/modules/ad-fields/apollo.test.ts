@@ -95,6 +95,10 @@ describe('ad fields written to Apollo contacts', async () => {
 
   it('a contact who finished its sequence gets the neutral pair; one who joined another gets that one', async () => {
     apollo.setCampaignStatus(people[0]!.id, first!.id, { status: 'finished' });
+    // A status change alone need not move updated_at (issue 40 item 5); here the contact is edited too.
+    apollo.updateContact(people[0]!.id, (c) => {
+      c.title = 'Finished';
+    });
     apollo.updateContact(people[1]!.id, (c) => {
       c.contact_campaign_statuses.push({
         ...c.contact_campaign_statuses[0]!,

@@ -51,4 +51,10 @@ export type AdapterContext = {
    * request, so a vendor that cannot be reached is reported at once (VendorUnreachableError).
    */
   interactive?: boolean;
+  /**
+   * Something the user should know that did not stop the sync (a record the vendor would not give);
+   * the engine shows it on the connection once the sync ends, and the memberships cursor stays put
+   * so the next sync reads again what was left out.
+   */
+  warn?(message: string): void;
 };

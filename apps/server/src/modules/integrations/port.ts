@@ -71,8 +71,12 @@ export type RemoteMembership = {
   updatedAt: string;
 };
 
-/** One page of a listing; `totalPages` when the vendor tells (drives the progress bar). */
-export type Page<T> = { items: T[]; totalPages: number | null };
+/**
+ * One page of a listing; `totalPages` when the vendor tells (drives the progress bar). `fullPass`
+ * (memberships): this page ends a read of every membership begun at that time (ISO); the engine
+ * stores it once the page is stored and hands it back as `lastFullPass`.
+ */
+export type Page<T> = { items: T[]; totalPages: number | null; fullPass?: string };
 
 export type AuthorizeParams = {
   state: string;
@@ -104,12 +108,14 @@ export type SequenceAdapter = {
   cadences(ctx: AdapterContext, since: string | null): AsyncIterable<Page<RemoteCadence>>;
   /**
    * Memberships updated after `since` (null: all), oldest first, each with its prospect; limited to
-   * one cadence when `cadenceExternalId` is given (a "sync now" of one cadence).
+   * one cadence when `cadenceExternalId` is given (a "sync now" of one cadence). `lastFullPass`: when
+   * the last read of every membership began (a vendor whose update times miss some changes reads
+   * everything again now and then; see Page.fullPass).
    */
   memberships(
     ctx: AdapterContext,
     since: string | null,
-    opts?: { cadenceExternalId?: string },
+    opts?: { cadenceExternalId?: string; lastFullPass?: string | null },
   ): AsyncIterable<Page<RemoteMembership>>;
   /** Writes each target's ad and click URLs into person fields (issue 38; modules/ad-fields). */
   adFields?: AdFieldsPort;

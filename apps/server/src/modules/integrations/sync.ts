@@ -53,16 +53,14 @@ export const MEMBERSHIPS_PER_TRANSACTION = 1000;
 async function* grouped<T>(
   pages: AsyncIterable<Page<T>>,
   size: number,
-): AsyncGenerator<{ items: T[]; pages: number; totalPages: number | null }> {
-  let group: { items: T[]; pages: number; totalPages: number | null } = {
-    items: [],
-    pages: 0,
-    totalPages: null,
-  };
+): AsyncGenerator<{ items: T[]; pages: number; totalPages: number | null; fullPass?: string }> {
+  type Group = { items: T[]; pages: number; totalPages: number | null; fullPass?: string };
+  let group: Group = { items: [], pages: 0, totalPages: null };
   for await (const page of pages) {
     group.items.push(...page.items);
     group.pages += 1;
     group.totalPages = page.totalPages;
+    if (page.fullPass) group.fullPass = page.fullPass;
     if (group.items.length >= size) {
       yield group;
       group = { items: [], pages: 0, totalPages: null };
@@ -142,7 +140,10 @@ export function createSyncService(deps: Deps) {
     }
     const adapter = adapters[integration.source];
     let creds = JSON.parse(box.decrypt(integration.credentialsEnc)) as Credentials;
+    /** What the adapter said the user should know (shown on the connection when the sync ends). */
+    const warnings = new Set<string>();
     const ctx: AdapterContext = {
+      warn: (message) => void warnings.add(message),
       credentials: () => creds,
       saveCredentials: async (next) => {
         creds = next;
@@ -197,12 +198,14 @@ export function createSyncService(deps: Deps) {
       const pages = adapter.memberships(
         ctx,
         since,
-        oneCadence ? { cadenceExternalId: oneCadence.externalId } : {},
+        oneCadence ? { cadenceExternalId: oneCadence.externalId } : { lastFullPass: cursor.fullPass ?? null },
       );
+      let fullPass: string | undefined;
       const repIds = rememberedLookup((tx, ids) => salesRepIdsByExternal(tx, ref.id, ids));
       const cadenceIdsOf = rememberedLookup((tx, ids) => cadenceIdsByExternal(tx, ref.id, ids));
       for await (const page of readAhead(grouped(pages, MEMBERSHIPS_PER_TRANSACTION))) {
         done += page.pages;
+        fullPass = page.fullPass ?? fullPass;
         await db.transaction(async (tx) => {
           const prospectIds = await upsertProspects(
             tx,
@@ -239,8 +242,11 @@ export function createSyncService(deps: Deps) {
           });
           await upsertTargets(tx, ref, rows);
           const syncProgress: SyncProgress = { phase: 'memberships', done, total: page.totalPages };
+          // Something left out (the adapter warned): the next sync reads it again.
+          if (warnings.size) holdCursor = true;
           if (!oneCadence && !holdCursor) {
             for (const m of page.items) cursor.memberships = newest(cursor.memberships, m.updatedAt);
+            if (fullPass) cursor.fullPass = fullPass;
           }
           // The progress goes with the cursor in the same write: one statement less per batch.
           await tx
@@ -249,7 +255,11 @@ export function createSyncService(deps: Deps) {
             .where(eq(integrations.id, ref.id));
         });
       }
-      await finish(job, { failed: false });
+      // Warnings stay on the connection until a sync ends without any.
+      await finish(job, {
+        failed: false,
+        also: { lastError: warnings.size ? [...warnings].join(' ') : null },
+      });
     } catch (err) {
       if (err instanceof VendorAuthError) {
         log.warn({ integrationId: ref.id, source: integration.source }, 'vendor refused our credentials');

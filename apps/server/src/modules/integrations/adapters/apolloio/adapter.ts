@@ -11,6 +11,8 @@ import type {
 import { createVendorHttp, defaultRateLimitWait, VendorAuthError, VendorError } from '../../vendor-http.ts';
 import type { RetryPolicy } from '../../vendor-http.ts';
 import { apolloAdFields } from './ad-fields.ts';
+import { createContactScan, totalPages } from './contact-scan.ts';
+import type { ApolloContact, Pagination } from './contact-scan.ts';
 
 /**
  * Apollo.io as a sequence source (integrations/API-NOTES.md §3): users from `users/search`, sequences
@@ -26,17 +28,19 @@ export const APOLLO_MASTER_KEY_MESSAGE =
   'Settings › Connections.';
 
 const PER_PAGE = 100;
-/** Apollo's contact search stops at 500 pages of 100 (API-NOTES.md §3). */
+/**
+ * Apollo's contact search stops at 500 pages of 100: "a display limit of 50,000 records (100 records
+ * per page, up to 500 pages). Add more filters to narrow your search results" (Search for Contacts).
+ */
 const MAX_CONTACT_PAGES = 500;
+/**
+ * How often a sync reads every contact again. Apollo does not document that a contact's updated_at
+ * moves when its sequence step (or status) moves, so reading only contacts updated since the last
+ * sync may never see a step change (issue 40 item 5); a full pass bounds how stale a step can get.
+ */
+export const APOLLO_FULL_PASS_EVERY_MS = 6 * 3_600_000;
 const DAY_MS = 86_400_000;
 const WAIT_MODE_MS = { second: 1000, minute: 60_000, hour: 3_600_000, day: DAY_MS } as const;
-
-type Pagination = {
-  page: number | string;
-  per_page: number | string;
-  total_entries: number | string;
-  total_pages: number | string;
-};
 
 type ApolloUser = {
   id: string;
@@ -58,29 +62,6 @@ type ApolloCampaign = {
 };
 
 type ApolloStep = { position: number; wait_time: number | null; wait_mode: string | null };
-
-type ApolloStatus = {
-  id: string;
-  emailer_campaign_id: string;
-  status: string;
-  current_step_position: number | null;
-  added_by_user_id: string | null;
-  send_email_from_email_account_id?: string | null;
-};
-
-type ApolloContact = {
-  id: string;
-  first_name: string | null;
-  last_name: string | null;
-  title: string | null;
-  email: string | null;
-  organization_name: string | null;
-  account_id: string | null;
-  account?: { id: string; name: string | null; domain?: string | null; website_url?: string | null } | null;
-  owner_id: string | null;
-  updated_at: string;
-  contact_campaign_statuses?: ApolloStatus[] | null;
-};
 
 /**
  * Apollo sends no Retry-After: only how many calls are left in each fixed window. A window that ran
@@ -134,13 +115,28 @@ function company(contact: ApolloContact): RemoteCompany | null {
   return { externalId: id ?? `name:${name.trim().toLowerCase()}`, name, website };
 }
 
-type Campaign = { archived: boolean; days: Map<number, number> };
+/** A sequence's detail; `missing` when `GET /emailer_campaigns/{id}` answered 404. */
+type Campaign = { archived: boolean; days: Map<number, number>; missing?: true };
+
+export const apolloMissingSequenceMessage = (name: string, id: string) =>
+  `Apollo did not return the steps of the sequence "${name}" (404 on GET /emailer_campaigns/${id}) ` +
+  'though it still lists it: Rally kept the sequence and its prospects as they were and reads them ' +
+  'again on the next sync.';
 
 export function createApolloAdapter(
   cfg: { apiUrl: string },
-  opts: { retry?: Partial<RetryPolicy> } = {},
+  opts: {
+    retry?: Partial<RetryPolicy>;
+    /** Pages the contact search serves at most (Apollo: 500); tests set the fake's cap. */
+    maxSearchPages?: number;
+    fullPassEveryMs?: number;
+    now?: () => number;
+  } = {},
 ): SequenceAdapter {
   const base = cfg.apiUrl.replace(/\/+$/, '');
+  const maxPages = opts.maxSearchPages ?? MAX_CONTACT_PAGES;
+  const fullPassEvery = opts.fullPassEveryMs ?? APOLLO_FULL_PASS_EVERY_MS;
+  const now = opts.now ?? Date.now;
   const http = createVendorHttp({
     vendor: 'Apollo',
     retry: opts.retry,
@@ -172,15 +168,27 @@ export function createApolloAdapter(
     }
   }
 
-  const totalPages = (p: Pagination | undefined) => {
-    const n = Number(p?.total_pages);
-    return Number.isFinite(n) ? n : null;
-  };
+  /** Every sequence Apollo lists (id → name). */
+  async function listedSequences(ctx: AdapterContext): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (let page = 1; ; page++) {
+      const reply = await call<{ emailer_campaigns: ApolloCampaign[]; pagination: Pagination }>(
+        ctx,
+        'POST',
+        '/emailer_campaigns/search',
+        { page, per_page: PER_PAGE },
+      );
+      for (const c of reply.emailer_campaigns) out.set(c.id, c.name);
+      if (!reply.emailer_campaigns.length || page >= (totalPages(reply.pagination) ?? page)) return out;
+    }
+  }
+
+  const contactScan = createContactScan({ call, maxPages });
 
   /** Sequences' archived flags and step days, each fetched once per run. */
   function campaignCache(ctx: AdapterContext) {
-    const cache = new Map<string, Promise<Campaign | null>>();
-    return (id: string) => {
+    const cache = new Map<string, Promise<Campaign>>();
+    return (id: string): Promise<Campaign> => {
       let found = cache.get(id);
       if (!found) {
         found = call<{ emailer_campaign: ApolloCampaign; emailer_steps: ApolloStep[] }>(
@@ -188,10 +196,12 @@ export function createApolloAdapter(
           'GET',
           `/emailer_campaigns/${encodeURIComponent(id)}`,
         ).then(
-          (r) => ({ archived: r.emailer_campaign.archived, days: stepDays(r.emailer_steps ?? []) }),
-          (err: unknown) => {
-            // A deleted sequence: its enrolments have nowhere to go.
-            if (err instanceof VendorError && err.status === 404) return null;
+          (r): Campaign => ({ archived: r.emailer_campaign.archived, days: stepDays(r.emailer_steps ?? []) }),
+          (err: unknown): Campaign => {
+            // Deleted, or this read (not in Apollo's published reference) failed: the caller decides.
+            if (err instanceof VendorError && err.status === 404) {
+              return { archived: false, days: new Map(), missing: true };
+            }
             throw err;
           },
         );
@@ -265,7 +275,8 @@ export function createApolloAdapter(
         const items: RemoteCadence[] = [];
         for (const c of reply.emailer_campaigns) {
           const detail = await campaign(c.id);
-          if (!detail) continue;
+          // Listed but its steps would not come: keep it (no days: the stored ones stay) and say so.
+          if (detail.missing) ctx.warn?.(apolloMissingSequenceMessage(c.name, c.id));
           items.push({
             externalId: c.id,
             name: c.name,
@@ -282,33 +293,24 @@ export function createApolloAdapter(
     },
 
     /*
-     * Apollo's contact search has no updated-since filter, only a sort on contact_updated_at. We read
-     * it newest first and stop at the first contact not newer than `since`, then hand the changes over
-     * oldest first as the port asks. Newest first because:
-     * - an incremental sync reads only the pages that changed, not every contact again;
+     * Apollo's contact search has no updated-since filter, only a sort on contact_updated_at. An
+     * incremental sync reads it newest first and stops at the first contact not newer than `since`:
+     * - it reads only the pages that changed, not every contact again;
      * - a contact changed while we page moves to the front (already read): later pages shift by one
      *   and repeat a contact (dropped below) instead of skipping one, and the moved contact, now newer
-     *   than anything we return, comes with the next sync;
-     * - the 500-page cap of the search cuts off the oldest contacts, not the latest changes.
-     * The price is holding the changed contacts in memory until the scan ends.
+     *   than anything we return, comes with the next sync.
+     * Apollo does not say that a step change moves updated_at, so every APOLLO_FULL_PASS_EVERY_MS (and
+     * on the first sync, and when more contacts changed than the search shows) every contact is read
+     * (readAllContacts: past the 50,000 cap by reading from both ends and by contact stage). The
+     * contacts are held in memory until the scan ends and handed over oldest first.
      */
     async *memberships(ctx, since, opts = {}) {
-      const sinceMs = since ? Date.parse(since) : null;
-      const changed = new Map<string, ApolloContact>();
-      scan: for (let page = 1; page <= MAX_CONTACT_PAGES; page++) {
-        const reply = await call<{ contacts: ApolloContact[]; pagination: Pagination }>(
-          ctx,
-          'POST',
-          '/contacts/search',
-          {},
-          { sort_by_field: 'contact_updated_at', sort_ascending: false, page, per_page: PER_PAGE },
-        );
-        for (const contact of reply.contacts) {
-          if (sinceMs !== null && Date.parse(contact.updated_at) <= sinceMs) break scan;
-          if (!changed.has(contact.id)) changed.set(contact.id, contact);
-        }
-        if (!reply.contacts.length || page >= (totalPages(reply.pagination) ?? page)) break;
-      }
+      const startedAt = new Date(now()).toISOString();
+      const last = opts.lastFullPass ? Date.parse(opts.lastFullPass) : NaN;
+      const due = !(now() - last < fullPassEvery);
+      const incremental = since && !due ? await contactScan.changed(ctx, since) : null;
+      const full = !incremental;
+      const changed = incremental ?? (await contactScan.all(ctx));
 
       const campaign = campaignCache(ctx);
       const mailboxOwners = new Map<string, string>();
@@ -321,8 +323,12 @@ export function createApolloAdapter(
         for (const a of email_accounts) mailboxOwners.set(a.id, a.user_id);
       }
 
+      let listed: Promise<Map<string, string>> | undefined;
       const memberships: RemoteMembership[] = [];
-      for (const contact of [...changed.values()].reverse()) {
+      const oldestFirst = [...changed.values()].sort(
+        (a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || a.id.localeCompare(b.id),
+      );
+      for (const contact of oldestFirst) {
         const prospect = {
           externalId: contact.id,
           firstName: contact.first_name ?? '',
@@ -335,7 +341,14 @@ export function createApolloAdapter(
         for (const s of contact.contact_campaign_statuses ?? []) {
           if (opts.cadenceExternalId && s.emailer_campaign_id !== opts.cadenceExternalId) continue;
           const detail = await campaign(s.emailer_campaign_id);
-          if (!detail) continue;
+          if (detail.missing) {
+            // Deleted (no longer listed): its enrolments have nowhere to go. Still listed: its steps
+            // would not come; leave the membership as stored and say so (the next sync reads it again).
+            listed ??= listedSequences(ctx);
+            const name = (await listed).get(s.emailer_campaign_id);
+            if (name !== undefined) ctx.warn?.(apolloMissingSequenceMessage(name, s.emailer_campaign_id));
+            continue;
+          }
           const position = s.current_step_position ?? 1;
           const lastDay = Math.max(1, ...detail.days.values());
           memberships.push({
@@ -356,11 +369,13 @@ export function createApolloAdapter(
         }
       }
 
-      const pages = Math.ceil(memberships.length / PER_PAGE);
+      const pages = Math.max(1, Math.ceil(memberships.length / PER_PAGE));
       for (let i = 0; i < pages; i++) {
         const page: Page<RemoteMembership> = {
           items: memberships.slice(i * PER_PAGE, (i + 1) * PER_PAGE),
           totalPages: pages,
+          // The last page ends a full pass: the engine stores when it began.
+          ...(full && i === pages - 1 ? { fullPass: startedAt } : {}),
         };
         yield page;
       }

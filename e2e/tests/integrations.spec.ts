@@ -85,9 +85,11 @@ test.describe('onboarding and connections (issue 6)', () => {
     await expect(report.getByText('With problems', { exact: true })).toBeVisible();
     await expect(report).toContainText('Rows4Ready to import2With problems2');
     const problems = report.getByRole('table', { name: 'Rows with problems' });
-    await expect(problems.getByRole('row', { name: /3 email is not a valid e-mail address/ })).toBeVisible();
     await expect(
-      problems.getByRole('row', { name: /4 day must be a whole number of at least 1/ }),
+      problems.getByRole('row', { name: /3 E-mail address is not a valid e-mail address/ }),
+    ).toBeVisible();
+    await expect(
+      problems.getByRole('row', { name: /4 Cadence day must be a whole number of at least 1/ }),
     ).toBeVisible();
     await page.screenshot({ path: 'test-results/onboarding-mapping.png', fullPage: true });
     await page.getByRole('button', { name: 'Import 2 rows' }).click();

@@ -193,8 +193,8 @@ test('revenue import from the app: the revenue kind, the column mapping, a dry r
   const report = page.getByRole('region', { name: 'Check report' });
   await expect(report).toContainText('Rows with problems');
   await page.screenshot({ path: test.info().outputPath('revenue-import-check.png'), fullPage: true });
-  await page.getByRole('button', { name: 'Import 1 rows' }).click();
-  await expect(page.getByText('1 rows imported')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Import 1 row' }).click();
+  await expect(page.getByText('1 row imported')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('progressbar', { name: 'Import progress 100%' })).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
 

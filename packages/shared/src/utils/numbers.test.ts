@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NUMBER_SUFFIXES, abbreviateNumber } from './numbers.ts';
+import { NUMBER_SUFFIXES, abbreviateNumber, formatCount } from './numbers.ts';
 
 describe('"Number abbreviation suffixes K, MM, B, T, P, E." (SPEC.md §9)', () => {
   it('uses the six suffixes in order', () => {
@@ -74,5 +74,14 @@ describe('"Number abbreviation suffixes K, MM, B, T, P, E." (SPEC.md §9)', () =
         if (match![2] !== undefined) expect(digits).toBeGreaterThanOrEqual(1);
       }),
     );
+  });
+});
+
+describe('formatCount: a whole count in the reader’s locale (issue 42 item 8)', () => {
+  it('groups digits as the locale does and shows no fraction', () => {
+    expect(formatCount(1234, 'en-US')).toBe('1,234');
+    expect(formatCount(1234, 'de-DE')).toBe('1.234');
+    expect(formatCount(7, 'en-US')).toBe('7');
+    expect(formatCount(1234.6, 'en-US')).toBe('1,235');
   });
 });

@@ -26,3 +26,12 @@ export function abbreviateNumber(value: number): string {
   const suffix = tier === 0 ? '' : (NUMBER_SUFFIXES[tier - 1] ?? '');
   return `${sign}${String(tenths / 10)}${suffix}`;
 }
+
+/**
+ * A whole count as the reader's locale writes it (1,234 in en-US, 1.234 in de-DE): the one way a
+ * count is shown in full where it is not abbreviated. `locale` defaults to the runtime's (the
+ * browser's language in the web app).
+ */
+export function formatCount(value: number, locale?: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+}

@@ -22,6 +22,7 @@ import {
   createImport,
   getImport,
   IMPORT_JOB,
+  ImportFailure,
   listClientImports,
   markFailed,
   removeImport,
@@ -35,6 +36,8 @@ import {
 import { FileTooLargeError, removeScratch, storeStream } from './storage.ts';
 import type { StoredFile } from './storage.ts';
 import { runImportInChild } from './child-process.ts';
+import { skippedColumns, skippedRows } from './skipped-rows.ts';
+import { streamCsv } from '../../lib/csv-export.ts';
 import { multipartProblem } from '../../lib/multipart.ts';
 
 const BASE = '/integration/crm/fileforce/client/:clientId';
@@ -230,6 +233,37 @@ export const fileforceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => toImport(await getImport(app, tenantOf(request).clientId, request.params.importId)),
+  );
+
+  app.get(
+    `${BASE}/imports/:importId/skipped.csv`,
+    {
+      config: WRITE,
+      schema: {
+        tags: ['fileforce'],
+        summary: "The rows the import skips, as CSV: Row, Problem, then the file's own columns",
+        description:
+          'Every refused row (not only the first 1000 the report lists), read again from the uploaded file with the saved mapping, for fixing and uploading again. Cells a spreadsheet would run as a formula are defused. 409 when the file is no longer stored.',
+        params: importParams,
+        response: { 404: messageReply, 409: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const r = await getImport(app, tenantOf(request).clientId, request.params.importId);
+      const pages = skippedRows(app, r);
+      // The first page is read before the reply starts, so a missing file is a 409, not a cut stream.
+      const first = await pages.next().catch((err: unknown) => {
+        if (err instanceof ImportFailure) throw httpError(409, err.message);
+        throw err;
+      });
+      async function* all() {
+        if (first.done) return;
+        yield first.value;
+        yield* pages;
+      }
+      const base = r.fileName.replace(/\.csv$/i, '');
+      return streamCsv(reply, `${base}-skipped-rows.csv`, skippedColumns(r), all());
+    },
   );
 
   app.put(

@@ -132,7 +132,7 @@ const blobsOf = (deps: FileforceDeps) => blobStoreFor(deps.config, deps.db);
  * A local copy of the import's file, fetched from the shared upload storage (any instance may run
  * the import, issue 41); the caller removes it. An ImportFailure when the file is gone.
  */
-async function localCopy(deps: FileforceDeps, r: FileImportRow): Promise<string> {
+export async function localCopy(deps: FileforceDeps, r: FileImportRow): Promise<string> {
   const filePath = scratchPath(deps.config.dataDir, '.csv');
   if (!(await blobsOf(deps).toFile(r.storageKey, filePath)))
     throw new ImportFailure('The uploaded file is no longer there: upload it again.');

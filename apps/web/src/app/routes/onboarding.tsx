@@ -1,6 +1,13 @@
-import { EmailStepLink } from '../../features/cadences/index.ts';
+import { EmailStepLink, OpenNewCadenceButton } from '../../features/cadences/index.ts';
 import { OnboardingScreen } from '../../features/integrations/index.ts';
 
 export default function OnboardingRoute() {
-  return <OnboardingScreen nextSteps={(clientId) => <EmailStepLink clientId={clientId} />} />;
+  return (
+    <OnboardingScreen
+      nextSteps={(clientId) => <EmailStepLink clientId={clientId} />}
+      openAction={(clientId, source, open) => (
+        <OpenNewCadenceButton clientId={clientId} source={source} onOpen={open} />
+      )}
+    />
+  );
 }

@@ -205,6 +205,12 @@ describe('/reports tabs (issue 17)', () => {
     expect(posted[0]).toMatchObject({ report: 'opportunity', filter: 'all' });
     const files = await screen.findByRole('table', { name: 'Export files' });
     expect(await within(files).findByText('Writing')).toBeInTheDocument();
+    // The message links to the list it names (issue 42 item 15), which takes the focus.
+    const link = await screen.findByRole('link', { name: 'Export files' });
+    expect(link).toHaveAttribute('href', '#export-files');
+    Element.prototype.scrollIntoView ??= () => undefined;
+    await userEvent.click(link);
+    expect(screen.getByRole('region', { name: 'Export files' })).toHaveFocus();
     expect(within(files).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
 
     state = 'done'; // the list is asked again while a file is being written

@@ -6,7 +6,7 @@ import {
   fileImportSchema,
 } from '@rally/shared/schemas/fileforce';
 import type { ColumnMapping, ImportKind } from '@rally/shared/schemas/fileforce';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiBlob, apiRequest } from '../../../lib/api-client.ts';
 
 /** The file-import calls under /v1/integration/crm/fileforce/client/{id}/ (SPEC.md §7). */
 const base = (clientId: string) => `/v1/integration/crm/fileforce/client/${clientId}`;
@@ -93,4 +93,24 @@ export function useStartImport(clientId: string, importId: string) {
     meta: { toast: false },
     onSuccess: (data) => queryClient.setQueryData(importQueryOptions(clientId, importId).queryKey, data),
   });
+}
+
+/** The file name the server gives the skipped rows (routes.ts: the upload's name, then -skipped-rows). */
+export const skippedFileName = (fileName: string) =>
+  `${fileName.replace(/\.csv$/i, '').replace(/[^\w.-]/g, '_')}-skipped-rows.csv`;
+
+/**
+ * GET imports/{id}/skipped.csv: every row the import skips, with its problem and the file's own
+ * cells, fetched (the call needs the client header) and handed to the browser as a download.
+ */
+export async function downloadSkippedRows(clientId: string, importId: string, fileName: string) {
+  const blob = await apiBlob(`${base(clientId)}/imports/${importId}/skipped.csv`, { clientId });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = skippedFileName(fileName);
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

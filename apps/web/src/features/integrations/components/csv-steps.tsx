@@ -26,6 +26,8 @@ import type {
   ImportRowError,
 } from '@rally/shared/schemas/fileforce';
 import { relativeTime } from '@rally/shared/utils/dates';
+import { formatCount } from '@rally/shared/utils/numbers';
+import { DownloadButton } from '../../../components/download-button.tsx';
 import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import {
@@ -36,6 +38,7 @@ import {
   useSaveMapping,
   useStartImport,
   useUploadCsv,
+  downloadSkippedRows,
 } from '../api/fileforce.ts';
 
 const REVENUE_EXAMPLE: Record<string, string> = {
@@ -163,8 +166,13 @@ export function CsvUploadStep({
   );
 }
 
-function RowErrors({ errors, label }: { errors: ImportRowError[]; label: string }) {
+/** "1 row", "12 rows", "1,200 rows". */
+export const rows = (n: number) => `${formatCount(n)} ${n === 1 ? 'row' : 'rows'}`;
+
+function RowErrors({ errors, label, kind }: { errors: ImportRowError[]; label: string; kind: ImportKind }) {
   if (!errors.length) return null;
+  const fieldLabel = (name: string) =>
+    name === 'row' ? 'Whole row' : (FILEFORCE_FIELDS[kind].find((f) => f.name === name)?.label ?? name);
   return (
     <ScrollArea.Autosize mah={260}>
       <Table striped verticalSpacing={4} fz="sm" aria-label={label}>
@@ -179,7 +187,7 @@ function RowErrors({ errors, label }: { errors: ImportRowError[]; label: string 
           {errors.map((e, i) => (
             <Table.Tr key={`${e.row}-${e.field}-${i}`}>
               <Table.Td>{e.row}</Table.Td>
-              <Table.Td>{e.field}</Table.Td>
+              <Table.Td>{fieldLabel(e.field)}</Table.Td>
               <Table.Td>{e.reason}</Table.Td>
             </Table.Tr>
           ))}
@@ -189,7 +197,7 @@ function RowErrors({ errors, label }: { errors: ImportRowError[]; label: string 
   );
 }
 
-function CheckSummary({ report }: { report: CheckReport }) {
+function CheckSummary({ report, kind }: { report: CheckReport; kind: ImportKind }) {
   return (
     <Paper withBorder radius="md" p="md" role="region" aria-label="Check report">
       <Stack gap="sm">
@@ -223,7 +231,7 @@ function CheckSummary({ report }: { report: CheckReport }) {
             them.
           </Text>
         )}
-        <RowErrors errors={report.errors} label="Rows with problems" />
+        <RowErrors errors={report.errors} label="Rows with problems" kind={kind} />
         {report.errors_truncated && (
           <Text size="xs" c="dimmed">
             Only the first {report.errors.length} problems are listed.
@@ -351,7 +359,7 @@ function MappingForm({
           Choose a column for: {missing.join(', ')}.
         </Alert>
       )}
-      {check.data && <CheckSummary report={check.data} />}
+      {check.data && <CheckSummary report={check.data} kind={current.data.kind} />}
       {(check.isError || save.isError || start.isError) && (
         <FormError error={check.error ?? save.error ?? start.error} />
       )}
@@ -373,7 +381,7 @@ function MappingForm({
             loading={save.isPending || start.isPending}
             onClick={runImport}
           >
-            {check.data ? `Import ${check.data.valid_rows} rows` : 'Import'}
+            {check.data ? `Import ${rows(check.data.valid_rows)}` : 'Import'}
           </Button>
         </Group>
       </Group>
@@ -451,13 +459,25 @@ function ImportProgress({
         </div>
       )}
       {i.status === 'done' && (
-        <Alert color="teal" icon={<IconCircleCheck size={18} />} title={`${i.imported_rows} rows imported`}>
+        <Alert color="teal" icon={<IconCircleCheck size={18} />} title={`${rows(i.imported_rows)} imported`}>
           {i.error_rows > 0
-            ? `${i.error_rows} rows had problems and were skipped; they are listed below.`
+            ? `${rows(i.error_rows)} had problems and ${i.error_rows === 1 ? 'was' : 'were'} skipped; ${i.error_rows === 1 ? 'it is' : 'they are'} listed below.`
             : 'Every row was imported.'}
         </Alert>
       )}
-      <RowErrors errors={i.errors} label="Rows skipped" />
+      <RowErrors errors={i.errors} label="Rows skipped" kind={i.kind} />
+      {i.status === 'done' && i.error_rows > 0 && (
+        <Group>
+          <DownloadButton
+            label="Download the skipped rows (CSV)"
+            failMessage="The skipped rows could not be downloaded. Please try again."
+            onDownload={() => downloadSkippedRows(clientId, i.id, i.file_name)}
+          />
+          <Text size="xs" c="dimmed">
+            Each row with its problem and your columns: fix them and upload the file again.
+          </Text>
+        </Group>
+      )}
       <Group justify="flex-end">
         <Button disabled={i.status !== 'done'} onClick={() => onDone(i.kind)}>
           Continue

@@ -51,9 +51,15 @@ const isSource = (v: string | null): v is Source =>
  */
 export function OnboardingScreen({
   nextSteps,
+  openAction,
 }: {
   /** What to do after setup, shown on the last step (features meet in app/routes). */
   nextSteps?: (clientId: string) => ReactNode;
+  /**
+   * The last step's main button: opening what the setup brought in (the new cadence), given the
+   * source and a way to go to a path once the app knows of the connection. The feed without it.
+   */
+  openAction?: (clientId: string, source: string | null, open: (path: string) => void) => ReactNode;
 } = {}) {
   const auth = useAuth();
   const [params, setParams] = useSearchParams();
@@ -91,9 +97,9 @@ export function OnboardingScreen({
   const canWrite = auth.currentRole.permissions.includes('integration.write');
   const clientName = auth.clients.find((c) => c.id === clientId)?.name ?? 'this client';
 
-  const finish = async () => {
+  const open = async (path: string) => {
     await refreshIntegrations().catch(() => undefined);
-    navigate(`/feed?client_id=${clientId}`);
+    navigate(path);
   };
 
   return (
@@ -173,7 +179,13 @@ export function OnboardingScreen({
                 onSaved={() => nextStep('reps')}
               />
             )}
-            {step === 'done' && <DoneStep onFinish={() => void finish()} next={nextSteps?.(clientId)} />}
+            {step === 'done' && (
+              <DoneStep
+                onFinish={() => void open(`/feed?client_id=${clientId}`)}
+                primary={openAction?.(clientId, source, (path) => void open(path))}
+                next={nextSteps?.(clientId)}
+              />
+            )}
           </Paper>
         </>
       )}
@@ -354,7 +366,16 @@ function FirstSyncStep({
   );
 }
 
-function DoneStep({ onFinish, next }: { onFinish: () => void; next?: ReactNode }) {
+function DoneStep({
+  onFinish,
+  primary,
+  next,
+}: {
+  onFinish: () => void;
+  /** Opens what was brought in; the feed button steps back to second place beside it. */
+  primary?: ReactNode;
+  next?: ReactNode;
+}) {
   return (
     <Stack align="center" gap="sm" py="lg">
       <IconCircleCheck size={48} color="var(--mantine-color-teal-6)" />
@@ -366,9 +387,17 @@ function DoneStep({ onFinish, next }: { onFinish: () => void; next?: ReactNode }
         prospects turn into superprospects in the feed.
       </Text>
       {next}
-      <Button size="md" rightSection={<IconArrowRight size={16} />} onClick={onFinish}>
-        Go to the feed
-      </Button>
+      <Group justify="center">
+        {primary}
+        <Button
+          size="md"
+          variant={primary ? 'default' : 'filled'}
+          rightSection={<IconArrowRight size={16} />}
+          onClick={onFinish}
+        >
+          Go to the feed
+        </Button>
+      </Group>
     </Stack>
   );
 }

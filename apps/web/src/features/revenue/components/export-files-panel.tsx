@@ -1,4 +1,16 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import type { MouseEvent } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileExport } from '@tabler/icons-react';
 import { formatDate } from '@rally/shared';
@@ -8,6 +20,18 @@ import { DownloadButton } from '../../../components/download-button.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { downloadExportFile, useExportFiles, useRequestExportFile } from '../api/export-files.ts';
 import type { OpportunityFilter, Range } from '../api/get-reports.ts';
+
+/** The Export files panel's id: the "Prepare file" message links to it. */
+export const EXPORT_FILES_ID = 'export-files';
+
+/** Scrolls to the Export files panel and moves the focus to its heading (the link's target). */
+function goToExportFiles(event: MouseEvent) {
+  const panel = document.getElementById(EXPORT_FILES_ID);
+  if (!panel) return;
+  event.preventDefault();
+  panel.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  panel.focus({ preventScroll: true });
+}
 
 const STATUS: Record<ExportFile['status'], { label: string; color: string }> = {
   queued: { label: 'Queued', color: 'gray' },
@@ -43,7 +67,15 @@ export function PrepareFileButton({
             onSuccess: () =>
               notifications.show({
                 color: 'green',
-                message: 'The file is being written: download it from Export files when it is ready.',
+                message: (
+                  <>
+                    The file is being written: download it from{' '}
+                    <Anchor href={`#${EXPORT_FILES_ID}`} onClick={goToExportFiles} inherit>
+                      Export files
+                    </Anchor>{' '}
+                    when it is ready.
+                  </>
+                ),
               }),
           },
         )
@@ -62,9 +94,17 @@ export function ExportFilesPanel({ clientId }: { clientId: string }) {
     return <PanelError error={q.error} what="the export files" onRetry={() => void q.refetch()} />;
   if (!q.data.items.length) return null;
   return (
-    <Paper withBorder radius="md" p="md">
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      id={EXPORT_FILES_ID}
+      tabIndex={-1}
+      component="section"
+      aria-labelledby={`${EXPORT_FILES_ID}-title`}
+    >
       <Stack gap="xs">
-        <Title order={3} size="h5">
+        <Title order={3} size="h5" id={`${EXPORT_FILES_ID}-title`}>
           Export files
         </Title>
         <Text size="sm" c="dimmed">

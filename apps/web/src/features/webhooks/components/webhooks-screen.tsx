@@ -542,7 +542,8 @@ function DeliveryLog({ clientId, endpointId }: { clientId: string; endpointId: s
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Event</Table.Th>
-                  <Table.Th>Status</Table.Th>
+                  {/* Wide enough for "Retrying" and "Delivered" whole: a long last answer squeezed it to "RETR…". */}
+                  <Table.Th w={130}>Status</Table.Th>
                   <Table.Th ta="right">Attempts</Table.Th>
                   <Table.Th>Last answer</Table.Th>
                   <Table.Th>Sent</Table.Th>
@@ -575,7 +576,7 @@ function DeliveryRow({ delivery: d }: { delivery: WebhookDelivery }) {
         </Group>
       </Table.Td>
       <Table.Td>
-        <Badge color={STATUS_COLORS[d.status]} variant="light">
+        <Badge color={STATUS_COLORS[d.status]} variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
           {STATUS_LABELS[d.status]}
         </Badge>
         {d.status === 'retrying' && d.next_attempt_at && (

@@ -46,6 +46,11 @@ type SyncResource =
  * `fullPass`: when the last read of every membership began (port.ts Page.fullPass).
  */
 export type SyncCursor = Partial<Record<SyncResource, string>> & { fullPass?: string };
+/**
+ * The vendor's API budget as its last reply told it (Salesforce's `Sforce-Limit-Info: api-usage=
+ * used/max`: calls in the last 24 hours against the org's daily allocation), and when.
+ */
+export type ApiUsage = { used: number; max: number; at: string };
 /** Shown as the progress bar of a running sync. */
 export type SyncProgress = {
   phase: SyncResource | 'done';
@@ -76,6 +81,8 @@ export const integrations = pgTable(
      */
     accessNote: text('access_note'),
     syncCursor: jsonb('sync_cursor').$type<SyncCursor>().notNull().default({}),
+    /** The vendor's API calls used against its allocation (shown on the connection); null: not told. */
+    apiUsage: jsonb('api_usage').$type<ApiUsage | null>(),
     isSyncing: boolean('is_syncing').notNull().default(false),
     syncProgress: jsonb('sync_progress').$type<SyncProgress | null>(),
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),

@@ -180,8 +180,9 @@ export async function crashRig(name: string, extraEnv: Record<string, string> = 
     SMTP_URL: (await crashMailbox()).url,
     // The tests fetch a target's tag image and click it back to back, as no person does: the burst
     // rule (decision 0017) would judge those clicks a scanner's and hold them in the queue past the
-    // second kill. Off, as in createTestApp, unless a test turns it on.
+    // second kill. Off, as in createTestApp, unless a test turns it on; so is the landing-view rule.
     TRACKING_BURST_MS: '0',
+    TRACKING_LANDING_VIEW_MS: '0',
     ...extraEnv,
   };
   return { dir, running, env };

@@ -76,8 +76,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     // The suite's fakes (pictures, SSO issuers, Marketo) listen on loopback; SSRF tests set 'false'.
     ALLOW_PRIVATE_FETCH: 'true',
     // Tests fetch a tag's image and click back to back, as no person does: the burst rule (decision
-    // 0017) is off unless a test turns it on (verdicts.test.ts).
+    // 0017) is off unless a test turns it on (verdicts.test.ts); so is the landing-view rule, as
+    // tests click without following the redirect to the landing page.
     TRACKING_BURST_MS: '0',
+    TRACKING_LANDING_VIEW_MS: '0',
     ...opts.env,
   });
   const app = await buildApp(config, { jobPollingSeconds: 0.5, pgliteSnapshot: pgliteSnapshot(), ...opts });
@@ -143,7 +145,8 @@ export async function queuesIdle(app: FastifyInstance, names: string[], timeoutM
   await waitFor(async () => {
     for (const name of names) {
       const jobs = await app.queue.boss.findJobs(name);
-      if (jobs.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active')) return false;
+      if (jobs.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active'))
+        return false;
     }
     return true;
   }, timeoutMs);

@@ -107,6 +107,14 @@ const schema = z.object({
     .min(0)
     .max(60_000)
     .default(2_000),
+  // A click to our landing page with no view of the page from a browser within this is a scanner's
+  // fetch of the link (decision 0017); 0 turns it off.
+  TRACKING_LANDING_VIEW_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int()
+    .min(0)
+    .max(120_000)
+    .default(15_000),
   // No default here: it depends on NODE_ENV (on outside production, off in it; see loadConfig).
   // Checked in loadConfig (parseTrustProxy): a hop count or a list of addresses and ranges.
   TRUST_PROXY: z.string().trim().optional(),
@@ -316,6 +324,7 @@ export type Config = {
   seedDemo: boolean;
   /** Fetches of one ad tag this close around a click make it a scanner's (decision 0017); 0: off. */
   trackingBurstMs: number;
+  trackingLandingViewMs: number;
   /** Idle time after which a session ends (sliding). */
   sessionTtlDays: number;
   /** Sign-in attempts allowed per account in a window (per IP: ten times as many). */
@@ -467,6 +476,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     trustProxy: trustProxy as Config['trustProxy'],
     trackingBurstMs: e.TRACKING_BURST_MS,
+    trackingLandingViewMs: e.TRACKING_LANDING_VIEW_MS,
     sessionTtlDays: e.SESSION_TTL_DAYS,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,

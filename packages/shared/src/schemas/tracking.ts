@@ -62,6 +62,7 @@ export const VERDICT_REASONS = {
   gateway_address: 'a mail security gateway (its address)',
   not_navigation: 'a click that was no page navigation (an image or script fetch)',
   burst: 'several fetches of one message within two seconds',
+  no_landing_view: 'a click no browser followed to the landing page',
   proxy_click: 'a mail image proxy fetching the click link',
   head: 'a HEAD probe',
   prefetch: 'a prefetch or prerender',

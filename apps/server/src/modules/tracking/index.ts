@@ -51,6 +51,7 @@ export function setupTracking(app: FastifyInstance): void {
     database: app.database,
     log: app.log,
     burstMs: app.config.trackingBurstMs,
+    viewWaitMs: app.config.trackingLandingViewMs,
     // Looked up at publish time: the feed module may decorate the app after this runs.
     publish: (clientId, item) => {
       if (app.hasDecorator('feedBus')) app.feedBus.publish(clientId, item);

@@ -444,6 +444,11 @@ export type QueueItem = {
   /** The request's verdict (decision 0017); the consumer may still find a person's click in a burst. */
   verdict: string;
   reason: string;
+  /**
+   * A person's click that leads to our landing page: it counts only once that page is viewed from a
+   * browser after it (decision 0017's landing-view rule); optional, false when left out.
+   */
+  awaitsView?: boolean;
 };
 
 /**
@@ -469,12 +474,13 @@ export async function enqueueEvents(
     at: i.at,
     verdict: i.verdict,
     reason: i.reason,
+    awaits_view: i.awaitsView === true,
   }));
   const query = sql`
 with items as (
   select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(ord int, client_id uuid,
     version bigint, count boolean, target_id uuid, cadence_id int, type text, day_number int,
-    content_id uuid, size text, at timestamptz, verdict text, reason text)
+    content_id uuid, size text, at timestamptz, verdict text, reason text, awaits_view boolean)
 ), v as (
   select c.client_id, coalesce((select sv.version from tracking_state_versions sv
     where sv.client_id = c.client_id), 0) as version
@@ -482,9 +488,9 @@ with items as (
 ), ok as (
   select i.* from items i join v on v.client_id = i.client_id and v.version = i.version
 ), ins as (
-  insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at, verdict, reason)
+  insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at, verdict, reason, awaits_view)
   select client_id, target_id, cadence_id, type, day_number, content_id,
-    case when type = 'impression' then size end, at, verdict, reason
+    case when type = 'impression' then size end, at, verdict, reason, awaits_view
   from ok where count order by ord
 )
 select json_build_object('held', (select coalesce(json_agg(ok.ord), '[]') from ok),
@@ -511,19 +517,33 @@ export const BURST_MARGIN_MS = 500;
  * click, not part of a burst: people take over a second to see an ad and click it.
  */
 export const SEEN_BEFORE_CLICK_MS = 1_000;
+/** How much longer than the landing-view wait a click waits, for the same reason as BURST_MARGIN_MS. */
+export const VIEW_MARGIN_MS = 500;
 
 /**
  * The consumer: takes up to `limit` of the oldest queued events and, in one statement (so one
  * transaction: the events leave the queue only when they are counted), appends them to
  * `engagement_events`, adds them to their targets' counters under the targets' row locks with the
  * superprospect rule, and writes the feed. `taken` is -1 when another process holds the fold.
+ * `viewWaitMs` (0: off): a person's click that leads to our landing page waits up to this long for
+ * the page's view from a browser, and without one it is a scanner's (`no_landing_view`).
  */
 export async function foldQueue(
   db: Tx,
   limit: number,
   rule: { clicks: number; impressions: number },
   burstMs = 0,
+  viewWaitMs = 0,
 ): Promise<{ taken: number; feed: StoredFeedItem[] }> {
+  const viewWait = sql`make_interval(secs => ${viewWaitMs / 1000}::float8)`;
+  const viewHold = sql`make_interval(secs => ${(viewWaitMs + VIEW_MARGIN_MS) / 1000}::float8)`;
+  // The page's view after the click, within the wait (the view's request follows the click's redirect).
+  const viewed = (
+    click: string,
+  ) => sql`(exists (select 1 from ingest_queue v where v.target_id = ${sql.raw(click)}.target_id
+      and v.type = 'view' and v.occurred_at >= ${sql.raw(click)}.occurred_at and v.occurred_at < ${sql.raw(click)}.occurred_at + ${viewWait})
+    or exists (select 1 from engagement_events v where v.target_id = ${sql.raw(click)}.target_id
+      and v.type = 'view' and v.occurred_at >= ${sql.raw(click)}.occurred_at and v.occurred_at < ${sql.raw(click)}.occurred_at + ${viewWait}))`;
   const burst = sql`make_interval(secs => ${burstMs / 1000}::float8)`;
   const hold = sql`make_interval(secs => ${(burstMs + BURST_MARGIN_MS) / 1000}::float8)`;
   const seen = sql`make_interval(secs => ${Math.min(burstMs, SEEN_BEFORE_CLICK_MS) / 1000}::float8)`;
@@ -533,21 +553,24 @@ with lk as (
 ), young as (
   -- A person's click waits until every fetch of its burst window has arrived; so does whatever
   -- of its target came after it, so counters still see the target's events in order.
-  select target_id, min(id) as first_id from ingest_queue
-  where ${burstMs}::int > 0 and type = 'click' and verdict = 'person' and occurred_at > now() - ${hold}
+  -- A click to our landing page waits for the page's view (or the end of its wait) the same way.
+  select target_id, min(id) as first_id from ingest_queue iq
+  where type = 'click' and verdict = 'person' and (
+    (${burstMs}::int > 0 and occurred_at > now() - ${hold})
+    or (${viewWaitMs}::int > 0 and awaits_view and occurred_at > now() - ${viewHold} and not ${viewed('iq')}))
   group by target_id
 ), q as (
   delete from ingest_queue where id in (
     select iq.id from ingest_queue iq where (select ok from lk)
       and not exists (select 1 from young y where y.target_id = iq.target_id and iq.id >= y.first_id)
     order by iq.id limit ${limit})
-  returning id, client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at, verdict, reason
+  returning id, client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at, verdict, reason, awaits_view
 ), b as (
   -- Several fetches of one message within the window: a scanner's (decision 0017). Every other
   -- tag request of the target around the click counts, whatever its verdict and wherever it is,
   -- except an image fetched at least a second before the click: a person opening the message and
   -- then clicking (no one sees an ad and clicks it sooner; a gateway fetches both at once).
-  select q.id from q
+  select q.id, 'burst' as reason from q
   where ${burstMs}::int > 0 and q.type = 'click' and q.verdict = 'person' and (
     exists (select 1 from ingest_queue r where r.target_id = q.target_id and r.id <> q.id
       and r.type <> 'view' and r.occurred_at > q.occurred_at - case when r.type = 'impression' then ${seen} else ${burst} end
@@ -558,11 +581,19 @@ with lk as (
     or exists (select 1 from uncounted_events x where x.target_id = q.target_id
       and x.occurred_at > q.occurred_at - case when x.type = 'impression' then ${seen} else ${burst} end
       and x.occurred_at < q.occurred_at + ${burst}))
+), nv as (
+  -- A click to our landing page that no browser followed to the page: a gateway fetching the link
+  -- (a person's browser follows the redirect and loads the page, which counts its view).
+  select q.id, 'no_landing_view' as reason from q
+  where ${viewWaitMs}::int > 0 and q.type = 'click' and q.verdict = 'person' and q.awaits_view
+    and not exists (select 1 from b where b.id = q.id) and not ${viewed('q')}
+), sc as (
+  select id, reason from b union all select id, reason from nv
 ), qv as (
   select q.id, q.client_id, q.target_id, q.cadence_id, q.type, q.day_number, q.content_id, q.size, q.occurred_at,
-    case when b.id is null then q.verdict else 'scanner' end as verdict,
-    case when b.id is null then q.reason else 'burst' end as reason
-  from q left join b on b.id = q.id
+    case when sc.id is null then q.verdict else 'scanner' end as verdict,
+    case when sc.id is null then q.reason else sc.reason end as reason
+  from q left join sc on sc.id = q.id
 ), un as (
   insert into uncounted_events (client_id, target_id, cadence_id, type, verdict, reason, day_number, content_id, size, occurred_at)
   select client_id, target_id, cadence_id, type, verdict, coalesce(reason, verdict), day_number, content_id, size, occurred_at

@@ -13,6 +13,7 @@ import { useTestTag } from './test-tags.ts';
 import type { TestTagUse } from './test-tags.ts';
 import {
   BURST_MARGIN_MS,
+  VIEW_MARGIN_MS,
   enqueueEvents,
   ensurePartitions,
   foldQueue,
@@ -66,6 +67,11 @@ type Deps = {
   publish: (clientId: string, item: StoredFeedItem) => void;
   /** A person's click with another fetch of its tag this close is a scanner's; 0 turns it off. */
   burstMs?: number;
+  /**
+   * How long a person's click to our landing page waits for the page's view from a browser before
+   * it is judged a scanner's fetch of the link; 0 turns the rule off.
+   */
+  viewWaitMs?: number;
 };
 
 /**
@@ -90,6 +96,11 @@ export function clickDestination(t: TargetState): string | null {
     if (url && /^https?:\/\/\S+$/i.test(url)) return url;
   }
   return null;
+}
+
+/** Whether a click goes to our own landing page, which counts a view when a browser loads it. */
+function leadsToLandingPage(t: TargetState): boolean {
+  return clickDestination(t)?.startsWith('/lp/') === true;
 }
 
 /** Whether an event counts for a target in this state (the same rule as the `e` CTE of `ingestBatch`). */
@@ -130,6 +141,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function createTrackingService(deps: Deps) {
   const { database, log } = deps;
   const burstMs = deps.burstMs ?? 0;
+  const viewWaitMs = deps.viewWaitMs ?? 0;
   const db = database.db;
   const single = database.driver === 'pglite';
 
@@ -207,6 +219,10 @@ export function createTrackingService(deps: Deps) {
       if (burstMs > 0 && batch.some((i) => i.count && i.type === 'click' && i.verdict === 'person')) {
         setTimeout(scheduleFold, burstMs + BURST_MARGIN_MS + 10).unref();
       }
+      // One that waits for its landing page's view: fold when the wait is over (a view folds it sooner).
+      if (viewWaitMs > 0 && batch.some((i) => i.count && i.awaitsView && held.has(i.ord))) {
+        setTimeout(scheduleFold, viewWaitMs + VIEW_MARGIN_MS + 10).unref();
+      }
       return batch.map((item) => held.has(item.ord));
     },
     { maxBatch: 256, concurrency: single ? 1 : 4 },
@@ -233,6 +249,7 @@ export function createTrackingService(deps: Deps) {
         at,
         verdict: item.verdict ?? 'person',
         reason: item.reason ?? 'browser',
+        awaitsView: viewWaitMs > 0 && item.type === 'click' && leadsToLandingPage(state),
       });
       if (held) return count ? { status: 'recorded', target: state } : { status: 'ignored', target: state };
       states.delete(item.token);
@@ -268,7 +285,7 @@ export function createTrackingService(deps: Deps) {
         do {
           foldAgain = false;
           lastFoldStart = Date.now();
-          const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE, burstMs);
+          const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE, burstMs, viewWaitMs);
           publish(feed);
           // A full batch means the queue is behind: go on at once; else let the next batch gather.
           // Another process folding (-1) may have started before this one's events were appended:
@@ -296,7 +313,7 @@ export function createTrackingService(deps: Deps) {
       await runFolds();
       if (!(await queuePending(db))) return;
       // Clicks wait out their burst window in the queue (decision 0017).
-      await sleep(burstMs > 0 ? 50 : 10);
+      await sleep(burstMs > 0 || viewWaitMs > 0 ? 50 : 10);
     }
     throw new Error('ingest queue not folded in time');
   }
@@ -382,7 +399,7 @@ export function createTrackingService(deps: Deps) {
     async start(): Promise<void> {
       if (poll || closed) return;
       for (;;) {
-        const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE, burstMs);
+        const { taken, feed } = await foldQueue(db, FOLD_BATCH, SUPER_RULE, burstMs, viewWaitMs);
         publish(feed);
         if (taken < FOLD_BATCH) break;
       }

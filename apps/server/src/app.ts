@@ -20,6 +20,7 @@ import { JobQueue } from './lib/queue.ts';
 import { openRedis } from './lib/redis.ts';
 import type { RedisLink } from './lib/redis.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
+import { adNetworkApiRoutes, setupAdNetworks } from './modules/ad-networks/index.ts';
 import { attentionRoutes } from './modules/attention/index.ts';
 import { sdrNotificationRoutes, setupSdrNotifications } from './modules/sdr-notifications/index.ts';
 import { embeddedReportRoutes } from './modules/embedded-reports/index.ts';
@@ -143,6 +144,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     journeyApiRoutes,
     adFieldsApiRoutes,
     emailAdRoutes,
+    adNetworkApiRoutes,
   ],
   sc: [
     scIntegrationRoutes,
@@ -283,6 +285,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   setupJourneys(app, { workers: opts.workers });
   setupCohorts(app);
   setupCampaigns(app);
+  setupAdNetworks(app, { adapters: opts.adapters });
   setupExportFiles(app);
   setupReports(app, { workers: opts.workers });
   app.decorate('integrationSync', integrationSync);

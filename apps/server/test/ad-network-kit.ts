@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  cadences,
+  cohortMembers,
+  cohorts,
+  integrations,
+  prospects,
+  targets,
+} from '../src/db/schema/index.ts';
+
+const CHUNK = 2_000;
+
+/**
+ * A cohort of `n` members (person{from+i}@example.com) written straight to the tables, as a synced
+ * cohort leaves them: its hidden cadence, one prospect, target and member row each.
+ */
+export async function makeCohort(app: FastifyInstance, clientId: string, name: string, n: number, from = 0) {
+  const db = app.db;
+  const [integration] = await db
+    .insert(integrations)
+    .values({ clientId, source: 'fileforce', accountName: 'kit' })
+    .onConflictDoUpdate({ target: [integrations.clientId, integrations.source], set: { accountName: 'kit' } })
+    .returning();
+  const [cadence] = await db
+    .insert(cadences)
+    .values({ clientId, integrationId: integration!.id, externalId: `cohort-${name}`, name, kind: 'cohort' })
+    .returning();
+  const [cohort] = await db
+    .insert(cohorts)
+    .values({ clientId, name, sourceKind: 'csv', cadenceId: cadence!.id, size: n })
+    .returning();
+  await addMembers(app, clientId, cohort!.id, cadence!.id, integration!.id, n, from);
+  return { cohortId: cohort!.id, cadenceId: cadence!.id, integrationId: integration!.id };
+}
+
+export async function addMembers(
+  app: FastifyInstance,
+  clientId: string,
+  cohortId: string,
+  cadenceId: number,
+  integrationId: number,
+  n: number,
+  from: number,
+) {
+  const db = app.db;
+  for (let i = 0; i < n; i += CHUNK) {
+    const size = Math.min(CHUNK, n - i);
+    const people = await db
+      .insert(prospects)
+      .values(
+        Array.from({ length: size }, (_, k) => ({
+          clientId,
+          integrationId,
+          externalId: `p${from + i + k}`,
+          // Upper case and spaces: normalised before hashing.
+          email: k % 2 ? ` Person${from + i + k}@Example.com` : `person${from + i + k}@example.com`,
+        })),
+      )
+      .returning({ id: prospects.id });
+    const tags = await db
+      .insert(targets)
+      .values(people.map((p) => ({ clientId, cadenceId, prospectId: p.id })))
+      .returning({ id: targets.id, prospectId: targets.prospectId });
+    await db
+      .insert(cohortMembers)
+      .values(tags.map((t) => ({ clientId, cohortId, prospectId: t.prospectId, targetId: t.id })));
+  }
+}

@@ -61,7 +61,12 @@ export type HsList = {
   objectTypeId: string;
   processingType: 'MANUAL' | 'DYNAMIC' | 'SNAPSHOT';
   members: { recordId: string; membershipTimestamp: string }[];
+  createdAt: string;
+  /** The list's definition (name, filters) last changed; members coming and going leave it. */
   updatedAt: string;
+  /** Its newest member came, its last one left (the `hs_last_record_added_at`/`_removed_at` properties). */
+  lastAddedAt?: string;
+  lastRemovedAt?: string;
 };
 
 export type HubSpotSeed = {
@@ -322,7 +327,9 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         objectTypeId: '0-1',
         processingType: l.processingType ?? 'MANUAL',
         members: l.contactIndexes.map((i) => ({ recordId: contacts[i]!.id, membershipTimestamp: at })),
+        createdAt: at,
         updatedAt: at,
+        ...(l.contactIndexes.length ? { lastAddedAt: at } : {}),
       });
     }
   }
@@ -973,12 +980,26 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
         res,
         200,
         {
+          // PublicObjectListSearchResult. `updatedAt` is "The time the list was last updated" (its
+          // definition); members coming and going show in the additional properties every search
+          // returns by default: "hs_list_size, hs_last_record_added_at, hs_last_record_removed_at,
+          // hs_folder_name, and hs_list_reference_count" (ListSearchRequest.additionalProperties),
+          // epoch-millisecond strings as in the spec's example, left out when empty.
           lists: rows.slice(offset, offset + count).map((l) => ({
             listId: l.listId,
+            listVersion: 1,
             name: l.name,
             objectTypeId: l.objectTypeId,
             processingType: l.processingType,
-            additionalProperties: { hs_list_size: String(l.members.length) },
+            processingStatus: 'COMPLETE',
+            additionalProperties: {
+              hs_list_size: String(l.members.length),
+              hs_list_reference_count: '0',
+              ...(l.lastAddedAt ? { hs_last_record_added_at: String(Date.parse(l.lastAddedAt)) } : {}),
+              ...(l.lastRemovedAt ? { hs_last_record_removed_at: String(Date.parse(l.lastRemovedAt)) } : {}),
+            },
+            createdAt: l.createdAt,
+            filtersUpdatedAt: l.updatedAt,
             updatedAt: l.updatedAt,
           })),
           hasMore: offset + count < rows.length,
@@ -1097,6 +1118,27 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       if (!d?.associations.companies?.includes(companyId)) throw new Error('fake HubSpot: not associated');
       d.primaryCompany = companyId;
       update('deals', dealId, {});
+    },
+    /** A contact joins a list (by hand, or a dynamic list's filters now match it). */
+    addListMember(listId: string, contactId: string) {
+      const l = lists.find((x) => x.listId === listId);
+      if (!l) throw new Error(`fake HubSpot: no list ${listId}`);
+      l.lastAddedAt = tick();
+      l.members.push({ recordId: contactId, membershipTimestamp: l.lastAddedAt });
+    },
+    /** A contact leaves a list. */
+    removeListMember(listId: string, contactId: string) {
+      const l = lists.find((x) => x.listId === listId);
+      if (!l) throw new Error(`fake HubSpot: no list ${listId}`);
+      l.members = l.members.filter((m) => m.recordId !== contactId);
+      l.lastRemovedAt = tick();
+    },
+    /** A user renames a list: its definition changes (`updatedAt`). */
+    renameList(listId: string, name: string) {
+      const l = lists.find((x) => x.listId === listId);
+      if (!l) throw new Error(`fake HubSpot: no list ${listId}`);
+      l.name = name;
+      l.updatedAt = tick();
     },
     /** A super admin deletes a custom contact property: its values go with it. */
     deleteProperty(name: string) {

@@ -33,10 +33,9 @@ export async function crmSyncTwice(
     }
     return items;
   }
-  const members: Record<string, number> = {};
-
   async function sync() {
     const start = sentSoFar();
+    const members: Record<string, number> = {};
     await adapter.stages?.(ctx);
     await drain('owners', adapter.owners(ctx, cursor.owners ?? null), (o) => o.updatedAt);
     await drain('accounts', adapter.accounts?.(ctx, cursor.accounts ?? null), (a) => a.updatedAt);
@@ -75,7 +74,7 @@ export async function crmSyncTwice(
       opportunities,
       deleted,
       lists,
-      members: { ...members },
+      members,
       activities,
     };
   }

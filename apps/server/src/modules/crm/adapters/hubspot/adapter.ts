@@ -670,8 +670,13 @@ export function createHubSpotAdapter(
       return { target: 'contact properties', written };
     },
 
-    async *lists(ctx) {
-      // Contact lists (objectTypeId 0-1); lists have no modified-since filter and are few.
+    async *lists(ctx, since) {
+      // Contact lists (objectTypeId 0-1), read whole (a search page holds 500: lists are few), and
+      // only those changed since the cursor are given: a list's definition moves `updatedAt`, its
+      // members coming and going move `hs_last_record_added_at` and `hs_last_record_removed_at`
+      // (additional properties every list search returns). The newest of the three is the list's
+      // time, so the sync re-reads the members of a changed list only (issue 40: every list's
+      // members were read again every 30 minutes).
       let offset = 0;
       for (;;) {
         const reply = await post<{
@@ -681,7 +686,8 @@ export function createHubSpotAdapter(
             objectTypeId: string;
             processingType: string;
             updatedAt?: string;
-            additionalProperties?: { hs_list_size?: string };
+            filtersUpdatedAt?: string;
+            additionalProperties?: Record<string, string | undefined>;
           }[];
           hasMore: boolean;
           offset: number;
@@ -697,15 +703,27 @@ export function createHubSpotAdapter(
           total: reply.total,
           items: reply.lists
             .filter((l) => l.objectTypeId === '0-1')
-            .map((l): RemoteList => ({
-              externalId: String(l.listId),
-              name: l.name,
-              kind: 'list',
-              memberType: 'contact',
-              memberCount: numeric(l.additionalProperties?.hs_list_size),
-              isActive: true,
-              updatedAt: iso(l.updatedAt),
-            })),
+            .map((l): RemoteList => {
+              const extra = l.additionalProperties ?? {};
+              const times = [
+                l.updatedAt,
+                l.filtersUpdatedAt,
+                extra.hs_last_record_added_at,
+                extra.hs_last_record_removed_at,
+              ].flatMap((t) => iso(t) ?? []);
+              return {
+                externalId: String(l.listId),
+                name: l.name,
+                kind: 'list',
+                memberType: 'contact',
+                memberCount: numeric(extra.hs_list_size),
+                isActive: true,
+                updatedAt: times.sort().at(-1) ?? null,
+              };
+            })
+            // Unchanged since the last sync: its members are what Rally holds. A list without any
+            // time (none documented as always there) is read each time.
+            .filter((l) => !since || !l.updatedAt || l.updatedAt > since),
         };
         if (!reply.hasMore || reply.offset <= offset) return;
         offset = reply.offset;

@@ -1,7 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-/** Three projects: shared helpers (unit), the web app (unit, jsdom) and the server (API). */
+/**
+ * Four projects: shared helpers (unit), the web app (unit, jsdom), the server (API) and the server's
+ * multi-process suite (real server processes, several instances on one database, a Redis stopped
+ * and started again: apps/server/test/multi, a lane of its own in scripts/test.ts).
+ */
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker fewer than the cores: on CI's two cores, one worker,
@@ -19,6 +23,7 @@ export default defineConfig({
           // Closes what a file made outside its tests (apps, databases) when the file ends.
           setupFiles: ['apps/server/test/setup-file.ts'],
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          exclude: ['apps/server/test/multi/**'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -26,6 +31,19 @@ export default defineConfig({
           // not once per file (on this machine the PGlite run went 416 → 315 s, PostgreSQL 328 →
           // 229 s). It relies on every test app and database being closed (test/helpers.ts
           // cleanUp); a leak shows as "too many clients" on PostgreSQL.
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: 'multiprocess',
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          setupFiles: ['apps/server/test/setup-file.ts'],
+          include: ['apps/server/test/multi/**/*.test.ts'],
+          environment: 'node',
+          // Each file starts server processes of its own (each loads the app, migrates, listens).
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           isolate: false,
         },
       },

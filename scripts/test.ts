@@ -1,10 +1,11 @@
 /**
- * `npm test`: types, lint, unit, API (PGlite, then PostgreSQL when TEST_DATABASE_URL is set) and
- * end-to-end tests in Debian's Chromium. Ends with one line `N passed, N failed` summing every suite.
+ * `npm test`: types, lint, unit, API (PGlite, then PostgreSQL when TEST_DATABASE_URL is set), the
+ * multi-process suite (when PostgreSQL and Redis are there) and end-to-end tests in Debian's
+ * Chromium. Ends with one line `N passed, N failed` summing every suite.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,19 +211,60 @@ async function e2e(built: boolean) {
 
 const testDb = process.env.TEST_DATABASE_URL;
 /**
- * API files that run on one database only when both are there: a server killed mid-job and started
- * again (crash recovery rests on transactions and unique keys, which the embedded database shares
- * with PostgreSQL) and a 100,000-row export. On PGlite they took 30–80 s each, a quarter of its run.
- * They run on PostgreSQL, the production database; without TEST_DATABASE_URL they run on PGlite.
- * The cohort one stays on both: it caught the embedded database starving requests during a job.
+ * API files that run on one database only when both are there: a 100,000-row export (on PGlite it
+ * took 30–80 s). It runs on PostgreSQL, the production database; without TEST_DATABASE_URL, on PGlite.
+ * (The crash tests, once here too, are in the multi-process lane.)
  */
-const ONCE_ON_POSTGRES = [
-  'apps/server/test/import-crash.test.ts',
-  'apps/server/test/crm-crash*.test.ts',
-  'apps/server/test/ad-fields-crash.test.ts',
-  'apps/server/test/ingest-crash.test.ts',
-  'apps/server/test/reports-export.test.ts',
-];
+const ONCE_ON_POSTGRES = ['apps/server/test/reports-export.test.ts'];
+
+/** Whether a Redis answers at `url`: a PING over a plain socket, 1 s at most. */
+function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    // +PONG, or -NOAUTH from a Redis with a password: either way a Redis is there.
+    socket.once('data', (d: Buffer) => done(/^[+-]/.test(d.toString())));
+  });
+}
+
+/**
+ * The multi-process suite (apps/server/test/multi: real server processes, several instances on one
+ * database, crashes, a Redis stopped and started), where CI has PostgreSQL and Redis. It gets a
+ * `redis-server` of its own on a free port, stopped by its pid at the end, so the API runs' Redis
+ * and its keys stay out of it.
+ */
+async function multiprocess(): Promise<Outcome | undefined> {
+  const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  if (!testDb || spawnSync('redis-server', ['--version']).status !== 0 || !(await redisAnswers(redisUrl))) {
+    console.log('\nPostgreSQL (TEST_DATABASE_URL), Redis or redis-server missing: no multi-process suite.');
+    return undefined;
+  }
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const redis = spawn('redis-server', args, { stdio: 'ignore' });
+  redis.once('error', () => {});
+  const ownUrl = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100 && !(await redisAnswers(ownUrl)); i++) await new Promise((r) => setTimeout(r, 50));
+  try {
+    return await vitest('multi-process (PostgreSQL, own Redis)', ['multiprocess'], {
+      TEST_DATABASE_URL: testDb,
+      REDIS_URL: ownUrl,
+    });
+  } finally {
+    if (redis.exitCode === null && redis.pid) {
+      const gone = new Promise((r) => redis.once('exit', r));
+      process.kill(redis.pid, 'SIGTERM');
+      await gone;
+    }
+  }
+}
 // The checks and the web build (the end-to-end tests serve it) side by side.
 const [types, lint, format, build] = await Promise.all([
   check('types', node, [path.join(root, 'scripts/typecheck.ts')]),
@@ -259,6 +301,9 @@ const [[unit, apiLite], apiPg] = await Promise.all([
 outcomes.push(unit, apiLite);
 if (apiPg) outcomes.push(apiPg);
 else console.log('\nTEST_DATABASE_URL is not set: the API suite ran on PGlite only.');
+// After the API runs (its server processes would otherwise compete with them for the two cores).
+const multi = await multiprocess();
+if (multi) outcomes.push(multi);
 await e2eRun;
 
 banner('Summary');

@@ -1,11 +1,11 @@
 import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../src/db/schema/index.ts';
-import { creativeOf, PAGE_CACHE_MS } from '../src/modules/creative/service.ts';
+import { webhookDeliveries } from '../../src/db/schema/index.ts';
+import { creativeOf, PAGE_CACHE_MS } from '../../src/modules/creative/service.ts';
 import { CLUSTER_READY, CLUSTER_REDIS_READY, startRedis } from './cluster-kit.ts';
-import { createTestApp, freshDatabaseUrl } from './helpers.ts';
-import { makeClient, signedIn } from './http.ts';
+import { createTestApp, freshDatabaseUrl } from '../helpers.ts';
+import { makeClient, signedIn } from '../http.ts';
 
 /** Two real apps (A, B) on one PostgreSQL database, with `env` (REDIS_URL…). */
 async function twoInstances(env: Record<string, string> = {}): Promise<[FastifyInstance, FastifyInstance]> {

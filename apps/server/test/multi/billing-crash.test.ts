@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/client.ts';
-import { invoices } from '../../db/schema/index.ts';
-import { freshDatabaseUrl, here } from '../../../test/helpers.ts';
-import { makeBillingClient, makeSupers, providerCharges, silentLog } from '../../../test/billing.ts';
-import { createCharging } from './charging.ts';
-import { createLocalProvider } from './providers/local.ts';
-import { createBillingService } from './service.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { invoices } from '../../src/db/schema/index.ts';
+import { freshDatabaseUrl, here } from '../helpers.ts';
+import { makeBillingClient, makeSupers, providerCharges, silentLog } from '../billing.ts';
+import { createCharging } from '../../src/modules/billing/charging.ts';
+import { createLocalProvider } from '../../src/modules/billing/providers/local.ts';
+import { createBillingService } from '../../src/modules/billing/service.ts';
 
-const CHILD = path.join(here, 'billing-crash-child.ts');
+const CHILD = path.join(here, 'multi/billing-crash-child.ts');
 const NOW = '2026-03-10T12:00:00.000Z';
 
 function runChild(

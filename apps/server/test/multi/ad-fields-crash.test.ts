@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { adUrls } from '../src/modules/tracking/index.ts';
+import { adUrls } from '../../src/modules/tracking/index.ts';
 import { Caller, crashRig, poll, registerOwner, withDatabase } from './crash-kit.ts';
-import { startServer, stopServer } from './server-process.ts';
-import { startFakeApollo } from './fakes/apollo.ts';
+import { startServer, stopServer } from '../server-process.ts';
+import { startFakeApollo } from '../fakes/apollo.ts';
 
 const CONTACTS = 3_000;
 const BATCH = 100; // Apollo's synchronous bulk update

@@ -1,23 +1,14 @@
-import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { connectPostgres } from '../src/db/client.ts';
-import { afterFile } from './cleanups.ts';
 import {
   CLUSTER_READY,
   CLUSTER_REDIS_READY,
   ClusterBrowser,
+  dbOf,
   startCluster,
   startRedis,
 } from './cluster-kit.ts';
 import type { Cluster } from './cluster-kit.ts';
-import { makeClient, makeUser, PASSWORD } from './http.ts';
-
-/** The test's own handle on the cluster's database, for making clients and users. */
-function dbOf(cluster: Cluster): Pick<FastifyInstance, 'db'> {
-  const database = connectPostgres(cluster.databaseUrl, 2);
-  afterFile(() => database.close());
-  return { db: database.db };
-}
+import { makeClient, makeUser, PASSWORD } from '../http.ts';
 
 /** Calls `probe` until it answers `status`; how long that took, in ms (capped at `maxMs`). */
 async function msUntil(probe: () => Promise<Response>, status: number, maxMs = 8_000): Promise<number> {
@@ -39,9 +30,9 @@ async function msUntil(probe: () => Promise<Response>, status: number, maxMs = 8
 async function signOutAndDemote(cluster: Cluster): Promise<{ logoutMs: number; demoteMs: number }> {
   const [a, b] = cluster.instances.map((s) => s.url) as [string, string];
   const app = dbOf(cluster);
-  const clientId = await makeClient(app as FastifyInstance, 'Cluster Co');
-  const owner = await makeUser(app as FastifyInstance, { [clientId]: 'purple_owner' });
-  const member = await makeUser(app as FastifyInstance, { [clientId]: 'green_manager' });
+  const clientId = await makeClient(app, 'Cluster Co');
+  const owner = await makeUser(app, { [clientId]: 'purple_owner' });
+  const member = await makeUser(app, { [clientId]: 'green_manager' });
 
   // Sign-out on B holds on A at once.
   const user = new ClusterBrowser();

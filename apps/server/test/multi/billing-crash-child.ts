@@ -3,10 +3,10 @@
  * dies by SIGKILL right after the payment provider accepted a charge, before the invoice is
  * recorded paid — the worst moment for a crash.
  */
-import { openDatabase } from '../src/db/client.ts';
-import { createCharging } from '../src/modules/billing/charging.ts';
-import { createLocalProvider } from '../src/modules/billing/providers/local.ts';
-import { silentLog } from './billing.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { createCharging } from '../../src/modules/billing/charging.ts';
+import { createLocalProvider } from '../../src/modules/billing/providers/local.ts';
+import { silentLog } from '../billing.ts';
 
 const database = await openDatabase({
   dataDir: process.env.DATA_DIR ?? 'memory://',

@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
-import { afterFile } from './cleanups.ts';
+import { afterFile } from '../cleanups.ts';
 import { CLUSTER_READY } from './cluster-kit.ts';
-import { createTestApp, freshDatabaseUrl, waitFor } from './helpers.ts';
-import { makePng, multipart } from './images.ts';
-import { Browser, makeClient, signedIn } from './http.ts';
+import { createTestApp, freshDatabaseUrl, waitFor } from '../helpers.ts';
+import { makePng, multipart } from '../images.ts';
+import { Browser, makeClient, signedIn } from '../http.ts';
 
 /**
  * Issue 41 item 3: uploads are kept where every instance reads them (the database here), not on the

@@ -3,7 +3,7 @@ import { createWriteStream, openAsBlob } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
-import { startServer, stopServer } from './server-process.ts';
+import { startServer, stopServer } from '../server-process.ts';
 import { Caller, crashRig, poll, registerOwner, withDatabase } from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
 

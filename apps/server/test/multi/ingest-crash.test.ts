@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.ts';
+import { openDatabase } from '../../src/db/client.ts';
 import {
   cadenceDays,
   cadences,
@@ -9,10 +9,10 @@ import {
   prospects,
   salesReps,
   targets,
-} from '../src/db/schema/index.ts';
-import { BROWSER_UA, rawGet } from './engagement.ts';
+} from '../../src/db/schema/index.ts';
+import { BROWSER_UA, rawGet } from '../engagement.ts';
 import { crashRig, withDatabase } from './crash-kit.ts';
-import { startServer, stopServer } from './server-process.ts';
+import { startServer, stopServer } from '../server-process.ts';
 
 const TARGETS = 100;
 /** Impressions sent per target; the last ten targets also get one click. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Cohort } from '@rally/shared/schemas/cohorts';
 import type { FileImport } from '@rally/shared/schemas/fileforce';
-import { startServer, stopServer } from './server-process.ts';
+import { startServer, stopServer } from '../server-process.ts';
 import { Caller, crashRig, poll, registerOwner, withDatabase } from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
 

@@ -2,7 +2,7 @@
  * Several real server processes on one PostgreSQL database and a Redis of their own (issue 41): a
  * `redis-server` this file starts on a free port and stops by its pid, scratch data folders, and
  * sign-in over real HTTP. The tests that use it run only where PostgreSQL answers at
- * TEST_DATABASE_URL and `redis-server` is installed (CI's second API run).
+ * TEST_DATABASE_URL and `redis-server` is installed (the multi-process lane of `npm test`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -11,11 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { afterFile } from './cleanups.ts';
-import { freshDatabaseUrl, TEST_DATABASE_URL } from './helpers.ts';
-import { startServer, stopServer } from './server-process.ts';
-import type { ServerProcess } from './server-process.ts';
+import { connectPostgres } from '../../src/db/client.ts';
+import { afterFile } from '../cleanups.ts';
+import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers.ts';
+import { startServer, stopServer } from '../server-process.ts';
+import type { ServerProcess } from '../server-process.ts';
 
 /** Whether the multi-process tests can run: a PostgreSQL at TEST_DATABASE_URL (CI's second API run). */
 export const CLUSTER_READY = Boolean(TEST_DATABASE_URL);
@@ -73,6 +75,14 @@ export async function startRedis(port?: number): Promise<RedisProcess> {
   return { url, port: p, child, stop };
 }
 
+/** The test's own handle on the cluster's database, for making clients, users and targets. */
+export function dbOf(cluster: Pick<Cluster, 'databaseUrl'>): FastifyInstance {
+  const database = connectPostgres(cluster.databaseUrl, 2);
+  afterFile(() => database.close());
+  // The test helpers (makeClient, makeUser, makeTarget…) use only `db`.
+  return { db: database.db } as unknown as FastifyInstance;
+}
+
 export const CLUSTER_SECRET = 'cluster-test-secret-0123456789abcdef0123';
 
 export type Cluster = {
@@ -106,6 +116,8 @@ export async function startCluster(count: number, env: Record<string, string> = 
         APP_SECRET: CLUSTER_SECRET,
         SEED_DEMO: 'false',
         LOGIN_MAX_ATTEMPTS: '1000',
+        // Without Redis unless `env` gives one: not the REDIS_URL the suite itself runs with.
+        REDIS_URL: '',
         ...env,
         ...more,
       },

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from './helpers.ts';
-import { startServer, stopServer } from './server-process.ts';
-import type { ServerProcess } from './server-process.ts';
+import { freshDatabaseUrl } from '../helpers.ts';
+import { startServer, stopServer } from '../server-process.ts';
+import type { ServerProcess } from '../server-process.ts';
 import { Caller, crashMailbox, poll, registerOwner, syncFinished, withDatabase } from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
-import { startFakeMarketo } from './fakes/marketo.ts';
+import { startFakeMarketo } from '../fakes/marketo.ts';
 
 /** The client's Marketo leads, lists and list members: rows, and distinct keys of each. */
 const marketoCounts = async (q: Query, clientId: string) =>

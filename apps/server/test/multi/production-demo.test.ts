@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEMO_EMAIL, DEMO_PASSWORD } from '../src/db/seed.ts';
-import { freshDatabaseUrl } from './helpers.ts';
-import { HttpBrowser } from './http-browser.ts';
-import { MAIN, startServer, stopServer } from './server-process.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '../../src/db/seed.ts';
+import { freshDatabaseUrl } from '../helpers.ts';
+import { HttpBrowser } from '../http-browser.ts';
+import { MAIN, startServer, stopServer } from '../server-process.ts';
 
 const PRODUCTION = { NODE_ENV: 'production', APP_SECRET: 'p'.repeat(64), DATA_DIR: 'memory://' };
 

@@ -5,8 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from './helpers.ts';
-import { MAIN, startServer, stopServer } from './server-process.ts';
+import { freshDatabaseUrl } from '../helpers.ts';
+import { MAIN, startServer, stopServer } from '../server-process.ts';
 
 async function countUsers(env: Record<string, string>): Promise<number> {
   if (env.DATABASE_URL) {

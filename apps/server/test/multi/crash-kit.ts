@@ -4,9 +4,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll } from 'vitest';
-import { freshDatabaseUrl, startSmtpServer } from './helpers.ts';
-import { stopServer } from './server-process.ts';
-import type { ServerProcess } from './server-process.ts';
+import { freshDatabaseUrl, startSmtpServer } from '../helpers.ts';
+import { stopServer } from '../server-process.ts';
+import type { ServerProcess } from '../server-process.ts';
 
 // Shared by the crash tests (crm-crash*.test.ts, import-crash.test.ts): a caller of a server started
 // as a child process, polling, and reading the database while no server holds it.

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from './helpers.ts';
-import { startServer, stopServer } from './server-process.ts';
-import type { ServerProcess } from './server-process.ts';
+import { freshDatabaseUrl } from '../helpers.ts';
+import { startServer, stopServer } from '../server-process.ts';
+import type { ServerProcess } from '../server-process.ts';
 import {
   Caller,
   connectByOAuth,
@@ -15,7 +15,7 @@ import {
   syncFinished,
   withDatabase,
 } from './crash-kit.ts';
-import { smallPortal, startFakeHubSpot } from './fakes/hubspot.ts';
+import { smallPortal, startFakeHubSpot } from '../fakes/hubspot.ts';
 
 describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (HubSpot)', async () => {
   const DEALS = 4_000;

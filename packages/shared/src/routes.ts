@@ -170,6 +170,13 @@ export const APP_ROUTES = [
     withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
   {
+    id: 'settings-ad-networks',
+    path: '/settings/ad-networks',
+    title: 'Ad networks',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
+  },
+  {
     id: 'settings-users',
     path: '/settings/users',
     title: 'Users',

@@ -40,6 +40,7 @@ export const screens: Record<AppRouteId, () => Promise<ScreenModule>> = {
   'settings-billing-invoice': () => import('./routes/settings-billing-invoice.tsx'),
   'settings-profile': () => import('./routes/settings-profile.tsx'),
   'settings-connections': () => import('./routes/settings-connections.tsx'),
+  'settings-ad-networks': () => import('./routes/settings-ad-networks.tsx'),
   'settings-users': () => import('./routes/settings-users.tsx'),
   'settings-users-pending': () => import('./routes/settings-users.tsx'),
   'settings-integrations': () => import('./routes/settings-integrations.tsx'),

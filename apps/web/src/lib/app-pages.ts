@@ -107,6 +107,12 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
         ],
         also: ['/settings/integrations'],
       },
+      {
+        label: 'Ad networks',
+        to: '/settings/ad-networks',
+        detail: 'Meta ad account and page for audiences from cohorts',
+        keywords: ['meta', 'facebook', 'instagram', 'ads', 'audience', 'custom audience', 'paid'],
+      },
     ],
   },
 ];

@@ -48,8 +48,14 @@ export type TargetsExportComponent = ComponentType<{
   name: string;
 }>;
 
+/** "Run on networks" (the ad-networks feature's panel), given by the route. */
+export type NetworksComponent = ComponentType<{ clientId: string; id: string; canWrite: boolean }>;
+
 /** /cohorts/{id}: the cohort's state, sync, members with engagement, impact by date and audience. */
-export function CohortScreen({ TargetsExport }: { TargetsExport?: TargetsExportComponent } = {}) {
+export function CohortScreen({
+  TargetsExport,
+  Networks,
+}: { TargetsExport?: TargetsExportComponent; Networks?: NetworksComponent } = {}) {
   const auth = useAuth();
   const { id = '' } = useParams();
   const clientId = auth.currentClient;
@@ -61,6 +67,7 @@ export function CohortScreen({ TargetsExport }: { TargetsExport?: TargetsExportC
       canWrite={auth.currentRole.permissions.includes('cohort.write')}
       canReport={auth.currentRole.permissions.includes('reports.read')}
       TargetsExport={TargetsExport}
+      Networks={Networks}
     />
   );
 }
@@ -71,12 +78,14 @@ function CohortView({
   canWrite,
   canReport,
   TargetsExport,
+  Networks,
 }: {
   clientId: string;
   id: string;
   canWrite: boolean;
   canReport: boolean;
   TargetsExport?: TargetsExportComponent;
+  Networks?: NetworksComponent;
 }) {
   const cohort = useCohort(clientId, id);
   useRefreshOnSync(clientId, id, cohort.data ? cohort.data.last_synced_at : undefined);
@@ -137,6 +146,7 @@ function CohortView({
         <Stat label="Superprospects" value={c.supers} />
       </SimpleGrid>
       <SyncPanel clientId={clientId} cohort={c} canWrite={canWrite} />
+      {Networks && c.status !== 'archived' && <Networks clientId={clientId} id={c.id} canWrite={canWrite} />}
       <JourneyPanel clientId={clientId} cohort={c} canWrite={canWrite} canReport={canReport} />
       <CohortCampaignsPanel clientId={clientId} cohort={c} canWrite={canWrite} />
       {canReport && <ImpactPanel clientId={clientId} id={c.id} />}

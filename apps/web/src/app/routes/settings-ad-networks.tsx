@@ -1,0 +1,3 @@
+import { AdNetworksScreen } from '../../features/ad-networks/index.ts';
+
+export default AdNetworksScreen;

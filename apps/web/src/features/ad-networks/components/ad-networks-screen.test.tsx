@@ -1,0 +1,157 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AdAudience, AdNetworkInfo } from '@rally/shared/schemas/ad-networks';
+import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
+import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
+import { CLIENT_IDS, acmeSession } from '../../../testing/fixtures.ts';
+import { AdNetworksScreen } from './ad-networks-screen.tsx';
+import { RunOnNetworks } from './run-on-networks.tsx';
+
+const ACME = CLIENT_IDS.acme;
+const meta = (over: Partial<AdNetworkInfo> = {}): AdNetworkInfo => ({
+  network: 'meta',
+  label: 'Meta (Facebook and Instagram)',
+  available: true,
+  minimum_audience: 100,
+  connection: null,
+  ...over,
+});
+const connection = {
+  id: 'c1',
+  account_name: 'Ana Marketer',
+  ad_account_id: 'act_1001',
+  ad_account_name: 'Acme Ads',
+  page_id: null,
+  page_name: null,
+  is_active: true,
+  inactive_reason: null,
+  connected_at: '2026-12-01T10:00:00.000Z',
+};
+
+async function signIn(role: 'purple_owner' | 'yellow_sdr', routes: Parameters<typeof fakeServer>[0]) {
+  const server = fakeServer({ ...acmeSession(role), ...routes });
+  vi.stubGlobal('fetch', server.fetchFn);
+  await loadSession();
+  return server;
+}
+
+afterEach(() => {
+  resetAuth();
+  vi.unstubAllGlobals();
+});
+
+describe('Settings › Ad networks', () => {
+  it('says Meta is not available on an installation without a Meta app, and offers no button', async () => {
+    await signIn('purple_owner', { 'GET /v1/ad-networks': { body: [meta({ available: false })] } });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}`,
+    );
+    expect(
+      await screen.findByText('Not available on this installation — ask your administrator.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Connect Meta/ })).toBeNull();
+  });
+
+  it('shows a revoked connection with Meta’s reason and offers to reconnect', async () => {
+    await signIn('purple_owner', {
+      'GET /v1/ad-networks': {
+        body: [
+          meta({
+            connection: {
+              ...connection,
+              is_active: false,
+              inactive_reason: 'Meta refused Rally’s access: session expired. Connect Meta again.',
+            },
+          }),
+        ],
+      },
+    });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}`,
+    );
+    expect(await screen.findByText(/session expired\. Connect Meta again/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reconnect Meta' })).toBeTruthy();
+    expect(screen.getByText('Needs reconnecting')).toBeTruthy();
+  });
+
+  it('an SDR sees the connection but no connect button', async () => {
+    await signIn('yellow_sdr', { 'GET /v1/ad-networks': { body: [meta()] } });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}`,
+    );
+    expect(await screen.findByText('An owner or admin of this client can connect it.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Connect Meta/ })).toBeNull();
+  });
+});
+
+describe('Run on networks (cohort)', () => {
+  const audience: AdAudience = {
+    id: 'a1',
+    network: 'meta',
+    source_kind: 'cohort',
+    source_id: 'co1',
+    name: 'Q1',
+    network_audience_id: '2385',
+    state: 'held',
+    held_reason:
+      'Meta matched about 40 of 60 people; it shows ads only to audiences of at least 100 matched people.',
+    push_error: null,
+    member_count: 60,
+    matched_lower: 40,
+    matched_upper: 48,
+    minimum_audience: 100,
+    last_pushed_at: '2026-12-05T10:00:00.000Z',
+    last_push: { added: 60, removed: 0, requests: 1 },
+  };
+
+  it('shows the matched size beside the minimum and why the audience is held', async () => {
+    await signIn('purple_owner', {
+      'GET /v1/ad-networks': { body: [meta({ connection })] },
+      'GET /v1/ad-networks/audiences': { body: [audience] },
+    });
+    renderRoutes(
+      [
+        {
+          path: '/c',
+          element: <RunOnNetworks clientId={ACME} source={{ kind: 'cohort', id: 'co1' }} canWrite />,
+        },
+      ],
+      `/c?client_id=${ACME}`,
+    );
+    const panel = await screen.findByRole('region', { name: 'Run on networks' });
+    expect(within(panel).getByText(/Matched about 40 of 60 members · minimum 100/)).toBeTruthy();
+    expect(within(panel).getByText(/at least 100 matched people/)).toBeTruthy();
+    expect(within(panel).getByText('Held')).toBeTruthy();
+  });
+
+  it('creates the audience when a person clicks Run on Meta', async () => {
+    const server = await signIn('purple_owner', {
+      'GET /v1/ad-networks': { body: [meta({ connection })] },
+      'GET /v1/ad-networks/audiences': { body: [] },
+      'POST /v1/ad-networks/audiences': {
+        status: 201,
+        body: { ...audience, state: 'queued', held_reason: null },
+      },
+    });
+    renderRoutes(
+      [
+        {
+          path: '/c',
+          element: <RunOnNetworks clientId={ACME} source={{ kind: 'cohort', id: 'co1' }} canWrite />,
+        },
+      ],
+      `/c?client_id=${ACME}`,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Run on Meta' }));
+    const post = server.calls.find((c) => c.init?.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toEqual({
+      network: 'meta',
+      source_kind: 'cohort',
+      source_id: 'co1',
+    });
+  });
+});

@@ -1,0 +1,2 @@
+export { AdNetworksScreen } from './components/ad-networks-screen.tsx';
+export { RunOnNetworks } from './components/run-on-networks.tsx';

@@ -273,6 +273,52 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   }
 
   /**
+   * Search reads an index that lags behind the records: HubSpot does not document by how much, and
+   * integrators report changes taking "several seconds to propagate to the search indexing" (Locoia's
+   * HubSpot connector notes) and "The Search API is eventually consistent" (Sequin, "How we built our
+   * sync on HubSpot's API"). A record in `unindexed` is left out of search until `indexSearch()`.
+   */
+  const unindexed = new Set<string>();
+
+  /**
+   * Merges `goneId` into `keepId` as a user would (HubSpot "Merge records"; `POST
+   * /crm/v3/objects/{type}/merge` in the spec): the record kept gets the other's associations and its
+   * id in `hs_merged_object_ids` (";"-separated), and is modified now; the merged record is gone (not
+   * in the recycling bin: a merge cannot be restored), its id no longer listed.
+   */
+  function merge(type: HsObjectType, keepId: string, goneId: string) {
+    const keep = findRecord(type, keepId);
+    const gone = findRecord(type, goneId);
+    if (!keep || !gone) throw new Error(`fake HubSpot: no ${type} ${keepId} or ${goneId}`);
+    for (const [to, ids] of Object.entries(gone.associations) as [HsObjectType, string[]][]) {
+      keep.associations[to] = [...new Set([...(keep.associations[to] ?? []), ...ids])];
+      for (const id of ids) {
+        const other = findRecord(to, id);
+        if (other) {
+          other.associations[type] = [
+            ...new Set((other.associations[type] ?? []).map((x) => (x === goneId ? keepId : x))),
+          ];
+        }
+      }
+    }
+    for (const l of lists) {
+      if (!l.members.some((m) => m.recordId === goneId)) continue;
+      l.members = l.members.filter((m) => m.recordId !== goneId);
+      if (!l.members.some((m) => m.recordId === keepId))
+        l.members.push({ recordId: keepId, membershipTimestamp: tick() });
+      l.lastRemovedAt = tick();
+    }
+    objects[type].splice(objects[type].indexOf(gone), 1);
+    indexes.delete(type);
+    const merged = [
+      keep.properties.hs_merged_object_ids,
+      ...(gone.properties.hs_merged_object_ids ?? '').split(';'),
+      goneId,
+    ];
+    update(type, keepId, { hs_merged_object_ids: merged.filter(Boolean).join(';') });
+  }
+
+  /**
    * Deletes a record as a user would (HubSpot moves it to the recycling bin): it drops out of search,
    * batch read and the plain listing, and shows only in `GET /crm/v3/objects/{type}?archived=true`,
    * with `archived: true` and `archivedAt`.
@@ -767,6 +813,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       let rows = objects[type].filter(
         (r) =>
           !r.archived &&
+          // The search index lags behind the records (see `lagSearch`).
+          !unindexed.has(`${type}:${r.id}`) &&
           (groups.length === 0 || groups.some((g) => (g.filters ?? []).every((f) => matches(r, f)))),
       );
       const sort = body.sorts?.[0];
@@ -1098,6 +1146,15 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     update,
     archive,
     restore,
+    merge,
+    /** The record's latest change is not in the search index yet (search leaves it out). */
+    lagSearch(type: HsObjectType, id: string) {
+      unindexed.add(`${type}:${id}`);
+    },
+    /** The search index catches up. */
+    indexSearch() {
+      unindexed.clear();
+    },
     addActivity,
     removeActivity,
     objectTypeId: OBJECT_TYPE_ID,

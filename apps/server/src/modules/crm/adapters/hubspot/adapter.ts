@@ -65,12 +65,27 @@ export const HUBSPOT_REVOKED_MESSAGE =
  * Deprecation"; test/vendor-specs/hubspot-sync-*).
  */
 const OAUTH = '/oauth/2026-03';
+/**
+ * Search reads an index that lags behind the records (eventually consistent; HubSpot states no bound,
+ * integrators report seconds): a record changed just before the last sync may have reached the index
+ * only after it, with a modified time older than the cursor. Each incremental search therefore starts
+ * this long before the cursor; what comes again is upserted again, which changes nothing.
+ */
+const SEARCH_OVERLAP_MS = 5 * 60_000;
+const overlap = (since: string | null) =>
+  since ? new Date(Date.parse(since) - SEARCH_OVERLAP_MS).toISOString() : null;
 /** Search pages (HubSpot: ≤200) and its cap per query. */
 const SEARCH_LIMIT = 200;
 /** HubSpot's activity objects and the activity type names Rally stores (Salesforce's own words). */
 const ACTIVITY_OBJECTS = { calls: 'Call', emails: 'Email', meetings: 'Meeting', tasks: 'Task' } as const;
 type ActivityObject = keyof typeof ACTIVITY_OBJECTS;
 const SEARCH_CAP = 10_000;
+/** The modified-time property search filters and sorts each type by. */
+const MODIFIED = {
+  companies: 'hs_lastmodifieddate',
+  contacts: 'lastmodifieddate',
+  deals: 'hs_lastmodifieddate',
+} as const;
 
 /** An associated record and its association typeIds (v4). */
 type Linked = { id: string; types: number[] };
@@ -205,14 +220,25 @@ export function createHubSpotAdapter(
     modified: string,
     properties: string[],
     since: string | null,
+    filters: { propertyName: string; operator: string }[] = [],
   ): AsyncGenerator<{ items: HsObject[]; total: number }> {
-    let from = since;
+    let from = overlap(since);
     let after: string | undefined;
     for (;;) {
       const reply: SearchReply = await post<SearchReply>(ctx, `/crm/v3/objects/${type}/search`, {
-        filterGroups: from
-          ? [{ filters: [{ propertyName: modified, operator: 'GTE', value: String(Date.parse(from)) }] }]
-          : [],
+        filterGroups:
+          from || filters.length
+            ? [
+                {
+                  filters: [
+                    ...filters,
+                    ...(from
+                      ? [{ propertyName: modified, operator: 'GTE', value: String(Date.parse(from)) }]
+                      : []),
+                  ],
+                },
+              ]
+            : [],
         sorts: [{ propertyName: modified, direction: 'ASCENDING' }],
         properties: [...properties, modified],
         limit: SEARCH_LIMIT,
@@ -246,14 +272,27 @@ export function createHubSpotAdapter(
   }
 
   /**
-   * The ids of a type's archived (deleted) records. Search never returns them, and their listing has
-   * no modified-since filter: HubSpot keeps them 90 days in the recycling bin, a short listing read
-   * whole each sync.
+   * The ids of a type's records merged away or archived (deleted). Search never returns archived
+   * ones, and their listing has no modified-since filter: HubSpot keeps them 90 days in the recycling
+   * bin, a short listing read whole each sync.
    */
   async function* archivedIds(
     ctx: AdapterContext,
     type: 'deals' | 'companies' | 'contacts',
+    since: string,
   ): AsyncGenerator<CrmPage<string>> {
+    // Merged away: a merge keeps one record and lists the others' ids in its `hs_merged_object_ids`
+    // (";"-separated); the others are gone without going to the recycling bin, and HubSpot moves their
+    // associations and list memberships to the one kept. The kept records modified since `since` (a
+    // day before the last sync) name them: they are deleted here, the kept one came through search.
+    for await (const page of search(ctx, type, MODIFIED[type], ['hs_merged_object_ids'], since, [
+      { propertyName: 'hs_merged_object_ids', operator: 'HAS_PROPERTY' },
+    ])) {
+      const gone = page.items.flatMap((r) =>
+        (str(r.properties.hs_merged_object_ids) ?? '').split(';').filter((id) => id.trim() && id !== r.id),
+      );
+      if (gone.length) yield { items: gone, total: null };
+    }
     for await (const page of listing<HsObject>(ctx, `/crm/v3/objects/${type}`, {
       limit: '100',
       archived: 'true',
@@ -512,7 +551,8 @@ export function createHubSpotAdapter(
       // their associated activities, with the newest `hs_timestamp` of each type. Those contacts are
       // the ones this run's contacts phase has just stored (`stored`, by `lastmodifieddate`): reading
       // them from HubSpot again cost a second search of every contact (issue 18's bench).
-      for await (const page of stored(since)) {
+      // The same overlap as the searches: a contact the contacts phase found late is counted too.
+      for await (const page of stored(overlap(since))) {
         const ids = page.items.map((c) => c.externalId);
         const changedAt = page.items.at(-1)?.updatedAt ?? null;
         const items: RemoteActivityCount[] = [];
@@ -598,9 +638,9 @@ export function createHubSpotAdapter(
       }
     },
 
-    deletedOpportunities: (ctx) => archivedIds(ctx, 'deals'),
-    deletedAccounts: (ctx) => archivedIds(ctx, 'companies'),
-    deletedContacts: (ctx) => archivedIds(ctx, 'contacts'),
+    deletedOpportunities: (ctx, since) => archivedIds(ctx, 'deals', since),
+    deletedAccounts: (ctx, since) => archivedIds(ctx, 'companies', since),
+    deletedContacts: (ctx, since) => archivedIds(ctx, 'contacts', since),
 
     async *stageHistory(ctx, since) {
       // The deals modified since the cursor, then their dealstage history (50 deals a call).

@@ -530,9 +530,11 @@ describe('HubSpot requests of a list sync (issue 18)', () => {
       const [row] = await listApp.db.select().from(integrations).where(eq(integrations.id, integration!.id));
       expect(row).toMatchObject({ lastError: null, isActive: true });
       const calls = (path: string) => listFake.requests.filter((r) => r.path === path).length;
-      // Contacts are searched by the contacts phase only: ceil(456 / 200) = 3 pages (the activities
-      // phase used to search them all again: 6).
-      expect(calls('/crm/v3/objects/contacts/search')).toBe(3);
+      // Contacts are searched by the contacts phase: ceil(456 / 200) = 3 pages (the activities
+      // phase used to search them all again: 6), and once for contacts that merged others (issue 40).
+      const searches = listFake.requests.filter((r) => r.path === '/crm/v3/objects/contacts/search');
+      expect(searches).toHaveLength(4);
+      expect(searches.filter((r) => JSON.stringify(r.body).includes('hs_merged_object_ids'))).toHaveLength(1);
       // The activities phase: one association read per activity type for up to 1,000 stored
       // contacts (it used to be one per type and search page of 200: 12), and Ann's call read once.
       for (const type of ['calls', 'emails', 'meetings', 'tasks']) {
@@ -542,8 +544,9 @@ describe('HubSpot requests of a list sync (issue 18)', () => {
       // The whole first sync: 3 contact searches, 4 associations and 1 call read for the contacts
       // and their activities; 18 for the rest (pipelines 2, owners 2, companies search 1, deals
       // search 2 with 2 association reads and 1 history read, archived listings 3, lists search 1,
-      // memberships 4: the three lists, 250 a page). With the second search it was 37.
-      expect(listFake.requests).toHaveLength(26);
+      // memberships 4: the three lists, 250 a page), and 3 searches for merged records (issue 40).
+      // With the second search it was 37.
+      expect(listFake.requests).toHaveLength(29);
       const stored = await listApp.db
         .select({ n: count() })
         .from(crmActivityCounts)

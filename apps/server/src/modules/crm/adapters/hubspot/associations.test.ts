@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkRequest, loadSpec, recordingProxy } from '../../../../../test/vendor-specs/check.ts';
 import { startFakeHubSpot } from '../../../../../test/fakes/hubspot.ts';
 import type { FakeHubSpot } from '../../../../../test/fakes/hubspot.ts';
 import { oauthCredentialsFrom } from '../../../integrations/vendor-http.ts';
@@ -11,10 +12,11 @@ import { createHubSpotAdapter } from './adapter.ts';
  * is its company typed "Primary" (typeId 5), wherever it comes in the list.
  */
 let fake: FakeHubSpot;
+let proxy: Awaited<ReturnType<typeof recordingProxy>>;
 let ctx: AdapterContext;
 const adapter = () =>
   createHubSpotAdapter(
-    { apiUrl: fake.apiUrl, authUrl: fake.authUrl, clientId: fake.clientId, clientSecret: fake.clientSecret },
+    { apiUrl: proxy.url, authUrl: fake.authUrl, clientId: fake.clientId, clientSecret: fake.clientSecret },
     { retry: { baseDelayMs: 1, maxDelayMs: 5, sleep: async () => {} } },
   );
 const drain = async <T>(pages: AsyncIterable<CrmPage<T>>) => {
@@ -53,6 +55,7 @@ beforeAll(async () => {
       ],
     },
   });
+  proxy = await recordingProxy(fake.apiUrl);
   let creds = oauthCredentialsFrom(fake.issueTokens());
   ctx = {
     credentials: () => creds,
@@ -62,6 +65,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  await proxy?.close();
   await fake?.close();
 });
 
@@ -75,6 +79,18 @@ describe('HubSpot associations (v4 batch read)', () => {
     // Pages 2 and 3 were asked for with the cursor beside the deal's id.
     const reads = fake.requests.filter((r) => r.path === '/crm/v4/associations/deals/contacts/batch/read');
     expect(reads).toHaveLength(3);
+    // The pages after the first, asked for as HubSpot's OpenAPI describes (`inputs[].after`).
+    const paged = proxy.sent.filter(
+      (r) => JSON.stringify(r.body ?? '').includes('"after"') && r.path.includes('/v4/'),
+    );
+    expect(paged.length).toBeGreaterThanOrEqual(2);
+    const spec = loadSpec('hubspot-sync-2026-12-05.json');
+    // Deals are described under their type id (0-3) in the spec; HubSpot serves both paths.
+    const documented = proxy.sent.map((r) => ({
+      ...r,
+      path: r.path.replace('/objects/deals', '/objects/0-3'),
+    }));
+    expect(documented.flatMap((r) => checkRequest(spec, r, { strict: true }))).toEqual([]);
   });
 
   it('follows paging for activity totals: a contact with five calls counts five', async () => {

@@ -9,7 +9,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * batches with a relative `nextRecordsUrl` until `done`, errors as an array of
  * `{message, errorCode, fields}`, 401 `INVALID_SESSION_ID` for a bad or expired session, 403
  * `REQUEST_LIMIT_EXCEEDED` when over the limit, no `expires_in` in token replies and no new refresh
- * token on refresh. Tests seed records, change them, expire sessions, revoke access and inject limit
+ * token on refresh.
+ *
+ * API allocation (issue 40 item 7): every REST reply carries `Sforce-Limit-Info: api-usage=used/max`
+ * ("This response header is returned in each request to REST API … api-usage—Specifies the daily API
+ * usage for the organization against which the call was made. The first number is the number of API
+ * calls used, and the second number is the API limit for the organization": REST API Developer
+ * Guide, "Limit Info Header"). The allocation is the org's, for all its integrations, over the last 24
+ * hours ("Limits are enforced against the aggregate of all API calls made to the org in a 24-hour
+ * period … all users in the org can be temporarily blocked from making additional calls": Salesforce
+ * Help, "System Overview: API Usage"); past it every call is refused with 403 and Salesforce's error
+ * envelope `[{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED"}]`, not
+ * counted. `dailyApiLimit` sets the allocation, `setApiUsage` what the org's other integrations used.
+ *
+ * Archived activities: `query` leaves out Task and Event records with IsArchived true, `queryAll`
+ * returns them ("QueryAll also returns information about archived task and event records": REST API
+ * Developer Guide, "QueryAll"; "You cannot use query() as it automatically filters out all records
+ * where isArchived is set to true": SOAP API, "queryAll()"). `archive(type, id)` archives one. Tests seed records, change them, expire sessions, revoke access and inject limit
  * replies through the controls returned by `startFakeSalesforce`.
  */
 
@@ -121,8 +137,27 @@ const SCHEMA: Record<string, string[]> = {
     'SystemModstamp',
   ],
   CampaignMember: ['Id', 'CampaignId', 'ContactId', 'LeadId', 'Status', 'CreatedDate', 'SystemModstamp'],
-  Task: ['Id', 'WhoId', 'TaskSubtype', 'Subject', 'ActivityDate', 'CreatedDate', 'SystemModstamp'],
-  Event: ['Id', 'WhoId', 'Subject', 'ActivityDateTime', 'CreatedDate', 'SystemModstamp'],
+  Task: [
+    'Id',
+    'WhoId',
+    'TaskSubtype',
+    'Subject',
+    'ActivityDate',
+    'IsArchived',
+    'IsDeleted',
+    'CreatedDate',
+    'SystemModstamp',
+  ],
+  Event: [
+    'Id',
+    'WhoId',
+    'Subject',
+    'ActivityDateTime',
+    'IsArchived',
+    'IsDeleted',
+    'CreatedDate',
+    'SystemModstamp',
+  ],
   CampaignMemberStatus: ['Id', 'CampaignId', 'Label', 'HasResponded', 'SortOrder', 'SystemModstamp'],
 };
 
@@ -166,6 +201,8 @@ export type StartFakeSalesforceOptions = {
   requirePkce?: boolean;
   /** The connected app's key and secret (default random): one app answers on several login hosts. */
   app?: { clientId: string; clientSecret: string };
+  /** The org's daily API allocation (Sforce-Limit-Info's second number; default 15,000). */
+  dailyApiLimit?: number;
 };
 
 type LoggedRequest = {
@@ -264,6 +301,8 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
   let gate: { promise: Promise<void>; resolve: () => void } | null = null;
   let held = 0;
   let apiCalls = 0;
+  let dailyApiLimit = opts.dailyApiLimit ?? 15_000;
+  const limitInfo = () => ({ 'sforce-limit-info': `api-usage=${apiCalls}/${dailyApiLimit}` });
 
   /** Custom fields an admin made in Setup, per object; `updateable`: field-level security allows edits. */
   const customFields = new Map<string, Map<string, { label: string; type: string; updateable: boolean }>>();
@@ -293,6 +332,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       LastModifiedDate: now,
       SystemModstamp: now,
       ...(SCHEMA[type]?.includes('IsDeleted') ? { IsDeleted: false } : {}),
+      ...(SCHEMA[type]?.includes('IsArchived') ? { IsArchived: false } : {}),
       ...fields,
       Id: fields.Id ?? nextId(type),
     };
@@ -370,7 +410,7 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
         })
       : [];
     let rows = (records.get(type!) ?? []).filter(
-      (r) => (all || !r.IsDeleted) && conditions.every((c) => matches(r, c)),
+      (r) => (all || (!r.IsDeleted && !r.IsArchived)) && conditions.every((c) => matches(r, c)),
     );
     if (orderBy) {
       rows = [...rows].sort(
@@ -422,9 +462,32 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
         throw sfError(400, 'INVALID_FIELD', `No such column '${f}' on sobject of type ${type}`);
     }
     if (type === 'CampaignMember') {
+      // A member is a Contact (ContactId) or a Lead (LeadId); an id of the other object in a lookup
+      // is refused (FIELD_INTEGRITY_EXCEPTION "id value of incorrect type").
+      for (const [field, object] of [
+        ['ContactId', 'Contact'],
+        ['LeadId', 'Lead'],
+      ] as const) {
+        const id = fields[field];
+        if (id !== undefined && id !== null && !records.get(object)?.some((r) => r.Id === id)) {
+          throw sfError(
+            400,
+            'FIELD_INTEGRITY_EXCEPTION',
+            `${object} ID: id value of incorrect type: ${String(id)}`,
+          );
+        }
+      }
+      if (!fields.ContactId && !fields.LeadId) {
+        throw sfError(400, 'REQUIRED_FIELD_MISSING', 'Required fields are missing: [ContactId, LeadId]');
+      }
       const dup = records
         .get(type)
-        ?.some((m) => m.CampaignId === fields.CampaignId && m.ContactId === fields.ContactId);
+        ?.some(
+          (m) =>
+            m.CampaignId === fields.CampaignId &&
+            ((fields.ContactId && m.ContactId === fields.ContactId) ||
+              (fields.LeadId && m.LeadId === fields.LeadId)),
+        );
       if (dup) throw sfError(400, 'DUPLICATE_VALUE', 'Already a campaign member.');
       const statuses = records.get('CampaignMemberStatus') ?? [];
       if (
@@ -603,12 +666,22 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     if (!auth || !accessTokens.has(auth)) {
       throw sfError(401, 'INVALID_SESSION_ID', 'Session expired or invalid');
     }
+    // Too many long-running requests at once: "If the number of long running requests exceeds the
+    // limit, the API returns a REQUEST_LIMIT_EXCEEDED exception code" (API Request Limits and
+    // Allocations, "Concurrent API Request Limits"); it passes once they finish.
     if (failLimitReplies > 0) {
       failLimitReplies -= 1;
-      throw sfError(403, 'REQUEST_LIMIT_EXCEEDED', 'TotalRequests Limit exceeded.');
+      throw sfError(
+        403,
+        'REQUEST_LIMIT_EXCEEDED',
+        'ConcurrentRequests (Concurrent API Requests) Limit exceeded.',
+      );
     }
+    // Over the org's allocation for the last 24 hours: refused until the usage falls.
+    if (apiCalls >= dailyApiLimit)
+      throw sfError(403, 'REQUEST_LIMIT_EXCEEDED', 'TotalRequests Limit exceeded.');
     apiCalls += 1;
-    const headers = { 'sforce-limit-info': `api-usage=${apiCalls}/15000` };
+    const headers = limitInfo();
     const rest = url.pathname.slice(`/services/data/${version}`.length);
     const queryMatch = /^\/(query|queryAll)\/?$/.exec(rest);
     if (queryMatch && req.method === 'GET') {
@@ -739,7 +812,9 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       } else if (url.pathname.startsWith(`/services/data/${version}/`)) await api(req, url, res, entry);
       else throw sfError(404, 'NOT_FOUND', 'The requested resource does not exist');
     } catch (err) {
-      if (err instanceof HttpError) send(res, err.status, err.body);
+      // The limit header comes with every REST reply, errors too.
+      if (err instanceof HttpError)
+        send(res, err.status, err.body, url.pathname.startsWith('/services/data/') ? limitInfo() : {});
       else {
         console.error('fake Salesforce failed', err);
         send(res, 500, [{ message: 'internal error', errorCode: 'UNKNOWN_EXCEPTION' }]);
@@ -843,9 +918,22 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
     failWithServerError(n: number) {
       failServerErrors = n;
     },
-    /** The next `n` API calls are answered 403 REQUEST_LIMIT_EXCEEDED. */
+    /** The next `n` API calls are answered 403 REQUEST_LIMIT_EXCEEDED (too many concurrent long requests). */
     failWithLimit(n: number) {
       failLimitReplies = n;
+    },
+    /** API calls counted in the last 24 hours (the header's first number). */
+    apiUsage: () => apiCalls,
+    /** The org's usage as if its other integrations had made `used` calls; optionally a new allocation. */
+    setApiUsage(used: number, limit = dailyApiLimit) {
+      apiCalls = used;
+      dailyApiLimit = limit;
+    },
+    /** Salesforce's archival of an old Task or Event (IsArchived: `query` no longer returns it). */
+    archive(type: 'Task' | 'Event', id: string) {
+      const r = records.get(type)?.find((x) => x.Id === id);
+      if (!r) throw new Error(`fake Salesforce: no ${type} ${id}`);
+      r.IsArchived = true;
     },
     revokedTokens,
     close: () =>

@@ -172,6 +172,15 @@ export const integrationSchema = z.object({
    * until the client connects its own account. (Optional: older replies and fixtures leave it out.)
    */
   is_demo: z.boolean().optional(),
+  /**
+   * Issue 40 item 7: the vendor's API calls used against its allocation as its last reply said
+   * (Salesforce: the org's calls in the last 24 hours, all its integrations); null: not told.
+   * (Optional: older replies and fixtures leave it out.)
+   */
+  api_usage: z
+    .object({ used: z.number().int(), max: z.number().int(), at: z.iso.datetime({ offset: true }) })
+    .nullable()
+    .optional(),
   is_syncing: z.boolean(),
   last_synced_at: z.iso.datetime({ offset: true }).nullable(),
   sync_progress: z

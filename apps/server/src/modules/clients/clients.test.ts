@@ -50,6 +50,8 @@ describe('clients', async () => {
         access_note: null,
         // No credentials behind an active connection: sample data (issue 42 item 4).
         is_demo: true,
+        // The vendor's API calls used against its allocation (issue 40 item 7): not told yet.
+        api_usage: null,
         is_syncing: false,
         last_synced_at: null,
         sync_progress: null,

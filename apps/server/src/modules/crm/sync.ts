@@ -8,7 +8,7 @@ import {
   integrations,
   opportunities,
 } from '../../db/schema/index.ts';
-import type { SyncCursor, SyncProgress } from '../../db/schema/index.ts';
+import type { ApiUsage, SyncCursor, SyncProgress } from '../../db/schema/index.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
 import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
@@ -141,7 +141,14 @@ export function createCrmSyncService(deps: Deps) {
       return;
     }
     let creds = JSON.parse(box.decrypt(integration.credentialsEnc)) as Credentials;
+    /** The vendor's API budget as its replies tell it (Salesforce), stored with each page and at the end. */
+    let usage: ApiUsage | null = null;
+    const usageSet = () => (usage ? { apiUsage: usage } : {});
     const ctx: AdapterContext = {
+      apiUsage: integration.apiUsage ?? null,
+      reportUsage: (u) => {
+        usage = { ...u, at: now().toISOString() };
+      },
       credentials: () => creds,
       saveCredentials: async (next) => {
         creds = next;
@@ -163,7 +170,7 @@ export function createCrmSyncService(deps: Deps) {
     const saveCursor = (tx: Tx, progress: SyncProgress) =>
       tx
         .update(integrations)
-        .set({ syncCursor: cursor, syncProgress: progress })
+        .set({ syncCursor: cursor, syncProgress: progress, ...usageSet() })
         .where(eq(integrations.id, ref.id));
 
     /**
@@ -343,13 +350,13 @@ export function createCrmSyncService(deps: Deps) {
           log.info({ integrationId: ref.id, written, of: items.length }, 'CRM write-back');
         }
       }
-      await finish(ref.id, { failed: false });
+      await finish(ref.id, { failed: false, also: usageSet() });
     } catch (err) {
       if (err instanceof VendorAuthError) {
         log.warn({ integrationId: ref.id, source: integration.source }, 'CRM refused our credentials');
         await finish(ref.id, {
           failed: true,
-          also: { isActive: false, lastError: err.message, updatedAt: new Date() },
+          also: { isActive: false, lastError: err.message, updatedAt: new Date(), ...usageSet() },
         });
         return; // retrying cannot help until the user reconnects
       }
@@ -361,6 +368,7 @@ export function createCrmSyncService(deps: Deps) {
             // eslint-disable-next-line no-control-regex -- removing control characters is the point
             .replace(/[\u0000-\u001f]+/g, ' ')
             .slice(0, 500),
+          ...usageSet(),
         })
         .where(eq(integrations.id, ref.id));
       await finish(ref.id, { failed: true });

@@ -57,4 +57,11 @@ export type AdapterContext = {
    * so the next sync reads again what was left out.
    */
   warn?(message: string): void;
+  /**
+   * The vendor's API budget as last stored on the connection (Salesforce: calls in the last 24 hours
+   * against the org's allocation): an adapter that paces by it may stop before its first call.
+   */
+  apiUsage?: { used: number; max: number; at: string } | null;
+  /** The vendor told how much of its API budget is used (read from a reply): kept on the connection. */
+  reportUsage?(usage: { used: number; max: number }): void;
 };

@@ -17,6 +17,7 @@ export function toIntegrationReply(r: typeof integrations.$inferSelect): Integra
     access_note: r.accessNote,
     // Active with nothing to sync with: the demo's sample connection (files have no credentials).
     is_demo: r.isActive && r.source !== 'fileforce' && r.credentialsEnc === null,
+    api_usage: r.apiUsage ?? null,
     is_syncing: r.isSyncing,
     last_synced_at: r.lastSyncedAt?.toISOString() ?? null,
     sync_progress: r.syncProgress ?? null,

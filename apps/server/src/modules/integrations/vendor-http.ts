@@ -107,6 +107,8 @@ export type VendorHttpOptions = {
    * failure is handled like a 401 (one refresh, then VendorAuthError).
    */
   classify?: (res: ClassifiedResponse) => Promise<ResponseVerdict | null>;
+  /** Sees each authenticated reply's status and headers (e.g. a usage header read on every reply). */
+  observe?: (ctx: AdapterContext, res: { status: number; headers: Headers }) => void;
 };
 
 /** What `classify` sees: the body is read (from a copy) only if it asks for it. */
@@ -213,12 +215,15 @@ export function createVendorHttp(options: VendorHttpOptions) {
     },
     /** An authenticated call: refreshes an OAuth token once on 401, else raises VendorAuthError. */
     async request<T>(ctx: AdapterContext, req: VendorRequest): Promise<T> {
-      const attempt = () =>
-        send(
+      const attempt = async () => {
+        const res = await send(
           { ...req, headers: { ...req.headers, ...options.authorize(ctx.credentials()) } },
           ctx.signal,
           ctx.interactive,
         );
+        options.observe?.(ctx, res);
+        return res;
+      };
       let res = await attempt();
       if (res.status === 401 || authFailed.has(res)) {
         await res.body?.cancel();

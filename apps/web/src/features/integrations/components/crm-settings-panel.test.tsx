@@ -103,6 +103,25 @@ describe('CRM settings (HubSpot)', () => {
     expect(within(region).getByRole('button', { name: 'Sync now' })).toBeDisabled();
   });
 
+  it("shows the vendor's API calls used against its allocation when the vendor tells (issue 40 item 7)", async () => {
+    const usage = { used: 12_800, max: 15_000, at: '2026-11-25T10:00:00.000Z' };
+    await signIn('purple_owner', {
+      [`GET ${BASE}/settings`]: { body: settings(integration({ api_usage: usage })) },
+    });
+    render();
+    const region = await screen.findByRole('region', { name: 'HubSpot connection' });
+    expect(within(region).getByTestId('api-usage')).toHaveTextContent(
+      'HubSpot API calls in the last 24 hours: 12,800 of 15,000 (85 %)',
+    );
+  });
+
+  it('no API usage line when the vendor told nothing', async () => {
+    await signIn('purple_owner', { [`GET ${BASE}/settings`]: { body: settings(integration()) } });
+    render();
+    const region = await screen.findByRole('region', { name: 'HubSpot connection' });
+    expect(within(region).queryByTestId('api-usage')).toBeNull();
+  });
+
   it('an inactive connection says why and offers Reconnect, not Sync now or Disconnect', async () => {
     const reason = 'The Rally app was uninstalled from HubSpot: connect HubSpot again.';
     await signIn('purple_owner', {

@@ -39,6 +39,7 @@ import {
 } from '../api/crm.ts';
 import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { DemoBadge, DemoNote } from './demo-connection.tsx';
+import { ApiUsageLine } from './api-usage-line.tsx';
 
 type Perms = { canConnect: boolean; canEditStages: boolean };
 
@@ -215,6 +216,7 @@ function ConnectionPanel({
             ))}
           </SimpleGrid>
         )}
+        {i?.api_usage && <ApiUsageLine usage={i.api_usage} label={label} source={source} />}
         {redirect.isError && Object.keys(fieldErrorsOf(redirect.error)).length === 0 && (
           <FormError error={redirect.error} />
         )}

@@ -17,8 +17,9 @@ import { VendorError } from '../../../integrations/vendor-http.ts';
  * Developer Guide, "Update Records Using sObject Collections"): `PATCH /composite/sobjects`
  * `{allOrNone: false, records[{attributes{type}, id, …fields}]}`, up to 200 records, answered 200
  * with one SaveResult `{id, success, errors[{statusCode, message, fields}]}` per record in order; a
- * request that is not well formed (a field unknown or hidden) is 400 with the error array. Over the
- * org's API allocation is 403 REQUEST_LIMIT_EXCEEDED, waited out by the adapter's vendor-http.
+ * request that is not well formed (a field unknown or hidden) is 400 with the error array. Calls go
+ * through the adapter's `call`, which paces by the org's daily allocation (api-budget.ts): 85 % used
+ * or 403 REQUEST_LIMIT_EXCEEDED "TotalRequests" ends the run; "ConcurrentRequests" is waited out.
  */
 
 const BATCH = 200;

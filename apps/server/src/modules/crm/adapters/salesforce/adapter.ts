@@ -20,6 +20,7 @@ import type {
 } from '../../port.ts';
 import { mergeByTime } from '../../merge-by-time.ts';
 import { salesforceAdFields } from './ad-fields.ts';
+import { createApiBudget, SALESFORCE_LIMIT_EXCEEDED_MESSAGE, SalesforceBudgetError } from './api-budget.ts';
 
 /**
  * Salesforce (REST API, SOQL) as a CRM source. Facts: API-NOTES.md §5. Every listing is one SOQL
@@ -78,8 +79,13 @@ function errorCodes(body: string): string[] {
 
 export function createSalesforceAdapter(
   cfg: SalesforceConfig,
-  opts: { retry?: Partial<RetryPolicy>; loginOrigins?: AdapterOptions['loginOrigins'] } = {},
+  opts: {
+    retry?: Partial<RetryPolicy>;
+    loginOrigins?: AdapterOptions['loginOrigins'];
+    now?: () => number;
+  } = {},
 ): CrmAdapter {
+  const budget = createApiBudget(opts.now);
   const login = cfg.authUrl.replace(/\/+$/, '');
   /** The login host of a connection (chosen when connecting), where the server's calls go. */
   const loginOf = (chosen: string | null | undefined) => {
@@ -131,15 +137,18 @@ export function createSalesforceAdapter(
       });
       return credentialsFrom(reply, creds);
     },
-    // Over the org's API allocation, or too many long requests at once: 403, not 429. The daily
-    // allocation will not come back in minutes; after the retries the job fails and a later run
-    // resumes from the stored cursors.
+    // Too many long requests at once (ConcurrentRequests): 403 REQUEST_LIMIT_EXCEEDED, not 429,
+    // waited out. Over the org's daily allocation (TotalRequests) is not retried: it will not come
+    // back in minutes (`call` stops the run; a later one resumes from the stored cursors).
     classify: async (res) => {
       if (res.status !== 403) return null;
-      return errorCodes(await res.text()).includes('REQUEST_LIMIT_EXCEEDED')
+      const body = await res.text();
+      return errorCodes(body).includes('REQUEST_LIMIT_EXCEEDED') && !body.includes('TotalRequests')
         ? { kind: 'rate_limit', waitMs: null }
         : null;
     },
+    // Every reply says how much of the org's daily allocation is used (Sforce-Limit-Info).
+    observe: (ctx, res) => budget.observe(ctx, res.headers),
     revokedMessage: SALESFORCE_REVOKED_MESSAGE,
   });
 
@@ -148,9 +157,19 @@ export function createSalesforceAdapter(
    * (retrying cannot help): the connection becomes inactive with the reason.
    */
   async function call<T>(ctx: AdapterContext, req: Parameters<typeof http.request>[1]): Promise<T> {
+    // Nearly at the org's daily allocation: stop before the org's other integrations run out.
+    budget.check(ctx);
     try {
       return await http.request<T>(ctx, req);
     } catch (err) {
+      if (
+        err instanceof VendorError &&
+        err.status === 403 &&
+        errorCodes(err.body).includes('REQUEST_LIMIT_EXCEEDED') &&
+        err.body.includes('TotalRequests')
+      ) {
+        throw new SalesforceBudgetError(SALESFORCE_LIMIT_EXCEEDED_MESSAGE);
+      }
       if (
         err instanceof VendorError &&
         err.status === 403 &&
@@ -185,9 +204,13 @@ export function createSalesforceAdapter(
     }
   }
 
-  async function all<T extends Row>(ctx: AdapterContext, soql: string): Promise<T[]> {
+  async function all<T extends Row>(
+    ctx: AdapterContext,
+    soql: string,
+    o: { all?: boolean } = {},
+  ): Promise<T[]> {
     const out: T[] = [];
-    for await (const page of query<T>(ctx, soql)) out.push(...page.items);
+    for await (const page of query<T>(ctx, soql, o)) out.push(...page.items);
     return out;
   }
 
@@ -615,14 +638,15 @@ export function createSalesforceAdapter(
           body: { CampaignId: campaign, Label: SUPERPROSPECT_STATUS, HasResponded: true, SortOrder: 10 },
         });
       }
-      // Idempotent: contacts already in the campaign are not added again.
+      // Idempotent: people already in the campaign are not added again. A member is a Contact
+      // (ContactId) or a Lead (LeadId): Rally's contacts include the org's leads (ids 00Q…).
       const members = new Set(
         (
           await all<Row>(
             ctx,
-            `SELECT Id, ContactId FROM CampaignMember WHERE CampaignId = ${soqlString(campaign)}`,
+            `SELECT Id, ContactId, LeadId FROM CampaignMember WHERE CampaignId = ${soqlString(campaign)}`,
           )
-        ).flatMap((m) => str(m.ContactId) ?? []),
+        ).flatMap((m) => str(m.ContactId) ?? str(m.LeadId) ?? []),
       );
       const fresh = [...new Set(items.map((i) => i.contactExternalId))].filter((id) => !members.has(id));
       let written = 0;
@@ -633,10 +657,10 @@ export function createSalesforceAdapter(
           url: `${api}/composite/sobjects`,
           body: {
             allOrNone: false,
-            records: fresh.slice(i, i + 200).map((contact) => ({
+            records: fresh.slice(i, i + 200).map((person) => ({
               attributes: { type: 'CampaignMember' },
               CampaignId: campaign,
-              ContactId: contact,
+              ...(person.startsWith('00Q') ? { LeadId: person } : { ContactId: person }),
               Status: SUPERPROSPECT_STATUS,
             })),
           },
@@ -649,9 +673,12 @@ export function createSalesforceAdapter(
     async *activityCounts(ctx, since) {
       // Tasks changed since the cursor name the contacts whose totals moved; their totals are then
       // counted over all their tasks (calls, e-mails, other tasks) and events (meetings).
+      // queryAll: archived tasks and events (Salesforce archives activities over a year old; query
+      // leaves them out) still count, and a deleted task moves its contact's totals too.
       const changed = query<Row>(
         ctx,
         incremental('SELECT Id, WhoId, SystemModstamp FROM Task', since, ['WhoId != null']),
+        { all: true },
       );
       for await (const page of changed) {
         const who = [...new Set(page.items.flatMap((r) => str(r.WhoId) ?? []))];
@@ -678,7 +705,8 @@ export function createSalesforceAdapter(
           };
           for (const t of await all<Row>(
             ctx,
-            `SELECT Id, WhoId, TaskSubtype, CreatedDate FROM Task WHERE WhoId IN (${ids})`,
+            `SELECT Id, WhoId, TaskSubtype, CreatedDate FROM Task WHERE WhoId IN (${ids}) AND IsDeleted = false`,
+            { all: true },
           )) {
             const subtype = str(t.TaskSubtype);
             bump(
@@ -689,7 +717,8 @@ export function createSalesforceAdapter(
           }
           for (const e of await all<Row>(
             ctx,
-            `SELECT Id, WhoId, CreatedDate FROM Event WHERE WhoId IN (${ids})`,
+            `SELECT Id, WhoId, CreatedDate FROM Event WHERE WhoId IN (${ids}) AND IsDeleted = false`,
+            { all: true },
           )) {
             bump(String(e.WhoId), 'Meeting', sfTimeToIso(e.CreatedDate));
           }

@@ -1,69 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedItem } from '@rally/shared/schemas/feed';
 import { makeCadence, makeContent, makeRep, makeTarget, rawGet, showing } from '../engagement.ts';
 import { makeClient, makeUser, PASSWORD } from '../http.ts';
-import { CLUSTER_REDIS_READY, ClusterBrowser, dbOf, startCluster, startRedis } from './cluster-kit.ts';
-
-/**
- * A feed page as a browser's EventSource keeps it: when the stream ends it reconnects (here after
- * 100 ms, not the 3 s the server asks) with Last-Event-ID, the last id it was given.
- */
-function feedPage(base: string, browser: ClusterBrowser, clientId: string) {
-  const items: FeedItem[] = [];
-  let lastId: string | undefined;
-  let connections = 0;
-  let readies = 0;
-  let stopped = false;
-  const controller = new AbortController();
-  const loop = (async () => {
-    while (!stopped) {
-      connections++;
-      try {
-        const headers: Record<string, string> = {
-          cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-          ...(lastId ? { 'last-event-id': lastId } : {}),
-        };
-        const res = await fetch(`${base}/sc/dashboard/feed/stream?client_id=${clientId}`, {
-          headers,
-          signal: controller.signal,
-        });
-        if (res.status !== 200) throw new Error(`stream ${res.status}`);
-        const decoder = new TextDecoder();
-        let buffer = '';
-        for await (const chunk of res.body!) {
-          buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-          let at: number;
-          while ((at = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, at);
-            buffer = buffer.slice(at + 2);
-            let event = '';
-            let data = '';
-            for (const line of block.split('\n')) {
-              if (line.startsWith('id: ')) lastId = line.slice(4);
-              else if (line.startsWith('event: ')) event = line.slice(7);
-              else if (line.startsWith('data: ')) data += line.slice(6);
-            }
-            if (event === 'ready') readies++;
-            if (event === 'feed') items.push(JSON.parse(data) as FeedItem);
-          }
-        }
-      } catch {
-        if (stopped) return;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  return {
-    items,
-    connections: () => connections,
-    readies: () => readies,
-    async stop() {
-      stopped = true;
-      controller.abort();
-      await loop;
-    },
-  };
-}
+import {
+  CLUSTER_REDIS_READY,
+  ClusterBrowser,
+  dbOf,
+  feedPage,
+  startCluster,
+  startRedis,
+} from './cluster-kit.ts';
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<number> {
   const t = performance.now();

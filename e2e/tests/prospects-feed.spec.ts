@@ -163,18 +163,21 @@ test('feed: headline cards, the activity list, and a new item pushed live withou
   await expect(activity.locator('li').first()).toContainText(`${file} imported`);
 });
 
-test('feed: what needs attention shows above the feed and links to the screen that fixes it', async ({
+test('feed: the setup checklist names what blocks results and links to the screen that does it (issue 42 item 5)', async ({
   page,
 }) => {
-  // The demo's Acme reps have no photo yet (their ads show initials).
+  // The demo's Acme reps have no photo yet (their ads show initials): a step of the checklist, not
+  // one "Needs your attention" line per rep.
   await signInTo(page, `/feed?client_id=${CLIENTS.acme}`);
-  const panel = page.getByRole('region', { name: 'Needs your attention' });
+  const panel = page.getByRole('region', { name: 'Finish setting up' });
   await expect(panel).toBeVisible({ timeout: 20_000 });
+  await expect(panel.getByText(/\d+ of 6 done/)).toBeVisible();
+  await expect(panel.getByText(/sales reps? (has|have) no photo: their ads show initials/)).toBeVisible();
   await expect(
-    panel.getByText(/has no photo: their prospects' ads and landing pages show initials/).first(),
-  ).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/feed-required-attentions.png`, fullPage: true });
-  await panel.getByRole('link', { name: 'Add a photo' }).first().click();
+    page.getByText(/has no photo: their prospects' ads and landing pages show initials/),
+  ).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/feed-setup-checklist.png`, fullPage: true });
+  await panel.getByRole('link', { name: 'Add photos' }).click();
   await expect(page).toHaveURL(new RegExp(`/client-settings/sales-reps\\?client_id=${CLIENTS.acme}$`));
   await expect(page.getByRole('heading', { name: 'Sales reps', level: 1 })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { matchAppRoute, needsIntegration } from '../../packages/shared/src/routes.ts';
 import {
   CLIENTS,
   DEMO,
@@ -36,12 +37,16 @@ function trackUrls(page: Page): string[] {
   return seen;
 }
 
-/** Where an app route of `clientId` ends: itself with an integration, else onboarding (SPEC.md §2). */
+/**
+ * Where an app route of `clientId` ends: itself with an integration or where the route does without
+ * one (issue 42 item 5: the lists with empty states), else onboarding (SPEC.md §2).
+ */
 async function landingOf(request: APIRequestContext, clientId: string, path = '/feed'): Promise<string> {
   const res = await api(request, 'GET', `/v1/rest/client/${clientId}/integrations`, undefined, clientId);
   expect(res.status()).toBe(200);
   const integrations = (await res.json()) as unknown[];
-  return `${integrations.length > 0 ? path : '/onboarding'}?client_id=${clientId}`;
+  const open = integrations.length > 0 || !needsIntegration(matchAppRoute(path)!.route);
+  return `${open ? path : '/onboarding'}?client_id=${clientId}`;
 }
 
 const pathOf = (page: Page) => {

@@ -90,16 +90,16 @@ describe('route table (SPEC.md §2)', () => {
     expect(matchAppRoute('/content/preview/abc/300x250')?.route.id).toBe('content-preview');
     expect(matchAppRoute('/landing-pages')?.route.id).toBe('landing-pages');
     expect(matchAppRoute('/landing-pages/x')?.route.id).toBe('landing-page-edit');
-    // Readable by every member; like most app routes, they need an integration (SPEC.md §2).
+    // Readable by every member; drafted before any integration (issue 42 item 5).
     for (const p of ['/content', '/content/x', '/landing-pages', '/landing-pages/x']) {
-      expect(needsIntegration(matchAppRoute(p)!.route), p).toBe(true);
+      expect(needsIntegration(matchAppRoute(p)!.route), p).toBe(false);
       expect(matchAppRoute(p)?.route, p).not.toHaveProperty('permission');
     }
   });
 });
 
 describe('"Most app routes require the logged-in check and the has-integration check" (SPEC.md §2)', () => {
-  it('every app route needs an integration but onboarding, settings, client settings, clients and the public pages', () => {
+  it('every app route needs an integration but onboarding, settings, client settings, clients, the public pages, the lists with empty states and the content studio', () => {
     const without = APP_ROUTES.filter((r) => !needsIntegration(r)).map((r) => r.path);
     const allowed = (p: string) =>
       p === '/' ||
@@ -111,18 +111,14 @@ describe('"Most app routes require the logged-in check and the has-integration c
       p.startsWith('/content/preview/') ||
       p.startsWith('/legal/') ||
       p.startsWith('/embed/') ||
+      // Issue 42 item 5: a new account opens these and sees a real empty state, or drafts an ad.
+      ['/revenue', '/reports', '/prospects', '/cadence', '/cohorts'].includes(p) ||
+      p.startsWith('/content') ||
+      p.startsWith('/landing-pages') ||
       ['/login', '/signup', '/register', '/reset-password', '/change-password', '/auth/callback'].includes(p);
     expect(without.filter((p) => !allowed(p))).toEqual([]);
-    for (const p of [
-      '/feed',
-      '/revenue',
-      '/reports',
-      '/prospects',
-      '/cadence',
-      '/cadence/:id',
-      '/content',
-      '/landing-pages',
-    ])
+    // "/feed | Needs login and an integration" (SPEC.md §2), and the screens of one synced record.
+    for (const p of ['/feed', '/cadence/:id', '/cohorts/new', '/cohorts/:id', '/campaigns/:id'])
       expect(needsIntegration(APP_ROUTES.find((r) => r.path === p)!), p).toBe(true);
   });
 

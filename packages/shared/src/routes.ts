@@ -45,6 +45,10 @@ const WITHOUT_INTEGRATION = {
     'The client’s website, Facebook page and sales reps are filled in while onboarding, before or without an integration.',
   serverPage: 'A public page the server renders (the public-pages module); the app only hands it over.',
   redirect: 'Only redirects; the route it leads to does its own checks.',
+  emptyState:
+    'A new account opens it and sees what it will hold and what to connect for that (issue 42 item 5): a real empty state, not a detour to onboarding.',
+  draft:
+    'Ads and landing pages are drafted before any prospect is in Rally (issue 42 item 5: a new user can draft an ad).',
 } as const;
 
 export const APP_ROUTES = [
@@ -78,15 +82,28 @@ export const APP_ROUTES = [
     permission: 'client.read',
     withoutIntegration: WITHOUT_INTEGRATION.clients,
   },
-  { id: 'revenue', path: '/revenue', title: 'Revenue', layout: 'default' },
+  {
+    id: 'revenue',
+    path: '/revenue',
+    title: 'Revenue',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.emptyState,
+  },
   {
     id: 'reports',
     path: '/reports',
     title: 'Reports',
     layout: 'default',
     permission: 'reports.read',
+    withoutIntegration: WITHOUT_INTEGRATION.emptyState,
   },
-  { id: 'prospects', path: '/prospects', title: 'Prospects', layout: 'default' },
+  {
+    id: 'prospects',
+    path: '/prospects',
+    title: 'Prospects',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.emptyState,
+  },
   {
     id: 'onboarding',
     path: '/onboarding',
@@ -94,10 +111,22 @@ export const APP_ROUTES = [
     layout: 'default',
     withoutIntegration: WITHOUT_INTEGRATION.onboarding,
   },
-  { id: 'cadences', path: '/cadence', title: 'Cadences', layout: 'default' },
+  {
+    id: 'cadences',
+    path: '/cadence',
+    title: 'Cadences',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.emptyState,
+  },
   { id: 'cadence', path: '/cadence/:id', title: 'Cadence', layout: 'default' },
   // Cohorts (issue 18): audiences for marketing, from CRM lists or prospect filters.
-  { id: 'cohorts', path: '/cohorts', title: 'Cohorts', layout: 'default' },
+  {
+    id: 'cohorts',
+    path: '/cohorts',
+    title: 'Cohorts',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.emptyState,
+  },
   { id: 'cohort-new', path: '/cohorts/new', title: 'New cohort', layout: 'default' },
   { id: 'cohort', path: '/cohorts/:id', title: 'Cohort', layout: 'default' },
   // Journeys (issue 18): stages with content and rules for a cohort, and their funnel over time.
@@ -118,11 +147,35 @@ export const APP_ROUTES = [
   // Campaigns (issue 18): a cohort's flights on an ad network, with the download of their ads.
   { id: 'campaign-new', path: '/cohorts/:id/campaigns/new', title: 'New campaign', layout: 'default' },
   { id: 'campaign', path: '/campaigns/:id', title: 'Campaign', layout: 'default' },
-  // Content studio: its ads and landing pages are for the cadences of an integration (SPEC.md §2).
-  { id: 'content', path: '/content', title: 'Content', layout: 'default' },
-  { id: 'content-item', path: '/content/:id', title: 'Ad creative', layout: 'default' },
-  { id: 'landing-pages', path: '/landing-pages', title: 'Landing pages', layout: 'default' },
-  { id: 'landing-page-edit', path: '/landing-pages/:id', title: 'Landing page', layout: 'default' },
+  // Content studio: its ads and landing pages are for the cadences of an integration (SPEC.md §2); drafted before one.
+  {
+    id: 'content',
+    path: '/content',
+    title: 'Content',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.draft,
+  },
+  {
+    id: 'content-item',
+    path: '/content/:id',
+    title: 'Ad creative',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.draft,
+  },
+  {
+    id: 'landing-pages',
+    path: '/landing-pages',
+    title: 'Landing pages',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.draft,
+  },
+  {
+    id: 'landing-page-edit',
+    path: '/landing-pages/:id',
+    title: 'Landing page',
+    layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.draft,
+  },
   {
     id: 'settings',
     path: '/settings',

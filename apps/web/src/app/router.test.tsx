@@ -111,8 +111,8 @@ describe('router built from the shared route table', () => {
 
   it('sends a client without an integration to /onboarding (has-integration check)', async () => {
     await signIn({ [ACME]: [], [GLOBEX]: [] });
-    const { router } = renderRoutes(buildRoutes(), `/cadence?client_id=${ACME}`);
-    // The lazy /cadence screen may take a while to load on a busy machine before the gate redirects.
+    const { router } = renderRoutes(buildRoutes(), `/feed?client_id=${ACME}`);
+    // The lazy /feed screen may take a while to load on a busy machine before the gate redirects.
     await waitFor(() => expect(router.state.location.pathname).toBe('/onboarding'), { timeout: 5000 });
     expect(router.state.location.search).toBe(`?client_id=${ACME}`);
   });

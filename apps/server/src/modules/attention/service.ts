@@ -29,8 +29,9 @@ const listDays = (days: number[]) => {
 /**
  * What needs a person now in one client (SPEC.md §7 "required_attentions"), most urgent first:
  * inactive integrations (with their reason), a failing card (only for `billing_details.read`), cadences
- * with ads on and a day without content, reps whose prospects see ads without a photo, journeys of
- * active cohorts with no stage or a stage without ads.
+ * with ads on and a day without content, journeys of active cohorts with no stage or a stage without
+ * ads. Reps without a photo are a step of the setup checklist (setup.ts, issue 42 item 5), not a
+ * problem listed here once per rep.
  */
 export async function requiredAttentions(
   db: Db,
@@ -38,7 +39,7 @@ export async function requiredAttentions(
   opts: { billing: boolean; now?: Date },
 ): Promise<RequiredAttentions> {
   const now = opts.now ?? new Date();
-  const [integrations, invoices, card, cadences, reps, journeys] = await Promise.all([
+  const [integrations, invoices, card, cadences, journeys] = await Promise.all([
     db.execute(sql`
       select id, source, last_error from integrations
        where client_id = ${clientId} and not is_active order by id`),
@@ -64,10 +65,6 @@ export async function requiredAttentions(
          and jsonb_array_length(d.content_days) = 0
        group by c.id, c.name, c.integration_id
        order by c.name, c.id limit ${PER_KIND}`),
-    db.execute(sql`
-      select id, first_name, last_name, email from sales_reps
-       where client_id = ${clientId} and selected and is_active and coalesce(photo_url, '') = ''
-       order by first_name, last_name, id limit ${PER_KIND}`),
     db.execute(sql`
       select j.id, j.name, j.cohort_id,
              (select count(*) from journey_stages s where s.journey_id = j.id) as stages,
@@ -133,15 +130,6 @@ export async function requiredAttentions(
         path: `/cadence/${String(r.id)}?integration_id=${String(r.integration_id)}`,
         label: 'Add content',
       },
-    });
-  }
-  for (const r of rowsOf(reps)) {
-    const name = `${String(r.first_name)} ${String(r.last_name)}`.trim() || String(r.email ?? 'A rep');
-    items.push({
-      id: `rep_without_photo:${String(r.id)}`,
-      kind: 'rep_without_photo',
-      message: `${name} has no photo: their prospects' ads and landing pages show initials instead.`,
-      link: { path: '/client-settings/sales-reps', label: 'Add a photo' },
     });
   }
   for (const r of rowsOf(journeys)) {

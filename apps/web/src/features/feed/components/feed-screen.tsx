@@ -51,6 +51,7 @@ import { useFeedStream } from '../hooks/use-feed-stream.ts';
 import type { StreamState } from '../hooks/use-feed-stream.ts';
 import { useNow } from '../hooks/use-now.ts';
 import { RequiredAttentions } from './required-attentions.tsx';
+import { SetupChecklist } from './setup-checklist.tsx';
 
 /** Headline cards are asked again at most this often while live items pour in. */
 const HEADLINE_THROTTLE_MS = 5000;
@@ -99,6 +100,7 @@ function Feed({ clientId }: { clientId: string }) {
         </div>
         <LiveBadge state={stream} />
       </Group>
+      <SetupChecklist clientId={clientId} />
       <RequiredAttentions
         clientId={clientId}
         enabled={auth.currentRole?.permissions.includes('reports.read') ?? false}

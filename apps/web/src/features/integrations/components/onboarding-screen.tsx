@@ -52,6 +52,7 @@ const isSource = (v: string | null): v is Source =>
 export function OnboardingScreen({
   nextSteps,
   openAction,
+  checklist,
 }: {
   /** What to do after setup, shown on the last step (features meet in app/routes). */
   nextSteps?: (clientId: string) => ReactNode;
@@ -60,6 +61,8 @@ export function OnboardingScreen({
    * source and a way to go to a path once the app knows of the connection. The feed without it.
    */
   openAction?: (clientId: string, source: string | null, open: (path: string) => void) => ReactNode;
+  /** Beside the steps: the setup checklist, so a new account sees what else blocks results. */
+  checklist?: (clientId: string) => ReactNode;
 } = {}) {
   const auth = useAuth();
   const [params, setParams] = useSearchParams();
@@ -189,6 +192,7 @@ export function OnboardingScreen({
           </Paper>
         </>
       )}
+      {step !== 'done' && checklist?.(clientId)}
     </Stack>
   );
 }

@@ -25,6 +25,7 @@ import { usePeriodPicker } from '../../../components/period-picker.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
+import { NoDataYet } from '../../../components/no-data-yet.tsx';
 import { AccountDrawer, TargetDrawer } from './report-drawers.tsx';
 import { EmbeddedReportsPanel } from './embedded-reports-panel.tsx';
 import type { Opened } from './report-drawers.tsx';
@@ -121,6 +122,8 @@ export function ReportsScreen({ revenuePart }: { revenuePart?: RevenuePartSlot }
       canMark={canMark}
       canShare={canShare}
       revenuePart={revenuePart}
+      noData={auth.integrations.length === 0}
+      canConnect={auth.currentRole?.permissions.includes('integration.write') ?? false}
     />
   );
 }
@@ -130,8 +133,13 @@ function Reports({
   canMark,
   canShare,
   revenuePart: RevenuePart,
+  noData,
+  canConnect,
 }: {
   clientId: string;
+  /** Nothing connected yet: say so above the zeros (issue 42 item 5). */
+  noData: boolean;
+  canConnect: boolean;
   canMark: boolean;
   canShare: boolean;
   revenuePart: RevenuePartSlot | undefined;
@@ -216,6 +224,13 @@ function Reports({
         </div>
         {usesRange && presets}
       </Group>
+      {noData && (
+        <NoDataYet
+          clientId={clientId}
+          what="Reports show what your ads did once prospects see them: engagement, pipeline and revenue."
+          canConnect={canConnect}
+        />
+      )}
       {usesRange && customField}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List aria-label="Reports">

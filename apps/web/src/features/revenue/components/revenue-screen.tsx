@@ -20,6 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconChartBar, IconInfoCircle } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { abbreviateNumber, formatDate } from '@rally/shared';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
@@ -53,6 +54,7 @@ import {
 } from '../api/get-reports.ts';
 import type { OpportunityFilter, Range, ReportView } from '../api/get-reports.ts';
 import { ExportFilesPanel, PrepareFileButton } from './export-files-panel.tsx';
+import { NoCrmNote, emptyWithoutCrm, useHasCrm } from './no-crm.tsx';
 
 function currencySymbol(currency: string): string {
   try {
@@ -151,10 +153,13 @@ function RevenuePanel({
   onOpen: (id: string) => void;
 }) {
   const summary = useSummary(clientId, range);
+  const hasCrm = useHasCrm();
   return (
     <Stack gap="lg">
       {summary.isError ? (
         <PanelError error={summary.error} what="the revenue report" onRetry={() => void summary.refetch()} />
+      ) : emptyWithoutCrm(hasCrm, summary.data) ? (
+        <NoCrmNote clientId={clientId} />
       ) : (
         <Headlines summary={summary.data} />
       )}
@@ -181,6 +186,7 @@ function WindowNote({ windowDays }: { windowDays: number }) {
 /** SPEC.md §3: revenue_report_enabled is off by default; whoever may change settings can turn it on here. */
 function RevenueOff({ clientId, withHeader = true }: { clientId: string; withHeader?: boolean }) {
   const auth = useAuth();
+  const hasCrm = useHasCrm();
   const queryClient = useQueryClient();
   const canChange = auth.currentRole?.permissions.includes('settings.write') ?? false;
   const turnOn = useMutation({
@@ -205,6 +211,22 @@ function RevenueOff({ clientId, withHeader = true }: { clientId: string; withHea
             Once on, this screen ties the opportunities in your CRM to the ads your prospects saw: the
             pipeline they generated, the deals they moved forward and the revenue they influenced.
           </Text>
+          {!hasCrm && (
+            <Text size="sm">
+              It needs your opportunities: no CRM is connected yet.{' '}
+              <Anchor component={Link} to={`/settings/connections?client_id=${clientId}`}>
+                Connect a CRM
+              </Anchor>{' '}
+              or{' '}
+              <Anchor
+                component={Link}
+                to={`/onboarding?client_id=${clientId}&source=fileforce&step=connect&kind=revenue`}
+              >
+                import revenue from a CSV file
+              </Anchor>
+              .
+            </Text>
+          )}
           {canChange ? (
             <Button onClick={() => turnOn.mutate()} loading={turnOn.isPending}>
               Turn on the revenue report
@@ -233,6 +255,7 @@ function Header({ children }: { children?: React.ReactNode }) {
 }
 
 function Revenue({ clientId, windowDays }: { clientId: string; windowDays: number }) {
+  const hasCrm = useHasCrm();
   const { range, presets, customField } = usePeriodPicker();
   const summary = useSummary(clientId, range);
   const [opened, setOpened] = useState<string | null>(null);
@@ -242,6 +265,8 @@ function Revenue({ clientId, windowDays }: { clientId: string; windowDays: numbe
       {customField}
       {summary.isError ? (
         <PanelError error={summary.error} what="the revenue report" onRetry={() => void summary.refetch()} />
+      ) : emptyWithoutCrm(hasCrm, summary.data) ? (
+        <NoCrmNote clientId={clientId} />
       ) : (
         <Headlines summary={summary.data} />
       )}

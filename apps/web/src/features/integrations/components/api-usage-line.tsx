@@ -19,12 +19,15 @@ export function ApiUsageLine({
   source: string;
 }) {
   const share = usage.max > 0 ? Math.round((usage.used / usage.max) * 100) : 0;
+  // A no-break space before each per cent sign: a phone's narrow column does not split "85 %".
+  const pct = (n: number) => `${n}\u00a0%`;
+  const stop =
+    source === 'salesforce'
+      ? ` — Rally stops at ${pct(SALESFORCE_STOP_AT)} to leave the rest to the org's other integrations.`
+      : '';
   return (
     <Text size="sm" c={share >= SALESFORCE_STOP_AT ? 'orange.8' : 'dimmed'} data-testid="api-usage">
-      {label} API calls in the last 24 hours: {formatCount(usage.used)} of {formatCount(usage.max)} ({share}{' '}
-      %)
-      {source === 'salesforce' &&
-        ` — Rally stops at ${SALESFORCE_STOP_AT} % to leave the rest to the org's other integrations.`}
+      {`${label} API calls in the last 24 hours: ${formatCount(usage.used)} of ${formatCount(usage.max)} (${pct(share)})${stop}`}
     </Text>
   );
 }

@@ -9,6 +9,7 @@ import { startOidcProvider } from '../apps/server/test/oidc-provider.ts';
 import { demoSalesloftData, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
 import { smallPortal, startFakeHubSpot } from '../apps/server/test/fakes/hubspot.ts';
 import { startFakeDns } from '../apps/server/test/fakes/dns.ts';
+import { startFakeMeta } from '../apps/server/test/fakes/meta.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -134,6 +135,8 @@ export default async function globalSetup() {
   // The CRM an owner connects in the CRM settings test (issue 16). Its API answers 250 ms late so the
   // first sync lasts a few seconds and its progress bar can be seen.
   const hubspot = await startFakeHubSpot({ seed: smallPortal(), latencyMs: 250 });
+  // The ad network a marketing manager connects in ad-networks.spec.ts (issue 39).
+  const meta = await startFakeMeta();
 
   const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
   const server = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
@@ -172,6 +175,11 @@ export default async function globalSetup() {
       HUBSPOT_CLIENT_SECRET: hubspot.clientSecret,
       HUBSPOT_API_URL: hubspot.apiUrl,
       HUBSPOT_AUTH_URL: hubspot.authUrl,
+      META_APP_ID: meta.appId,
+      META_APP_SECRET: meta.appSecret,
+      META_GRAPH_URL: meta.url,
+      META_AUTH_URL: meta.url,
+      META_API_VERSION: meta.version,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -227,6 +235,7 @@ export default async function globalSetup() {
       dns.close(),
       salesloft.close(),
       hubspot.close(),
+      meta.close(),
     ]);
     if (!process.env.E2E_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   };

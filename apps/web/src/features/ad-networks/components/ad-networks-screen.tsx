@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconBrandMeta, IconCircleCheck, IconPlugConnected } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { AdNetworkInfo } from '@rally/shared/schemas/ad-networks';
@@ -208,7 +208,7 @@ function AccountChoice({
       }}
     >
       <Stack gap="sm">
-        <Group grow align="flex-start" wrap="wrap">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Select
             label="Ad account"
             placeholder="Choose an ad account"
@@ -221,7 +221,6 @@ function AccountChoice({
             value={account}
             onChange={setAccount}
             disabled={!canWrite}
-            miw={220}
           />
           <Select
             label="Facebook page"
@@ -232,9 +231,8 @@ function AccountChoice({
             onChange={setPage}
             clearable
             disabled={!canWrite}
-            miw={220}
           />
-        </Group>
+        </SimpleGrid>
         {canWrite && (
           <Group>
             <Button type="submit" variant="light" loading={choose.isPending} disabled={!account}>

@@ -43,8 +43,9 @@ export function RunOnNetworks({
             Run on networks
           </Text>
           <Text size="sm" c="dimmed">
-            A matched audience of this cohort&apos;s members on each network, kept in sync. Networks count
-            people by company, never one by one: superprospects still come from Rally&apos;s own tags.
+            A matched audience of this cohort&apos;s members on each network, kept in sync. Networks report
+            results per campaign or company, never per person: superprospects still come from Rally&apos;s own
+            tags.
           </Text>
         </div>
         {usable.length === 0 ? (

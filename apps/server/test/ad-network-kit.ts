@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { createSecretBox } from '../src/lib/crypto.ts';
 import {
+  adNetworkConnections,
   cadences,
   cohortMembers,
   cohorts,
@@ -65,4 +67,25 @@ export async function addMembers(
       .insert(cohortMembers)
       .values(tags.map((t) => ({ clientId, cohortId, prospectId: t.prospectId, targetId: t.id })));
   }
+}
+
+/** A Meta connection written straight to the table, as the OAuth callback leaves it. */
+export async function connectMetaDirectly(
+  app: FastifyInstance,
+  clientId: string,
+  token: { accessToken: string; expiresAt: string },
+) {
+  const box = createSecretBox(app.config.appSecret);
+  const [row] = await app.db
+    .insert(adNetworkConnections)
+    .values({
+      clientId,
+      network: 'meta',
+      credentialsEnc: box.encrypt(JSON.stringify({ kind: 'oauth', refreshToken: null, ...token })),
+      accountName: 'Ana Marketer',
+      adAccountId: 'act_1001',
+      adAccountName: 'Acme Ads',
+    })
+    .returning();
+  return row!;
 }

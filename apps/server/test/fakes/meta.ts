@@ -78,6 +78,9 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
   let nextId = 23850000000000;
   let revoked = false;
   let throttled = 0;
+  let failing = 0;
+  /** How many times each hash was added (a member sent twice shows 2). */
+  const addCounts = new Map<string, number>();
   let throttleMinutes = 1;
   /** Every request: method, path (without version), and the number of members it carried. */
   const requests: { method: string; path: string; members: number }[] = [];
@@ -304,9 +307,23 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
             { headers: { 'x-business-use-case-usage': buc(100, throttleMinutes) } },
           );
         }
+        if (failing > 0) {
+          failing--;
+          // Graph API › Handling Errors: code 2, "temporary issue due to downtime": the call did nothing.
+          throw new Refusal({
+            status: 503,
+            type: 'OAuthException',
+            code: 2,
+            message: 'Service temporarily unavailable',
+          });
+        }
         const hashes = members(body);
         entry.members = hashes.length;
-        if (req.method === 'POST') for (const h of hashes) audience.members.add(h);
+        if (req.method === 'POST')
+          for (const h of hashes) {
+            audience.members.add(h);
+            addCounts.set(h, (addCounts.get(h) ?? 0) + 1);
+          }
         else if (req.method === 'DELETE') for (const h of hashes) audience.members.delete(h);
         return send(
           res,
@@ -393,6 +410,11 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
     appSecret,
     audiences,
     requests,
+    addCounts,
+    /** The next `n` members calls fail with 503 (code 2), as when Meta is down: nothing is stored. */
+    failNext: (n: number) => {
+      failing = n;
+    },
     /** Every token stops working with 190/458, as when the person removes the app. */
     revokeAll: () => {
       revoked = true;

@@ -1,0 +1,127 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { adAudiences, adNetworkConnections } from '../../db/schema/index.ts';
+import { createSecretBox } from '../../lib/crypto.ts';
+import { createTestApp } from '../../../test/helpers.ts';
+import { makeClient } from '../../../test/http.ts';
+import { connectMetaDirectly, makeCohort } from '../../../test/ad-network-kit.ts';
+import { startFakeMeta } from '../../../test/fakes/meta.ts';
+import type { FakeMeta } from '../../../test/fakes/meta.ts';
+
+/** The push job on its own (no queue): a push that dies half-way, and a token close to expiry. */
+let fake: FakeMeta;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  fake = await startFakeMeta();
+  app = await createTestApp({
+    workers: false,
+    env: {
+      META_APP_ID: fake.appId,
+      META_APP_SECRET: fake.appSecret,
+      META_GRAPH_URL: fake.url,
+      META_AUTH_URL: fake.url,
+      META_API_VERSION: fake.version,
+    },
+    adapters: { retry: { sleep: async () => undefined, baseDelayMs: 1 } },
+  });
+});
+afterAll(() => fake.close());
+
+async function audienceOf(clientId: string, connectionId: string, cohortId: string) {
+  const [a] = await app.db
+    .insert(adAudiences)
+    .values({
+      clientId,
+      connectionId,
+      sourceKind: 'cohort',
+      cohortId,
+      name: 'Push test',
+      adAccountId: 'act_1001',
+    })
+    .returning();
+  return a!;
+}
+const read = async (id: string) =>
+  (await app.db.select().from(adAudiences).where(eq(adAudiences.id, id)))[0]!;
+
+describe('the audience push', () => {
+  it('a push that stops after its first batch finishes on the next run with every member sent once', async () => {
+    const clientId = await makeClient(app);
+    const connection = await connectMetaDirectly(app, clientId, {
+      accessToken: fake.mintToken(60 * 24 * 3600),
+      expiresAt: new Date(Date.now() + 60 * 24 * 3600_000).toISOString(),
+    });
+    const { cohortId } = await makeCohort(app, clientId, 'Twelve thousand', 12_000);
+    const audience = await audienceOf(clientId, connection.id, cohortId);
+    // The first batch of 10,000 is stored; every try of the second fails (Meta down), so the run stops.
+    let calls = 0;
+    const before = fake.requests.length;
+    fake.failNext(0);
+    const original = fake.requests.push.bind(fake.requests);
+    fake.requests.push = (...items) => {
+      if (items.some((r) => r.path.endsWith('/users')) && ++calls === 2) fake.failNext(7);
+      return original(...items);
+    };
+    await expect(app.adNetworks.push(audience.id)).rejects.toThrow(/Meta answered 503/);
+    fake.requests.push = original;
+    expect((await read(audience.id)).state).toBe('failed');
+    const remote = fake.audiences.get((await read(audience.id)).networkAudienceId!)!;
+    expect(remote.members.size).toBe(10_000);
+
+    await app.adNetworks.push(audience.id);
+    const done = await read(audience.id);
+    expect(done).toMatchObject({ state: 'ready', memberCount: 12_000, matchedLower: 12_000 });
+    expect(remote.members.size).toBe(12_000);
+    expect([...remote.members].every((h) => fake.addCounts.get(h) === 1)).toBe(true);
+    // One audience at Meta, however many runs.
+    expect(fake.requests.slice(before).filter((r) => r.path.endsWith('/customaudiences'))).toHaveLength(1);
+  });
+
+  it('exchanges a token a week or less from expiry before pushing, and stores the new one sealed', async () => {
+    const clientId = await makeClient(app);
+    const old = fake.mintToken(3600);
+    const connection = await connectMetaDirectly(app, clientId, {
+      accessToken: old,
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    const { cohortId } = await makeCohort(app, clientId, 'Renewed', 150, 200_000);
+    const audience = await audienceOf(clientId, connection.id, cohortId);
+    await app.adNetworks.push(audience.id);
+    expect((await read(audience.id)).state).toBe('ready');
+    const [row] = await app.db
+      .select()
+      .from(adNetworkConnections)
+      .where(eq(adNetworkConnections.id, connection.id));
+    expect(row!.credentialsEnc).not.toContain(old);
+    const creds = JSON.parse(createSecretBox(app.config.appSecret).decrypt(row!.credentialsEnc)) as {
+      accessToken: string;
+      expiresAt: string;
+    };
+    expect(creds.accessToken).not.toBe(old);
+    expect(Date.parse(creds.expiresAt) - Date.now()).toBeGreaterThan(59 * 24 * 3600_000);
+  });
+
+  it('a token that expired makes the connection inactive with the reason, and no member is sent', async () => {
+    const clientId = await makeClient(app);
+    const token = fake.mintToken(3600);
+    const connection = await connectMetaDirectly(app, clientId, {
+      accessToken: token,
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    const { cohortId } = await makeCohort(app, clientId, 'Expired', 150, 300_000);
+    const audience = await audienceOf(clientId, connection.id, cohortId);
+    fake.expireAll();
+    const before = fake.requests.length;
+    await app.adNetworks.push(audience.id);
+    expect((await read(audience.id)).state).toBe('failed');
+    const [row] = await app.db
+      .select()
+      .from(adNetworkConnections)
+      .where(eq(adNetworkConnections.id, connection.id));
+    expect(row).toMatchObject({ isActive: false });
+    expect(row!.inactiveReason).toMatch(/expired\. Connect Meta again/);
+    expect(fake.requests.slice(before).filter((r) => r.path.endsWith('/users'))).toEqual([]);
+  });
+});

@@ -285,7 +285,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   setupJourneys(app, { workers: opts.workers });
   setupCohorts(app);
   setupCampaigns(app);
-  setupAdNetworks(app, { adapters: opts.adapters });
+  setupAdNetworks(app, { adapters: opts.adapters, workers: opts.workers });
   setupExportFiles(app);
   setupReports(app, { workers: opts.workers });
   app.decorate('integrationSync', integrationSync);

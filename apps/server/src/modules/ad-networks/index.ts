@@ -20,7 +20,14 @@ declare module 'fastify' {
 }
 
 /** Ad networks (issue 39, decision 0025): the adapters from configuration, the push job, the service. */
-export function setupAdNetworks(app: FastifyInstance, opts: { adapters?: AdapterOptions } = {}): void {
+/** How stale an audience may get before it is pushed again, and how often that is looked at. */
+const RESYNC_EVERY_MS = 6 * 3600_000;
+const RESYNC_CHECK_MS = 15 * 60_000;
+
+export function setupAdNetworks(
+  app: FastifyInstance,
+  opts: { adapters?: AdapterOptions; workers?: boolean } = {},
+): void {
   const service = createAdNetworkService({
     db: app.db,
     queue: app.queue,
@@ -30,6 +37,17 @@ export function setupAdNetworks(app: FastifyInstance, opts: { adapters?: Adapter
   });
   service.register();
   app.decorate('adNetworks', service);
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    if (opts.workers === false) return;
+    timer = setInterval(() => {
+      service
+        .requestDue(RESYNC_EVERY_MS)
+        .catch((err: unknown) => app.log.warn({ err }, 'could not queue audience pushes'));
+    }, RESYNC_CHECK_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }
 
 /** Settings › Ad networks and network audiences under /v1. */

@@ -79,6 +79,23 @@ describe('the audience push', () => {
     expect(fake.requests.slice(before).filter((r) => r.path.endsWith('/customaudiences'))).toHaveLength(1);
   });
 
+  it('queues a push of audiences not pushed for longer than asked, on active connections only', async () => {
+    const clientId = await makeClient(app);
+    const connection = await connectMetaDirectly(app, clientId, {
+      accessToken: fake.mintToken(3600),
+      expiresAt: new Date(Date.now() + 60 * 24 * 3600_000).toISOString(),
+    });
+    const { cohortId } = await makeCohort(app, clientId, 'Stale', 3, 400_000);
+    const stale = await audienceOf(clientId, connection.id, cohortId);
+    await app.db
+      .update(adAudiences)
+      .set({ state: 'ready', lastPushedAt: new Date(Date.now() - 7 * 3600_000) })
+      .where(eq(adAudiences.id, stale.id));
+    expect(await app.adNetworks.requestDue(6 * 3600_000)).toBeGreaterThanOrEqual(1);
+    expect((await read(stale.id)).state).toBe('queued');
+    expect(await app.adNetworks.requestDue(6 * 3600_000)).toBe(0);
+  });
+
   it('exchanges a token a week or less from expiry before pushing, and stores the new one sealed', async () => {
     const clientId = await makeClient(app);
     const old = fake.mintToken(3600);

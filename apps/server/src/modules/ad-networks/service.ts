@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { adAudienceMembers, adAudiences, adNetworkConnections } from '../../db/schema/index.ts';
@@ -255,6 +255,27 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
     }
   }
 
+  /**
+   * Queues a push of every audience whose last push is older than `maxAgeMs` (or never happened) on
+   * an active connection: members that joined or left the cohort, stage or cadence reach the network
+   * without anyone pressing Sync now. Audiences queued or pushing, or that failed, are left alone.
+   */
+  async function requestDue(maxAgeMs: number): Promise<number> {
+    const due = await db
+      .select({ id: adAudiences.id })
+      .from(adAudiences)
+      .innerJoin(adNetworkConnections, eq(adNetworkConnections.id, adAudiences.connectionId))
+      .where(
+        and(
+          eq(adNetworkConnections.isActive, true),
+          inArray(adAudiences.state, ['ready', 'held']),
+          or(isNull(adAudiences.lastPushedAt), lt(adAudiences.lastPushedAt, new Date(Date.now() - maxAgeMs))),
+        ),
+      );
+    for (const a of due) await requestPush(a.id);
+    return due.length;
+  }
+
   function register(): void {
     queue.register<{ audienceId: string }>(
       AD_AUDIENCE_PUSH_JOB,
@@ -270,7 +291,7 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
     );
   }
 
-  return { adapters, contextOf, markInactive, withNetwork, requestPush, push, register };
+  return { adapters, contextOf, markInactive, withNetwork, requestPush, requestDue, push, register };
 }
 
 export type AdNetworkService = ReturnType<typeof createAdNetworkService>;

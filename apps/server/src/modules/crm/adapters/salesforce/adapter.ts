@@ -20,6 +20,7 @@ import type {
 } from '../../port.ts';
 import { mergeByTime } from '../../merge-by-time.ts';
 import { salesforceAdFields } from './ad-fields.ts';
+import { firstActivityCounts } from './first-activity-counts.ts';
 import { createApiBudget, SALESFORCE_LIMIT_EXCEEDED_MESSAGE, SalesforceBudgetError } from './api-budget.ts';
 
 /**
@@ -671,6 +672,20 @@ export function createSalesforceAdapter(
     },
 
     async *activityCounts(ctx, since) {
+      if (!since) {
+        yield* firstActivityCounts(
+          (object, fields) =>
+            query<Row>(
+              ctx,
+              incremental(`SELECT ${fields} FROM ${object}`, null, ['WhoId != null', 'IsDeleted = false']),
+              {
+                all: true,
+              },
+            ),
+          sfTimeToIso,
+        );
+        return;
+      }
       // Tasks changed since the cursor name the contacts whose totals moved; their totals are then
       // counted over all their tasks (calls, e-mails, other tasks) and events (meetings).
       // queryAll: archived tasks and events (Salesforce archives activities over a year old; query

@@ -113,6 +113,25 @@ describe('activities and campaign members', () => {
         ),
       );
     expect(Object.fromEntries(counts.map((c) => [c.activityType, c.count]))).toEqual({ Call: 2, Meeting: 1 });
+    // A first sync reads every task and event once, not its contacts' tasks 200 contacts at a time.
+    expect(sf.queries().filter((q) => q.includes('WhoId IN'))).toEqual([]);
+
+    // Later syncs: the changed tasks' contacts counted again, archived tasks included.
+    const late = sf.add('Task', { WhoId: who.Id, TaskSubtype: 'Call' });
+    sf.archive('Task', late.Id);
+    sf.clearRequests();
+    await world.sync();
+    const again = await app.db
+      .select()
+      .from(crmActivityCounts)
+      .where(
+        and(
+          eq(crmActivityCounts.integrationId, world.integrationId),
+          eq(crmActivityCounts.contactExternalId, who.Id),
+        ),
+      );
+    expect(Object.fromEntries(again.map((c) => [c.activityType, c.count]))).toEqual({ Call: 3, Meeting: 1 });
+    expect(sf.queries().filter((q) => q.includes('WhoId IN')).length).toBeGreaterThan(0);
     expect(
       sf.queries().filter((q) => q.includes('FROM Task') || q.includes('FROM Event')).length,
     ).toBeGreaterThan(0);

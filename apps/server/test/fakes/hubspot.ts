@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, hsError, propertyRoute } from './hubspot-properties.ts';
+import { createFakeHubSpotOAuth, readBody, send } from './hubspot-oauth.ts';
 import type { HsPropertyDef, PropertyState } from './hubspot-properties.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { HsPropertyDef, PropertyState } from './hubspot-properties.ts';
  * (authorize, then the date-versioned OAuth API of test/vendor-specs/hubspot-sync-*: `POST
  * /oauth/2026-03/token` with authorization_code and refresh_token, expires_in 1800, `POST
  * .../token/introspect` for who-am-I, `POST .../token/revoke`; the v1 endpoints are deprecated, see
- * `oauth()` below),
+ * the OAuth routes in `handle` below; hubspot-oauth.ts),
  * and the CRM v3 API: deals, contacts and companies (`limit` ≤100 + `after`, cursor in
  * `paging.next.after`, no `paging` on the last page; `propertiesWithHistory`; search with
  * `hs_lastmodifieddate` filters sorted ascending), deal pipelines with stages, owners, properties,
@@ -102,17 +103,7 @@ export type StartFakeHubSpotOptions = {
 
 type Logged = { method: string; path: string; query: Record<string, string>; status: number; body?: unknown };
 
-export const HUBSPOT_SCOPES = [
-  'oauth',
-  'crm.objects.deals.read',
-  'crm.objects.contacts.read',
-  'crm.objects.companies.read',
-  'crm.objects.owners.read',
-  'crm.schemas.deals.read',
-  'crm.lists.read',
-  'crm.objects.contacts.write',
-  'crm.schemas.contacts.write',
-];
+export { HUBSPOT_SCOPES } from './hubspot-oauth.ts';
 const SCOPE_FOR: Record<string, string> = {
   deals: 'crm.objects.deals.read',
   contacts: 'crm.objects.contacts.read',
@@ -144,7 +135,6 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   const clientSecret = randomUUID();
   const hubId = 40_000_000 + Math.floor(Math.random() * 1_000_000);
   let origin = '';
-  let grantScope = opts.scope ?? HUBSPOT_SCOPES.join(' ');
   const objects: Record<HsObjectType, HsRecord[]> = {
     deals: [],
     contacts: [],
@@ -166,10 +156,6 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     ]),
   );
   let batchUpdates = 0;
-  let revoked = 0;
-  const codes = new Map<string, { redirectUri: string; scope: string }>();
-  const access = new Map<string, { expiresAt: number; scope: string; refresh: string }>();
-  const refreshTokens = new Map<string, { scope: string }>();
   const requests: Logged[] = [];
   const triggers: { calls: number; run: () => void }[] = [];
   /** A hold set by `holdAt`: that call and every later one wait unanswered until `release()`. */
@@ -380,178 +366,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     }
   }
 
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
-  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-    res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', ...headers });
-    res.end(body === undefined ? '' : JSON.stringify(body));
-  }
-
-  function issue(scope: string, refresh?: string) {
-    const token = `CO${randomBytes(24).toString('base64url')}`;
-    const r = refresh ?? `na1-${randomUUID()}`;
-    refreshTokens.set(r, { scope });
-    access.set(token, { expiresAt: now() + 1800_000, scope, refresh: r });
-    // AccessTokenResponse of the 2026-03 OAuth spec.
-    return {
-      access_token: token,
-      refresh_token: r,
-      expires_in: 1800,
-      token_type: 'bearer',
-      token_use: 'access_token',
-      hub_id: hubId,
-      scopes: scope.split(' '),
-      user_id: 7001,
-    };
-  }
-
-  /**
-   * The date-versioned OAuth API's errors carry RFC 6749's `error` and `error_description` beside
-   * HubSpot's own `status` and `message` (changelog "New OAuth v3 API Endpoints and Standardized Error
-   * Responses").
-   */
-  const oauthError = (status: string, error: string, message: string) =>
-    new HttpError(400, { error, error_description: message, status, message, correlationId: randomUUID() });
-
-  /** The app's own credentials in a form body (token, introspect and revoke all ask for them). */
-  function clientAuth(form: URLSearchParams) {
-    if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) {
-      throw oauthError('BAD_CLIENT_ID', 'invalid_client', 'missing or unknown client id');
-    }
-  }
-
-  async function token(req: IncomingMessage, res: ServerResponse) {
-    const form = new URLSearchParams(await readBody(req));
-    clientAuth(form);
-    if (form.get('grant_type') === 'authorization_code') {
-      const c = codes.get(form.get('code') ?? '');
-      codes.delete(form.get('code') ?? '');
-      if (!c) {
-        throw oauthError('BAD_AUTH_CODE', 'invalid_grant', 'missing or unknown auth code');
-      }
-      if (c.redirectUri !== form.get('redirect_uri')) {
-        throw oauthError('BAD_REDIRECT_URI', 'invalid_grant', 'redirect_uri does not match');
-      }
-      return send(res, 200, issue(c.scope));
-    }
-    if (form.get('grant_type') === 'refresh_token') {
-      const r = form.get('refresh_token') ?? '';
-      const known = refreshTokens.get(r);
-      if (!known) {
-        throw oauthError(
-          'BAD_REFRESH_TOKEN',
-          'invalid_grant',
-          'refresh token is invalid, expired or revoked',
-        );
-      }
-      // HubSpot keeps the refresh token: the reply repeats it.
-      return send(res, 200, issue(known.scope, r));
-    }
-    throw oauthError('BAD_GRANT_TYPE', 'unsupported_grant_type', 'unsupported grant_type');
-  }
-
-  /**
-   * `POST /oauth/2026-03/token/introspect` (form: client_id, client_secret, token, token_type_hint):
-   * the token's metadata (PublicAccessTokenInfoResponse / PublicRefreshTokenInfoResponse of the
-   * spec: active, hub_id, hub_domain, scopes, token_use...). A token that is unknown, expired or
-   * revoked answers `{active: false}` with 200, as RFC 7662 §2.2 (the endpoint's model) says.
-   */
-  async function introspect(req: IncomingMessage, res: ServerResponse) {
-    const form = new URLSearchParams(await readBody(req));
-    clientAuth(form);
-    const t = form.get('token') ?? '';
-    const a = access.get(t);
-    const r = refreshTokens.get(t);
-    const common = { app_id: 12345, client_id: clientId, hub_id: hubId, user: 'owner@hubspot.example' };
-    if (a && a.expiresAt > now() && refreshTokens.has(a.refresh)) {
-      return send(res, 200, {
-        ...common,
-        active: true,
-        token: t,
-        token_use: 'access_token',
-        token_type: 'access',
-        hub_domain: 'fake-portal.hubspot.example',
-        scopes: a.scope.split(' '),
-        expires_in: Math.round((a.expiresAt - now()) / 1000),
-        user_id: 7001,
-        is_private_distribution: false,
-      });
-    }
-    if (r) {
-      return send(res, 200, {
-        ...common,
-        active: true,
-        token: t,
-        token_use: 'refresh_token',
-        token_type: 'refresh',
-        hub_domain: 'fake-portal.hubspot.example',
-        scopes: r.scope.split(' '),
-        user_id: 7001,
-      });
-    }
-    return send(res, 200, { active: false });
-  }
-
-  /**
-   * `POST /oauth/2026-03/token/revoke` (form: client_id, client_secret, token, token_type_hint):
-   * "Deletes/Revokes provided Refresh Token" (the spec), the replacement of `DELETE
-   * /oauth/v1/refresh-tokens/{token}` (changelog "v1 OAuth API Deprecation"). The tokens it
-   * issued stop working. An unknown token is no error (RFC 7009 §2.2: 200 either way).
-   */
-  async function revoke(req: IncomingMessage, res: ServerResponse) {
-    const form = new URLSearchParams(await readBody(req));
-    clientAuth(form);
-    const t = form.get('token') ?? '';
-    refreshTokens.delete(t);
-    revoked += 1;
-    res.writeHead(200);
-    res.end();
-  }
-
-  /** HubSpot's consent screen, auto-approved (or denied via `denyNextConsent`). */
-  let denyNext = false;
-  function authorize(q: URLSearchParams, res: ServerResponse) {
-    if (q.get('client_id') !== clientId) throw hsError(400, 'VALIDATION_ERROR', 'unknown client_id');
-    let back: URL;
-    try {
-      back = new URL(q.get('redirect_uri') ?? '');
-    } catch {
-      throw hsError(400, 'VALIDATION_ERROR', 'redirect_uri is not a URL');
-    }
-    const requested = (q.get('scope') ?? '').split(/\s+/).filter(Boolean);
-    const unknown = requested.filter((s) => !HUBSPOT_SCOPES.includes(s));
-    const state = q.get('state');
-    if (state !== null) back.searchParams.set('state', state);
-    if (unknown.length > 0) back.searchParams.set('error', 'invalid_scope');
-    else if (denyNext) {
-      denyNext = false;
-      back.searchParams.set('error', 'access_denied');
-    } else {
-      const code = randomUUID();
-      const granted = grantScope.split(' ').filter((s) => requested.includes(s) || s === 'oauth');
-      codes.set(code, { redirectUri: q.get('redirect_uri')!, scope: granted.join(' ') });
-      back.searchParams.set('code', code);
-    }
-    res.writeHead(302, { location: back.toString() });
-    res.end();
-  }
-
-  function bearer(req: IncomingMessage) {
-    const t = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const a = t ? access.get(t) : undefined;
-    if (!a || a.expiresAt <= now() || !refreshTokens.has(a.refresh)) {
-      throw hsError(
-        401,
-        'EXPIRED_AUTHENTICATION',
-        'The OAuth token used to make this call expired or is not valid.',
-      );
-    }
-    return a;
-  }
+  const oauth = createFakeHubSpotOAuth({ clientId, clientSecret, hubId, now, scope: opts.scope });
+  const { bearer } = oauth;
 
   function rateLimit(): Record<string, string> {
     if (rateLimitReplies > 0) {
@@ -1093,17 +909,17 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     };
     requests.push(entry);
     try {
-      if (url.pathname === '/oauth/authorize' && req.method === 'GET') authorize(url.searchParams, res);
+      if (url.pathname === '/oauth/authorize' && req.method === 'GET') oauth.authorize(url.searchParams, res);
       // The OAuth API of test/vendor-specs/hubspot-sync-* (2026-03). The v1 endpoints (`POST
       // /oauth/v1/token`, `GET /oauth/v1/access-tokens/{token}`, `GET|DELETE
       // /oauth/v1/refresh-tokens/{token}`) are deprecated and sunset on 2027-02-16 (changelog "v1
       // OAuth API Deprecation"; the spec marks the token-info ones deprecated): this fake answers
       // them 404, so an adapter still on them fails its tests.
-      else if (url.pathname === '/oauth/2026-03/token' && req.method === 'POST') await token(req, res);
+      else if (url.pathname === '/oauth/2026-03/token' && req.method === 'POST') await oauth.token(req, res);
       else if (url.pathname === '/oauth/2026-03/token/introspect' && req.method === 'POST') {
-        await introspect(req, res);
+        await oauth.introspect(req, res);
       } else if (url.pathname === '/oauth/2026-03/token/revoke' && req.method === 'POST') {
-        await revoke(req, res);
+        await oauth.revoke(req, res);
       } else if (url.pathname.startsWith('/crm/v3/') || url.pathname.startsWith('/crm/v4/associations/')) {
         if (opts.latencyMs) await new Promise((resolve) => setTimeout(resolve, opts.latencyMs));
         await api(req, url, res, entry);
@@ -1206,27 +1022,9 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     setBurstLimit(n: number | undefined) {
       opts.burstLimit = n;
     },
-    /** How many revocations were asked for (`POST /oauth/2026-03/token/revoke`). */
-    revocations: () => revoked,
+    ...oauth.controls,
     /** How many contact batch updates were made. */
     batchUpdates: () => batchUpdates,
-    /** Tokens for tests that skip the consent screen. */
-    issueTokens: (scope = grantScope) => issue(scope),
-    /** The scopes later consents grant (a portal without some features grants fewer). */
-    grantScope(scope: string) {
-      grantScope = scope;
-    },
-    denyNextConsent() {
-      denyNext = true;
-    },
-    /** Every access token expires now (401 EXPIRED_AUTHENTICATION); refresh tokens still work. */
-    expireAccessTokens() {
-      for (const a of access.values()) a.expiresAt = 0;
-    },
-    /** The app was uninstalled: access and refresh tokens stop working (refresh → BAD_REFRESH_TOKEN). */
-    revokeAccess() {
-      refreshTokens.clear();
-    },
     /** The next `n` API calls are answered 429 RATE_LIMIT / TEN_SECONDLY_ROLLING. */
     failWithRateLimit(n: number) {
       rateLimitReplies = n;

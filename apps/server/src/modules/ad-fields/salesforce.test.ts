@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { integrations } from '../../db/schema/index.ts';
 import { crmAdFieldsWorld } from '../../../test/ad-fields-crm-kit.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
@@ -163,5 +165,23 @@ describe('ad fields written to Salesforce contacts', async () => {
     await world.write();
     expect(fieldsOf(p.Id).click).toMatch(/\/c$/);
     expect((await world.listed(sdr)).status).toBe('ready');
+  });
+
+  it("paces by the org's daily API allocation the last sync stored: over 85 % it asks Salesforce nothing (issue 40 item 7)", async () => {
+    const p = contact(500);
+    await world.enrol(first, String(p.Email));
+    await world.sync();
+    const usage = (used: number) => ({ used, max: 15_000, at: new Date().toISOString() });
+    const setUsage = (u: ReturnType<typeof usage> | null) =>
+      app.db.update(integrations).set({ apiUsage: u }).where(eq(integrations.id, world.integrationId));
+    await setUsage(usage(13_000));
+    sf.clearRequests();
+    await expect(world.write()).rejects.toThrow(/nearly used/);
+    expect(sf.requests).toEqual([]);
+    expect((await world.listed(sdr)).last_error).toMatch(/13,000 of 15,000 calls in the last 24 hours/);
+    // Usage fell (a later sync stored it): the write goes on.
+    await setUsage(usage(9_000));
+    await world.write();
+    expect(fieldsOf(p.Id).click).toMatch(/\/c$/);
   });
 });

@@ -94,6 +94,7 @@ export function createAdFieldsWriter(deps: Deps) {
     const ctx = adapterContext(db, deps.box, {
       id: integration.id,
       credentialsEnc: integration.credentialsEnc,
+      apiUsage: integration.apiUsage,
     });
     const started = now();
     await setState(integration.id, { isWriting: true });

@@ -81,5 +81,23 @@ describe("a HubSpot connection's requests match HubSpot's OpenAPI (issue 40 item
     expect(propsOf(spec, 'PublicAccessTokenInfoResponse')).toEqual(
       expect.arrayContaining(['hub_domain', 'hub_id', 'active']),
     );
+    const reads: Record<string, string[]> = {
+      AccessTokenResponse: ['access_token', 'refresh_token', 'expires_in'],
+      PublicOwner: ['id', 'email', 'firstName', 'lastName', 'archived', 'updatedAt'],
+      Pipeline: ['id', 'label', 'displayOrder', 'archived', 'stages'],
+      PipelineStage: ['id', 'label', 'displayOrder', 'archived', 'metadata'],
+      CollectionResponseWithTotalSimplePublicObject: ['total', 'results', 'paging'],
+      SimplePublicObject: ['id', 'properties', 'propertiesWithHistory', 'createdAt', 'updatedAt', 'archived'],
+      ValueWithTimestamp: ['value', 'timestamp'],
+      ListSearchResponse: ['lists', 'hasMore', 'offset', 'total'],
+      JoinTimeAndRecordId: ['recordId', 'membershipTimestamp'],
+      MultiAssociatedObjectWithLabel: ['toObjectId', 'associationTypes'],
+    };
+    for (const [schema, fields] of Object.entries(reads)) {
+      expect({ schema, fields: propsOf(spec, schema) }).toEqual({
+        schema,
+        fields: expect.arrayContaining(fields),
+      });
+    }
   });
 });

@@ -5,6 +5,7 @@
  * number of webhook events (default 2,000); `--runs N` and `--seed N` the fuzz run's requests per
  * operation (default 40) and seed.
  */
+import * as adAudience from './ad-audience.bench.ts';
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as crmSync from './crm-sync.bench.ts';
@@ -66,6 +67,7 @@ const all: Record<string, () => unknown> = {
   export: () => exportBench.run(),
   reports: () => reports.run(),
   fuzz: () => fuzzBench.run({ runs: intOption('runs'), seed: intOption('seed') }),
+  'ad-audience': () => adAudience.run(),
 };
 const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {

@@ -50,6 +50,7 @@ describe('SettingsLayout (issue 42 item 2)', () => {
       'Domains & sign-in',
       'Webhooks',
       'Connections',
+      'Ad networks',
     ]);
     const billing = within(sideNav()).getByRole('link', { name: 'Billing' });
     expect(billing).toHaveAttribute('aria-current', 'page');

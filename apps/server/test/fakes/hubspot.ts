@@ -278,13 +278,15 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
     if (!keep || !gone) throw new Error(`fake HubSpot: no ${type} ${keepId} or ${goneId}`);
     for (const [to, ids] of Object.entries(gone.associations) as [HsObjectType, string[]][]) {
       keep.associations[to] = [...new Set([...(keep.associations[to] ?? []), ...ids])];
-      for (const id of ids) {
-        const other = findRecord(to, id);
-        if (other) {
-          other.associations[type] = [
-            ...new Set((other.associations[type] ?? []).map((x) => (x === goneId ? keepId : x))),
-          ];
-        }
+    }
+    // Every record associated with the merged one is associated with the kept one instead (and a
+    // deal's primary company stays primary).
+    for (const rows of Object.values(objects)) {
+      for (const other of rows) {
+        const linked = other.associations[type];
+        if (!linked?.includes(goneId)) continue;
+        other.associations[type] = [...new Set(linked.map((x) => (x === goneId ? keepId : x)))];
+        if (other.primaryCompany === goneId) other.primaryCompany = keepId;
       }
     }
     for (const l of lists) {
@@ -485,7 +487,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
   /**
    * The association types of one association, by HubSpot's typeIds (associations v4 guide, "Association
    * type IDs": deal to company 341, deal to primary company 5, contact to company 279, contact to
-   * primary company 1, deal to contact 3, contact to call 193, e-mail 197, meeting 199, task 203).
+   * primary company 1, deal to contact 3, contact to call 193, e-mail 197, meeting 199, task 203,
+   * company to deal 342, contact to deal 4).
    * Every association has the unlabeled type; the primary company's has "Primary" beside it ("When
    * a record has a primary association ... those types will be listed alongside the unlabeled
    * association type").
@@ -499,6 +502,8 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       'contacts/emails': 197,
       'contacts/meetings': 199,
       'contacts/tasks': 203,
+      'companies/deals': 342,
+      'contacts/deals': 4,
     };
     const primary: Record<string, number> = { 'deals/companies': 5, 'contacts/companies': 1 };
     const key = `${from}/${to}`;
@@ -704,9 +709,16 @@ export async function startFakeHubSpot(opts: StartFakeHubSpotOptions = {}) {
       }
       if ((body.inputs ?? []).length > 1000) throw hsError(400, 'VALIDATION_ERROR', 'at most 1000 inputs');
       const size = opts.associationPageSize ?? 500;
+      const reverse = new Map<string, string[]>();
+      for (const x of objects[to]) {
+        if (x.archived) continue;
+        for (const id of x.associations[from] ?? []) reverse.set(id, [...(reverse.get(id) ?? []), x.id]);
+      }
       const results = (body.inputs ?? []).flatMap((i) => {
         const r = findRecord(from, i.id);
-        const ids = r?.associations[to] ?? [];
+        // An association reads from either side (a deal's company lists the deal too); the seed
+        // and some controls record one side only.
+        const ids = r ? [...new Set([...(r.associations[to] ?? []), ...(reverse.get(r.id) ?? [])])] : [];
         const start = afterParam(i.after);
         const page = ids.slice(start, start + size);
         if (!page.length) return [];

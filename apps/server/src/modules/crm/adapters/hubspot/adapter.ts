@@ -323,9 +323,9 @@ export function createHubSpotAdapter(
    */
   async function associations(
     ctx: AdapterContext,
-    to: 'companies' | 'contacts' | ActivityObject,
+    to: 'companies' | 'contacts' | 'deals' | ActivityObject,
     fromIds: string[],
-    from: 'deals' | 'contacts' = 'deals',
+    from: 'deals' | 'contacts' | 'companies' = 'deals',
   ): Promise<Map<string, Linked[]>> {
     const out = new Map<string, Linked[]>();
     let inputs: { id: string; after?: string }[] = fromIds.map((id) => ({ id }));
@@ -573,52 +573,78 @@ export function createHubSpotAdapter(
     async *opportunities(ctx, since) {
       const stages = stagesOf(await pipelines(ctx));
       const stageOf = new Map(stages.map((s) => [`${s.pipelineKey}\u0000${s.key}`, s]));
-      for await (const page of search(ctx, 'deals', 'hs_lastmodifieddate', DEAL_PROPERTIES, since)) {
-        const ids = page.items.map((d) => d.id);
+      /** A page of deals as opportunities, with their companies and contacts. */
+      async function opportunitiesOf(deals: HsObject[]): Promise<RemoteOpportunity[]> {
+        const ids = deals.map((d) => d.id);
         const companies = ids.length
           ? await associations(ctx, 'companies', ids)
           : new Map<string, Linked[]>();
         const contacts = idsOf(ids.length ? await associations(ctx, 'contacts', ids) : new Map());
-        yield {
-          total: page.total,
-          items: page.items.flatMap((d): RemoteOpportunity[] => {
-            const p = d.properties;
-            const pipeline = str(p.pipeline) ?? 'default';
-            const stageKey = str(p.dealstage) ?? '';
-            const stage = stageOf.get(`${pipeline}\u0000${stageKey}`);
-            const createdAt = iso(p.createdate) ?? iso(d.createdAt);
-            const updatedAt = iso(p.hs_lastmodifieddate) ?? iso(d.updatedAt);
-            if (!createdAt || !updatedAt) return [];
-            const closeDate = iso(p.closedate);
-            const dealContacts = (contacts.get(d.id) ?? []) as string[];
-            return [
-              {
-                externalId: d.id,
-                name: str(p.dealname) ?? `Deal ${d.id}`,
-                accountExternalId: primaryCompany(companies.get(d.id) ?? []),
-                accountName: null,
-                amount: numeric(p.amount),
-                currency: str(p.deal_currency_code),
-                pipelineKey: pipeline,
-                stageKey,
-                closeDate: closeDate ? closeDate.slice(0, 10) : null,
-                createdAt,
-                updatedAt,
-                ownerExternalId: str(p.hubspot_owner_id),
-                recordTypeExternalId: null,
-                isClosed: stage?.isClosed ?? false,
-                isWon: stage?.isWon ?? false,
-                probability: stage?.probability ?? null,
-                isDeleted: d.archived === true,
-                contactRoles: dealContacts.map((c, i) => ({
-                  contactExternalId: c,
-                  role: '',
-                  isPrimary: i === 0,
-                })),
-              },
-            ];
-          }),
-        };
+        return deals.flatMap((d): RemoteOpportunity[] => {
+          const p = d.properties;
+          const pipeline = str(p.pipeline) ?? 'default';
+          const stageKey = str(p.dealstage) ?? '';
+          const stage = stageOf.get(`${pipeline}\u0000${stageKey}`);
+          const createdAt = iso(p.createdate) ?? iso(d.createdAt);
+          const updatedAt = iso(p.hs_lastmodifieddate) ?? iso(d.updatedAt);
+          if (!createdAt || !updatedAt) return [];
+          const closeDate = iso(p.closedate);
+          const dealContacts = (contacts.get(d.id) ?? []) as string[];
+          return [
+            {
+              externalId: d.id,
+              name: str(p.dealname) ?? `Deal ${d.id}`,
+              accountExternalId: primaryCompany(companies.get(d.id) ?? []),
+              accountName: null,
+              amount: numeric(p.amount),
+              currency: str(p.deal_currency_code),
+              pipelineKey: pipeline,
+              stageKey,
+              closeDate: closeDate ? closeDate.slice(0, 10) : null,
+              createdAt,
+              updatedAt,
+              ownerExternalId: str(p.hubspot_owner_id),
+              recordTypeExternalId: null,
+              isClosed: stage?.isClosed ?? false,
+              isWon: stage?.isWon ?? false,
+              probability: stage?.probability ?? null,
+              isDeleted: d.archived === true,
+              contactRoles: dealContacts.map((c, i) => ({
+                contactExternalId: c,
+                role: '',
+                isPrimary: i === 0,
+              })),
+            },
+          ];
+        });
+      }
+      for await (const page of search(ctx, 'deals', 'hs_lastmodifieddate', DEAL_PROPERTIES, since)) {
+        yield { total: page.total, items: await opportunitiesOf(page.items) };
+      }
+      if (!since) return;
+      // A company or contact merged into another: HubSpot moves the merged record's deals to the one
+      // kept without the deals' own modified time moving, so the deals of the records kept (named by
+      // their `hs_merged_object_ids`, modified since the cursor) are read again: their account and
+      // contact roles then name the record kept, not the one merged away (marked deleted).
+      const dealIds = new Set<string>();
+      for (const type of ['companies', 'contacts'] as const) {
+        for await (const page of search(ctx, type, MODIFIED[type], ['hs_merged_object_ids'], since, [
+          { propertyName: 'hs_merged_object_ids', operator: 'HAS_PROPERTY' },
+        ])) {
+          const kept = page.items.map((r) => r.id);
+          if (!kept.length) continue;
+          for (const linked of (await associations(ctx, 'deals', kept, type)).values()) {
+            for (const l of linked) dealIds.add(l.id);
+          }
+        }
+      }
+      const ids = [...dealIds];
+      for (let i = 0; i < ids.length; i += 100) {
+        const reply = await post<{ results: HsObject[] }>(ctx, '/crm/v3/objects/deals/batch/read', {
+          inputs: ids.slice(i, i + 100).map((id) => ({ id })),
+          properties: [...DEAL_PROPERTIES, 'hs_lastmodifieddate'],
+        });
+        yield { total: null, items: await opportunitiesOf(reply.results) };
       }
     },
 

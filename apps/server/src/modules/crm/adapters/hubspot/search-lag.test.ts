@@ -65,4 +65,32 @@ describe('HubSpot search lag and merged records', () => {
     fake.archive('contacts', cy!.id);
     expect(await drain(adapter().deletedContacts!(ctx, since))).toEqual([cy!.id]);
   });
+
+  it('a deal whose company was merged into another is read again with the company kept as its account', async () => {
+    // A portal of its own with a clock: the deal stays older than the search overlap.
+    let at = Date.now();
+    const own = await startFakeHubSpot({ seed: smallPortal(), now: () => at });
+    try {
+      const creds = oauthCredentialsFrom(own.issueTokens());
+      const c: AdapterContext = { credentials: () => creds, saveCredentials: async () => {} };
+      const a = createHubSpotAdapter(
+        { apiUrl: own.apiUrl, authUrl: own.authUrl, clientId: own.clientId, clientSecret: own.clientSecret },
+        { retry: { baseDelayMs: 1, maxDelayMs: 5, sleep: async () => {} } },
+      );
+      const pilot = own.objects('deals').find((d) => d.properties.dealname === 'Initech pilot')!;
+      const [globex, initech] = own.objects('companies');
+      const first = await drain(a.opportunities!(c, null));
+      expect(first.find((o) => o.externalId === pilot.id)!.accountExternalId).toBe(initech!.id);
+      // 20 minutes later another deal changes, then Initech is merged into Globex.
+      at += 20 * 60_000;
+      const renewal = own.objects('deals').find((d) => d.properties.dealname === 'Globex renewal')!;
+      own.update('deals', renewal.id, { amount: '31000' });
+      const second = await drain(a.opportunities!(c, newest(first)));
+      own.merge('companies', globex!.id, initech!.id);
+      const again = await drain(a.opportunities!(c, newest(second)));
+      expect(again.find((o) => o.externalId === pilot.id)).toMatchObject({ accountExternalId: globex!.id });
+    } finally {
+      await own.close();
+    }
+  });
 });

@@ -1,7 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { adAudiences, adNetworkConnections } from '../../db/schema/index.ts';
+import {
+  adAudiences,
+  adNetworkConnections,
+  cohortMembers,
+  journeyAccounts,
+  journeyStages,
+  journeys,
+} from '../../db/schema/index.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
@@ -94,6 +101,66 @@ describe('the audience push', () => {
     expect(await app.adNetworks.requestDue(6 * 3600_000)).toBeGreaterThanOrEqual(1);
     expect((await read(stale.id)).state).toBe('queued');
     expect(await app.adNetworks.requestDue(6 * 3600_000)).toBe(0);
+  });
+
+  it('a cadence becomes the audience of its active prospects, a journey stage of its accounts’ members', async () => {
+    const clientId = await makeClient(app);
+    const connection = await connectMetaDirectly(app, clientId, {
+      accessToken: fake.mintToken(60 * 24 * 3600),
+      expiresAt: new Date(Date.now() + 60 * 24 * 3600_000).toISOString(),
+    });
+    const cohort = await makeCohort(app, clientId, 'Sources', 240, 500_000);
+    const [byCadence] = await app.db
+      .insert(adAudiences)
+      .values({
+        clientId,
+        connectionId: connection.id,
+        sourceKind: 'cadence',
+        cadenceId: cohort.cadenceId,
+        name: 'Cadence',
+      })
+      .returning();
+    await app.adNetworks.push(byCadence!.id);
+    expect(await read(byCadence!.id)).toMatchObject({ state: 'ready', memberCount: 240 });
+
+    // 150 of the 240 (one-person accounts: the account is the prospect) stand in stage 2.
+    const [journey] = await app.db
+      .insert(journeys)
+      .values({ clientId, cohortId: cohort.cohortId, name: 'J' })
+      .returning();
+    const [one, two] = await app.db
+      .insert(journeyStages)
+      .values([
+        { clientId, journeyId: journey!.id, position: 1, name: 'Aware' },
+        { clientId, journeyId: journey!.id, position: 2, name: 'Engaged' },
+      ])
+      .returning();
+    const people = await app.db
+      .select({ prospectId: cohortMembers.prospectId })
+      .from(cohortMembers)
+      .where(eq(cohortMembers.cohortId, cohort.cohortId));
+    await app.db
+      .insert(journeyAccounts)
+      .values(
+        people.map((p, i) => ({
+          journeyId: journey!.id,
+          accountId: p.prospectId,
+          clientId,
+          stageId: i < 150 ? two!.id : one!.id,
+        })),
+      );
+    const [byStage] = await app.db
+      .insert(adAudiences)
+      .values({
+        clientId,
+        connectionId: connection.id,
+        sourceKind: 'journey_stage',
+        journeyStageId: two!.id,
+        name: 'Engaged',
+      })
+      .returning();
+    await app.adNetworks.push(byStage!.id);
+    expect(await read(byStage!.id)).toMatchObject({ state: 'ready', memberCount: 150 });
   });
 
   it('exchanges a token a week or less from expiry before pushing, and stores the new one sealed', async () => {

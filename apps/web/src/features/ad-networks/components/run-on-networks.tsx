@@ -25,15 +25,20 @@ export function RunOnNetworks({
   clientId,
   source,
   canWrite,
+  members = 'this cohort’s members',
 }: {
   clientId: string;
   source: AudienceSource;
   canWrite: boolean;
+  /** Who the audience is made of, in words ("this cadence’s active prospects"). */
+  members?: string;
 }) {
   const networks = useAdNetworks(clientId);
   const audiences = useAdAudiences(clientId, source);
   const settings = `/settings/ad-networks?client_id=${clientId}`;
   if (networks.isPending || audiences.isPending || networks.isError || audiences.isError) return null;
+  // An installation with no network set up offers none (decision 0023): the panel is left out.
+  if (!networks.data.some((n) => n.available)) return null;
   const usable = networks.data.filter((n) => n.connection?.is_active);
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label="Run on networks">
@@ -43,9 +48,8 @@ export function RunOnNetworks({
             Run on networks
           </Text>
           <Text size="sm" c="dimmed">
-            A matched audience of this cohort&apos;s members on each network, kept in sync. Networks report
-            results per campaign or company, never per person: superprospects still come from Rally&apos;s own
-            tags.
+            A matched audience of {members} on each network, kept in sync. Networks report results per
+            campaign or company, never per person: superprospects still come from Rally&apos;s own tags.
           </Text>
         </div>
         {usable.length === 0 ? (

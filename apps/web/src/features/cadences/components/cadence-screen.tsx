@@ -50,13 +50,18 @@ export type EmailAdsComponent = ComponentType<{
   canWrite: boolean;
 }>;
 
+/** "Run on networks" for the cadence's prospects (the ad-networks feature's panel), given by the route. */
+export type CadenceNetworksComponent = ComponentType<{ clientId: string; cadenceId: number }>;
+
 /** /cadence/{id}: one cadence, its controls, its e-mail ads step, sales reps and days. */
 export function CadenceScreen({
   SourceLogo,
   EmailAds,
+  Networks,
 }: {
   SourceLogo: SourceLogoComponent;
   EmailAds?: EmailAdsComponent;
+  Networks?: CadenceNetworksComponent;
 }) {
   const auth = useAuth();
   const { id } = useParams();
@@ -71,6 +76,7 @@ export function CadenceScreen({
       canWrite={auth.currentRole.permissions.includes('cadence.write')}
       SourceLogo={SourceLogo}
       EmailAds={EmailAds}
+      Networks={Networks}
     />
   );
 }
@@ -106,6 +112,7 @@ type Common = {
   canWrite: boolean;
   SourceLogo: SourceLogoComponent;
   EmailAds?: EmailAdsComponent;
+  Networks?: CadenceNetworksComponent;
 };
 
 /** The cadence call needs its integration: from the link, else from the list (a typed or old URL). */
@@ -131,6 +138,7 @@ function CadenceView({
   canWrite,
   SourceLogo,
   EmailAds,
+  Networks,
 }: Common & { integrationId: number }) {
   const cadence = useCadence(clientId, cadenceId, integrationId);
   if (cadence.isPending) return <PanelLoading label="Loading the cadence" />;
@@ -192,6 +200,7 @@ function CadenceView({
       </SimpleGrid>
 
       {EmailAds && <EmailAds clientId={clientId} cadence={c} canWrite={canWrite} />}
+      {Networks && <Networks clientId={clientId} cadenceId={c.id} />}
 
       <CadenceEditor clientId={clientId} cadence={c} canWrite={canWrite} />
     </Stack>

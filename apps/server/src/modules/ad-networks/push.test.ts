@@ -5,6 +5,7 @@ import {
   adAudiences,
   adNetworkConnections,
   cohortMembers,
+  cohorts,
   journeyAccounts,
   journeyStages,
   journeys,
@@ -98,8 +99,16 @@ describe('the audience push', () => {
       .update(adAudiences)
       .set({ state: 'ready', lastPushedAt: new Date(Date.now() - 7 * 3600_000) })
       .where(eq(adAudiences.id, stale.id));
+    const paused = await makeCohort(app, clientId, 'Paused', 3, 410_000);
+    await app.db.update(cohorts).set({ status: 'paused' }).where(eq(cohorts.id, paused.cohortId));
+    const resting = await audienceOf(clientId, connection.id, paused.cohortId);
+    await app.db
+      .update(adAudiences)
+      .set({ state: 'ready', lastPushedAt: new Date(Date.now() - 7 * 3600_000) })
+      .where(eq(adAudiences.id, resting.id));
     expect(await app.adNetworks.requestDue(6 * 3600_000)).toBeGreaterThanOrEqual(1);
     expect((await read(stale.id)).state).toBe('queued');
+    expect((await read(resting.id)).state).toBe('ready');
     expect(await app.adNetworks.requestDue(6 * 3600_000)).toBe(0);
   });
 
@@ -139,16 +148,14 @@ describe('the audience push', () => {
       .select({ prospectId: cohortMembers.prospectId })
       .from(cohortMembers)
       .where(eq(cohortMembers.cohortId, cohort.cohortId));
-    await app.db
-      .insert(journeyAccounts)
-      .values(
-        people.map((p, i) => ({
-          journeyId: journey!.id,
-          accountId: p.prospectId,
-          clientId,
-          stageId: i < 150 ? two!.id : one!.id,
-        })),
-      );
+    await app.db.insert(journeyAccounts).values(
+      people.map((p, i) => ({
+        journeyId: journey!.id,
+        accountId: p.prospectId,
+        clientId,
+        stageId: i < 150 ? two!.id : one!.id,
+      })),
+    );
     const [byStage] = await app.db
       .insert(adAudiences)
       .values({

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { adAudienceMembers, adAudiences, adNetworkConnections } from '../../db/schema/index.ts';
+import { adAudienceMembers, adAudiences, adNetworkConnections, cohorts } from '../../db/schema/index.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
 import type { Credentials } from '../integrations/port.ts';
@@ -258,17 +258,20 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
   /**
    * Queues a push of every audience whose last push is older than `maxAgeMs` (or never happened) on
    * an active connection: members that joined or left the cohort, stage or cadence reach the network
-   * without anyone pressing Sync now. Audiences queued or pushing, or that failed, are left alone.
+   * without anyone pressing Sync now. Audiences queued or pushing, or that failed, are left alone,
+   * and so are those of a paused or archived cohort (ARCHITECTURE.md §11: no sync while paused).
    */
   async function requestDue(maxAgeMs: number): Promise<number> {
     const due = await db
       .select({ id: adAudiences.id })
       .from(adAudiences)
       .innerJoin(adNetworkConnections, eq(adNetworkConnections.id, adAudiences.connectionId))
+      .leftJoin(cohorts, eq(cohorts.id, adAudiences.cohortId))
       .where(
         and(
           eq(adNetworkConnections.isActive, true),
           inArray(adAudiences.state, ['ready', 'held']),
+          or(isNull(adAudiences.cohortId), eq(cohorts.status, 'active')),
           or(isNull(adAudiences.lastPushedAt), lt(adAudiences.lastPushedAt, new Date(Date.now() - maxAgeMs))),
         ),
       );

@@ -84,7 +84,7 @@ async function ownerWalk(page: Page, contentName: string) {
   await expect(day1.getByLabel('Day 1 counts')).toContainText('Total');
 
   // Ads on (is_super) is saved at once.
-  const ads = page.getByRole('switch', { name: 'Ads on' });
+  const ads = page.getByRole('switch', { name: 'Show ads' });
   if (await ads.isChecked()) {
     await ads.uncheck();
     await expect(ads).not.toBeChecked();
@@ -128,7 +128,7 @@ async function ownerWalk(page: Page, contentName: string) {
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole('switch', { name: 'Ads on' })).toBeChecked();
+  await expect(page.getByRole('switch', { name: 'Show ads' })).toBeChecked();
   await expect(page.getByLabel('Status: Active')).toBeVisible();
   const day1Again = page.getByRole('region', { name: 'Day 1' });
   await expect(day1Again.getByLabel('Day 1, content 1: content')).toHaveValue(contentName);

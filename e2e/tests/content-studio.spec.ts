@@ -296,7 +296,7 @@ test.describe('content studio (issue 8)', () => {
   }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signInTo(page, `/content?client_id=${CLIENTS.acme}`, SAM);
-    await expect(page.getByRole('note')).toContainText('content.write');
+    await expect(page.getByRole('note')).toContainText('permission to change ads and landing pages');
     await expect(page.getByRole('button', { name: 'New ad' })).toHaveCount(0);
     await page.getByRole('table', { name: 'Ad creatives' }).getByRole('link').first().click();
     await expect(page.getByRole('textbox', { name: 'Image text' })).toHaveAttribute('readonly', '');
@@ -307,7 +307,7 @@ test.describe('content studio (issue 8)', () => {
     );
     await page.screenshot({ path: `${SHOTS}/ad-editor-read-only.png`, fullPage: true });
     await page.goto(`/client-settings/website?client_id=${CLIENTS.acme}`);
-    await expect(page.getByRole('note')).toContainText('settings.write');
+    await expect(page.getByRole('note')).toContainText('permission to change the settings');
     await expect(page.getByRole('button', { name: 'Upload logo' })).toHaveCount(0);
     await page.screenshot({ path: `${SHOTS}/website-settings-read-only.png`, fullPage: true });
   });

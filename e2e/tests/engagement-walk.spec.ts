@@ -67,7 +67,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   await page.getByRole('table', { name: 'Cadences' }).getByRole('link', { name: cadence }).click();
   await expect(page.getByRole('heading', { level: 1, name: cadence })).toBeVisible();
   await expect(page.getByLabel('Status: Active')).toBeVisible();
-  const ads = page.getByRole('switch', { name: 'Ads on' });
+  const ads = page.getByRole('switch', { name: 'Show ads' });
   await expect(ads).not.toBeChecked();
   await ads.check();
   await expect(ads).toBeChecked();

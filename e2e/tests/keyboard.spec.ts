@@ -182,7 +182,7 @@ test.describe('keyboard only (issue 21)', () => {
     await expect(page.getByRole('heading', { level: 1, name: cadence })).toBeVisible();
 
     // The ads switch is saved at once: Space turns it on.
-    const ads = page.getByRole('switch', { name: 'Ads on' });
+    const ads = page.getByRole('switch', { name: 'Show ads' });
     await expect(ads).not.toBeChecked();
     await tabTo(page, ads);
     await page.keyboard.press('Space');

@@ -1,4 +1,4 @@
-import { needsIntegration } from '@rally/shared';
+import { needsIntegration, permissionWords } from '@rally/shared';
 import type { AppRoute } from '@rally/shared';
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -93,7 +93,7 @@ export function RouteGate({ route, children }: { route: AppRoute; children: Reac
   if (route.permission && !auth.currentRole?.permissions.includes(route.permission)) {
     return (
       <ErrorView
-        error={new Error(`Access Denied: your role does not have the ${route.permission} permission.`)}
+        error={new Error(`Access Denied: your role does not have ${permissionWords(route.permission)}.`)}
       />
     );
   }

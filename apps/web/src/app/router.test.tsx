@@ -121,7 +121,7 @@ describe('router built from the shared route table', () => {
     await signIn();
     renderRoutes(buildRoutes(), `/clients?client_id=${GLOBEX}`);
     expect(await screen.findByRole('heading', { name: 'An error occurred' })).toBeInTheDocument();
-    expect(screen.getByText(/client\.read/)).toBeInTheDocument();
+    expect(screen.getByText(/does not have permission to see the clients/)).toBeInTheDocument();
   });
 
   it('"Logged-in users are sent to /" from /login', async () => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { getCsrfToken, setCsrfToken } from './csrf.ts';
+import { plainPermissionMessage } from '@rally/shared/constants/permissions';
 
 /**
  * The only fetch wrapper (STYLE.md). It applies the request rules of SPEC.md §7: x-client-id on every
@@ -172,7 +173,8 @@ export async function apiBlob(
 export function messageOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const d = data as { message?: unknown; data?: { message?: unknown } };
-  if (typeof d.message === 'string' && d.message) return d.message;
-  if (typeof d.data?.message === 'string' && d.data.message) return d.data.message;
+  // The server names permissions by code ("the content.write permission"): people read words.
+  if (typeof d.message === 'string' && d.message) return plainPermissionMessage(d.message);
+  if (typeof d.data?.message === 'string' && d.data.message) return plainPermissionMessage(d.data.message);
   return undefined;
 }

@@ -6,6 +6,9 @@ import {
   daysBetween,
   durationInSeconds,
   formatDate,
+  formatDay,
+  formatDayTime,
+  formatMonth,
   formatDuration,
   relativeDayLabel,
   relativeTime,
@@ -269,5 +272,18 @@ describe('"Relative time: \'just now\' under 60 s; update interval 30 s." (SPEC.
   it('accepts ISO strings and rejects invalid dates', () => {
     expect(relativeTime('2024-03-10T11:55:00Z', now)).toBe('5 minutes ago');
     expect(() => relativeTime('a while ago', now)).toThrow(RangeError);
+  });
+});
+
+describe('one date format, the reader’s locale (issue 42 item 8)', () => {
+  it('formatDay: medium style in the given locale; a date without a time is that calendar day', () => {
+    expect(formatDay('2026-12-04', 'en-US')).toBe('Dec 4, 2026');
+    expect(formatDay('2026-12-04', 'en-GB')).toBe('4 Dec 2026');
+    expect(formatDay(new Date(2026, 10, 9, 23, 30), 'en-US')).toBe('Nov 9, 2026');
+  });
+
+  it('formatDayTime and formatMonth follow the same style', () => {
+    expect(formatDayTime(new Date(2026, 11, 4, 9, 30), 'en-US')).toBe('Dec 4, 2026, 9:30 AM');
+    expect(formatMonth('2026-12-15', 'en-US')).toBe('Dec 2026');
   });
 });

@@ -121,3 +121,30 @@ export function relativeTime(input: DateInput, now: Date = new Date()): string {
   if (Math.abs(differenceInSeconds(now, date)) < JUST_NOW_LIMIT_SECONDS) return 'just now';
   return formatDistanceStrict(date, now, { addSuffix: true, roundingMethod: 'floor' });
 }
+
+/**
+ * The one way a date is shown (issue 42 item 8): the reader's locale, medium style — "Dec 4, 2026" in
+ * en-US, "4 Dec 2026" in en-GB. A date without a time ("2026-12-04") is that calendar day wherever the
+ * reader is. `locale` defaults to the runtime's (the browser's language in the web app).
+ */
+export function formatDay(input: DateInput, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(
+    toDate(input),
+  );
+}
+
+/** A date with its time, as `formatDay` shows the date: "Dec 4, 2026, 9:30 AM" in en-US. */
+export function formatDayTime(input: DateInput, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(toDate(input));
+}
+
+/** A month, as `formatDay` shows the date: "Dec 2026". */
+export function formatMonth(input: DateInput, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric' }).format(toDate(input));
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NUMBER_SUFFIXES, abbreviateNumber, formatCount } from './numbers.ts';
+import { NUMBER_SUFFIXES, abbreviateNumber, formatCount, formatMultiple } from './numbers.ts';
 
 describe('"Number abbreviation suffixes K, MM, B, T, P, E." (SPEC.md §9)', () => {
   it('uses the six suffixes in order', () => {
@@ -83,5 +83,13 @@ describe('formatCount: a whole count in the reader’s locale (issue 42 item 8)'
     expect(formatCount(1234, 'de-DE')).toBe('1.234');
     expect(formatCount(7, 'en-US')).toBe('7');
     expect(formatCount(1234.6, 'en-US')).toBe('1,235');
+  });
+});
+
+describe('formatMultiple: a multiple abbreviated like every number (issue 42 item 8)', () => {
+  it('reads 11.1K×, not 11116.6×', () => {
+    expect(formatMultiple(11116.6)).toBe('11.1K×');
+    expect(formatMultiple(2.25)).toBe('2.3×');
+    expect(formatMultiple(null)).toBe('—');
   });
 });

@@ -35,3 +35,11 @@ export function abbreviateNumber(value: number): string {
 export function formatCount(value: number, locale?: string): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
+
+/**
+ * A multiple ("pipeline was 11.1K× the spend"), abbreviated as every number (SPEC.md §9): 11116.6 is
+ * "11.1K×", 2.25 is "2.3×"; null (no spend to divide by) is "—".
+ */
+export function formatMultiple(ratio: number | null): string {
+  return ratio === null ? '—' : `${abbreviateNumber(ratio)}×`;
+}

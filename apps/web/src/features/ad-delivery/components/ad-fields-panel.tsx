@@ -10,6 +10,7 @@ import { useAdFields } from '../api/get-ad-fields.ts';
 import { useAvailableAdFields } from '../api/get-available-ad-fields.ts';
 import { useUpdateAdFields } from '../api/update-ad-fields.ts';
 import { createFieldsInstructions, useCreateAdFields } from '../api/create-ad-fields.ts';
+import { formatCount } from '@rally/shared';
 
 /** The record each platform's e-mails are sent to, in its own words. */
 const RECORD: Record<string, string> = {
@@ -29,7 +30,7 @@ const STATUS: Record<AdFieldsStatus, { label: string; color: string }> = {
   error: { label: 'Needs attention', color: 'red' },
 };
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = (n: number) => formatCount(n);
 
 /**
  * "Ads in your e-mails" on a connection's settings page (issue 38): which two fields of the

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconMailForward } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import { formatDate, relativeTime } from '@rally/shared/utils/dates';
+import { relativeTime } from '@rally/shared/utils/dates';
 import { PLATFORM_NAMES } from '@rally/shared/utils/email-snippet';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import type { EmailSnippetStatus } from '@rally/shared/schemas/email-ads';
@@ -26,12 +26,13 @@ import { useEmailSnippet, useSendSnippetTest } from '../api/email-snippet.ts';
 import { HOW_TO, fileSnippet, isAdFieldSource, platformSnippet } from './snippet-howto.ts';
 import { SnippetBlock } from './snippet-block.tsx';
 import { TargetsExportButton } from './targets-export-button.tsx';
+import { formatCount, formatDayTime } from '@rally/shared';
 
 /** What the panel needs of the cadence (the cadences feature passes it; features meet in app/routes). */
 export type EmailAdsCadence = { id: number; integration_id: number; source: string; name: string };
 
 /** The time a status or test line shows: the date and time, local. */
-const at = (iso: string) => formatDate(iso, 'MMM d, yyyy, HH:mm');
+const at = (iso: string) => formatDayTime(iso);
 
 /**
  * "Add ads to your e-mails" on a cadence's page (issue 38, decision 0020), anchored at #email-ads:
@@ -147,7 +148,7 @@ function Step({
         <Text size="sm" c="dimmed" maw={560}>
           {status.targets === 0
             ? 'This cadence has no prospects yet; their ad URLs appear with the next sync.'
-            : `Each of the ${status.targets.toLocaleString('en-US')} prospects with their own ad image and click URL, for any other tool.`}
+            : `Each of the ${formatCount(status.targets)} prospects with their own ad image and click URL, for any other tool.`}
         </Text>
         {canExport ? (
           status.targets > 0 && (

@@ -5,6 +5,7 @@ import type { AdAudience, AdNetworkInfo } from '@rally/shared/schemas/ad-network
 import { FormError } from '../../../components/form-error.tsx';
 import { useAdAudiences, useAdNetworks, usePushAudience, useRunOnNetwork } from '../api/ad-networks.ts';
 import type { AudienceSource } from '../api/ad-networks.ts';
+import { formatCount } from '@rally/shared';
 
 const STATE_TEXT: Record<AdAudience['state'], { label: string; color: string }> = {
   new: { label: 'Waiting', color: 'gray' },
@@ -15,7 +16,7 @@ const STATE_TEXT: Record<AdAudience['state'], { label: string; color: string }> 
   failed: { label: 'Failed', color: 'red' },
 };
 
-const number = (n: number) => n.toLocaleString('en-US');
+const number = (n: number) => formatCount(n);
 
 /**
  * "Run on networks" on a cohort (stage or cadence): each connected network's audience with its

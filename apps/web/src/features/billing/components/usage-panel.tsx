@@ -67,7 +67,7 @@ export function UsagePanel({ clientId }: { clientId: string }) {
   }, [report]);
   const points = useMemo(() => (report ? chartPoints(report, today) : []), [report, today]);
   const month = report
-    ? new Date(`${report.from}T12:00:00Z`).toLocaleDateString('en-US', {
+    ? new Date(`${report.from}T12:00:00Z`).toLocaleDateString(undefined, {
         month: 'long',
         year: 'numeric',
         timeZone: 'UTC',
@@ -101,7 +101,7 @@ export function UsagePanel({ clientId }: { clientId: string }) {
               hint="shown an ad this month"
             />
             <Stat
-              label="Estimated supers"
+              label="Superprospects expected"
               value={<AbbreviatedNumber value={report.total.estimated_supers} />}
               hint="by the month end"
             />

@@ -279,7 +279,7 @@ function AdsSwitch({ clientId, cadence }: { clientId: string; cadence: Cadence }
   return (
     <Switch
       size="md"
-      label="Ads on"
+      label="Show ads"
       description={
         on ? "Prospects on this cadence see its days' content" : 'No ads are shown for this cadence'
       }

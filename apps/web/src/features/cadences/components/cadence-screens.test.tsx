@@ -133,6 +133,11 @@ describe('CadenceScreen', () => {
     const user = userEvent.setup();
     render(`/cadence/7?client_id=${ACME}&integration_id=2`);
     const day1 = await screen.findByRole('region', { name: 'Day 1' });
+    // The switch is named for what it does; its state is said beside it (issue 42 item 8: "Ads on" on
+    // a switch that was off).
+    const ads = screen.getByRole('switch', { name: /^Show ads/ });
+    expect(ads).not.toBeChecked();
+    expect(ads).toHaveAccessibleName(/^Show ads\s*No ads are shown for this cadence$/);
     await user.click(within(day1).getByRole('button', { name: 'Add content to Day 1' }));
     await user.click(within(day1).getByRole('button', { name: 'Add rule to Day 1, content 1' }));
     expect(within(day1).getByRole('textbox', { name: 'Rule 1: value' })).toHaveValue('15');

@@ -25,6 +25,7 @@ import { useAuth } from '../../../lib/auth/store.ts';
 import { useCohorts } from '../api/get-cohorts.ts';
 import { CohortStatusActions } from './cohort-status-actions.tsx';
 import { CohortStatusBadge, syncText } from './status-badge.tsx';
+import { formatDay } from '@rally/shared';
 
 const PAGE_SIZE = 20;
 
@@ -209,9 +210,7 @@ function CohortTable({ clientId, canWrite }: { clientId: string; canWrite: boole
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm">
-                        {new Date(c.created_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })}
-                      </Text>
+                      <Text size="sm">{formatDay(c.created_at)}</Text>
                     </Table.Td>
                     {canWrite && (
                       <Table.Td>

@@ -44,7 +44,7 @@ export function CreateCohortScreen() {
   if (!auth.currentRole.permissions.includes('cohort.write'))
     return (
       <Alert color="yellow" icon={<IconInfoCircle size={18} />} title="You cannot create cohorts">
-        Your role does not have the cohort.write permission. Ask an owner, admin or manager.
+        Your role does not have permission to change cohorts. Ask an owner, admin or manager.
       </Alert>
     );
   return <CreateCohortForm clientId={clientId} />;

@@ -5,6 +5,7 @@ import { PBA_CSV_MAX_CHARS, PBA_MAX_ROWS } from '@rally/shared/schemas/campaigns
 import type { PbaPeopleReply } from '@rally/shared/schemas/campaigns';
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { formatCount } from '@rally/shared';
 
 /** Rows shown in the check: the unusable ones first (what needs fixing), then the usable. */
 const SHOWN_ROWS = 50;
@@ -34,17 +35,13 @@ export function PeopleUpload({
       return;
     }
     if (f.size > PBA_CSV_MAX_CHARS * 2) {
-      setTooBig(
-        `This file is too large: at most ${PBA_MAX_ROWS.toLocaleString('en')} people. Split the list.`,
-      );
+      setTooBig(`This file is too large: at most ${formatCount(PBA_MAX_ROWS)} people. Split the list.`);
       onFile(null);
       return;
     }
     void f.text().then((text) => {
       if (text.length > PBA_CSV_MAX_CHARS) {
-        setTooBig(
-          `This file is too large: at most ${PBA_MAX_ROWS.toLocaleString('en')} people. Split the list.`,
-        );
+        setTooBig(`This file is too large: at most ${formatCount(PBA_MAX_ROWS)} people. Split the list.`);
         onFile(null);
       } else onFile(text);
     });

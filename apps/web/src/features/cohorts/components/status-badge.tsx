@@ -1,6 +1,7 @@
 import { Badge } from '@mantine/core';
 import { COHORT_STATUS_LABELS } from '@rally/shared/schemas/cohorts';
 import type { Cohort, CohortStatus } from '@rally/shared/schemas/cohorts';
+import { formatDayTime } from '@rally/shared';
 
 const COLORS: Record<CohortStatus, string> = { active: 'teal', paused: 'yellow', archived: 'gray' };
 
@@ -32,7 +33,7 @@ export function syncText(c: Pick<Cohort, 'sync_state' | 'sync_progress' | 'last_
     return total ? `Syncing ${done} of ${total}` : `Syncing ${done}`;
   }
   if (c.sync_state === 'done' && c.last_synced_at) {
-    return `Synced ${new Date(c.last_synced_at).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}`;
+    return `Synced ${formatDayTime(c.last_synced_at)}`;
   }
   return SYNC_LABELS[c.sync_state];
 }

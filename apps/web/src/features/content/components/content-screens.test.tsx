@@ -148,7 +148,7 @@ describe('ContentListScreen', () => {
     render(`/content?client_id=${ACME}`);
     expect(await screen.findByRole('table', { name: 'Ad creatives' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New ad' })).toBeNull();
-    expect(screen.getByRole('note')).toHaveTextContent('content.write');
+    expect(screen.getByRole('note')).toHaveTextContent('permission to change ads and landing pages');
   });
 });
 
@@ -301,7 +301,7 @@ describe('AdEditorScreen', () => {
     expect(screen.getByRole('radio', { name: 'Template 1: Spotlight' })).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Publish' })).toBeNull();
-    expect(screen.getByRole('note')).toHaveTextContent('content.write');
+    expect(screen.getByRole('note')).toHaveTextContent('permission to change ads and landing pages');
   });
 
   it('an unknown ad reads as not found', async () => {

@@ -1,5 +1,5 @@
 import { Text, Tooltip } from '@mantine/core';
-import { formatDate, relativeTime } from '@rally/shared';
+import { formatDayTime, relativeTime } from '@rally/shared';
 
 /** '5 minutes ago', with the exact time on hover. */
 export function RelativeTime({ value, prefix = '' }: { value: string | null; prefix?: string }) {
@@ -10,7 +10,7 @@ export function RelativeTime({ value, prefix = '' }: { value: string | null; pre
       </Text>
     );
   return (
-    <Tooltip label={formatDate(value, 'd MMM yyyy, HH:mm')}>
+    <Tooltip label={formatDayTime(value)}>
       <Text size="sm" c="dimmed" span>
         {prefix}
         {relativeTime(value)}

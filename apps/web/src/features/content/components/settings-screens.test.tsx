@@ -178,7 +178,7 @@ describe('WebsiteSettingsScreen', () => {
     await signIn('green_manager');
     render(`/client-settings/website?client_id=${ACME}`);
     expect(await screen.findByRole('textbox', { name: 'Website URL' })).toHaveAttribute('readonly');
-    expect(screen.getByRole('note')).toHaveTextContent('settings.write');
+    expect(screen.getByRole('note')).toHaveTextContent('permission to change the settings');
     expect(screen.queryByRole('button', { name: 'Upload logo' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
   });
@@ -275,6 +275,6 @@ describe('DomainSettingsScreen', () => {
     expect(await screen.findByRole('table', { name: 'DNS records to create' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Check' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove' })).toBeNull();
-    expect(screen.getByRole('note')).toHaveTextContent('settings.write');
+    expect(screen.getByRole('note')).toHaveTextContent('permission to change the settings');
   });
 });

@@ -44,8 +44,8 @@ export function VerifiedDomainsPanel({ clientId, canWrite }: { clientId: string;
       </div>
       {!canWrite && (
         <Alert color="gray" variant="light" icon={<IconLock size={18} />} role="note">
-          You can look at the domains but not add, verify or remove them: your role does not have the
-          settings.write permission.
+          You can look at the domains but not add, verify or remove them: your role does not have permission
+          to change the settings.
         </Alert>
       )}
       {list.isPending ? (

@@ -26,7 +26,7 @@ import {
   IconStarFilled,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { formatDate, relativeTime } from '@rally/shared';
+import { formatDayTime, relativeTime } from '@rally/shared';
 import { FEED_ITEM_TYPES } from '@rally/shared/schemas/feed';
 import type { FeedItem, FeedItemType } from '@rally/shared/schemas/feed';
 import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
@@ -249,7 +249,7 @@ function HeadlineCards({ clientId, now }: { clientId: string; now: Date }) {
           failed('engagement', () => void engagement.refetch())
         ) : e.last_event ? (
           <Stack gap={2} mt={4}>
-            <Tooltip label={formatDate(e.last_event.at, 'd MMM yyyy, HH:mm')}>
+            <Tooltip label={formatDayTime(e.last_event.at)}>
               <Text fz={22} fw={700} lh={1.2}>
                 {relativeTime(e.last_event.at, now)}
               </Text>
@@ -423,7 +423,7 @@ function FeedRow({ item, now, divider }: { item: FeedItem; now: Date; divider: b
           </Text>
         )}
       </Stack>
-      <Tooltip label={formatDate(item.created_at, 'd MMM yyyy, HH:mm')}>
+      <Tooltip label={formatDayTime(item.created_at)}>
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {relativeTime(item.created_at, now)}
         </Text>

@@ -13,6 +13,7 @@ import {
 } from '../api/crm.ts';
 import type { ActivityKind } from '../api/crm.ts';
 import { useSalesReps } from '../api/sales-reps.ts';
+import { formatCount } from '@rally/shared';
 
 /** What each source's write-back does (Marketo has none). */
 const WRITE_BACK_TEXT: Partial<Record<CrmSourceName, string>> = {
@@ -110,7 +111,7 @@ function ActivityPicker({
         description={text.help}
         data={types.map((t) => {
           const a = def.data.available.find((x) => x.type === t);
-          return { value: t, label: a ? `${t} (${a.total.toLocaleString()})` : t };
+          return { value: t, label: a ? `${t} (${formatCount(a.total)})` : t };
         })}
         value={def.data.activity_types}
         disabled={!canEdit || save.isPending || types.length === 0}

@@ -40,6 +40,7 @@ import {
 import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { DemoBadge, DemoNote } from './demo-connection.tsx';
 import { ApiUsageLine } from './api-usage-line.tsx';
+import { formatCount } from '@rally/shared';
 
 type Perms = { canConnect: boolean; canEditStages: boolean };
 
@@ -211,7 +212,7 @@ function ConnectionPanel({
                 <Text size="xs" c="dimmed">
                   {what}
                 </Text>
-                <Text fw={600}>{n.toLocaleString()}</Text>
+                <Text fw={600}>{formatCount(n)}</Text>
               </div>
             ))}
           </SimpleGrid>

@@ -24,6 +24,7 @@ import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useJourneyMoves, useJourneyView } from '../api/get-journey-view.ts';
+import { formatDayTime } from '@rally/shared';
 
 const MOVES_PAGE = 15;
 const COLORS = [
@@ -39,8 +40,7 @@ const COLORS = [
   'yellow.6',
 ];
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => formatDayTime(iso);
 
 /** /cohorts/{id}/journey/view: accounts by stage now and over time (a funnel), and the stage moves. */
 export function JourneyViewScreen() {

@@ -78,7 +78,7 @@ describe('NotificationSettingsScreen (issue 17)', () => {
   it('an SDR sees the settings read-only', async () => {
     await open('yellow_sdr', { [`GET ${path}`]: { body: reps() } });
     await screen.findByRole('table', { name: 'Notifications per sales rep' });
-    expect(screen.getByText(/needs the settings.write permission/)).toBeInTheDocument();
+    expect(screen.getByText(/needs permission to change the settings/)).toBeInTheDocument();
     expect(
       screen.getByRole('switch', { name: 'E-mail Maya Lindgren about new superprospects' }),
     ).toBeDisabled();

@@ -49,7 +49,7 @@ export function NotificationSettingsScreen() {
       </Anchor>
       {!canEdit && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          Your role cannot change notifications (it needs the settings.write permission).
+          Your role cannot change notifications: it needs permission to change the settings.
         </Alert>
       )}
       <RepNotifications key={clientId} clientId={clientId} canEdit={canEdit} />

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconExternalLink, IconMail, IconWorld } from '@tabler/icons-react';
 import { Fragment } from 'react';
-import { formatDate, relativeTime } from '@rally/shared';
+import { formatDay, relativeTime } from '@rally/shared';
 import { uncountedLines } from '@rally/shared/schemas/tracking';
 import type { Prospect, ProspectCadence } from '@rally/shared/schemas/prospects';
 import { PanelError } from '../../../components/panel-states.tsx';
@@ -141,7 +141,7 @@ function Details({ clientId, initial }: { clientId: string; initial: Prospect })
                               tt="none"
                               style={{ whiteSpace: 'nowrap' }}
                             >
-                              {formatDate(c.super_date, 'd MMM yyyy')}
+                              {formatDay(c.super_date)}
                             </Badge>
                           </Tooltip>
                         ) : (

@@ -104,7 +104,7 @@ describe('ProspectsScreen', () => {
     expect(rows[0]).toHaveTextContent('Brightline Freight');
     expect(rows[0]).toHaveTextContent('p1@example.com');
     expect(rows[0]).toHaveTextContent('Q3 Outbound');
-    expect(rows[0]).toHaveTextContent('20 Nov 2026');
+    expect(rows[0]).toHaveTextContent('Nov 20, 2026');
     expect(rows[0]).toHaveTextContent('11');
     expect(rows[1]).toHaveTextContent('Inactive');
   });
@@ -176,7 +176,7 @@ describe('ProspectsScreen', () => {
     expect(entries).toHaveTextContent('Q3 Outbound');
     expect(entries).toHaveTextContent('Maya Lindgren');
     expect(entries).toHaveTextContent('Day 2');
-    expect(entries).toHaveTextContent('20 Nov 2026');
+    expect(entries).toHaveTextContent('Nov 20, 2026');
     // What was not counted for the entry, and why (issue 38), once the drawer has the prospect.
     const notCounted = await within(drawer).findByRole('region', { name: 'Not counted, Q3 Outbound' });
     expect(

@@ -29,7 +29,7 @@ import {
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { formatDate } from '@rally/shared';
+import { formatDay } from '@rally/shared';
 import { DEFAULT_PROSPECT_ORDER, PROSPECT_PAGE_SIZES, PROSPECT_SORTS } from '@rally/shared/schemas/prospects';
 import type { Prospect, ProspectSort, SortOrder } from '@rally/shared/schemas/prospects';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
@@ -517,7 +517,7 @@ function ProspectTable({
                         tt="none"
                         style={{ whiteSpace: 'nowrap' }}
                       >
-                        {formatDate(superAt, 'd MMM yyyy')}
+                        {formatDay(superAt)}
                       </Badge>
                     ) : (
                       <Text size="sm" c="dimmed">

@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { PRODUCT_NAME, abbreviateNumber } from '@rally/shared';
+import { abbreviateNumber, formatDayTime, formatMultiple, PRODUCT_NAME } from '@rally/shared';
 import { EMBEDDED_REPORT_LABELS } from '@rally/shared/schemas/embedded-reports';
 import type { EmbeddedReportView } from '@rally/shared/schemas/embedded-reports';
 import type { ReportOpportunity, StageMove } from '@rally/shared/schemas/reports';
@@ -151,7 +151,7 @@ function Report({ view }: { view: EmbeddedReportView }) {
         </div>
         <Text size="sm" c="dimmed">
           Last {view.range_days} {view.range_days === 1 ? 'day' : 'days'} · as of{' '}
-          {new Date(view.generated_at).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}
+          {formatDayTime(view.generated_at)}
         </Text>
       </Group>
       {data.kind === 'summary' && <SummaryCards summary={data.summary} />}
@@ -223,7 +223,7 @@ function SummaryCards({ summary: s }: { summary: Summary }) {
 type Value = Extract<EmbeddedReportView['data'], { kind: 'value_report' }>['value_report'];
 
 function ValueCards({ report: r }: { report: Value }) {
-  const ratio = (x: number | null) => (x === null ? '—' : `${x.toFixed(1)}×`);
+  const ratio = formatMultiple;
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
       <Card
@@ -243,8 +243,8 @@ function ValueCards({ report: r }: { report: Value }) {
         label="Revenue influenced"
         value={<Money cents={r.revenue_influenced_cents} currency={r.currency} />}
       />
-      <Card label="Pipeline per unit spent" value={ratio(r.pipeline_per_spend)} />
-      <Card label="Revenue per unit spent" value={ratio(r.revenue_per_spend)} />
+      <Card label="Pipeline as a multiple of spend" value={ratio(r.pipeline_per_spend)} />
+      <Card label="Revenue as a multiple of spend" value={ratio(r.revenue_per_spend)} />
     </SimpleGrid>
   );
 }

@@ -1,12 +1,12 @@
 import { Anchor, Drawer, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { formatDate } from '@rally/shared';
+import { formatDayTime } from '@rally/shared';
 import type { ActivityItem } from '@rally/shared/schemas/report-insights';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useBuyingGroup, useTarget, useTargetActivities, useTargetStats } from '../api/get-insights.ts';
 import type { Range } from '../api/get-insights.ts';
 import { ExportButton, day, fileDay, percent, whole } from './report-parts.tsx';
 
-const when = (iso: string) => formatDate(iso, 'd MMM yyyy, HH:mm');
+const when = (iso: string) => formatDayTime(iso);
 
 /** What a report row opened: an account's buying group or a target's timeline. */
 export type Opened = { kind: 'account'; id: string } | { kind: 'target'; id: string } | null;

@@ -1,12 +1,12 @@
 import { Paper, Text } from '@mantine/core';
-import { formatDate } from '@rally/shared';
+import { formatCount, formatDay } from '@rally/shared';
 import { DownloadButton } from '../../../components/download-button.tsx';
 import { downloadReport } from '../api/get-insights.ts';
 import type { ExportReport } from '../api/get-insights.ts';
 
-export const whole = (n: number) => n.toLocaleString('en-US');
+export const whole = (n: number) => formatCount(n);
 export const percent = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
-export const day = (iso: string | null) => (iso ? formatDate(iso, 'd MMM yyyy') : '—');
+export const day = (iso: string | null) => (iso ? formatDay(iso) : '—');
 export const fileDay = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);
 
 export function ExportButton({

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileExport } from '@tabler/icons-react';
-import { formatDate } from '@rally/shared';
+import { formatCount, formatDayTime } from '@rally/shared';
 import { EXPORT_FILE_TTL_DAYS } from '@rally/shared/schemas/export-files';
 import type { ExportFile } from '@rally/shared/schemas/export-files';
 import { DownloadButton } from '../../../components/download-button.tsx';
@@ -139,9 +139,9 @@ export function ExportFilesPanel({ clientId }: { clientId: string }) {
                       {STATUS[f.status].label}
                     </Badge>
                   </Table.Td>
-                  <Table.Td ta="right">{f.status === 'done' ? f.rows.toLocaleString('en') : '—'}</Table.Td>
+                  <Table.Td ta="right">{f.status === 'done' ? formatCount(f.rows) : '—'}</Table.Td>
                   <Table.Td>
-                    <Text size="sm">{formatDate(f.created_at, 'yyyy-MM-dd HH:mm')}</Text>
+                    <Text size="sm">{formatDayTime(f.created_at)}</Text>
                   </Table.Td>
                   <Table.Td>{f.download_url && <DownloadFile clientId={clientId} file={f} />}</Table.Td>
                 </Table.Tr>

@@ -22,7 +22,7 @@ import {
 import { IconChartBar, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { abbreviateNumber, formatDate } from '@rally/shared';
+import { abbreviateNumber, formatCount, formatDay, formatMonth, formatMultiple } from '@rally/shared';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
 import type {
   PipelineGenerated,
@@ -74,7 +74,7 @@ const fullMoney = (cents: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
     cents / 100,
   );
-const day = (iso: string) => formatDate(iso, 'd MMM yyyy');
+const day = (iso: string) => formatDay(iso);
 
 /** /revenue: the pipeline and revenue Rally's ads were behind (docs/reports.md). */
 export function RevenueScreen() {
@@ -332,7 +332,7 @@ function Headlines({ summary }: { summary: ReportSummary | undefined }) {
       amount: summary.engaged_accounts,
       prefix: '',
       detail: `${abbreviateNumber(summary.impressions)} impressions · ${abbreviateNumber(summary.clicks)} clicks · ${abbreviateNumber(summary.views)} views`,
-      exact: `${summary.engaged_accounts.toLocaleString('en-US')}`,
+      exact: formatCount(summary.engaged_accounts),
     },
   ];
   return (
@@ -371,7 +371,7 @@ function GeneratedByMonth({ months, currency }: { months: PipelineGenerated['by_
     () =>
       months.map((m) => ({
         // The server's months are UTC ("2026-11"); the middle of the month names it in any zone.
-        month: formatDate(`${m.month}-15T12:00:00Z`, 'MMM yyyy'),
+        month: formatMonth(`${m.month}-15`),
         opportunities: m.opportunities,
         amount: m.amount_cents / 100,
       })),
@@ -560,7 +560,7 @@ function Pager({
   return (
     <Group justify="space-between">
       <Text size="sm" c="dimmed">
-        {total.toLocaleString('en-US')} {noun}
+        {formatCount(total)} {noun}
       </Text>
       <Pagination
         total={Math.ceil(total / OPPORTUNITY_PAGE_SIZE)}
@@ -926,7 +926,7 @@ function EngagementPanel({ clientId, range }: { clientId: string; range: Range }
 
 /** The return on what the client paid for superprospects (value_report), in one line. */
 /** A multiple of the spend, abbreviated as every number (SPEC.md §9): 140866.7 is "140.9K×". */
-const times = (ratio: number | null) => (ratio === null ? '—' : `${abbreviateNumber(ratio)}×`);
+const times = formatMultiple;
 
 function ValueLine({ clientId, range }: { clientId: string; range: Range }) {
   const q = useValueReport(clientId, range);

@@ -1,7 +1,7 @@
 import { Badge, Button, EmptyState, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMailForward } from '@tabler/icons-react';
-import { daysBetween, formatDate } from '@rally/shared';
+import { daysBetween, formatDay } from '@rally/shared';
 import { useInvitations } from '../api/get-invitations.ts';
 import { useInviteUser } from '../api/invite-user.ts';
 import { useRevokeInvitation } from '../api/revoke-invitation.ts';
@@ -16,7 +16,7 @@ function Expiry({ at, now }: { at: string; now: number }) {
   const expired = new Date(at).getTime() <= now;
   return (
     <Group gap={6} wrap="nowrap">
-      <Text size="sm">{formatDate(at, 'd MMM yyyy')}</Text>
+      <Text size="sm">{formatDay(at)}</Text>
       {expired ? (
         <Badge size="xs" color="red" variant="light">
           Expired

@@ -192,7 +192,7 @@ describe('UsersScreen: pending invitations', () => {
     const table = await screen.findByRole('table', { name: 'Pending invitations' });
     const row = within(table).getByRole('row', { name: /new@example.com/ });
     expect(badge(row, 'manager')).toHaveAttribute('data-colour', 'green');
-    expect(within(row).getByText('8 Nov 2099')).toBeInTheDocument();
+    expect(within(row).getByText('Nov 8, 2099')).toBeInTheDocument();
 
     await user.click(within(row).getByRole('button', { name: /^Resend/ }));
     expect(await screen.findByText('Invitation resent to new@example.com.')).toBeInTheDocument();

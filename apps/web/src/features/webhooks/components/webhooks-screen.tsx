@@ -52,6 +52,7 @@ import {
   useWebhookDeliveries,
   useWebhookSettings,
 } from '../api/webhooks.ts';
+import { formatDayTime } from '@rally/shared';
 
 const STATUS_COLORS: Record<WebhookDeliveryStatus, string> = {
   pending: 'gray',
@@ -359,8 +360,7 @@ function EndpointCard({
             {endpoint.previous_secret_expires_at && (
               <Text size="xs" c="dimmed">
                 The previous secret also signs deliveries until{' '}
-                {new Date(endpoint.previous_secret_expires_at).toLocaleString()}, so your receiver can switch
-                over.
+                {formatDayTime(endpoint.previous_secret_expires_at)}, so your receiver can switch over.
               </Text>
             )}
             {!endpoint.enabled && endpoint.disabled_reason && (

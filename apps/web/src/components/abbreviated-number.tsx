@@ -18,7 +18,7 @@ export function AbbreviatedNumber({
   full?: string;
 }) {
   const short = `${prefix}${abbreviateNumber(value)}`;
-  const whole = full ?? `${prefix}${value.toLocaleString('en-US')}`;
+  const whole = full ?? `${prefix}${value.toLocaleString()}`;
   if (short === whole) return <>{short}</>;
   return (
     <span title={whole} data-abbreviated>

@@ -1,3 +1,4 @@
+import { formatDay } from '@rally/shared';
 /** SPEC.md §9: amounts are in cents and shown divided by 100. */
 export function money(cents: number, currency = 'usd'): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
@@ -17,13 +18,13 @@ const BRANDS: Record<string, string> = {
 export const brandName = (brand: string) => BRANDS[brand] ?? 'Card';
 
 export function shortDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return formatDay(iso);
 }
 
 /** `2026-03` → "March 2026". */
 export function monthName(period: string): string {
   const [y, m] = period.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString('en-US', {
+  return new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString(undefined, {
     month: 'long',
     year: 'numeric',
     timeZone: 'UTC',

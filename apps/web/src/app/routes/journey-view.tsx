@@ -1,5 +1,6 @@
+import { RunStagesOnNetworks } from '../../features/ad-networks/index.ts';
 import { JourneyViewScreen } from '../../features/journeys/index.ts';
 
 export default function JourneyViewRoute() {
-  return <JourneyViewScreen />;
+  return <JourneyViewScreen StageNetworks={RunStagesOnNetworks} />;
 }

@@ -1,2 +1,3 @@
 export { AdNetworksScreen } from './components/ad-networks-screen.tsx';
 export { RunOnNetworks } from './components/run-on-networks.tsx';
+export { RunStagesOnNetworks } from './components/run-stages-on-networks.tsx';

@@ -7,6 +7,7 @@ import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
 import { CLIENT_IDS, acmeSession } from '../../../testing/fixtures.ts';
 import { AdNetworksScreen } from './ad-networks-screen.tsx';
 import { RunOnNetworks } from './run-on-networks.tsx';
+import { RunStagesOnNetworks } from './run-stages-on-networks.tsx';
 
 const ACME = CLIENT_IDS.acme;
 const meta = (over: Partial<AdNetworkInfo> = {}): AdNetworkInfo => ({
@@ -153,5 +154,28 @@ describe('Run on networks (cohort)', () => {
       source_kind: 'cohort',
       source_id: 'co1',
     });
+  });
+});
+
+describe('Run on networks (journey stages)', () => {
+  it('asks for the chosen stage’s audience, and for another when a person picks it', async () => {
+    const server = await signIn('purple_owner', {
+      'GET /v1/ad-networks': { body: [meta({ connection })] },
+      'GET /v1/ad-networks/audiences': { body: [] },
+    });
+    const stages = [
+      { id: 's1', name: 'Aware' },
+      { id: 's2', name: 'Engaged' },
+    ];
+    renderRoutes(
+      [{ path: '/j', element: <RunStagesOnNetworks clientId={ACME} stages={stages} canWrite /> }],
+      `/j?client_id=${ACME}`,
+    );
+    expect(await screen.findByText(/the members of the accounts in “Aware”/)).toBeTruthy();
+    await userEvent.click(screen.getByText('Engaged'));
+    expect(await screen.findByText(/the members of the accounts in “Engaged”/)).toBeTruthy();
+    const asked = server.calls.filter((c) => c.url.startsWith('/v1/ad-networks/audiences')).map((c) => c.url);
+    expect(asked).toContain('/v1/ad-networks/audiences?source_kind=journey_stage&source_id=s1');
+    expect(asked).toContain('/v1/ad-networks/audiences?source_kind=journey_stage&source_id=s2');
   });
 });

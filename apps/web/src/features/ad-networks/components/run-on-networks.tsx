@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconBrandMeta } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -27,12 +28,15 @@ export function RunOnNetworks({
   source,
   canWrite,
   members = 'this cohort’s members',
+  picker,
 }: {
   clientId: string;
   source: AudienceSource;
   canWrite: boolean;
   /** Who the audience is made of, in words ("this cadence’s active prospects"). */
   members?: string;
+  /** A choice of source shown under the description (a journey's stages). */
+  picker?: ReactNode;
 }) {
   const networks = useAdNetworks(clientId);
   const audiences = useAdAudiences(clientId, source);
@@ -53,6 +57,7 @@ export function RunOnNetworks({
             campaign or company, never per person: superprospects still come from Rally&apos;s own tags.
           </Text>
         </div>
+        {picker}
         {usable.length === 0 ? (
           <Text size="sm">
             No ad network is connected.{' '}

@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
 import type { JourneyViewReply } from '@rally/shared/schemas/journeys';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
@@ -42,8 +43,15 @@ const COLORS = [
 
 const when = (iso: string) => formatDayTime(iso);
 
+/** "Run on networks" for the journey's stages (the ad-networks feature's panel), given by the route. */
+export type StageNetworksComponent = ComponentType<{
+  clientId: string;
+  stages: readonly { id: string; name: string }[];
+  canWrite: boolean;
+}>;
+
 /** /cohorts/{id}/journey/view: accounts by stage now and over time (a funnel), and the stage moves. */
-export function JourneyViewScreen() {
+export function JourneyViewScreen({ StageNetworks }: { StageNetworks?: StageNetworksComponent } = {}) {
   const auth = useAuth();
   const { id = '' } = useParams();
   const clientId = auth.currentClient;
@@ -53,6 +61,7 @@ export function JourneyViewScreen() {
       clientId={clientId}
       cohortId={id}
       canWrite={auth.currentRole.permissions.includes('cohort.write')}
+      StageNetworks={StageNetworks}
     />
   );
 }
@@ -61,10 +70,12 @@ function JourneyView({
   clientId,
   cohortId,
   canWrite,
+  StageNetworks,
 }: {
   clientId: string;
   cohortId: string;
   canWrite: boolean;
+  StageNetworks?: StageNetworksComponent;
 }) {
   const [days, setDays] = useState('30');
   const view = useJourneyView(clientId, cohortId, Number(days));
@@ -151,6 +162,7 @@ function JourneyView({
           ))}
         </Stack>
       </Paper>
+      {StageNetworks && <StageNetworks clientId={clientId} stages={v.stages} canWrite={canWrite} />}
       <FunnelOverTime view={v} days={days} setDays={setDays} />
       <MovesPanel clientId={clientId} cohortId={cohortId} />
     </Stack>

@@ -42,6 +42,21 @@ test('an owner connects Meta, chooses the ad account and runs a cohort on it', a
   await expect(panel.getByText('Held')).toBeVisible({ timeout: 20_000 });
   await expect(panel.getByText(/shows ads only to audiences of at least 100 matched people/)).toBeVisible();
   await page.screenshot({ path: 'test-results/ad-networks-cohort.png', fullPage: true });
+
+  // The demo's first cohort has a journey: its view offers each stage as a network audience.
+  await page.goto(`/cohorts?client_id=${CLIENTS.acme}`);
+  await page
+    .getByRole('table', { name: 'Cohorts' })
+    .getByRole('link')
+    .filter({ hasNotText: 'Engaged prospects' })
+    .first()
+    .click();
+  await page.getByRole('link', { name: 'Journey view' }).click();
+  const stages = page.getByRole('region', { name: 'Run on networks' });
+  await expect(stages.getByText(/the members of the accounts in “/)).toBeVisible();
+  await stages.getByRole('button', { name: 'Run on Meta' }).click();
+  await expect(stages.getByText(/^(Held|Ready)$/)).toBeVisible({ timeout: 20_000 });
+  await page.screenshot({ path: 'test-results/ad-networks-journey.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/settings/ad-networks?client_id=${CLIENTS.acme}`);
   await expect(page.locator('input[value="Acme Ads (USD)"]')).toBeVisible();

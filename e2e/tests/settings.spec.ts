@@ -396,3 +396,31 @@ test.describe('demo connections (issue 42 item 4)', () => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/demo-connection-page.png`, fullPage: true });
   });
 });
+
+test.describe('connection health (issue 40)', () => {
+  test("the demo Salesforce's settings page shows its health: budget, last error, last sync, what it sees", async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await signInTo(page, `/settings/connections?client_id=${CLIENTS.acme}`);
+    await page
+      .getByRole('region', { name: 'Salesforce connection' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    await expect(page).toHaveURL(/\/settings\/integrations\/salesforce\?client_id=/);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const health = page.getByRole('region', { name: 'Connection health' });
+      await expect(health.getByText('Connection health', { exact: true })).toBeVisible();
+      // The demo's sample data: nothing is asked of Salesforce and no one has connected.
+      await expect(
+        health.getByText('Sample data: Rally makes no Salesforce calls until you connect your own account.'),
+      ).toBeVisible();
+      await expect(health.getByText('No errors in the last sync')).toBeVisible();
+      await expect(health.getByText(/^just now|ago \(/)).toBeVisible();
+      await expect(health.getByText('Sample data: no Salesforce user has connected yet.')).toBeVisible();
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/connection-health-${width}.png`, fullPage: true });
+      if (SHOTS) await health.screenshot({ path: `${SHOTS}/connection-health-panel-${width}.png` });
+    }
+  });
+});

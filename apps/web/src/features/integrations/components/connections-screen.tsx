@@ -35,6 +35,7 @@ import { DemoBadge, DemoNote } from './demo-connection.tsx';
 import { ApiKeyForm } from './api-key-form.tsx';
 import { SourceLogo } from './source-logo.tsx';
 import { SyncProgress } from './sync-progress.tsx';
+import { ConnectionHealth } from './connection-health.tsx';
 
 const isSequence = (source: string): source is SequenceSourceName =>
   (SEQUENCE_SOURCES as readonly string[]).includes(source);
@@ -296,11 +297,14 @@ export function ConnectionCard({
   clientId,
   canWrite,
   canSync,
+  health = false,
 }: {
   integration: Integration;
   clientId: string;
   canWrite: boolean;
   canSync: boolean;
+  /** On the connection's settings page: the health panel in place of the error and access notes. */
+  health?: boolean;
 }) {
   const label = SOURCE_LABELS[i.source] ?? i.source;
   const syncAll = useSyncAll(clientId);
@@ -411,7 +415,8 @@ export function ConnectionCard({
           </Text>
         )}
         {i.is_syncing && <SyncProgress integration={i} />}
-        {i.last_error && (
+        {health && <ConnectionHealth integration={i} label={label} />}
+        {!health && i.last_error && (
           <Alert
             color={i.is_active ? 'yellow' : 'red'}
             variant="light"
@@ -421,7 +426,7 @@ export function ConnectionCard({
             <Text size="sm">{i.last_error}</Text>
           </Alert>
         )}
-        {i.is_active && i.access_note && (
+        {!health && i.is_active && i.access_note && (
           <Alert
             color="yellow"
             variant="light"

@@ -39,8 +39,8 @@ import {
 } from '../api/crm.ts';
 import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { DemoBadge, DemoNote } from './demo-connection.tsx';
-import { ApiUsageLine } from './api-usage-line.tsx';
 import { formatCount } from '@rally/shared';
+import { ConnectionHealth } from './connection-health.tsx';
 
 type Perms = { canConnect: boolean; canEditStages: boolean };
 
@@ -185,17 +185,6 @@ function ConnectionPanel({
           </Alert>
         )}
         {i?.is_syncing && <SyncProgress integration={i} />}
-        {i?.last_error && (
-          <Alert
-            color={i.is_active ? 'yellow' : 'red'}
-            variant="light"
-            icon={<IconAlertTriangle size={16} />}
-            p="xs"
-            title={i.is_active ? undefined : 'Why it is inactive'}
-          >
-            <Text size="sm">{i.last_error}</Text>
-          </Alert>
-        )}
         {i && (
           <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="xs">
             {(
@@ -217,7 +206,7 @@ function ConnectionPanel({
             ))}
           </SimpleGrid>
         )}
-        {i?.api_usage && <ApiUsageLine usage={i.api_usage} label={label} source={source} />}
+        {i && <ConnectionHealth integration={i} label={label} />}
         {redirect.isError && Object.keys(fieldErrorsOf(redirect.error)).length === 0 && (
           <FormError error={redirect.error} />
         )}

@@ -100,6 +100,7 @@ export function IntegrationSettingsScreen({ extra }: { extra?: (source: string) 
           clientId={clientId}
           canWrite={perms.includes('integration.write')}
           canSync={perms.includes('cadence.write')}
+          health
         />
       )}
       {source === 'fileforce' && integration && (

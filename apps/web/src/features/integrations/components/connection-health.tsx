@@ -2,7 +2,7 @@ import { Alert, Box, Flex, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { Integration } from '@rally/shared/schemas/auth';
-import { relativeTime } from '@rally/shared/utils/dates';
+import { formatDayTime, relativeTime } from '@rally/shared/utils/dates';
 import { ApiUsageLine } from './api-usage-line.tsx';
 
 /**
@@ -40,7 +40,7 @@ export function ConnectionHealth({ integration: i, label }: { integration: Integ
             {i.is_syncing
               ? 'Running now'
               : i.last_synced_at
-                ? `${relativeTime(i.last_synced_at)} (${new Date(i.last_synced_at).toLocaleString()})`
+                ? `${relativeTime(i.last_synced_at)} (${formatDayTime(i.last_synced_at)})`
                 : 'None yet'}
           </Text>
         </Row>

@@ -265,23 +265,24 @@ async function multiprocess(): Promise<Outcome | undefined> {
     }
   }
 }
-// The checks and the web build (the end-to-end tests serve it) side by side.
-const [types, lint, format, build] = await Promise.all([
+// Everything goes side by side from the start: the suites spend much of their time waiting (child
+// servers, timers, the database, the browser), and a lane that waited for another left a core idle.
+// The CI run of 2026-12-05 took 1,310 s with the checks first and three lanes after them, of which the
+// PostgreSQL API run alone took 1,180 s. Now five lanes: the checks (types, lint, format) with the
+// web build, then the end-to-end tests once the build is there (printed live); the unit suite then
+// the PGlite API run; the PostgreSQL API run; the multi-process suite. The others print whole when
+// they end. Installing Chromium (apt) blocks this process: done before anything starts.
+ensureChromium();
+const checks = Promise.all([
   check('types', node, [path.join(root, 'scripts/typecheck.ts')]),
   check('lint', node, [bin('eslint'), '.', '--max-warnings=0']),
   check('format', node, [bin('prettier'), '--check', '.', '--log-level=warn']),
-  check('web build (for the end-to-end tests)', 'npm', ['run', 'build', '--silent']),
 ]);
-outcomes.push(types, lint, format);
-// The suites spend most of their time waiting (child servers, timers, the database, the browser):
-// a whole run used 20 min of CPU in 35 min on two cores with the end-to-end tests after the API
-// runs. So three lanes go side by side: the unit suite then the PGlite API run; the PostgreSQL API
-// run; the end-to-end tests (printed live; the others print whole when they end).
-// Installing Chromium (apt) blocks this process: done before the lanes start, not while their
-// output waits to be read.
-ensureChromium();
-const e2eRun = e2e(build.failed === 0);
-const [[unit, apiLite], apiPg] = await Promise.all([
+const e2eRun = check('web build (for the end-to-end tests)', 'npm', ['run', 'build', '--silent']).then(
+  (build) => e2e(build.failed === 0),
+);
+const [[types, lint, format], [unit, apiLite], apiPg, multi] = await Promise.all([
+  checks,
   (async () => {
     const unitRun = await vitest('unit', ['shared', 'web'], { TEST_DATABASE_URL: undefined });
     const liteRun = await vitest(
@@ -297,12 +298,11 @@ const [[unit, apiLite], apiPg] = await Promise.all([
         TEST_DATABASE_URL: testDb,
       })
     : Promise.resolve(undefined),
+  multiprocess(),
 ]);
-outcomes.push(unit, apiLite);
+outcomes.push(types, lint, format, unit, apiLite);
 if (apiPg) outcomes.push(apiPg);
 else console.log('\nTEST_DATABASE_URL is not set: the API suite ran on PGlite only.');
-// After the API runs (its server processes would otherwise compete with them for the two cores).
-const multi = await multiprocess();
 if (multi) outcomes.push(multi);
 await e2eRun;
 

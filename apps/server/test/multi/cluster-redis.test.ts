@@ -86,7 +86,9 @@ describe.skipIf(!CLUSTER_REDIS_READY)('two instances while their Redis is stoppe
       await fresh.signIn(base, member.email, PASSWORD);
       expect((await fresh.get(`${base}/v1/api/user/self`)).status).toBe(200);
     }
-    expect(Math.max(...timings)).toBeLessThan(2_000);
+    // Fail fast: before, a sign-in waited up to 15 s on the dead Redis. A loaded CI machine (every
+    // lane at once on two cores) can take over a second for the password hash alone.
+    expect(Math.max(...timings)).toBeLessThan(5_000);
 
     // A click while Redis is away: stored, but A's page cannot hear of it now.
     await clickOnB(during);

@@ -1,11 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { storedBlobs } from '../db/schema/index.ts';
 import type { BlobStore } from './blob-store-port.ts';
+import { streamToFile } from './blob-store-file.ts';
 
 /** A file is kept as rows of this many bytes: a read or write holds one chunk in memory at a time. */
 export const BLOB_CHUNK_BYTES = 1024 * 1024;
@@ -55,24 +54,17 @@ export function databaseStore(db: Db): BlobStore {
     async toFile(key, filePath) {
       const first = await chunk(key, 0);
       if (!first) return false;
-      await mkdir(path.dirname(filePath), { recursive: true });
-      const partial = `${filePath}.part`;
-      const out = createWriteStream(partial);
-      try {
+      // A generator piped by pipeline: the write stream's errors are listened to while the next
+      // chunk is read (a bare write loop left them unheard between writes).
+      async function* chunks() {
         let piece: Buffer | null = first;
         for (let part = 1; piece; part++) {
-          if (!out.write(piece)) await once(out, 'drain');
+          yield piece;
           piece = await chunk(key, part);
         }
-        out.end();
-        await once(out, 'finish');
-        await rename(partial, filePath);
-        return true;
-      } catch (err) {
-        out.destroy();
-        await rm(partial, { force: true });
-        throw err;
       }
+      await streamToFile(Readable.from(chunks()), filePath);
+      return true;
     },
     async delete(key) {
       await db.delete(storedBlobs).where(eq(storedBlobs.key, key));

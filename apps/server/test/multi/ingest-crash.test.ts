@@ -120,7 +120,8 @@ describe('issue 19: impression ingest after SIGKILL', async () => {
             const res =
               kind === 'ad' ? await fetch(url, { headers: { 'user-agent': BROWSER_UA } }) : await rawGet(url);
             await res.arrayBuffer();
-            if (res.status !== 200 && res.status !== 302) throw new Error(`${url}: ${res.status}`);
+            if (res.status !== 200 && res.status !== 302)
+              throw new Error(`${url}: ${res.status}\n${first.output().slice(-4000)}`);
             answered.set(t.id, (answered.get(t.id) ?? 0) + 1);
             if (++answers === KILL_AFTER) killed = stopServer(first, 'SIGKILL');
           } catch (err) {

@@ -28,6 +28,7 @@ type Operation = {
   deprecated?: boolean;
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 };
 export type Spec = {
   servers?: { url: string }[];
@@ -112,6 +113,50 @@ export function missingRequired(spec: Spec, schema: Schema | undefined, value: u
 }
 
 /**
+ * A form-encoded body as the fields it stands for: bracketed keys nest as Stripe encodes them
+ * (`metadata[client_id]=x` is `{ metadata: { client_id } }`, `types[0]=card` is `{ types: ['card'] }`);
+ * plain keys (OAuth token endpoints) stay as they are.
+ */
+export function formFields(body: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const parts = key.split(/\[|\]\[|\]/).filter(Boolean);
+    let node: Record<string, unknown> = out;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) node[part] = value;
+      else node = (node[part] ??= /^\d+$/.test(parts[i + 1]!) ? [] : {}) as Record<string, unknown>;
+    });
+  }
+  return out;
+}
+
+/**
+ * Reply fields a caller reads (`a.b`, `data.*.id` for each item of an array) that `schema` does not
+ * document, through `$ref`s and any variant of `anyOf`/`oneOf`/`allOf` (an expandable field is a
+ * string id or the object); under a map (`additionalProperties`, e.g. `metadata`) any key is documented.
+ */
+export function undocumentedFields(spec: Spec, schema: Schema | undefined, fields: string[]): string[] {
+  const has = (s0: Schema | undefined, steps: string[]): boolean => {
+    const s = resolve(spec, s0);
+    if (!s) return false;
+    if (!steps.length) return true;
+    const variants = [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])];
+    if (variants.some((v) => has(v, steps))) return true;
+    const [step, ...rest] = steps;
+    if (step === '*') return has(s.items, rest);
+    if (s.properties?.[step!]) return has(s.properties[step!], rest);
+    return s.additionalProperties !== undefined && s.additionalProperties !== false;
+  };
+  return fields.filter((f) => !has(schema, f.split('.'))).map((f) => `reply field ${f} is not documented`);
+}
+
+/** The documented JSON reply schema of an operation for a status (`200`, or `default` for errors). */
+export function replySchema(spec: Spec, req: { method: string; path: string }, status = '200') {
+  const op = operationOf(spec, req)?.op;
+  return op?.responses?.[status]?.content?.['application/json']?.schema;
+}
+
+/**
  * Everything undocumented in one request; empty when it matches the description. `strict` also
  * reports an operation the description marks deprecated and required body keys left out, and reads
  * a form-encoded body (OAuth token endpoints) as its fields.
@@ -125,7 +170,7 @@ export function checkRequest(spec: Spec, req: SentRequest, opts: { strict?: bool
   if (opts.strict && op.deprecated) problems.push(`${req.method} ${template} is deprecated`);
   const form = op.requestBody?.content?.['application/x-www-form-urlencoded'];
   if (opts.strict && form && typeof req.body === 'string') {
-    req = { ...req, body: Object.fromEntries(new URLSearchParams(req.body)) };
+    req = { ...req, body: formFields(req.body) };
   }
   const documented = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
   for (const name of new Set(req.query.keys())) {

@@ -11,7 +11,6 @@ import {
   Paper,
   SimpleGrid,
   Stack,
-  Switch,
   Text,
   Title,
   Transition,
@@ -29,6 +28,7 @@ import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { MultiSelect } from '../../../components/multi-select.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
+import { useUnsavedChangesPrompt } from '../../../lib/unsaved-changes.tsx';
 import { useChangeCadenceStatus } from '../api/change-cadence-status.ts';
 import { useCadence } from '../api/get-cadence.ts';
 import { useCadenceReps, useClientReps } from '../api/get-cadence-reps.ts';
@@ -37,6 +37,7 @@ import { useContentOptions } from '../api/get-content-options.ts';
 import { useUpdateCadence } from '../api/update-cadence.ts';
 import { bodyOf, comparable, draftOf, draftProblems } from './cadence-draft.ts';
 import type { CadenceDraft } from './cadence-draft.ts';
+import { AdsSwitch } from './ads-switch.tsx';
 import { CadenceDayCard } from './cadence-day-card.tsx';
 import { repName } from './cadences-screen.tsx';
 import type { SourceLogoComponent } from './cadences-screen.tsx';
@@ -268,36 +269,6 @@ function StatusControl({ clientId, cadence }: { clientId: string; cadence: Caden
   );
 }
 
-/** is_super: ads on or off for the whole cadence, saved at once. */
-function AdsSwitch({ clientId, cadence }: { clientId: string; cadence: Cadence }) {
-  const update = useUpdateCadence(clientId);
-  // The switch follows the click at once: React state set in the click's own handler renders before
-  // the event ends, while the mutation's pending state reaches the screen a tick later — in that tick
-  // the controlled switch showed the old value again (the "snap back" the e2e walk saw under load).
-  const [clicked, setClicked] = useState<boolean | null>(null);
-  const on = clicked ?? cadence.is_super;
-  return (
-    <Switch
-      size="md"
-      label="Show ads"
-      description={
-        on ? "Prospects on this cadence see its days' content" : 'No ads are shown for this cadence'
-      }
-      checked={on}
-      disabled={update.isPending}
-      onChange={(e) => {
-        const next = e.currentTarget.checked;
-        setClicked(next);
-        update.mutate(
-          { id: cadence.id, integrationId: cadence.integration_id, body: { is_super: next } },
-          // Saved: the cadence now holds the value. Refused: it shows what the server holds.
-          { onSettled: () => setClicked(null) },
-        );
-      }}
-    />
-  );
-}
-
 /** Sales reps and days: edited together and saved with one click. */
 function CadenceEditor({
   clientId,
@@ -318,6 +289,7 @@ function CadenceEditor({
   const problems = draftProblems(current);
   const dayNumbers = cadence.days.map((d) => d.day_number);
   const edit = canWrite ? (next: CadenceDraft) => setDraft(next) : undefined;
+  const leavePrompt = useUnsavedChangesPrompt(dirty, 'the sales reps or days');
 
   const submit = () => {
     if (!draft) return;
@@ -338,6 +310,7 @@ function CadenceEditor({
 
   return (
     <Stack gap="lg">
+      {leavePrompt}
       <RepsSection
         clientId={clientId}
         cadence={cadence}

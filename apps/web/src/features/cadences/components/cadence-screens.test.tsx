@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BUILT_IN_ROLES } from '@rally/shared';
@@ -10,6 +10,7 @@ import { CLIENT_IDS, acmeSession } from '../../../testing/fixtures.ts';
 import { CadenceScreen } from './cadence-screen.tsx';
 import { CadencesScreen } from './cadences-screen.tsx';
 import { NO_CONTENT_TEXT } from './cadence-day-card.tsx';
+import { NO_AD_CONTENT_WARNING } from './ads-switch.tsx';
 
 const ACME = CLIENT_IDS.acme;
 const CONTENT = '0b6f2f5e-8d4c-4f55-9a7e-2f1d3c4b5a69';
@@ -137,7 +138,9 @@ describe('CadenceScreen', () => {
     // a switch that was off).
     const ads = screen.getByRole('switch', { name: /^Show ads/ });
     expect(ads).not.toBeChecked();
-    expect(ads).toHaveAccessibleName(/^Show ads\s*No ads are shown for this cadence$/);
+    expect(ads).toHaveAccessibleName(
+      /^Show ads\s*No ads are shown for this cadence\. Saved as soon as you switch it\.$/,
+    );
     await user.click(within(day1).getByRole('button', { name: 'Add content to Day 1' }));
     await user.click(within(day1).getByRole('button', { name: 'Add rule to Day 1, content 1' }));
     expect(within(day1).getByRole('textbox', { name: 'Rule 1: value' })).toHaveValue('15');
@@ -168,6 +171,49 @@ describe('CadenceScreen', () => {
       ],
     });
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Unsaved changes' })).toBeNull());
+  });
+
+  it('turning ads on with no content on any day warns in words; it saves at once and says "Saved"', async () => {
+    const server = await signIn('purple_owner', {
+      'PUT /sc/cadence/7': { body: { ...cadence, is_super: true } },
+    });
+    const user = userEvent.setup();
+    render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    const ads = await screen.findByRole('switch', { name: /^Show ads/ });
+    expect(screen.queryByText(NO_AD_CONTENT_WARNING)).toBeNull();
+    await user.click(ads);
+    expect(await screen.findByText(NO_AD_CONTENT_WARNING)).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved');
+    const put = server.calls.find((c) => c.init?.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toEqual({ is_super: true });
+    // The switch is not a change of the days: no "Save changes" bar, nothing to lose on leaving.
+    expect(screen.queryByRole('region', { name: 'Unsaved changes' })).toBeNull();
+  });
+
+  it('no warning once a day has content', async () => {
+    const withContent: Cadence = {
+      ...cadence,
+      is_super: true,
+      days: [{ ...day(1), content_days: [{ content_id: CONTENT, day_transition_actions: [] }] }, day(2)],
+    };
+    await signIn('purple_owner', { 'GET /sc/cadence/7': { body: withContent } });
+    render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    expect(await screen.findByRole('switch', { name: /^Show ads/ })).toBeChecked();
+    expect(screen.queryByText(NO_AD_CONTENT_WARNING)).toBeNull();
+  });
+
+  it('asks before leaving with unsaved days, and stays on Stay', async () => {
+    await signIn('purple_owner');
+    const user = userEvent.setup();
+    const { router } = render(`/cadence/7?client_id=${ACME}&integration_id=2`);
+    const day1 = await screen.findByRole('region', { name: 'Day 1' });
+    await user.click(within(day1).getByRole('button', { name: 'Add content to Day 1' }));
+    await act(() => router.navigate(`/cadence?client_id=${ACME}`));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(dialog).toHaveTextContent('Your changes to the sales reps or days will be lost.');
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe('/cadence/7');
+    expect(screen.getByRole('region', { name: 'Unsaved changes' })).toBeInTheDocument();
   });
 
   it('without the content studio (GET /sc/content is 404) the days say so and offer no content to add', async () => {

@@ -38,6 +38,7 @@ import type {
 } from '@rally/shared/schemas/content';
 import { fieldErrorsOf } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { useUnsavedChangesPrompt } from '../../../lib/unsaved-changes.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useDeleteContentItem } from '../api/delete-content-item.ts';
 import { useContentItem } from '../api/get-content-item.ts';
@@ -229,6 +230,8 @@ function AdEditor({
     validateInputOnChange: COLOR_PATHS,
     validateInputOnBlur: true,
   });
+  // Not while deleting: the delete leaves for the list on purpose.
+  const leavePrompt = useUnsavedChangesPrompt(form.isDirty() && !deleting, 'this ad');
   const [debounced] = useDebouncedValue(form.values, 400);
   const buttonName = item.landing_page_payload.landing_button_name;
   const renderBody = adRenderBodyOf(debounced, buttonName);
@@ -270,6 +273,7 @@ function AdEditor({
 
   return (
     <Stack gap="lg">
+      {leavePrompt}
       <BackLink to={listPath(clientId)} label="Content" />
       <EditorHeader
         title={label}

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ContentItem } from '@rally/shared/schemas/content';
@@ -153,6 +153,19 @@ describe('ContentListScreen', () => {
 });
 
 describe('AdEditorScreen', () => {
+  it('an edited ad asks before leaving (issue 42 item 12): Stay keeps the edit', async () => {
+    await signIn('purple_owner');
+    const { router } = render(`/content/${AD_ID}?client_id=${ACME}`);
+    const imageText = await screen.findByRole('textbox', { name: /^Image text/ });
+    fireEvent.change(imageText, { target: { value: 'Pick three times as fast' } });
+    await act(() => router.navigate(`/content?client_id=${ACME}`));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(dialog).toHaveTextContent('Your changes to this ad will be lost.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(router.state.location.pathname).toBe(`/content/${AD_ID}`);
+    expect(imageText).toHaveValue('Pick three times as fast');
+  });
+
   it('renders the live preview at the four sizes from the unsaved fields', async () => {
     const server = await signIn('purple_owner');
     render(`/content/${AD_ID}?client_id=${ACME}`);

@@ -25,6 +25,7 @@ import { EMPTY_ASSIGNEE, landingPageUpdateBody } from '@rally/shared/schemas/con
 import type { Assignee, LandingPage, LandingPageUpdateBody } from '@rally/shared/schemas/content';
 import { fieldErrorsOf } from '../../../components/form-error.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
+import { useUnsavedChangesPrompt } from '../../../lib/unsaved-changes.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useDeleteLandingPage } from '../api/delete-landing-page.ts';
 import { useLandingPage } from '../api/get-landing-page.ts';
@@ -208,6 +209,8 @@ function LandingPageEditor({
     validateInputOnChange: COLOR_PATHS,
     validateInputOnBlur: true,
   });
+  // Not while deleting: the delete leaves for the list on purpose.
+  const leavePrompt = useUnsavedChangesPrompt(form.isDirty() && !deleting, 'this landing page');
   const disabled = !canWrite;
 
   const send = editSender({ update, record: page, form, formValues: landingPageFormValues });
@@ -228,6 +231,7 @@ function LandingPageEditor({
 
   return (
     <Stack gap="lg">
+      {leavePrompt}
       <BackLink to={listPath(clientId)} label="Landing pages" />
       <EditorHeader
         title={form.values.name.trim() || page.name}

@@ -46,10 +46,18 @@ describe('ConnectionHealth', () => {
     expect(within(panel()).getByText('No errors so far')).toBeInTheDocument();
   });
 
-  it('Marketo says how Rally spares the daily quota instead of a count', () => {
+  it("Marketo: Rally's calls today against the daily quota; before a sync, not known yet", () => {
+    const usage = { used: 1234, max: 50_000, at: new Date().toISOString() };
+    const { unmount } = renderWithRouter(
+      <ConnectionHealth integration={integration({ source: 'marketo', api_usage: usage })} label="Marketo" />,
+    );
+    expect(within(panel()).getByTestId('api-usage')).toHaveTextContent(
+      "Marketo API calls Rally made today (since midnight US Central): 1,234 of 50,000 (2 %) — Adobe's default daily quota, shared with the subscription's other integrations.",
+    );
+    unmount();
     renderWithRouter(<ConnectionHealth integration={integration({ source: 'marketo' })} label="Marketo" />);
     expect(within(panel()).getByTestId('api-usage-unknown')).toHaveTextContent(
-      /Rally does not count Marketo calls.*error 607.*midnight US Central/,
+      /^Not known yet: Rally counts the Marketo calls it makes each day.*error 607.*midnight US Central/,
     );
   });
 

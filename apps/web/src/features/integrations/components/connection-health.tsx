@@ -82,8 +82,8 @@ function Row({ title, children }: { title: string; children: ReactNode }) {
 
 /**
  * Salesforce stores its org's calls from the Sforce-Limit-Info header on every reply (issue 40 item
- * 7). Marketo's adapter paces and stops on the daily quota (error 607) but counts no calls, so it
- * says what Rally does instead; every other vendor: not tracked.
+ * 7); Marketo's adapter counts the REST calls it sends each US Central day (item 1). Before a sync
+ * has stored a figure both say it is not known yet; every other vendor: not tracked.
  */
 function Budget({ integration: i, label }: { integration: Integration; label: string }) {
   if (i.is_demo)
@@ -95,7 +95,7 @@ function Budget({ integration: i, label }: { integration: Integration; label: st
     i.source === 'salesforce'
       ? 'Not known yet: Salesforce reports the org’s calls with each reply, and the next sync records them.'
       : i.source === 'marketo'
-        ? 'Rally does not count Marketo calls. It stays under Adobe’s 50 calls per 20 seconds, and once the daily quota is used up (error 607) it makes no more calls until midnight US Central.'
+        ? 'Not known yet: Rally counts the Marketo calls it makes each day, and the next sync records them. It stays under Adobe’s 50 calls per 20 seconds, and once the daily quota is used up (error 607) it makes no more calls until midnight US Central.'
         : `Rally does not track ${label}’s API budget.`;
   return (
     <Text size="sm" c="dimmed" data-testid="api-usage-unknown">

@@ -10,6 +10,7 @@ import type {
   RemoteListMember,
 } from '../../port.ts';
 import { marketoAdFields } from './ad-fields.ts';
+import { createMarketoUsage } from './usage.ts';
 
 /**
  * Marketo (REST API, client credentials) as a CRM source: leads and static lists. Facts:
@@ -31,7 +32,8 @@ import { marketoAdFields } from './ad-fields.ts';
  * (`activities/deletedleads.json` from a `pagingtoken.json` date token).
  *
  * Quota: the daily quota (607) stops every call to the subscription until it resets (midnight US
- * Central), said on the connection; the next sync after that goes on.
+ * Central), said on the connection; the next sync after that goes on. The REST calls sent today are
+ * counted per connection and stored as its API usage (usage.ts).
  */
 
 export const MARKETO_REVOKED_MESSAGE =
@@ -148,6 +150,7 @@ export function createMarketoAdapter(
 ): CrmAdapter {
   const clock = opts.now ?? Date.now;
   const sleep = opts.retry?.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const usage = createMarketoUsage();
   /** Waits for this call's slot: the 50th call before it must be 20 s ago (slots, so waits add up). */
   async function pace(creds: ClientCredentials) {
     const key = `${creds.baseUrl} ${creds.clientId}`;
@@ -250,10 +253,12 @@ export function createMarketoAdapter(
     };
     let reply: Envelope<T>;
     try {
+      usage.count(ctx);
       reply = await http.request<Envelope<T>>(ctx, req);
     } catch (err) {
       if (!(err instanceof VendorAuthError)) throw err;
       await ctx.saveCredentials(await token(clientCreds(ctx)));
+      usage.count(ctx);
       reply = await http.request<Envelope<T>>(ctx, req);
     }
     if (reply.success === false) {

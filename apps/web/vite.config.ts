@@ -99,9 +99,5 @@ export default defineConfig({
     // A screen test renders, clicks and waits on jsdom: 1-2 s alone, but past the 5 s default on a
     // loaded two-core machine (seen once: the ad editor's 409 test). Slow is not broken.
     testTimeout: 20_000,
-    // A fresh jsdom and module graph per file cost more than the tests (setup 139 s and environment
-    // 95 s of a 306 s run, 130 s of CPU); shared, the run took 40 s of CPU. vitest.setup.ts gives
-    // each file the app's modules and the browser's stores afresh.
-    isolate: false,
   },
 });

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { loadQueryModule } from './src/lib/query-loader.ts';
 
 // findBy* and waitFor give up after 1 s by default: a screen that renders in 100 ms alone took
 // several seconds while the PostgreSQL API suite and the PGlite one shared the two cores (9 tests
@@ -43,20 +44,6 @@ afterEach(() => {
     );
 });
 
-// The test files of a worker share jsdom and the libraries (vite.config.ts: isolate false), but each
-// gets the app's modules afresh, so module-level state (the auth store, the runtime configuration,
-// the CSRF token…) never leaks from one file into the next; so do the browser's stores.
-vi.resetModules();
-localStorage.clear();
-sessionStorage.clear();
-for (const c of document.cookie.split(';')) {
-  const name = c.split('=')[0]?.trim();
-  if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-}
-window.history.replaceState(null, '', '/');
-vi.unstubAllGlobals();
-
 // The app loads the query cache's code after its first screen (lib/query-loader.ts); screen tests
 // render with AppProviders and read queries at once, so it is there from the start.
-const { loadQueryModule } = await import('./src/lib/query-loader.ts');
 await loadQueryModule();

@@ -217,6 +217,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
     pgliteSnapshot: opts.pgliteSnapshot,
     pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,

@@ -26,6 +26,10 @@ export function startServer(
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         WEB_DIST: FIXTURE_WEB_DIST,
+        // The multi-process suite runs beside the PostgreSQL API suite on one server whose
+        // max_connections is 100: three instances of two files at 10 each plus the API suite's
+        // apps ran out of them ("too many clients", a tag answered 500). Six each leave room.
+        DATABASE_POOL_SIZE: '6',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

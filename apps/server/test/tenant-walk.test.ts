@@ -20,9 +20,10 @@ describe("another client's ids, walked through every route", async () => {
   const mine = await makeClient(app, 'Attacker');
   const { browser: attacker } = await signedIn(app, { [mine]: 'purple_owner' });
   const victim = await idsByTable(app, DEMO_CLIENTS.acme.id);
-  const ops = (await operationsOf(app)).filter((o) =>
-    o.params.some((p) => p.in === 'path' && p.name !== 'clientId'),
-  );
+  // A path parameter names a resource by id unless it is one of a fixed set (an ad network's name).
+  const isIdParam = (p: Operation['params'][number]) =>
+    p.in === 'path' && p.name !== 'clientId' && !(p.schema as { enum?: unknown[] } | undefined)?.enum;
+  const ops = (await operationsOf(app)).filter((o) => o.params.some(isIdParam));
   const writes = await watchWrites(app);
 
   it('an id of another client is refused (404, or the body refused first) and nothing is written', async () => {
@@ -33,7 +34,7 @@ describe("another client's ids, walked through every route", async () => {
     let attempts = 0;
     let index = 0;
     for (const op of ops) {
-      const idParams = op.params.filter((p) => p.in === 'path' && p.name !== 'clientId');
+      const idParams = op.params.filter(isIdParam);
       const wantsInteger = idParams.some((p) => p.schema?.type === 'integer' || p.schema?.type === 'number');
       const candidates = victim.filter((v) =>
         wantsInteger ? !v.uuid : v.uuid || !idParams.some((p) => p.schema?.format === 'uuid'),
@@ -381,6 +382,20 @@ describe("another client's ids, walked through every route", async () => {
         body: (i) => ({ invoice_id: i.invoice }),
         control: false,
       },
+      // No ad network is connected here, so no control: its own tests create audiences (issue 39).
+      ...(['cohort', 'journey_stage', 'cadence'] as const).map((kind): Case => ({
+        method: 'POST',
+        op: '/v1/ad-networks/audiences',
+        url: '/v1/ad-networks/audiences',
+        body: (i) => ({
+          network: 'meta',
+          source_kind: kind,
+          source_id: String(
+            kind === 'cohort' ? i.cohort : kind === 'journey_stage' ? i.journeyStage : i.cadence,
+          ),
+        }),
+        control: false,
+      })),
     ];
 
     // Every operation whose body names a resource by id is walked here, or said why not.
@@ -390,6 +405,7 @@ describe("another client's ids, walked through every route", async () => {
       'POST /biller/client/{clientId}/card': "payment_method_id is the card vendor's",
       'PUT /biller/biller/client/{clientId}/billing_info': 'tax_id is a tax number',
       'POST /sc/content/render': 'template_id is one of the built-in templates',
+      'PUT /v1/ad-networks/{network}': "ad_account_id and page_id are the ad network's",
     };
     const namesIds = (schema: Operation['body'], depth = 0): boolean => {
       if (!schema || depth > 6) return false;
@@ -584,7 +600,7 @@ describe("another client's ids, walked through every route", async () => {
         const qs = new URLSearchParams(
           Object.entries(query).map(([k, v]): [string, string] => [k, k === 'client_id' ? acme : String(v)]),
         );
-        const idParams = op.params.filter((p) => p.in === 'path' && p.name !== 'clientId');
+        const idParams = op.params.filter(isIdParam);
         // An enum in the path (a CRM's or platform's name) is walked over every value.
         const fills: Record<string, string>[] = [{}];
         for (const p of idParams.filter((x) => x.schema?.enum))

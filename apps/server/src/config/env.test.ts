@@ -67,6 +67,20 @@ describe('loadConfig', () => {
       ]);
   });
 
+  it('bounds DATABASE_POOL_SIZE (default 10)', () => {
+    expect(loadConfig({ DATA_DIR: 'memory://' }).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATA_DIR: 'memory://', DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    for (const [v, why] of [
+      ['1', 'must be at least 2'],
+      ['500', 'must be at most 200'],
+      ['2.5', 'must be a whole number of connections'],
+      ['many', 'must be a whole number of connections'],
+    ])
+      expect(problemsOf({ DATA_DIR: 'memory://', DATABASE_POOL_SIZE: v! })).toEqual([
+        `DATABASE_POOL_SIZE: ${why} (got "${v}")`,
+      ]);
+  });
+
   it('requires APP_SECRET in production', () => {
     expect(problemsOf({ NODE_ENV: 'production', DATA_DIR: 'memory://' })).toEqual([
       'APP_SECRET: is required when NODE_ENV=production (at least 32 characters)',

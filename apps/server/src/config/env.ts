@@ -35,6 +35,14 @@ const schema = z.object({
       message: 'must be a postgres:// or postgresql:// URL',
     })
     .optional(),
+  // Connections each instance keeps to PostgreSQL (queries and the job queue share them): the
+  // instances times this must stay under the server's max_connections (100 by default).
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ message: 'must be a whole number of connections' })
+    .int('must be a whole number of connections')
+    .min(2, 'must be at least 2')
+    .max(200, 'must be at most 200')
+    .default(10),
   PGLITE_SHARED_BUFFERS_MB: z.coerce
     .number({ message: 'must be a whole number of megabytes' })
     .int('must be a whole number of megabytes')
@@ -307,6 +315,7 @@ export type Config = {
   /** Folder for the embedded database and local files; `memory://` keeps everything in memory. */
   dataDir: string;
   databaseUrl: string | undefined;
+  databasePoolSize: number;
   /** Shared buffers of the embedded database (PGlite), in MiB; unused with DATABASE_URL. */
   pgliteSharedBuffersMb: number;
   appSecret: string;
@@ -464,6 +473,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
     appSecret: e.APP_SECRET ?? localSecret(dataDir),
     smtpUrl: e.SMTP_URL,

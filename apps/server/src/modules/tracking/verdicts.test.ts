@@ -239,8 +239,11 @@ describe('counting only people (issue 38): over real HTTP, with the burst rule o
       const image = () =>
         app.tracking.record({ ...s, type: 'impression', size: '300x250', at: new Date(t0 + c.image) });
       const click = () => app.tracking.record({ ...s, type: 'click', at: new Date(t0 + c.click) });
-      if (c.image <= c.click) await image().then(click);
-      else await click().then(image);
+      // The image first whatever the times: these events are a minute old, so nothing holds the click
+      // for its window (the hold that covers a later image counts from now), and a fold between the
+      // two appends would judge the click alone (seen on PostgreSQL under load). The rule reads times,
+      // not the order of arrival; the hold itself is tested over HTTP above and below.
+      await image().then(click);
       made.push({ ...c, id: t.id });
     }
     await app.tracking.settled();

@@ -68,7 +68,7 @@ test.describe('/settings/billing', () => {
 
     await page.goto(`/settings/billing?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
-    await expect(page.locator('main')).toContainText('billing_details.read');
+    await expect(page.locator('main')).toContainText('does not have permission to see billing');
     await expect(page.getByTestId('balance-amount')).toHaveCount(0);
   });
 });

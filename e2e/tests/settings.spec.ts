@@ -214,7 +214,7 @@ test.describe('clients', () => {
     await expect(page).toHaveURL(/\/feed\?client_id=/);
     await page.goto('/clients');
     await expect(page.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
-    await expect(page.locator('main')).toContainText('client.read');
+    await expect(page.locator('main')).toContainText('does not have permission to see the clients');
   });
 });
 

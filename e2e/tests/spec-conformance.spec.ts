@@ -205,7 +205,8 @@ test.describe('SPEC.md §2 Screens and routes', () => {
   }) => {
     await signInTo(page, `/settings/billing?client_id=${CLIENTS.acme}`, SAM);
     await expect(page.getByRole('heading', { name: 'An error occurred' })).toBeVisible();
-    await expect(page.locator('main')).toContainText('billing_details.read');
+    // The permission in words (issue 42 item 8), not its code name.
+    await expect(page.locator('main')).toContainText('does not have permission to see billing');
   });
 
   test('"/lp/preview | Empty layout" and "/content/preview/{base58}/{resolution} | Content preview, empty layout"', async ({

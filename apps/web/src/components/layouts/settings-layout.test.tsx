@@ -92,8 +92,8 @@ describe('SettingsLayout (issue 42 item 2)', () => {
     const { router } = await show('/settings/profile', 'green_manager');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Settings: Profile' }));
-    // The dropdown fades in: its items are found once shown.
-    const item = await screen.findByRole('menuitem', { name: 'Notifications' }, { timeout: 5000 });
+    // The dropdown fades in: its items are found once shown (over 5 s on CI's two loaded cores once).
+    const item = await screen.findByRole('menuitem', { name: 'Notifications' }, { timeout: 15_000 });
     const menu = item.closest('[role="menu"]') as HTMLElement;
     expect(within(menu).getByText('Users')).toBeInTheDocument();
     expect(within(menu).queryByText('Billing')).toBeNull();

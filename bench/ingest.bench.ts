@@ -20,6 +20,7 @@ import {
   targets,
 } from '../apps/server/src/db/schema/index.ts';
 import { enqueueEvents, foldQueue, peekVersioned } from '../apps/server/src/modules/tracking/repository.ts';
+import { createSuppressionKey } from '../apps/server/src/modules/suppressions/key.ts';
 import { judge } from '../apps/server/src/modules/tracking/verdict.ts';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import { cpuSeconds, postgresCpuSeconds, report, root, startProcess } from './lib.ts';
@@ -299,7 +300,9 @@ async function databaseAlone(database: Database, tokens: string[], seconds: numb
   // target (the cache's fill), appends of 50 decided events from 4 connections, and the single
   // consumer folding them; events/s counted until the consumer has caught up.
   const { db } = database;
-  const states = (await Promise.all(tokens.map((t) => peekVersioned(db, t)))).filter((s) => s !== null);
+  // Decision 0027: the state read tests the suppression list under the app's key (any key here).
+  const key = createSuppressionKey('bench-suppression-key-'.repeat(2));
+  const states = (await Promise.all(tokens.map((t) => peekVersioned(db, t, key)))).filter((s) => s !== null);
   let next = 0;
   let appending = true;
   let folded = 0;

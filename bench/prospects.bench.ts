@@ -161,6 +161,8 @@ export async function run() {
               order by impressions desc, id desc offset 400000 limit 1`,
           },
         },
+        // Issue 42 item 11: by how many cadences; no index serves the count (a top-N of the client).
+        { label: 'sort cadences (most)', query: { sort: 'cadences' } },
         { label: 'search a last name', query: { search: 'nguyen' } },
         { label: 'search one e-mail', query: { search: String(ids.rare) } },
         { label: 'search a company', query: { search: 'wonka' } },

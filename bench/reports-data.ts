@@ -167,6 +167,16 @@ from generate_series(1, 10) g cross join targets t where t.client_id = '${SMALL_
   // The same for each prospect's accounts (migration 0037), from the prospects, companies and CRM rows
   // loaded above.
   await step("each prospect's accounts", `select prospect_ties_fill()`);
+  // Issue 45: a 10 % holdout on every cadence, each target assigned as the insert trigger of
+  // migration 0053 would (off here, replica role), so the lift report reads 1,000,000 assigned targets.
+  await step(
+    'holdouts: 10 % of the targets held out',
+    `update cadences set holdout_percent = 10;
+     update targets t set holdout_percent = 10, holdout_group = case
+       when (('x' || substr(encode(sha256(convert_to(c.holdout_seed || ':' || t.id::text, 'UTF8')), 'hex'), 1, 8))::bit(32)::bigint)
+         * 100 < 10::bigint * 4294967296 then 'held_out' else 'exposed' end
+       from cadences c where c.id = t.cadence_id;`,
+  );
   await c.query(`set session_replication_role = origin`);
   await step('vacuum analyze', 'vacuum analyze');
 }

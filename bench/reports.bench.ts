@@ -238,6 +238,8 @@ export async function run() {
       ['content', `${r}/content?${range}`],
       ['/sc/performance/by_date', `/sc/performance/by_date?${range}`],
       ['/sc/revenue', `/sc/revenue?${range}`],
+      // Issue 45: exposed against held out over every assigned target, 90 days after each entered.
+      ['lift', `${r}/lift`],
     ];
 
     // The stored attribution (apps/server/src/modules/reports/attribution.ts) is computed once for

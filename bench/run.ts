@@ -6,9 +6,12 @@
  * operation (default 40) and seed.
  */
 import * as adAudience from './ad-audience.bench.ts';
+import * as adAudienceLinkedIn from './ad-linkedin.bench.ts';
+import * as adAudienceGoogle from './ad-google.bench.ts';
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as crmSync from './crm-sync.bench.ts';
+import * as erasure from './erasure.bench.ts';
 import * as exportBench from './export.bench.ts';
 import * as healthz from './healthz.bench.ts';
 import * as hubspotLists from './hubspot-lists.bench.ts';
@@ -21,6 +24,7 @@ import * as memory from './memory.bench.ts';
 import * as prospects from './prospects.bench.ts';
 import * as publicPages from './public-pages.bench.ts';
 import * as reports from './reports.bench.ts';
+import * as retention from './retention.bench.ts';
 import * as startup from './startup.bench.ts';
 import * as sync from './sync.bench.ts';
 import * as webhooks from './webhooks.bench.ts';
@@ -66,8 +70,12 @@ const all: Record<string, () => unknown> = {
   memory: () => memory.run(),
   export: () => exportBench.run(),
   reports: () => reports.run(),
+  retention: () => retention.run(),
   fuzz: () => fuzzBench.run({ runs: intOption('runs'), seed: intOption('seed') }),
   'ad-audience': () => adAudience.run(),
+  erasure: () => erasure.run(),
+  'ad-linkedin': () => adAudienceLinkedIn.run(),
+  'ad-google': () => adAudienceGoogle.run(),
 };
 const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {

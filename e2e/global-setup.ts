@@ -150,6 +150,8 @@ export default async function globalSetup() {
       // E2E_SERVER_LOG=<file> keeps every request with its time (to find what slows the suite).
       LOG_LEVEL: process.env.E2E_SERVER_LOG ? 'info' : 'warn',
       SEED_DEMO: 'true',
+      // The walks name demo prospects and their counts; none may be held out by chance (issue 45).
+      HOLDOUT_DEFAULT_PERCENT: '0',
       // Journey rules run every 5 s, so a member's stage move shows within a few of the journey view's
       // 5 s polls; not faster: each run holds the embedded database, which the whole suite shares.
       JOURNEY_EVALUATE_SECONDS: '5',
@@ -213,6 +215,7 @@ export default async function globalSetup() {
   // Workers read these (Playwright passes the runner's environment to them).
   process.env.E2E_MAILBOX_URL = mailbox.url;
   process.env.E2E_DNS_URL = dns.url;
+  process.env.E2E_META_URL = meta.url;
   process.env.E2E_SSO_ISSUER = sso.issuer;
   process.env.E2E_SSO_CLIENT_ID = 'rally-sso';
   process.env.E2E_SSO_CLIENT_SECRET = 'rally-sso-secret';

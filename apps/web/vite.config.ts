@@ -98,7 +98,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     // A screen test renders, clicks and waits on jsdom: 1-2 s alone, but past the 5 s default on a
     // loaded two-core machine (seen once: the ad editor's 409 test). Slow is not broken.
-    testTimeout: 20_000,
+    testTimeout: 45_000,
     // Screen tests wait on Mantine's transitions and lazy screens; with every lane of npm test on two
     // cores a different one or two of them ran out of time in each whole run (a menu item not shown
     // yet, a field not there), never the same one twice and none alone. Retried once, as the

@@ -44,6 +44,7 @@ test('an owner copies the snippet, sends the test e-mail, opens it, and sees Ins
   browser,
   baseURL,
 }) => {
+  test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const cadence = `E2E e-mail ads ${stamp}`;
   await signInAs(page);
@@ -111,8 +112,10 @@ test('an owner copies the snippet, sends the test e-mail, opens it, and sees Ins
   expect(image.headers()['content-type']).toBe('image/png');
   await gmail.close();
 
+  // The impression reaches the counts through the ingest queue (decision 0012): at CI's load of
+  // 20-24 that took longer than 20 s twice.
   await expect(async () => {
     await page.reload();
-    await expect(panel.getByText(/^Installed — first impression at /)).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+    await expect(panel.getByText(/^Installed — first impression at /)).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 75_000 });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, importCadence, signInAs } from './support.ts';
-import type { Browser, Page } from '@playwright/test';
+import { openProspectDrawer, prospectBrowser, showAdsOnDay, tagsIn } from './tag-walk.ts';
 
 /**
  * Issue 7 end to end: "an owner switches ads on for a cadence, assigns content to day 2, opens a
@@ -19,33 +19,7 @@ const SHOTS = 'test-results';
 const ACME = CLIENTS.acme;
 /** One of Acme's two seeded published ads; its clicks land on Acme's seeded landing page. */
 const CONTENT = 'Picks per hour';
-/** The prospect's own browser: an ordinary desktop Chrome (a headless user agent counts as a bot). */
-const PROSPECT_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-
 test.describe.configure({ timeout: 150_000 });
-
-/** A fresh browser for the prospect: no session, an ordinary user agent, nothing off our origin. */
-async function prospectBrowser(browser: Browser, baseURL: string) {
-  const context = await browser.newContext({ userAgent: PROSPECT_UA, baseURL });
-  const origin = new URL(baseURL).origin;
-  await context.route(
-    (url) => url.origin !== origin,
-    (route) => route.fulfill({ status: 204, body: '' }),
-  );
-  return context;
-}
-
-async function openDrawer(page: Page, name: string) {
-  await page.goto(`/prospects?client_id=${ACME}`);
-  await page.getByRole('textbox', { name: 'Search prospects' }).fill(name);
-  const rows = page.getByRole('table', { name: 'Prospects' }).locator('tbody tr');
-  await expect(rows).toHaveCount(1, { timeout: 15_000 });
-  await page.getByRole('button', { name }).click();
-  const drawer = page.getByRole('dialog', { name });
-  await expect(drawer).toBeVisible();
-  return drawer;
-}
 
 test('an owner switches ads on, puts content on day 2, a target opens the ad tag and clicks; the feed shows the click and the new superprospect live', async ({
   page,
@@ -62,27 +36,8 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   await signInAs(page);
   await importCadence(page.request, ACME, cadence, who);
 
-  // The cadence screen: ads are off for a newly imported cadence; switch them on.
-  await page.goto(`/cadence?client_id=${ACME}`);
-  await page.getByRole('table', { name: 'Cadences' }).getByRole('link', { name: cadence }).click();
-  await expect(page.getByRole('heading', { level: 1, name: cadence })).toBeVisible();
-  await expect(page.getByLabel('Status: Active')).toBeVisible();
-  const ads = page.getByRole('switch', { name: 'Show ads' });
-  await expect(ads).not.toBeChecked();
-  await ads.check();
-  await expect(ads).toBeChecked();
-  await expect(ads).toBeEnabled();
-
-  // Day 2: the ad, chosen in the content picker, saved.
-  const day2 = page.getByRole('region', { name: 'Day 2' });
-  await expect(day2.getByLabel('Day 2 counts')).toContainText('1Total');
-  await day2.getByRole('button', { name: 'Add content to Day 2' }).click();
-  await day2.getByLabel('Day 2, content 1: content').click();
-  await page.getByRole('option', { name: CONTENT }).click();
-  await expect(day2.getByLabel('Day 2, content 1: content')).toHaveValue(CONTENT);
-  const bar = page.getByRole('region', { name: 'Unsaved changes' });
-  await bar.getByRole('button', { name: 'Save changes' }).click();
-  await expect(bar).toHaveCount(0);
+  // The cadence screen: ads are off for a newly imported cadence; switch them on, content on day 2.
+  await showAdsOnDay(page, ACME, cadence, 2, CONTENT);
   await page.screenshot({ path: `${SHOTS}/walk-cadence.png`, fullPage: true });
 
   // The feed, open in its own tab; the page must not reload.
@@ -98,18 +53,13 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   await expect(activity.locator('li', { hasText: name })).toHaveCount(0);
 
   // The prospect's drawer: on day 2 of the cadence, not super yet, with the entry's tags.
-  const drawer = await openDrawer(page, name);
+  const drawer = await openProspectDrawer(page, ACME, name);
   const entries = drawer.getByRole('table', { name: 'Cadence entries' });
   const row = entries.getByRole('row').filter({ hasText: cadence });
   await expect(row).toContainText('Day 2');
   await expect(row).toContainText('Not yet');
   await expect(drawer.getByText('Superprospect', { exact: true })).toHaveCount(0);
-  const tags = drawer.getByRole('region', { name: `Tags for ${cadence}` });
-  const adTag = await tags.getByRole('textbox', { name: `Ad tag, ${cadence}` }).inputValue();
-  const clickTag = await tags.getByRole('textbox', { name: `Click tag, ${cadence}` }).inputValue();
-  expect(adTag).toMatch(new RegExp(`^${baseURL}/t/[A-Za-z0-9_-]+/ad/300x250\\.png$`));
-  const token = adTag.split('/t/')[1]!.split('/')[0]!;
-  expect(clickTag).toBe(`${baseURL}/t/${token}/c`);
+  const { tags, adTag, clickTag, token } = await tagsIn(drawer, cadence, baseURL!);
   await expect(tags.getByRole('link', { name: /Open ad/ })).toHaveAttribute('href', adTag);
   await expect(tags.getByRole('button', { name: `Copy Ad tag, ${cadence}` })).toBeVisible();
   await expect(tags.getByRole('button', { name: `Copy Click tag, ${cadence}` })).toBeVisible();
@@ -153,7 +103,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   expect(feedErrors).toEqual([]);
 
   // And the prospect is super in that cadence now, with the impression and the click counted.
-  const after = await openDrawer(page, name);
+  const after = await openProspectDrawer(page, ACME, name);
   await expect(after.getByText('Superprospect', { exact: true })).toBeVisible();
   const rowAfter = after
     .getByRole('table', { name: 'Cadence entries' })

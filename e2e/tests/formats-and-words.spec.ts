@@ -49,6 +49,13 @@ for (const [label, viewport] of [
     test('dates in one format, switches and fields in plain words', async ({ page }) => {
       await signInTo(page, `/reports?client_id=${CLIENTS.agency}&tab=opportunities`);
       const table = page.getByRole('table', { name: 'Opportunities' });
+      if (label === 'phone') {
+        // On a phone a table opens on its key columns (issue 42 item 11): the dates are a tick away.
+        await expect(table.getByRole('row').nth(1)).toBeVisible();
+        await page.getByRole('button', { name: 'Columns' }).first().click();
+        await page.getByRole('checkbox', { name: 'Created' }).check();
+        await page.keyboard.press('Escape');
+      }
       await expect(table.getByText(US_DAY).first()).toBeVisible();
       await expect(table.getByText(OTHER_DAY)).toHaveCount(0);
       await shot(page, `dates-opportunities-${label}`);

@@ -32,9 +32,10 @@ test.describe('/reports (issue 17)', () => {
     expect(download.suggestedFilename()).toMatch(/^alignment-all-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path()) ?? '', 'utf8');
     expect(csv.split('\r\n')[0]).toContain('Account,Website,Worked by');
-    const firstAccount = (await accounts.getByRole('row').nth(1).getByRole('cell').first().innerText()).split(
-      '\n',
-    )[0]!;
+    // The first row's account name (its first cell is the row's tick box since issue 42 item 11).
+    const firstAccount = (
+      await accounts.getByRole('row').nth(1).getByRole('button').first().innerText()
+    ).split('\n')[0]!;
     expect(csv).toContain(firstAccount);
 
     // An account opens to its buying group, a person of it to the prospect's timeline.
@@ -94,7 +95,7 @@ test.describe('/reports (issue 17)', () => {
     await page.screenshot({ path: testInfo.outputPath('reports-opportunities.png'), fullPage: true });
     const [opps] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export CSV' }).click(),
+      page.getByRole('button', { name: 'Export all (CSV)' }).click(),
     ]);
     expect(opps.suggestedFilename()).toMatch(/^opportunities-all-\d{4}-\d{2}-\d{2}\.csv$/);
 

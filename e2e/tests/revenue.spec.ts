@@ -10,15 +10,23 @@ test.describe('/revenue (issue 17)', () => {
   test('headline numbers, the tables behind them, one opportunity opened, and a CSV export', async ({
     page,
   }) => {
+    test.setTimeout(180_000);
     await signInTo(page, `/revenue?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Revenue', level: 1 })).toBeVisible();
     // The demo's ads were seen before some of its opportunities: the numbers are real, not zero.
+    // They come from the stored attribution, which the workers compute after the server starts:
+    // as the first test of a fresh server under load it was not there yet, so the page is read again.
     const generated = page.locator('text=Pipeline generated').first().locator('xpath=..');
-    await expect(generated).toContainText(/\$\d/);
+    await expect(async () => {
+      await page.reload();
+      await expect(generated).toContainText(/\$\d/, { timeout: 5_000 });
+    }).toPass({ timeout: 90_000 });
     await expect(page.getByText(/of \d+ new opportunities/)).toBeVisible();
     // value_report: what the superprospects cost against what followed.
     await expect(
-      page.getByText(/spent on \d+ superprospects? in this period|No superprospect was billed/),
+      page.getByText(
+        /Rally fee \(\d+ superprospects?\) in this period|network spend in this period|Nothing was spent in this period/,
+      ),
     ).toBeVisible();
     const table = page.getByRole('table', { name: 'Pipeline generated' });
     await expect(table.getByRole('row')).not.toHaveCount(1);
@@ -34,7 +42,8 @@ test.describe('/revenue (issue 17)', () => {
     // The list of all opportunities shows Closed Won rows too: a click while the Won list replaces it
     // can land on a row that goes away, so it is tried again until the drawer opens.
     await expect(async () => {
-      await opportunities.getByRole('button').first().click();
+      // The first row's name (the header's buttons sort the columns: issue 42 item 11).
+      await opportunities.getByRole('row').nth(1).getByRole('button').first().click();
       await expect(drawer.getByRole('heading', { name: 'Stage history' })).toBeVisible({ timeout: 3_000 });
     }).toPass({ timeout: 20_000 });
     await expect(drawer.getByRole('heading', { name: 'Engaged prospects' })).toBeVisible();
@@ -42,7 +51,7 @@ test.describe('/revenue (issue 17)', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export CSV' }).click(),
+      page.getByRole('button', { name: 'Export all (CSV)' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^opportunities-won-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path()) ?? '', 'utf8');

@@ -21,9 +21,12 @@ export async function signInUI(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
-/** Waits until the header shows the signed-in user's name. */
+/**
+ * Waits until the header shows the signed-in user's name. 45 s: on CI's two cores shared by five
+ * suites, a browser starved of CPU took 13 s between self's answer and its next request.
+ */
 export async function expectSignedIn(page: Page, name: string) {
-  await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(name, { timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(name, { timeout: 45_000 });
 }
 
 type User = { email: string; password: string; name: string };
@@ -210,6 +213,11 @@ export async function importCadence(
       { timeout: 30_000 },
     )
     .toBe('done');
+  // What the import did (imported_rows, suppressed_rows…), for walks that check it.
+  return (await (await api(request, 'GET', `${imports}/${id}`, undefined, clientId)).json()) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** Sets the TXT records the loopback DNS (global-setup.ts) answers for `name`; [] removes them. */

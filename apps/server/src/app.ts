@@ -22,6 +22,7 @@ import type { RedisLink } from './lib/redis.ts';
 import { ANALYTICS_PROXY_PATH, appConfigRoutes } from './modules/app-config/index.ts';
 import { adNetworkApiRoutes, setupAdNetworks } from './modules/ad-networks/index.ts';
 import { attentionRoutes } from './modules/attention/index.ts';
+import { auditRoutes } from './modules/audit/index.ts';
 import { sdrNotificationRoutes, setupSdrNotifications } from './modules/sdr-notifications/index.ts';
 import { embeddedReportRoutes } from './modules/embedded-reports/index.ts';
 import { authRoutes, registerRoutes } from './modules/auth/index.ts';
@@ -40,7 +41,10 @@ import { contentRoutes, filesRoutes, scContentRoutes } from './modules/content/i
 import { publicPageRoutes } from './modules/creative/index.ts';
 import { scCreativeRoutes } from './modules/creative/preview-routes.ts';
 import { fileforceRoutes } from './modules/fileforce/index.ts';
+import { setupSuppressions, suppressionRoutes, whyPageRoutes } from './modules/suppressions/index.ts';
+import { erasedTest, erasureRoutes } from './modules/erasures/index.ts';
 import { hooklyRoutes, setupWebhooks } from './modules/hookly/index.ts';
+import { retentionRoutes, setupRetention } from './modules/retention/index.ts';
 import {
   createCrmAdapters,
   createCrmSyncService,
@@ -51,6 +55,7 @@ import {
 import type { CrmSyncService } from './modules/crm/index.ts';
 import {
   reportInsightRoutes,
+  reportNetworkRoutes,
   reportRoutes,
   salesPriorityRoutes,
   scReportRoutes,
@@ -61,9 +66,12 @@ import { adFieldsApiRoutes, neutralTagRoutes, setupAdFields } from './modules/ad
 import type { FastLane } from './modules/tracking/index.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { userRoutes } from './modules/users/index.ts';
+import { SCIM_PREFIX, scimRoutes, scimTokenRoutes } from './modules/scim/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createOutbox } from './modules/mail/outbox.ts';
+import { incrementalityRoutes } from './modules/incrementality/index.ts';
 import { oauthIdentityRoutes, oauthRoutes, ssoSettingsRoutes } from './modules/oauth/index.ts';
+import { samlRoutes, samlSettingsRoutes } from './modules/saml/index.ts';
 import {
   createSequenceAdapters,
   createSyncService,
@@ -121,6 +129,9 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     oauthRoutes,
     oauthIdentityRoutes,
     ssoSettingsRoutes,
+    samlRoutes,
+    samlSettingsRoutes,
+    scimTokenRoutes,
     userRoutes,
     clientRoutes,
     domainRoutes,
@@ -132,6 +143,7 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     hooklyRoutes,
     reportRoutes,
     reportInsightRoutes,
+    reportNetworkRoutes,
     salesPriorityRoutes,
     attentionRoutes,
     sdrNotificationRoutes,
@@ -145,6 +157,11 @@ const MODULES: Record<ServiceName, FastifyPluginAsync[]> = {
     adFieldsApiRoutes,
     emailAdRoutes,
     adNetworkApiRoutes,
+    incrementalityRoutes,
+    auditRoutes,
+    suppressionRoutes,
+    erasureRoutes,
+    retentionRoutes,
   ],
   sc: [
     scIntegrationRoutes,
@@ -239,6 +256,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisPrefix, app.log) : undefined;
   app.decorate('redis', redis);
   setupFeed(app);
+  // Before the tracking engine, the syncs and the imports, which all respect the lists.
+  setupSuppressions(app);
   // Before the features that emit webhook events (syncs, imports, tracking, billing).
   const webhooks = setupWebhooks(app, {
     workers: opts.workers,
@@ -254,6 +273,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     feed: app.feedBus,
     events: webhooks.events,
     afterSync: (id) => app.adFields.writer.afterSync(id),
+    holdoutPercent: config.holdoutDefaultPercent,
+    suppressions: app.suppressions,
+    erasedTest: (clientId, emails) => erasedTest(database.db, app.suppressions.key, clientId, emails),
   });
   integrationSync.register();
   const crmSync = createCrmSyncService({
@@ -265,6 +287,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     heartbeatSeconds: config.jobHeartbeatSeconds,
     events: webhooks.events,
     afterSync: (id) => app.adFields.writer.afterSync(id),
+    suppressions: app.suppressions,
+    erasedTest: (tx, clientId, emails) => erasedTest(tx, app.suppressions.key, clientId, emails),
   });
   crmSync.register();
   app.decorate('crmSync', crmSync);
@@ -315,6 +339,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // After the queue's start hook: billing asks for its first run once the queue is up.
   setupBilling(app, { now: opts.billingClock, workers: opts.workers });
   setupDomains(app, { workers: opts.workers });
+  setupRetention(app, { workers: opts.workers });
 
   await app.register(fastifyCookie);
   await app.register(authPlugin);
@@ -382,10 +407,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       fastLane = adFastLane(app);
     });
   }
+  // SCIM provisioning for identity providers: bearer tokens, outside the session-and-CSRF bases.
+  if (config.services.includes('main')) await app.register(scimRoutes, { prefix: SCIM_PREFIX });
   // Uploaded images, public at the root: landing pages on custom domains show them too.
   if (config.services.includes('main')) await app.register(filesRoutes);
   // Server-rendered landing pages and previews; before the app's fallback, which they step aside to.
   if (config.services.includes('main')) await app.register(publicPageRoutes);
+  // "Why am I seeing this?" (issue 44): linked from every landing page and the e-mail snippet.
+  if (config.services.includes('main')) await app.register(whyPageRoutes);
   if (config.services.includes('main')) await app.register(spaPlugin, { webDist: config.webDist });
 
   return app;

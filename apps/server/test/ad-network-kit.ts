@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createSecretBox } from '../src/lib/crypto.ts';
+import type { FakeMeta } from './fakes/meta.ts';
+import { createTestApp } from './helpers.ts';
 import {
   adNetworkConnections,
   cadences,
@@ -88,4 +90,47 @@ export async function connectMetaDirectly(
     })
     .returning();
   return row!;
+}
+
+/** A LinkedIn connection written straight to the table, as the OAuth callback and account choice leave it. */
+export async function connectLinkedInDirectly(
+  app: FastifyInstance,
+  clientId: string,
+  token: { accessToken: string; refreshToken: string | null; expiresAt: string },
+) {
+  const box = createSecretBox(app.config.appSecret);
+  const [row] = await app.db
+    .insert(adNetworkConnections)
+    .values({
+      clientId,
+      network: 'linkedin',
+      credentialsEnc: box.encrypt(JSON.stringify({ kind: 'oauth', ...token })),
+      accountName: 'Lena Marketer',
+      adAccountId: '5001',
+      adAccountName: 'Acme LinkedIn Ads',
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * A test app whose Meta adapter talks to `fake` (test/fakes/meta.ts), with retries that do not wait
+ * (each wait asked for goes to `sleep`); without queue workers unless `workers` is true, so a test runs
+ * the jobs itself.
+ */
+export function metaTestApp(
+  fake: FakeMeta,
+  opts: { workers?: boolean; sleep?: (ms: number) => Promise<void> } = {},
+): Promise<FastifyInstance> {
+  return createTestApp({
+    workers: opts.workers ?? false,
+    env: {
+      META_APP_ID: fake.appId,
+      META_APP_SECRET: fake.appSecret,
+      META_GRAPH_URL: fake.url,
+      META_AUTH_URL: fake.url,
+      META_API_VERSION: fake.version,
+    },
+    adapters: { retry: { sleep: opts.sleep ?? (async () => undefined), baseDelayMs: 1 } },
+  });
 }

@@ -80,6 +80,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     // tests click without following the redirect to the landing page.
     TRACKING_BURST_MS: '0',
     TRACKING_LANDING_VIEW_MS: '0',
+    // New cadences hold out no one unless a test asks (incrementality tests): a random tenth of a
+    // test's targets showing no ad would make every count in the suite a matter of chance.
+    HOLDOUT_DEFAULT_PERCENT: '0',
     ...opts.env,
   });
   const app = await buildApp(config, { jobPollingSeconds: 0.5, pgliteSnapshot: pgliteSnapshot(), ...opts });
@@ -129,7 +132,7 @@ export async function startSmtpServer(): Promise<{
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
 export async function waitFor<T>(
   check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 15_000,
+  timeoutMs = 25_000,
 ): Promise<T> {
   const start = Date.now();
   for (;;) {
@@ -141,7 +144,7 @@ export async function waitFor<T>(
 }
 
 /** Waits until no job of the named queues is queued, retrying or running. */
-export async function queuesIdle(app: FastifyInstance, names: string[], timeoutMs = 15_000): Promise<void> {
+export async function queuesIdle(app: FastifyInstance, names: string[], timeoutMs = 25_000): Promise<void> {
   await waitFor(async () => {
     for (const name of names) {
       const jobs = await app.queue.boss.findJobs(name);

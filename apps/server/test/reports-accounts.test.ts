@@ -54,6 +54,16 @@ describe('account reports: alignment, target, buying group (issue 17)', async ()
     const only = await owner.get(`${base}/alignment?${RANGE}&segment=outreach_only`);
     expect(only.json().items.map((a: { name: string }) => a.name)).toEqual(['Acme Gamma']);
     expect(only.json().counts.total).toBe(3); // the counts stay those of every segment
+    // The accounts engaged with the ads (both and ads only): as many as the summary's engaged accounts.
+    const engaged = await owner.get(`${base}/alignment?${RANGE}&segment=engaged`);
+    expect(engaged.statusCode, engaged.body).toBe(200);
+    expect(
+      engaged
+        .json()
+        .items.map((a: { name: string }) => a.name)
+        .sort(),
+    ).toEqual(['Acme Alpha', 'Acme Beta']);
+    expect(engaged.json().total).toBe((await owner.get(`${base}/summary?${RANGE}`)).json().engaged_accounts);
     const paged = await owner.get(`${base}/alignment?${RANGE}&page=2&page_size=2`);
     expect(paged.json()).toMatchObject({ total: 3, page: 2, page_size: 2 });
     expect(paged.json().items).toHaveLength(1);

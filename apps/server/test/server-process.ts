@@ -30,6 +30,7 @@ export function startServer(
         // max_connections is 100: three instances of two files at 10 each plus the API suite's
         // apps ran out of them ("too many clients", a tag answered 500). Six each leave room.
         DATABASE_POOL_SIZE: '6',
+        HOLDOUT_DEFAULT_PERCENT: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

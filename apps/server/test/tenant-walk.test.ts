@@ -116,6 +116,7 @@ describe("another client's ids, walked through every route", async () => {
       cadence: Number(await first('cadences', clientId)),
       fileImport: await first('file_imports', clientId),
       invoice: await first('invoices', clientId),
+      client: clientId,
     });
     type Ids = Awaited<ReturnType<typeof idsOf>>;
     const own = await idsOf(agency);
@@ -171,6 +172,13 @@ describe("another client's ids, walked through every route", async () => {
     };
     const c = `/v1/rest/client/${agency}`;
     const cases: Case[] = [
+      // Issue 42 item 13: a new client under a parent the user may not create under.
+      {
+        method: 'POST',
+        op: '/v1/rest/client',
+        url: '/v1/rest/client',
+        body: (i) => ({ name: 'Walk client', parent_id: i.client }),
+      },
       {
         method: 'POST',
         op: '/v1/rest/client/{clientId}/sales/priority',
@@ -396,6 +404,23 @@ describe("another client's ids, walked through every route", async () => {
         }),
         control: false,
       })),
+      // A network campaign (decision 0026) names an audience and an ad: no network is connected in
+      // the demo, so no audience exists to walk, and the ad is the other client's.
+      {
+        method: 'POST',
+        op: '/v1/ad-networks/campaigns',
+        url: '/v1/ad-networks/campaigns',
+        body: (i) => ({
+          audience_id: '00000000-0000-4000-8000-000000000000',
+          content_id: i.content,
+          name: 'Walk',
+          objective: 'traffic',
+          budget_kind: 'daily',
+          budget_minor: 2_000,
+          starts_at: new Date(Date.now() + 86_400_000).toISOString(),
+        }),
+        control: false,
+      },
     ];
 
     // Every operation whose body names a resource by id is walked here, or said why not.
@@ -564,8 +589,11 @@ describe("another client's ids, walked through every route", async () => {
       ),
       'integration.write': ['127.0.0.1:9/walk-hook'],
       'billing_details.read': await column('select number as v from invoices where client_id = $1'),
+      // A member who is also one of the client's sales reps (the demo SDR, issue 42 item 9) has their
+      // address on the rep's record too, which the sales reps' screens show by design: not a marker.
       'users.read': await column(
-        'select u.email as v from users u join memberships m on m.user_id = u.id where m.client_id = $1',
+        `select u.email as v from users u join memberships m on m.user_id = u.id where m.client_id = $1
+          and not exists (select 1 from sales_reps r where r.client_id = $1 and lower(r.email) = lower(u.email))`,
       ),
     };
     for (const [permission, values] of Object.entries(markers))

@@ -9,3 +9,5 @@ export * from './utils/sales-reps.ts';
 export * from './utils/escape.ts';
 export * from './utils/personalise.ts';
 export * from './utils/email.ts';
+export * from './constants/definitions.ts';
+export * from './utils/csv-cell.ts';

@@ -147,6 +147,8 @@ export const APP_ROUTES = [
   // Campaigns (issue 18): a cohort's flights on an ad network, with the download of their ads.
   { id: 'campaign-new', path: '/cohorts/:id/campaigns/new', title: 'New campaign', layout: 'default' },
   { id: 'campaign', path: '/campaigns/:id', title: 'Campaign', layout: 'default' },
+  // A campaign on an ad network for one audience (issue 39, decision 0026): launch, pause, status.
+  { id: 'network-campaign', path: '/network-campaigns/:id', title: 'Network campaign', layout: 'default' },
   // Content studio: its ads and landing pages are for the cadences of an integration (SPEC.md §2); drafted before one.
   {
     id: 'content',
@@ -223,6 +225,14 @@ export const APP_ROUTES = [
     withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
   {
+    id: 'settings-suppressions',
+    path: '/settings/suppressions',
+    title: 'Suppression list',
+    layout: 'default',
+    permission: 'settings.write',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
+  },
+  {
     id: 'settings-ad-networks',
     path: '/settings/ad-networks',
     title: 'Ad networks',
@@ -241,6 +251,14 @@ export const APP_ROUTES = [
     path: '/settings/users/:slug',
     title: 'Pending invitations',
     layout: 'default',
+    withoutIntegration: WITHOUT_INTEGRATION.settings,
+  },
+  {
+    id: 'settings-audit-log',
+    path: '/settings/audit-log',
+    title: 'Audit log',
+    layout: 'default',
+    permission: 'settings.write',
     withoutIntegration: WITHOUT_INTEGRATION.settings,
   },
   {

@@ -123,6 +123,14 @@ const schema = z.object({
     .min(0)
     .max(120_000)
     .default(15_000),
+  // The holdout share new cadences and cohorts start with (issue 45, docs/reports.md "Lift"); owners
+  // change each one's share. Existing ones kept 0 when holdouts arrived (migration 0053).
+  HOLDOUT_DEFAULT_PERCENT: z.coerce
+    .number({ message: 'must be a whole number of percent' })
+    .int('must be a whole number of percent')
+    .min(0, 'must be at least 0')
+    .max(50, 'must be at most 50')
+    .default(10),
   // No default here: it depends on NODE_ENV (on outside production, off in it; see loadConfig).
   // Checked in loadConfig (parseTrustProxy): a hop count or a list of addresses and ranges.
   TRUST_PROXY: z.string().trim().optional(),
@@ -184,6 +192,30 @@ const schema = z.object({
     .string()
     .regex(/^v\d+\.\d$/, 'must be a Graph API version like v25.0')
     .default('v25.0'),
+  LINKEDIN_CLIENT_ID: z.string().trim().min(1).optional(),
+  LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+  LINKEDIN_API_URL: url('the LinkedIn REST API base').default('https://api.linkedin.com'),
+  LINKEDIN_AUTH_URL: url('the LinkedIn OAuth host').default('https://www.linkedin.com'),
+  LINKEDIN_API_VERSION: z
+    .string()
+    .regex(/^20\d{2}(0[1-9]|1[0-2])$/, 'must be a Marketing API version like 202606 (YYYYMM)')
+    .default('202606'),
+  LINKEDIN_SOURCE_PLATFORM: z
+    .string()
+    .trim()
+    .regex(/^[A-Z][A-Z0-9_]{1,60}$/, 'must be the DMP sourcePlatform value LinkedIn assigned (upper case)')
+    .default('RALLY'),
+  GOOGLE_ADS_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_ADS_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ADS_DEVELOPER_TOKEN: z.string().trim().min(1).optional(),
+  GOOGLE_ADS_API_URL: url('the Google Ads API base').default('https://googleads.googleapis.com'),
+  GOOGLE_ADS_API_VERSION: z
+    .string()
+    .regex(/^v\d+$/, 'must be a Google Ads API version like v26')
+    .default('v26'),
+  GOOGLE_DATA_MANAGER_URL: url('the Data Manager API base').default('https://datamanager.googleapis.com'),
+  GOOGLE_OAUTH_AUTH_URL: url('the Google consent screen host').default('https://accounts.google.com'),
+  GOOGLE_OAUTH_TOKEN_URL: url('the Google token host').default('https://oauth2.googleapis.com'),
   UPLOAD_MAX_MB: z.coerce
     .number({ message: 'must be a number of megabytes' })
     .int('must be a whole number of megabytes')
@@ -295,8 +327,29 @@ export type MetaConfig = {
   appSecret: string | null;
 };
 
+/** LinkedIn's Marketing API (issue 39): the app's OAuth client, the REST host and `LinkedIn-Version`. */
+export type LinkedInConfig = OAuthVendorConfig & { apiVersion: string; sourcePlatform: string };
+
+/**
+ * Google Ads (issue 39): an OAuth client of its own (the sign-in client asks for no ads scopes), the
+ * Google Ads API's developer token, and the hosts of the Google Ads API, the Data Manager API
+ * (Customer Match uploads since April 2026) and Google's OAuth endpoints.
+ */
+export type GoogleAdsConfig = {
+  apiUrl: string;
+  apiVersion: string;
+  dataManagerUrl: string;
+  authUrl: string;
+  tokenUrl: string;
+  appId: string | null;
+  appSecret: string | null;
+  developerToken: string | null;
+};
+
 export type VendorsConfig = {
   meta: MetaConfig;
+  linkedin: LinkedInConfig;
+  google: GoogleAdsConfig;
   salesloft: OAuthVendorConfig;
   outreach: OAuthVendorConfig;
   apolloio: { apiUrl: string };
@@ -334,6 +387,8 @@ export type Config = {
   /** Fetches of one ad tag this close around a click make it a scanner's (decision 0017); 0: off. */
   trackingBurstMs: number;
   trackingLandingViewMs: number;
+  /** Share (%) of targets held out in new cadences and cohorts (issue 45). */
+  holdoutDefaultPercent: number;
   /** Idle time after which a session ends (sliding). */
   sessionTtlDays: number;
   /** Sign-in attempts allowed per account in a window (per IP: ten times as many). */
@@ -445,13 +500,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
     );
   }
-  for (const p of ['GOOGLE', 'MICROSOFT', 'SALESLOFT', 'OUTREACH', 'SALESFORCE', 'HUBSPOT'] as const) {
+  for (const p of [
+    'GOOGLE',
+    'MICROSOFT',
+    'SALESLOFT',
+    'OUTREACH',
+    'SALESFORCE',
+    'HUBSPOT',
+    'LINKEDIN',
+  ] as const) {
     if (e[`${p}_CLIENT_ID`] && !e[`${p}_CLIENT_SECRET`]) {
       problems.push(`${p}_CLIENT_SECRET: is required when ${p}_CLIENT_ID is set`);
     }
   }
   if (e.META_APP_ID && !e.META_APP_SECRET) {
     problems.push('META_APP_SECRET: is required when META_APP_ID is set');
+  }
+  if (e.GOOGLE_ADS_CLIENT_ID && (!e.GOOGLE_ADS_CLIENT_SECRET || !e.GOOGLE_ADS_DEVELOPER_TOKEN)) {
+    problems.push(
+      'GOOGLE_ADS_CLIENT_SECRET, GOOGLE_ADS_DEVELOPER_TOKEN: are required when GOOGLE_ADS_CLIENT_ID is set',
+    );
   }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_PUBLISHABLE_KEY) {
     problems.push(
@@ -487,6 +555,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: trustProxy as Config['trustProxy'],
     trackingBurstMs: e.TRACKING_BURST_MS,
     trackingLandingViewMs: e.TRACKING_LANDING_VIEW_MS,
+    holdoutDefaultPercent: e.HOLDOUT_DEFAULT_PERCENT,
     sessionTtlDays: e.SESSION_TTL_DAYS,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
@@ -512,6 +581,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         apiVersion: e.META_API_VERSION,
         appId: e.META_APP_ID ?? null,
         appSecret: e.META_APP_SECRET ?? null,
+      },
+      linkedin: {
+        apiUrl: e.LINKEDIN_API_URL.replace(/\/+$/, ''),
+        authUrl: e.LINKEDIN_AUTH_URL.replace(/\/+$/, ''),
+        apiVersion: e.LINKEDIN_API_VERSION,
+        sourcePlatform: e.LINKEDIN_SOURCE_PLATFORM,
+        clientId: e.LINKEDIN_CLIENT_ID ?? null,
+        clientSecret: e.LINKEDIN_CLIENT_SECRET ?? null,
+      },
+      google: {
+        apiUrl: e.GOOGLE_ADS_API_URL.replace(/\/+$/, ''),
+        apiVersion: e.GOOGLE_ADS_API_VERSION,
+        dataManagerUrl: e.GOOGLE_DATA_MANAGER_URL.replace(/\/+$/, ''),
+        authUrl: e.GOOGLE_OAUTH_AUTH_URL.replace(/\/+$/, ''),
+        tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL.replace(/\/+$/, ''),
+        appId: e.GOOGLE_ADS_CLIENT_ID ?? null,
+        appSecret: e.GOOGLE_ADS_CLIENT_SECRET ?? null,
+        developerToken: e.GOOGLE_ADS_DEVELOPER_TOKEN ?? null,
       },
       salesloft: {
         apiUrl: e.SALESLOFT_API_URL.replace(/\/+$/, ''),

@@ -10,10 +10,11 @@ import {
   memberships,
   opportunities,
   prospects,
+  salesReps,
   targets,
   users,
 } from './schema/index.ts';
-import { DEMO_CLIENTS, DEMO_EMAIL, DEMO_PASSWORD, seedDemo, seedDemoData } from './seed.ts';
+import { DEMO_CLIENTS, DEMO_EMAIL, DEMO_PASSWORD, seedDemo, seedDemoData, seedDemoSdrRep } from './seed.ts';
 
 async function counts(db: Awaited<ReturnType<typeof createTestApp>>['db']) {
   const [u] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
@@ -83,5 +84,20 @@ describe('demo seed', () => {
       cadences: await n(cadences),
       revenue: await n(opportunities),
     }).toEqual(before);
+  });
+
+  it("makes the demo SDR one of Acme's reps, with their prospects (issue 42 item 9), once", async () => {
+    const app = await createTestApp();
+    await seedDemo(app.db);
+    await seedDemoData(app);
+    expect(await seedDemoSdrRep(app.db)).toEqual({ renamed: 1 });
+    expect(await seedDemoSdrRep(app.db)).toEqual({ renamed: 0 });
+    const [rep] = await app.db.select().from(salesReps).where(eq(salesReps.email, 'sam@rally.test'));
+    expect(rep).toMatchObject({ clientId: DEMO_CLIENTS.acme.id, firstName: 'Sam', lastName: 'Okafor' });
+    const [{ n } = { n: 0 }] = await app.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(targets)
+      .where(eq(targets.salesRepId, rep!.id));
+    expect(n).toBeGreaterThan(0);
   });
 });

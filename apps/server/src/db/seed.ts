@@ -254,6 +254,25 @@ export async function seedDemoBillingData(deps: {
   );
 }
 
+/** The demo rep who is the demo SDR (sam@rally.test) in Acme: Owen Castillo of the CSV. */
+const DEMO_SDR_REP = 'owen.castillo@acme-robotics.example';
+
+/**
+ * Issue 42 item 9: the demo SDR is one of Acme's sales reps (matched by e-mail, as `mine` matches a
+ * user to their reps), so "My prospects" shows someone's list. Renames the CSV's Owen Castillo after
+ * every other seed (they map CRM owners and e-mails by the CSV's addresses); once.
+ */
+export async function seedDemoSdrRep(db: Db): Promise<{ renamed: number }> {
+  const sdr = DEMO_USERS.find((u) => u.memberships.some((m) => m.role === 'yellow_sdr'));
+  if (!sdr) return { renamed: 0 };
+  const renamed = await db
+    .update(salesReps)
+    .set({ email: sdr.email, firstName: sdr.firstName, lastName: sdr.lastName, updatedAt: new Date() })
+    .where(and(eq(salesReps.clientId, DEMO_CLIENTS.acme.id), eq(salesReps.email, DEMO_SDR_REP)))
+    .returning({ id: salesReps.id });
+  return { renamed: renamed.length };
+}
+
 /**
  * Every demo seed in its order, as `npm start` runs them (SEED_DEMO); the fuzz suite seeds its app
  * the same way, so a seed added here is fuzzed too. The whole seed holds a lock on the database:
@@ -299,6 +318,8 @@ async function seedDemoSteps(app: FastifyInstance): Promise<DemoSeedSummary> {
   const emailAds = await seedDemoEmailAdsData({ db: app.db, tracking: app.tracking });
   // After the engagement seeds: the demo invoices bill their superprospects.
   const billing = await seedDemoBillingData({ db: app.db, billing: app.billing });
+  // Last: the seeds above find reps by the CSV's e-mails.
+  await seedDemoSdrRep(app.db);
   return {
     users: users.created,
     imported: data.imported,

@@ -1,28 +1,13 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
+import { safeCsvCell } from '@rally/shared';
 
 /**
- * The one way CSV leaves the product. A spreadsheet runs a cell that starts with = + - @ as a formula
- * — `=HYPERLINK(...)` in a prospect's name would run on the reader's machine — so such text cells get
- * a leading apostrophe, as OWASP advises. Spreadsheets skip what a reader cannot see before the sign
- * (spaces, tabs, line breaks, control characters, zero-width and other invisible characters such as
- * U+200B or a byte-order mark) and some read the full-width and small forms (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫)
- * as the ASCII ones, so those count too. Numbers are written as numbers (a negative amount stays a
- * number).
+ * The one way CSV leaves the server. Each cell goes through the shared safeCsvCell (formula injection:
+ * a text cell starting with = + - @, after anything invisible, gets a leading apostrophe).
  */
-// A leading tab or carriage return always (OWASP's list); before a sign: Cc controls (tab, CR, LF…), Cf format characters (U+200B-U+200F, U+2060-U+2064,
-// U+FEFF, U+00AD…), Z space separators (NBSP, U+3000…), and the blank letters that draw nothing.
-const FORMULA_START =
-  /^(?:[\t\r]|[\p{Cc}\p{Cf}\p{Z}\s\u115F\u1160\u2800\u3164\uFFA0]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B])/u;
-
-export function safeCell(value: unknown): string | number {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number' || typeof value === 'bigint') return Number(value);
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  const text = value instanceof Date ? value.toISOString() : String(value);
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
+export const safeCell = safeCsvCell;
 
 export type CsvColumn<T> = { header: string; value: (row: T) => unknown };
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations, ssoConfigs } from '../db/schema/index.ts';
+import { integrations, samlConfigs, ssoConfigs } from '../db/schema/index.ts';
 import { createTestApp } from '../../test/helpers.ts';
 import type { Browser } from '../../test/http.ts';
 import { makeClient, signedIn } from '../../test/http.ts';
@@ -53,6 +53,23 @@ const loopbackForms = () => [
 ];
 
 describe('server-side fetches of user-given URLs with ALLOW_PRIVATE_FETCH off', () => {
+  it('PUT /v1/rest/client/{id}/saml: an internal metadata URL is 422 body.metadata_url, not fetched or stored', async () => {
+    for (const url of loopbackForms()) {
+      const res = await owner.put(`/v1/rest/client/${acme}/saml`, {
+        enabled: true,
+        metadata_url: url,
+        name_id_format: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+        jit_enabled: false,
+        jit_role: 'grey_viewer',
+        idp_initiated: false,
+      });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(422);
+      expect(res.json().errors[0].field, url).toBe('body.metadata_url');
+    }
+    expect(hits).toBe(0);
+    expect(await app.db.select().from(samlConfigs).where(eq(samlConfigs.clientId, acme))).toEqual([]);
+  });
+
   it('PUT /v1/rest/client/{id}/sso: an internal issuer is 422 body.issuer at once, not fetched or stored', async () => {
     for (const issuer of loopbackForms()) {
       const started = Date.now();

@@ -8,6 +8,7 @@ import { hashToken, hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { API_PREFIXES } from '../lib/prefixes.ts';
 import { CACHES, cacheDepsOf, createSharedCache } from '../lib/shared-cache.ts';
 import { selfOf } from '../modules/auth/repository.ts';
+import { auditOrigin, recordAuditForUser } from '../modules/audit/record.ts';
 
 /** Readable by scripts, holds no secret: lets the app know a session cookie exists (SPEC.md §4). */
 export const SESSION_HINT_COOKIE = 'rally_has_auth_token';
@@ -51,16 +52,29 @@ export type SessionService = {
   /**
    * Starts a new session (ending the request's current one: the id is rotated at every sign-in).
    * `scopeClientId`: a session started by that client's single sign-on, usable in that client only.
+   * `method`: how the user proved who they are, for the audit log's sign-in entry.
    */
   start(
     request: FastifyRequest,
     reply: FastifyReply,
     userId: string,
-    opts?: { scopeClientId?: string },
+    opts?: { scopeClientId?: string; method?: SignInMethod },
   ): Promise<AuthContext>;
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   csrfToken(request: FastifyRequest): string;
 };
+
+/** How a session was started, as the audit log records it. */
+export type SignInMethod =
+  | 'password'
+  | 'password_and_code'
+  | 'link'
+  | 'google'
+  | 'microsoft'
+  | 'sso'
+  | 'saml'
+  | 'sign_up'
+  | 'invitation';
 
 const SLIDE_AFTER_MS = 60 * 60 * 1000;
 
@@ -238,6 +252,18 @@ export const authPlugin = fp(
             mfaEnabled: user.mfaSecretEnc !== null,
           },
         };
+        // In each client the user is in (only the SSO client for its sessions): docs/decisions/0028.
+        await recordAuditForUser(
+          db,
+          user.id,
+          {
+            ...auditOrigin(request),
+            action: 'auth.sign_in',
+            target: { kind: 'user', id: user.id },
+            details: { method: opts.method ?? 'password', ...(opts.scopeClientId ? { sso: true } : {}) },
+          },
+          opts.scopeClientId ?? null,
+        );
         return request.auth;
       },
       async end(request, reply) {

@@ -14,7 +14,9 @@ import type { HsPropertyDef, PropertyState } from './hubspot-properties.ts';
  * and the CRM v3 API: deals, contacts and companies (`limit` ≤100 + `after`, cursor in
  * `paging.next.after`, no `paging` on the last page; `propertiesWithHistory`; search with
  * `hs_lastmodifieddate` filters sorted ascending), deal pipelines with stages, owners, properties,
- * lists search and memberships. Property values are strings, ids numeric strings. Errors use
+ * lists search and memberships. Property values are strings, ids numeric strings (a contact's
+ * `hs_email_optout`, "Unsubscribed from all email", is 'true' once the person unsubscribed from all
+ * email, else unset: seed it as a property). Only the properties a read names come back. Errors use
  * HubSpot's `{status:"error", message, correlationId, category}`; over the rate limit → 429 with
  * `errorType: RATE_LIMIT` and `policyName: TEN_SECONDLY_ROLLING`. Tests drive time-dependent
  * behaviour (expired tokens, revoked app, rate-limit replies mid-listing) through the controls.

@@ -37,6 +37,8 @@ export type MktoLead = {
   lastName: string | null;
   title: string | null;
   company: string | null;
+  /** "Unsubscribed" (Marketo REST standard field `unsubscribed`, a boolean): the lead's e-mail opt-out. */
+  unsubscribed: boolean;
   createdAt: string;
   updatedAt: string;
 };
@@ -77,7 +79,17 @@ type Logged = {
   body?: unknown;
 };
 
-const LEAD_FIELDS = ['id', 'email', 'firstName', 'lastName', 'title', 'company', 'createdAt', 'updatedAt'];
+const LEAD_FIELDS = [
+  'id',
+  'email',
+  'firstName',
+  'lastName',
+  'title',
+  'company',
+  'unsubscribed',
+  'createdAt',
+  'updatedAt',
+];
 const DEFAULT_LEAD_FIELDS = ['id', 'email', 'firstName', 'lastName', 'createdAt', 'updatedAt'];
 
 /** Asset timestamps look like 2017-07-27T01:38:33Z+0000 (API-NOTES §6). */
@@ -147,6 +159,7 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
       lastName: null,
       title: null,
       company: null,
+      unsubscribed: false,
       ...fields,
       createdAt: at,
       updatedAt: at,

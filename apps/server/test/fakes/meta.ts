@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMetaCampaigns } from './meta-campaigns.ts';
+import { createMetaInsights } from './meta-insights.ts';
+import type { FakeMetaDay } from './meta-insights.ts';
 
 /**
  * A strict fake of Meta's Graph API (Marketing API) on loopback, for the ad-network adapter. Each
@@ -49,7 +52,15 @@ export type StartFakeMetaOptions = {
   matchRate?: number;
 };
 
-type GraphError = { status: number; message: string; type: string; code: number; subcode?: number };
+type GraphError = {
+  status: number;
+  message: string;
+  type: string;
+  code: number;
+  subcode?: number;
+  /** Graph API › Handling Errors: error_user_msg, the words Meta means a person to read. */
+  userMessage?: string;
+};
 
 class Refusal extends Error {
   readonly e: GraphError;
@@ -76,6 +87,29 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
   ];
   const pages = [{ id: '2001', name: 'Acme on Facebook' }];
   let nextId = 23850000000000;
+  const campaigns = createMetaCampaigns({
+    accounts: () => adAccounts.map((a) => a.id),
+    pages: () => (pagesGone ? [] : pages.map((p) => p.id)),
+    audienceAccount: (id) => audiences.get(id)?.adAccountId,
+    nextId: () => String(nextId++),
+    refuse: (message, o = {}) => {
+      throw new Refusal({ status: 400, type: 'OAuthException', code: 100, message, ...o });
+    },
+  });
+  const insights = createMetaInsights({
+    campaignOf: (id) => {
+      const c = campaigns.campaigns.get(id);
+      if (!c) return null;
+      const adSetIds = [...campaigns.adSets.values()].filter((s) => s.campaignId === id).map((s) => s.id);
+      const adIds = [...campaigns.ads.values()].filter((a) => adSetIds.includes(a.adSetId)).map((a) => a.id);
+      return { account: c.account, adIds };
+    },
+    currencyOf: (account) => adAccounts.find((a) => a.id === account)?.currency ?? 'USD',
+    refuse: (message, o = {}) => {
+      throw new Refusal({ status: 400, type: 'OAuthException', code: o.code ?? 100, message });
+    },
+  });
+  let pagesGone = false;
   let revoked = false;
   let throttled = 0;
   let failing = 0;
@@ -91,11 +125,11 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
     return { access_token: token, token_type: 'bearer', expires_in: ttlSeconds };
   };
 
-  const buc = (callCount: number, regain: number) =>
+  const buc = (callCount: number, regain: number, type = 'custom_audience') =>
     JSON.stringify({
       '3001': [
         {
-          type: 'custom_audience',
+          type,
           call_count: callCount,
           total_cputime: 1,
           total_time: 1,
@@ -140,6 +174,24 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
     }
   }
 
+  /**
+   * A throttled call (Graph API › Rate Limiting › Business Use Case: 80003 custom audiences, 80004
+   * ads management), HTTP 400 with the usage header naming the minutes to wait.
+   */
+  function throttle(code: number, type: string): void {
+    if (throttled <= 0) return;
+    throttled--;
+    throw Object.assign(
+      new Refusal({
+        status: 400,
+        type: 'OAuthException',
+        code,
+        message: 'There have been too many calls from this ad-account. Please wait a bit and try again.',
+      }),
+      { headers: { 'x-business-use-case-usage': buc(100, throttleMinutes, type) } },
+    );
+  }
+
   function members(body: Record<string, unknown>): string[] {
     let payload = body.payload;
     if (typeof payload === 'string') payload = JSON.parse(payload) as unknown;
@@ -174,6 +226,26 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
       const url = new URL(req.url ?? '/', 'http://fake');
       const q = url.searchParams;
       const parts = url.pathname.split('/').filter(Boolean);
+      // Test control, outside Graph's paths: a browser walk in another process sets what an ad did
+      // on a day, as Meta's delivery would (`insights.setDay`), and reads the campaigns made.
+      if (url.pathname === '/__control/insights' && req.method === 'POST') {
+        const b = (await readBody(req)) as { adId?: string; day?: string } & Partial<FakeMetaDay>;
+        insights.setDay(String(b.adId), String(b.day), {
+          impressions: Number(b.impressions ?? 0),
+          reach: Number(b.reach ?? 0),
+          clicks: Number(b.clicks ?? 0),
+          spend: String(b.spend ?? '0'),
+        });
+        res.writeHead(204);
+        return res.end();
+      }
+      if (url.pathname === '/__control/ads' && req.method === 'GET') {
+        return send(
+          res,
+          200,
+          [...campaigns.ads.values()].map((a) => ({ id: a.id, adSetId: a.adSetId })),
+        );
+      }
       if (parts[0] !== version) {
         return send(res, 400, {
           error: {
@@ -243,6 +315,20 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
       if (path === '/me/accounts')
         return send(res, 200, { data: pages, paging: { cursors: { before: 'a', after: 'b' } } });
 
+      const edge = /^\/(act_\d+)\/(adimages|campaigns|adsets|adcreatives|ads)$/.exec(path);
+      if (edge && req.method === 'POST') {
+        if (!adAccounts.some((a) => a.id === edge[1]))
+          throw new Refusal({
+            status: 400,
+            type: 'OAuthException',
+            code: 100,
+            message: '(#100) Unsupported post request.',
+          });
+        throttle(80004, 'ads_management');
+        const r = campaigns.create(edge[1] ?? '', edge[2] ?? '', body);
+        return send(res, r.status, r.body, { 'x-business-use-case-usage': buc(5, 0, 'ads_management') });
+      }
+
       const create = /^\/(act_\d+)\/customaudiences$/.exec(path);
       if (create && req.method === 'POST') {
         const account = adAccounts.find((a) => a.id === create[1]);
@@ -294,19 +380,7 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
             subcode: 33,
             message: 'Unsupported request.',
           });
-        if (throttled > 0) {
-          throttled--;
-          throw Object.assign(
-            new Refusal({
-              status: 400,
-              type: 'OAuthException',
-              code: 80003,
-              message:
-                'There have been too many calls from this ad-account. Please wait a bit and try again.',
-            }),
-            { headers: { 'x-business-use-case-usage': buc(100, throttleMinutes) } },
-          );
-        }
+        throttle(80003, 'custom_audience');
         if (failing > 0) {
           failing--;
           // Graph API › Handling Errors: code 2, "temporary issue due to downtime": the call did nothing.
@@ -339,7 +413,25 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
         );
       }
 
+      const report = /^\/(\d+)\/insights$/.exec(path);
+      if (report && req.method === 'GET') {
+        const self = `http://${req.headers.host ?? '127.0.0.1'}${url.pathname}${url.search}`;
+        const r = insights.insights(report[1] ?? '', q, self);
+        if (r) return send(res, r.status, r.body, { 'x-business-use-case-usage': buc(1, 0, 'ads_insights') });
+      }
+
       const one = /^\/(\d+)$/.exec(path);
+      if (one && campaigns.has(one[1] ?? '')) {
+        if (req.method === 'POST') throttle(80004, 'ads_management');
+        const r = campaigns.object(
+          req.method ?? 'GET',
+          one[1] ?? '',
+          body,
+          (q.get('fields') ?? 'id').split(','),
+        );
+        if (r)
+          return send(res, r.status, r.body, { 'x-business-use-case-usage': buc(5, 0, 'ads_management') });
+      }
       if (one) {
         const audience = audiences.get(one[1] ?? '');
         if (!audience)
@@ -379,7 +471,7 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
       });
     })().catch((err: unknown) => {
       if (err instanceof Refusal) {
-        const { status, message, type, code, subcode } = err.e;
+        const { status, message, type, code, subcode, userMessage } = err.e;
         const headers = (err as Refusal & { headers?: Record<string, string> }).headers ?? {};
         return send(
           res,
@@ -390,6 +482,7 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
               type,
               code,
               ...(subcode ? { error_subcode: subcode } : {}),
+              ...(userMessage ? { error_user_msg: userMessage } : {}),
               fbtrace_id: 'AbCdEf',
             },
           },
@@ -411,6 +504,14 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
     audiences,
     requests,
     addCounts,
+    /** Images, campaigns, ad sets, creatives and ads made, and `disapprove` (meta-campaigns.ts). */
+    campaigns,
+    /** Daily results per ad (`setDay`) served by `/{campaign}/insights` (meta-insights.ts). */
+    insights,
+    /** The person loses their role on every page (creatives naming a page are then refused). */
+    dropPages: () => {
+      pagesGone = true;
+    },
     /** The next `n` members calls fail with 503 (code 2), as when Meta is down: nothing is stored. */
     failNext: (n: number) => {
       failing = n;
@@ -423,7 +524,7 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
     expireAll: () => {
       for (const t of tokens.keys()) tokens.set(t, Date.now() - 1);
     },
-    /** The next `n` members calls are throttled (80003) asking to wait `minutes`. */
+    /** The next `n` members or campaign calls are throttled (80003/80004) asking to wait `minutes`. */
     throttleNext: (n: number, minutes = 1) => {
       throttled = n;
       throttleMinutes = minutes;

@@ -40,6 +40,11 @@ export type FakeProspectInput = {
   firstName: string;
   lastName: string;
   emails?: string[];
+  /**
+   * Outreach's `optedOut` (test/vendor-specs/outreach-2026-12-05.json, `prospect` attributes: "A boolean
+   * value representing whether this prospect is currently opted out of all mailings").
+   */
+  optedOut?: boolean;
   title?: string | null;
   occupation?: string | null;
   /** Free-text company name (Outreach keeps it beside the account relationship). */
@@ -210,6 +215,7 @@ const RESOURCES: ResourceDef[] = [
       'firstName',
       'lastName',
       'emails',
+      'optedOut',
       'title',
       'occupation',
       'company',
@@ -457,6 +463,7 @@ export async function startFakeOutreach(opts: FakeOutreachOptions = {}) {
           firstName: p.firstName,
           lastName: p.lastName,
           emails: p.emails ?? [`${p.firstName}.${p.lastName}@example.org`.toLowerCase()],
+          optedOut: p.optedOut ?? false,
           title: p.title ?? null,
           occupation: p.occupation ?? null,
           company: p.company ?? (account?.attributes.name as string | undefined) ?? null,

@@ -63,6 +63,8 @@ const SCHEMA: Record<string, string[]> = {
     'Title',
     'AccountId',
     'OwnerId',
+    // "Email Opt Out" (Object Reference: Contact and Lead, HasOptedOutOfEmail, a boolean).
+    'HasOptedOutOfEmail',
     'IsDeleted',
     'CreatedDate',
     'LastModifiedDate',
@@ -119,6 +121,7 @@ const SCHEMA: Record<string, string[]> = {
     'Title',
     'Company',
     'OwnerId',
+    'HasOptedOutOfEmail',
     'IsConverted',
     'IsDeleted',
     'CreatedDate',
@@ -333,6 +336,8 @@ export async function startFakeSalesforce(opts: StartFakeSalesforceOptions = {})
       SystemModstamp: now,
       ...(SCHEMA[type]?.includes('IsDeleted') ? { IsDeleted: false } : {}),
       ...(SCHEMA[type]?.includes('IsArchived') ? { IsArchived: false } : {}),
+      // A checkbox: false, never null, until the person opts out.
+      ...(SCHEMA[type]?.includes('HasOptedOutOfEmail') ? { HasOptedOutOfEmail: false } : {}),
       ...fields,
       Id: fields.Id ?? nextId(type),
     };

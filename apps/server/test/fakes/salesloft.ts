@@ -71,6 +71,12 @@ export type SeedPerson = {
   first_name: string;
   last_name: string;
   email_address?: string | null;
+  /**
+   * The person's "Do Not Contact" flag. Salesloft's OpenAPI (test/vendor-specs/salesloft-2026-12-05.json,
+   * people create/update `do_not_contact`: "Setting this to true will remove all associated people from
+   * all active communications") and its Person record carry it as a boolean.
+   */
+  do_not_contact?: boolean;
   title?: string | null;
   account_id?: number | null;
   owner_id?: number | null;
@@ -167,6 +173,7 @@ type PersonRow = Row & {
   first_name: string;
   last_name: string;
   email_address: string | null;
+  do_not_contact: boolean;
   title: string | null;
   account_id: number | null;
   owner_id: number | null;
@@ -455,6 +462,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
         first_name: p.first_name,
         last_name: p.last_name,
         email_address: p.email_address ?? null,
+        do_not_contact: p.do_not_contact ?? false,
         title: p.title ?? null,
         account_id: p.account_id ?? null,
         owner_id: p.owner_id ?? null,
@@ -613,6 +621,7 @@ export async function startFakeSalesloft(opts: StartFakeSalesloftOptions = {}) {
         last_name: p.last_name,
         display_name: `${p.first_name} ${p.last_name}`.trim() || p.email_address,
         email_address: p.email_address,
+        do_not_contact: p.do_not_contact,
         title: p.title,
         person_company_name: account?.name ?? null,
         person_company_website: account?.website ?? null,

@@ -35,6 +35,7 @@ describe.skipIf(!CLUSTER_REDIS_READY)(
         REDIS_URL: redis.url,
         TRACKING_BURST_MS: '0',
         TRACKING_LANDING_VIEW_MS: '0',
+        HOLDOUT_DEFAULT_PERCENT: '0',
         // The webhook receiver listens on loopback.
         ALLOW_PRIVATE_FETCH: 'true',
       });

@@ -122,7 +122,8 @@ export async function startCluster(count: number, env: Record<string, string> = 
         ...env,
         ...more,
       },
-      { timeoutMs: 90_000 },
+      // A start at load 15-20 (the CI-like run of 2026-12-06) outlasted 90 s.
+      { timeoutMs: 150_000 },
     );
     live.add(s);
     return s;

@@ -35,6 +35,7 @@ describe.skipIf(!CLUSTER_REDIS_READY)('two instances while their Redis is stoppe
       REDIS_URL: redis.url,
       TRACKING_BURST_MS: '0',
       TRACKING_LANDING_VIEW_MS: '0',
+      HOLDOUT_DEFAULT_PERCENT: '0',
     });
     const [a, b] = cluster.instances.map((s) => s.url) as [string, string];
     const db = dbOf(cluster);

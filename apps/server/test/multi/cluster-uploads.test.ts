@@ -59,7 +59,7 @@ describe.skipIf(!CLUSTER_READY)('two instances on one PostgreSQL, each with its 
     const done = await waitFor(async () => {
       const body = (await onB.get(`${base}/imports/${id}`)).json<FileImport>();
       return body.status === 'done' || body.status === 'failed' ? body : null;
-    }, 20_000);
+    }, 90_000);
     expect(done).toMatchObject({ status: 'done', imported_rows: 1, failure_reason: null });
-  });
+  }, 240_000);
 });

@@ -183,6 +183,7 @@ export async function crashRig(name: string, extraEnv: Record<string, string> = 
     // second kill. Off, as in createTestApp, unless a test turns it on; so is the landing-view rule.
     TRACKING_BURST_MS: '0',
     TRACKING_LANDING_VIEW_MS: '0',
+    HOLDOUT_DEFAULT_PERCENT: '0',
     ...extraEnv,
   };
   return { dir, running, env };

@@ -37,7 +37,7 @@ describe('the server process', () => {
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
 
-    const first = await startServer(env, { timeoutMs: 90_000 });
+    const first = await startServer(env, { timeoutMs: 150_000 });
     expect(first.output()).toContain('Demo sign-in: demo@rally.test / rally-demo-2026');
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
     expect(await stopServer(first)).toBe(0);
@@ -46,11 +46,11 @@ describe('the server process', () => {
     const usersAfterFirst = await countUsers(env);
     expect(usersAfterFirst).toBeGreaterThan(0);
 
-    const second = await startServer(env, { timeoutMs: 90_000 });
+    const second = await startServer(env, { timeoutMs: 150_000 });
     expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
     expect(await stopServer(second)).toBe(0);
     expect(await countUsers(env)).toBe(usersAfterFirst);
-  }, 240_000);
+  }, 360_000);
 
   it('refuses to start with bad configuration, naming the variable', async () => {
     const child = spawn(process.execPath, [MAIN], {

@@ -90,7 +90,13 @@ export function RouteGate({ route, children }: { route: AppRoute; children: Reac
   if (needsIntegration(route) && auth.integrations.length === 0) {
     return <Navigate to={current ? `/onboarding?client_id=${current}` : '/onboarding'} replace />;
   }
-  if (route.permission && !auth.currentRole?.permissions.includes(route.permission)) {
+  // Clients lists every client of the user (issue 42 item 13): an owner of the agency keeps it in a
+  // client where they are only a manager, so any membership's client.read opens it.
+  const granted =
+    route.id === 'clients'
+      ? (auth.user?.clients.some((m) => m.permissions.includes('client.read')) ?? false)
+      : (auth.currentRole?.permissions.includes(route.permission ?? '') ?? false);
+  if (route.permission && !granted) {
     return (
       <ErrorView
         error={new Error(`Access Denied: your role does not have ${permissionWords(route.permission)}.`)}

@@ -118,10 +118,26 @@ describe('router built from the shared route table', () => {
   });
 
   it('shows the error page without the permission ("/clients | Needs permission client.read")', async () => {
-    await signIn();
+    // Only the Globex membership (an SDR): no client of the user grants client.read.
+    const globexOnly = { ...self, clients: self.clients.filter((c) => c.client_id === GLOBEX) };
+    const server = fakeServer({
+      '/v1/api/user/self': { body: globexOnly },
+      '/v1/rest/client': { body: [] },
+      [`/v1/rest/client/${GLOBEX}/integrations`]: { body: [] },
+    });
+    vi.stubGlobal('fetch', server.fetchFn);
+    await loadSession();
     renderRoutes(buildRoutes(), `/clients?client_id=${GLOBEX}`);
     expect(await screen.findByRole('heading', { name: 'An error occurred' })).toBeInTheDocument();
     expect(screen.getByText(/does not have permission to see the clients/)).toBeInTheDocument();
+  });
+
+  it('/clients opens in a client where the user is an SDR when another of their clients grants client.read (issue 42 item 13)', async () => {
+    await signIn();
+    renderRoutes(buildRoutes(), `/clients?client_id=${GLOBEX}`);
+    expect(
+      await screen.findByRole('heading', { name: 'Clients', level: 1 }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
   });
 
   it('"Logged-in users are sent to /" from /login', async () => {

@@ -34,6 +34,11 @@ describe('app pages (issue 42 item 2)', () => {
   it('finds screens and settings by name or a word for them, only those the role may open', () => {
     expect(findPages('bill', perms('purple_owner')).settings.map((p) => p.label)).toEqual(['Billing']);
     expect(findPages('bill', perms('yellow_sdr')).settings).toEqual([]);
+    // The audit log is for owners (issue 44): an admin has the permission but not the role.
+    expect(findPages('audit', perms('purple_owner'), 'purple_owner').settings.map((p) => p.label)).toEqual([
+      'Audit log',
+    ]);
+    expect(findPages('audit', perms('blue_admin'), 'blue_admin').settings).toEqual([]);
     expect(findPages('sso', perms('yellow_sdr')).settings.map((p) => p.label)).toEqual(['Domains & sign-in']);
     expect(findPages('REV', perms('yellow_sdr')).screens.map((p) => p.label)).toEqual(['Revenue']);
     expect(findPages('salesforce', perms('yellow_sdr')).settings.map((p) => p.label)).toEqual([

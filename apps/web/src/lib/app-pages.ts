@@ -14,6 +14,8 @@ export type AppPage = {
   /** Other words a person might type for it. */
   keywords?: readonly string[];
   permission?: Permission;
+  /** Only for owners of the client (the role `purple_owner`), whatever their permissions. */
+  ownerOnly?: true;
   /** Other paths shown as this page (its tabs and sub-pages). */
   also?: readonly string[];
 };
@@ -43,6 +45,14 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
         detail: 'Plan, payment card and invoices',
         keywords: ['invoices', 'card', 'payment', 'plan', 'price'],
         permission: 'billing_details.read',
+      },
+      {
+        label: 'Audit log',
+        to: '/settings/audit-log',
+        detail: 'Who did what and from where, with its tamper check',
+        keywords: ['audit', 'log', 'history', 'security', 'sign-ins', 'activity', 'compliance'],
+        permission: 'settings.write',
+        ownerOnly: true,
       },
     ],
   },
@@ -80,6 +90,13 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
         keywords: ['domain', 'sso', 'single sign-on', 'saml', 'landing domain', 'dns'],
       },
       {
+        label: 'Suppression list',
+        to: '/settings/suppressions',
+        detail: 'People shown no ads and counted nowhere: opt-outs and addresses you add',
+        keywords: ['opt-out', 'opt out', 'unsubscribe', 'do not contact', 'privacy', 'suppress', 'gdpr'],
+        permission: 'settings.write',
+      },
+      {
         label: 'Webhooks',
         to: '/settings/integrations/webhooks',
         detail: 'Endpoints that receive events',
@@ -110,8 +127,20 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
       {
         label: 'Ad networks',
         to: '/settings/ad-networks',
-        detail: 'Meta ad account and page for audiences from cohorts',
-        keywords: ['meta', 'facebook', 'instagram', 'ads', 'audience', 'custom audience', 'paid'],
+        detail: 'Meta, LinkedIn and Google Ads accounts and pages for audiences from cohorts',
+        keywords: [
+          'meta',
+          'facebook',
+          'instagram',
+          'ads',
+          'audience',
+          'custom audience',
+          'paid',
+          'linkedin',
+          'matched audience',
+          'google ads',
+          'customer match',
+        ],
       },
     ],
   },
@@ -162,14 +191,19 @@ export const SCREENS: readonly AppPage[] = [
   },
 ];
 
-export const mayOpen = (page: AppPage, permissions: readonly string[]) =>
-  page.permission === undefined || permissions.includes(page.permission);
+export const OWNER_ROLE = 'purple_owner';
+
+/** `role`: the `colour_role` string; an owner-only page needs the owner role (left out: not shown). */
+export const mayOpen = (page: AppPage, permissions: readonly string[], role?: string) =>
+  (page.permission === undefined || permissions.includes(page.permission)) &&
+  (!page.ownerOnly || role === OWNER_ROLE);
 
 /** The settings groups with only the pages this role may open; empty groups are left out. */
-export function settingsFor(permissions: readonly string[]): SettingsGroup[] {
-  return SETTINGS_GROUPS.map((g) => ({ ...g, pages: g.pages.filter((p) => mayOpen(p, permissions)) })).filter(
-    (g) => g.pages.length > 0,
-  );
+export function settingsFor(permissions: readonly string[], role?: string): SettingsGroup[] {
+  return SETTINGS_GROUPS.map((g) => ({
+    ...g,
+    pages: g.pages.filter((p) => mayOpen(p, permissions, role)),
+  })).filter((g) => g.pages.length > 0);
 }
 
 /** The settings page a path belongs to: the longest matching path wins (webhooks over connections). */
@@ -197,6 +231,7 @@ const normal = (s: string) =>
 export function findPages(
   text: string,
   permissions: readonly string[],
+  role?: string,
 ): { screens: AppPage[]; settings: AppPage[] } {
   const words = normal(text).split(/\s+/).filter(Boolean);
   if (words.length === 0) return { screens: [], settings: [] };
@@ -209,7 +244,7 @@ export function findPages(
   };
   const pick = (pages: readonly AppPage[]) =>
     pages
-      .filter((p) => mayOpen(p, permissions))
+      .filter((p) => mayOpen(p, permissions, role))
       .map((p) => ({ p, r: rank(p) }))
       .filter((x): x is { p: AppPage; r: number } => x.r !== null)
       .sort((a, b) => a.r - b.r)

@@ -5,11 +5,17 @@ import { z } from 'zod';
  * audiences Rally keeps there from cohorts, journey stages and cadences.
  */
 
-export const AD_NETWORK_KEYS = ['meta'] as const;
+export const AD_NETWORK_KEYS = ['meta', 'linkedin', 'google'] as const;
 export type AdNetworkKey = (typeof AD_NETWORK_KEYS)[number];
-export const AD_NETWORK_LABELS: Record<AdNetworkKey, string> = { meta: 'Meta (Facebook and Instagram)' };
+export const AD_NETWORK_LABELS: Record<AdNetworkKey, string> = {
+  meta: 'Meta (Facebook and Instagram)',
+  linkedin: 'LinkedIn',
+  google: 'Google Ads (Customer Match)',
+};
 
-export const adNetworkParam = z.enum(AD_NETWORK_KEYS, { error: 'must be an ad network: meta' });
+export const adNetworkParam = z.enum(AD_NETWORK_KEYS, {
+  error: `must be an ad network: ${AD_NETWORK_KEYS.join(', ')}`,
+});
 
 const iso = z.iso.datetime({ offset: true });
 
@@ -48,14 +54,20 @@ export const adAccountsReply = z.object({
 });
 
 export const adNetworkSettingsBody = z.object({
+  // Meta `act_123`, LinkedIn sponsored account 123, Google Ads customer 1234567890 (no dashes); the
+  // route checks it is one of the login's own.
   ad_account_id: z
     .string({ error: 'must be the id of one of your ad accounts' })
     .trim()
-    .regex(/^act_\d{1,30}$/, 'must be a Meta ad account id like act_123'),
+    .regex(
+      /^(act_)?\d{1,30}$/,
+      'must be an ad account id like act_123 (Meta), 123 (LinkedIn) or 1234567890 (Google Ads, no dashes)',
+    ),
+  // A Facebook page or a LinkedIn organisation (page) id: digits.
   page_id: z
     .string()
     .trim()
-    .regex(/^\d{1,30}$/, 'must be a Facebook page id (digits)')
+    .regex(/^\d{1,30}$/, 'must be a page id (digits)')
     .nullable()
     .optional(),
 });
@@ -68,6 +80,21 @@ export const adAudienceCreateBody = z.object({
   source_id: z.union([z.string().trim().min(1).max(64), z.number().int().positive()], {
     error: 'must be the id of the cohort, journey stage or cadence',
   }),
+  /**
+   * Pool it while under the network's minimum (decision 0034): a stage with its cohort, a cadence with
+   * its rep's other cadences. Sent again for an existing audience, it changes the choice.
+   */
+  pool: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+/** What an audience is pooled with, and the counts that decided it. */
+export const adAudiencePoolSchema = z.object({
+  kind: z.enum(['cohort', 'rep_cadences']),
+  /** In words: cohort “Enterprise”, Dana Rep’s cadences. */
+  name: z.string(),
+  source_count: z.number().int(),
+  pool_count: z.number().int(),
+  minimum: z.number().int(),
 });
 
 export const adAudienceSchema = z.object({
@@ -89,6 +116,12 @@ export const adAudienceSchema = z.object({
   minimum_audience: z.number().int(),
   last_pushed_at: iso.nullable(),
   last_push: z.object({ added: z.number(), removed: z.number(), requests: z.number() }).nullable(),
+  /** The owner chose to pool it while under the minimum. */
+  pool_when_small: z.boolean(),
+  /** What it is pooled with at the last push; null when it stands alone. */
+  pooled_with: adAudiencePoolSchema.nullable(),
+  /** The last pooling change in words ("Pooled with …", "Stopped pooling …"). */
+  pool_note: z.string().nullable(),
 });
 export type AdAudience = z.infer<typeof adAudienceSchema>;
 
@@ -100,3 +133,30 @@ export const adAudienceListQuery = z.object({
 });
 export const adAudienceListReply = z.array(adAudienceSchema);
 export const adAudienceIdParam = z.object({ id: z.uuid({ error: 'must be the id (UUID) of an audience' }) });
+
+/** Before launch: a source's size on each connected network beside its minimum, and the pool proposed. */
+export const adAudiencePreviewQuery = z.object({
+  source_kind: z.enum(AD_AUDIENCE_SOURCE_KINDS, { error: 'must be cohort, journey_stage or cadence' }),
+  source_id: z
+    .string({ error: 'must be the id of the cohort, journey stage or cadence' })
+    .trim()
+    .min(1)
+    .max(64),
+});
+export const adAudiencePreviewSchema = z.object({
+  network: z.enum(AD_NETWORK_KEYS),
+  minimum_audience: z.number().int(),
+  /** Placements that need more (Google's YouTube and lookalike seeds), in words. */
+  minimum_note: z.string().nullable(),
+  /** Members with an e-mail the network's hashing accepts. */
+  count: z.number().int(),
+  /** The pool this source could join, counted; null for a cohort or a source with none. */
+  pool: z
+    .object({ kind: z.enum(['cohort', 'rep_cadences']), name: z.string(), count: z.number().int() })
+    .nullable(),
+  /** run: at or over the minimum; pool: under it, the pool reaches it; hold: under it even pooled. */
+  proposal: z.enum(['run', 'pool', 'hold']),
+  explanation: z.string(),
+});
+export type AdAudiencePreview = z.infer<typeof adAudiencePreviewSchema>;
+export const adAudiencePreviewReply = z.array(adAudiencePreviewSchema);

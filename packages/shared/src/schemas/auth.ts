@@ -144,7 +144,11 @@ export const clientSchema = z.object({
   is_default: z.boolean(),
 });
 export type Client = z.infer<typeof clientSchema>;
-export const createClientBody = z.object({ name: name('name') });
+export const createClientBody = z.object({
+  name: name('name'),
+  /** The client it goes under (issue 42 item 13: explicit); null: none; left out: the current one. */
+  parent_id: z.uuid('must be the id (UUID) of one of your clients').nullable().optional(),
+});
 
 export const INTEGRATION_SOURCES = [
   'salesloft',

@@ -152,6 +152,8 @@ export const invoiceLineSchema = z.object({
   amount_cents: z.number().int(),
 });
 
+export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
+
 export const invoiceSchema = z.object({
   id: z.uuid(),
   number: z.string(),

@@ -181,10 +181,28 @@ export const cohortListReply = z.object({
 });
 export type CohortListReply = z.infer<typeof cohortListReply>;
 
-/** `GET /v1/rest/cohort/{id}/segment`: the members, most engaged first. */
+/** Columns the members table sorts by (issue 42 item 11); `engagement` is the default. */
+export const COHORT_MEMBER_SORTS = [
+  'engagement',
+  'name',
+  'title',
+  'company',
+  'stage',
+  'impressions',
+  'clicks',
+  'views',
+] as const;
+export type CohortMemberSort = (typeof COHORT_MEMBER_SORTS)[number];
+
+/** `GET /v1/rest/cohort/{id}/segment`: the members, most engaged first unless `sort` says otherwise. */
 export const cohortSegmentQuery = z.object({
   page,
   page_size: pageSize,
+  sort: z
+    .enum(COHORT_MEMBER_SORTS, { error: `must be one of ${COHORT_MEMBER_SORTS.join(', ')}` })
+    .default('engagement'),
+  /** Defaults to desc for engagement and the counts, asc for the text columns and the stage. */
+  order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
 });
 export const cohortMemberSchema = z.object({
   id: z.uuid(),

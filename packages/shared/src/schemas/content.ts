@@ -223,9 +223,11 @@ export const landingPageCreateBody = z.object({
   name: text(200).trim().min(1, { error: 'is required' }),
   landing_page_payload: landingPagePayloadSchema.default(EMPTY_LANDING_PAGE_PAYLOAD),
   sdr_img_url: urlOrEmptySchema.default(''),
-  logo_url: urlOrEmptySchema.default(''),
+  /** Left out: the client's brand logo (issue 42 item 14). */
+  logo_url: urlOrEmptySchema.optional(),
   favicon_url: urlOrEmptySchema.default(''),
-  colors: colorsSchema.default(DEFAULT_COLORS),
+  /** Left out: the client's brand colours (issue 42 item 14: new pages started black and white). */
+  colors: colorsSchema.optional(),
   assignee: assigneeSchema.nullable().optional(),
   is_archived: isArchivedSchema.default(false),
 });
@@ -307,7 +309,8 @@ export const contentCreateBody = z.object({
   image_text: contentFields.image_text.default(''),
   primary_text: contentFields.primary_text.default(''),
   sdr_img_url: contentFields.sdr_img_url.default(''),
-  colors: contentFields.colors.default(DEFAULT_COLORS),
+  /** Left out: the client's brand colours (issue 42 item 14: new ads started black and white). */
+  colors: contentFields.colors.optional(),
   assignee: contentFields.assignee.optional(),
   landing_page_payload: contentFields.landing_page_payload.default(EMPTY_LANDING_PAGE_PAYLOAD),
   landing_page_url: contentFields.landing_page_url.default(''),

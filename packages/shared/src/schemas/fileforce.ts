@@ -291,6 +291,10 @@ export const fileImportSummarySchema = z.object({
   processed_rows: z.number().int(),
   imported_rows: z.number().int(),
   error_rows: z.number().int(),
+  suppressed_rows: z
+    .number()
+    .int()
+    .describe("Valid rows not imported: the address is on the client's suppression list (issue 44)."),
   failure_reason: z.string().nullable(),
   created_by: z.uuid().nullable(),
   created_at: isoDateTime,

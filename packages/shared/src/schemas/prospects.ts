@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { uncountedSummarySchema } from './tracking.ts';
 
 /** Columns the prospects list sorts by. */
-export const PROSPECT_SORTS = ['name', 'company', 'email', 'title', 'super_date', 'impressions'] as const;
+export const PROSPECT_SORTS = [
+  'name',
+  'company',
+  'email',
+  'title',
+  'super_date',
+  'impressions',
+  'cadences',
+] as const;
 export type ProspectSort = (typeof PROSPECT_SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 
@@ -14,6 +22,7 @@ export const DEFAULT_PROSPECT_ORDER: Record<ProspectSort, SortOrder> = {
   title: 'asc',
   super_date: 'desc',
   impressions: 'desc',
+  cadences: 'desc',
 };
 
 export const PROSPECT_PAGE_SIZES = [25, 50, 100] as const;
@@ -45,6 +54,11 @@ export const prospectListQuery = z.object({
     .max(2_147_483_647, 'must be a cadence id')
     .optional(),
   sales_rep_id: z.uuid('must be the id (UUID) of a sales rep').optional(),
+  /**
+   * true: only entries of the sales reps whose e-mail is the signed-in user's (issue 42 item 9: an
+   * SDR's own prospects); none when no rep of the client has it.
+   */
+  mine: yesNo("the signed-in user's own prospects only, or everyone's"),
   super: yesNo('super prospects only, or none'),
   active: yesNo('active prospects only, or inactive only'),
   page_size: z.coerce

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reportRangeQuery } from './reports.ts';
+import { reportRangeQuery, sortFields } from './reports.ts';
 import type { ReportRangeQuery } from './reports.ts';
 
 export type { ReportRangeQuery };
@@ -33,14 +33,31 @@ const paged = { total: count, page: count, page_size: count };
 
 /**
  * Which accounts the sales team and Rally's ads both worked: `both`, `outreach_only` (CRM outreach
- * activity, no ad engagement), `ads_only` (ad engagement, no outreach).
+ * activity, no ad engagement), `ads_only` (ad engagement, no outreach); `engaged` is `both` and
+ * `ads_only` together, the summary's engaged accounts (issue 42 item 7: the Revenue card opens them).
  */
-export const ALIGNMENT_SEGMENTS = ['all', 'both', 'outreach_only', 'ads_only'] as const;
+export const ALIGNMENT_SEGMENTS = ['all', 'both', 'outreach_only', 'ads_only', 'engaged'] as const;
 export type AlignmentSegment = (typeof ALIGNMENT_SEGMENTS)[number];
 const segment = z
   .enum(ALIGNMENT_SEGMENTS, { message: `must be one of ${ALIGNMENT_SEGMENTS.join(', ')}` })
   .default('all');
-export const alignmentQuery = reportRangeQuery.and(pagingQuery).and(z.object({ segment }));
+/**
+ * Columns the alignment sorts by. Not engaged prospects: they are counted for a page's rows only
+ * (an account's prospects and their last events), so ordering by them would count every account.
+ */
+export const ALIGNMENT_SORTS = [
+  'name',
+  'segment',
+  'outreach',
+  'last_outreach',
+  'impressions',
+  'clicks',
+  'views',
+] as const;
+export type AlignmentSort = (typeof ALIGNMENT_SORTS)[number];
+export const alignmentQuery = reportRangeQuery
+  .and(pagingQuery)
+  .and(z.object({ segment, ...sortFields(ALIGNMENT_SORTS) }));
 export const alignmentExportQuery = reportRangeQuery.and(z.object({ segment }));
 
 export const alignmentAccountSchema = z.object({
@@ -208,9 +225,12 @@ export type UtilizationFilter = (typeof UTILIZATION_FILTERS)[number];
 const utilizationFilter = z
   .enum(UTILIZATION_FILTERS, { message: `must be one of ${UTILIZATION_FILTERS.join(', ')}` })
   .default('all');
+/** Columns signals/utilization sorts by. */
+export const UTILIZATION_SORTS = ['name', 'cadence', 'rep', 'super', 'contacted', 'days'] as const;
+export type UtilizationSort = (typeof UTILIZATION_SORTS)[number];
 export const utilizationQuery = reportRangeQuery
   .and(pagingQuery)
-  .and(z.object({ filter: utilizationFilter }));
+  .and(z.object({ filter: utilizationFilter, ...sortFields(UTILIZATION_SORTS) }));
 export const utilizationExportQuery = reportRangeQuery.and(z.object({ filter: utilizationFilter }));
 export const utilizationRowSchema = z.object({
   target_id: z.uuid(),
@@ -258,8 +278,22 @@ export type ReportFeed = z.infer<typeof reportFeedSchema>;
 // ---------------------------------------------------------------- priority
 
 export const PRIORITY_DAYS_DEFAULT = 30;
+/** Columns pipeline/priority sorts by (`priority`: the marked accounts' opportunities). */
+export const PRIORITY_SORTS = [
+  'priority',
+  'name',
+  'stage',
+  'amount',
+  'score',
+  'impressions',
+  'clicks',
+  'views',
+  'last_engaged',
+] as const;
+export type PrioritySort = (typeof PRIORITY_SORTS)[number];
 export const priorityQuery = pagingQuery.and(
   z.object({
+    ...sortFields(PRIORITY_SORTS),
     days: z.coerce
       .number({ error: 'must be a whole number of days' })
       .int('must be a whole number of days')

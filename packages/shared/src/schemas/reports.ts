@@ -92,6 +92,10 @@ export const OPPORTUNITY_REPORT_FILTERS = ['all', 'generated', 'influenced', 'op
 /** `page` and `page_size` of a report's table (exports read every row). */
 const pageFields = pageQueryFields;
 
+/** Columns the opportunity report sorts by (issue 42 item 11); newest first by default. */
+export const OPPORTUNITY_REPORT_SORTS = ['created_at', 'name', 'stage', 'attribution', 'amount'] as const;
+export type OpportunityReportSort = (typeof OPPORTUNITY_REPORT_SORTS)[number];
+
 export const opportunityReportQuery = reportRangeQuery.and(
   z.object({
     filter: z
@@ -99,12 +103,42 @@ export const opportunityReportQuery = reportRangeQuery.and(
         message: `must be one of ${OPPORTUNITY_REPORT_FILTERS.join(', ')}`,
       })
       .default('all'),
+    sort: z
+      .enum(OPPORTUNITY_REPORT_SORTS, { error: `must be one of ${OPPORTUNITY_REPORT_SORTS.join(', ')}` })
+      .default('created_at'),
+    /** Defaults to desc for created_at, amount and attribution, asc for name and stage. */
+    order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
     ...pageFields,
   }),
 );
 /** The range and a page: `pipeline/generated` and `pipeline/progressed`. */
 export const pagedRangeQuery = reportRangeQuery.and(z.object(pageFields));
 export type PagedRangeQuery = z.infer<typeof pagedRangeQuery>;
+
+export type SortOrder = 'asc' | 'desc';
+/**
+ * `sort` (one of a report's allow-listed columns) and `order` of a table paged by the server (issue
+ * 42 item 11): the same pair as the opportunity report, so every report table asks the same way.
+ * Without `sort` a report keeps its own order; without `order` a column takes its natural one
+ * (numbers and dates descending, text ascending).
+ */
+export function sortFields<const C extends readonly [string, ...string[]]>(columns: C) {
+  return {
+    sort: z.enum(columns, { error: `must be one of ${columns.join(', ')}` }).optional(),
+    order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
+  };
+}
+
+/** Columns `pipeline/progressed` sorts by (its moves table's columns). */
+export const PROGRESSED_SORTS = ['name', 'move', 'moved_at', 'engaged_at', 'amount'] as const;
+export type ProgressedSort = (typeof PROGRESSED_SORTS)[number];
+/** `pipeline/generated`: the range, a page, and a sort by the opportunity report's columns. */
+export const generatedQuery = reportRangeQuery.and(
+  z.object({ ...pageFields, ...sortFields(OPPORTUNITY_REPORT_SORTS) }),
+);
+export const progressedQuery = reportRangeQuery.and(
+  z.object({ ...pageFields, ...sortFields(PROGRESSED_SORTS) }),
+);
 export const opportunityReportPage = z.object({
   items: z.array(reportOpportunitySchema),
   total: z.number().int(),
@@ -160,6 +194,8 @@ export type PipelineProgressed = z.infer<typeof pipelineProgressedSchema>;
 /** `GET /report/client/{id}/opportunity/{opportunityId}`: the people and moves behind one opportunity. */
 export const opportunityDetailSchema = z.object({
   opportunity: reportOpportunitySchema,
+  /** The record in the CRM's own screens (Salesforce, HubSpot); null for a file import or the demo. */
+  crm_record: z.object({ url: z.url(), vendor: z.string() }).nullable(),
   window_days: z.number().int(),
   prospects: z.array(
     z.object({
@@ -243,10 +279,14 @@ export const valueReportSchema = z.object({
   superprospects_billed: z.number().int(),
   spend_cents: money,
   spend_currency: z.string(),
+  /** What the ad networks reported spending in the range, in spend_currency (issue 39); weighed in the ratios. */
+  network_spend_cents: money,
+  /** Network spend in other currencies: shown beside, not weighed against the results. */
+  network_spend_other: z.array(z.object({ currency: z.string(), cents: money })),
   pipeline_generated_cents: money,
   pipeline_progressed_cents: money,
   revenue_influenced_cents: money,
-  /** Pipeline generated per unit spent; null without spend. */
+  /** Pipeline generated per unit spent (Rally's fee plus network spend); null without spend. */
   pipeline_per_spend: z.number().nullable(),
   /** Revenue influenced per unit spent; null without spend. */
   revenue_per_spend: z.number().nullable(),

@@ -43,6 +43,12 @@ export const OAUTH_ERRORS = [
    * so it does not tell accounts apart).
    */
   'sso_unavailable',
+  /** SAML: the response was unsigned, signed by another certificate, expired or for another audience. */
+  'assertion_invalid',
+  /** SAML: that assertion was already used to sign in. */
+  'assertion_replayed',
+  /** SAML: the identity provider started the sign-in, which the organisation does not allow. */
+  'idp_initiated_off',
 ] as const;
 export type OAuthError = (typeof OAUTH_ERRORS)[number];
 

@@ -7,7 +7,10 @@ import {
   durationInSeconds,
   formatDate,
   formatDay,
+  formatDayRange,
   formatDayTime,
+  formatShortDay,
+  formatWeekOf,
   formatMonth,
   formatDuration,
   relativeDayLabel,
@@ -285,5 +288,22 @@ describe('one date format, the reader’s locale (issue 42 item 8)', () => {
   it('formatDayTime and formatMonth follow the same style', () => {
     expect(formatDayTime(new Date(2026, 11, 4, 9, 30), 'en-US')).toBe('Dec 4, 2026, 9:30 AM');
     expect(formatMonth('2026-12-15', 'en-US')).toBe('Dec 2026');
+  });
+});
+
+describe('weeks and ranges for charts and invoices (issue 42 items 6 and 10)', () => {
+  it('formatWeekOf names a week by its first day, without the year, in the locale', () => {
+    expect(formatWeekOf('2026-11-09', 'en-GB')).toBe('Week of 9 Nov');
+    expect(formatWeekOf('2026-11-09', 'en-US')).toBe('Week of Nov 9');
+    expect(formatShortDay('2026-12-04', 'en-GB')).toBe('4 Dec');
+  });
+
+  it('formatDayRange gives one range, whichever end comes first, and one day when equal', () => {
+    // ICU versions differ in the (thin) spaces around the dash: compare without spaces.
+    const bare = (s: string) => s.replace(/\s+/g, '');
+    expect(bare(formatDayRange('2026-11-26', '2026-11-30', 'en-GB'))).toBe('26–30Nov2026');
+    expect(bare(formatDayRange('2026-11-30', '2026-11-26', 'en-GB'))).toBe('26–30Nov2026');
+    expect(bare(formatDayRange('2026-11-26', '2026-12-02', 'en-US'))).toBe('Nov26–Dec2,2026');
+    expect(formatDayRange('2026-11-26', '2026-11-26', 'en-GB')).toBe('26 Nov 2026');
   });
 });

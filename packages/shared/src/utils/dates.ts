@@ -148,3 +148,24 @@ export function formatDayTime(input: DateInput, locale?: string): string {
 export function formatMonth(input: DateInput, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric' }).format(toDate(input));
 }
+
+/** A day without its year, as `formatDay` shows it: "Nov 9" in en-US, "9 Nov" in en-GB (chart axes). */
+export function formatShortDay(input: DateInput, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }).format(toDate(input));
+}
+
+/** A week named by its first day, for chart tooltips (issue 42 item 10): "Week of 9 Nov" in en-GB. */
+export function formatWeekOf(input: DateInput, locale?: string): string {
+  return `Week of ${formatShortDay(input, locale)}`;
+}
+
+/**
+ * The days from `from` to `to` as one range in the reader's locale (issue 42 item 6: what an invoice
+ * covers): "26–30 Nov 2026" in en-GB, "Nov 26 – Dec 2, 2026" in en-US; one day when they are the same.
+ */
+export function formatDayRange(from: DateInput, to: DateInput, locale?: string): string {
+  const f = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+  const a = toDate(from);
+  const b = toDate(to);
+  return a.getTime() <= b.getTime() ? f.formatRange(a, b) : f.formatRange(b, a);
+}

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { AD_FIELD_SOURCES } from '../schemas/ad-delivery.ts';
 import { buildEmailSnippet, fillSnippet, snippetHtml } from './email-snippet.ts';
 
+// The ad in its link, then the small "Why am I seeing this?" link: the same click URL with /why (issue 44).
 const SHAPE =
-  /^<a href="([^"<>]*)" target="_blank" style="[^"<>]*"><img src="([^"<>]*)" width="600" height="300" alt="([^"<>]*)" style="[^"<>]*"><\/a>$/;
+  /^<a href="([^"<>]*)" target="_blank" style="[^"<>]*"><img src="([^"<>]*)" width="600" height="300" alt="([^"<>]*)" style="[^"<>]*"><\/a><a href="\1\/why" target="_blank" style="[^"<>]*">Why am I seeing this\?<\/a>$/;
 
 describe('the e-mail snippet in each platform’s merge-field syntax (issue 38)', () => {
   it.each([

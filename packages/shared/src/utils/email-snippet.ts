@@ -95,18 +95,29 @@ function fieldOf(name: string): string {
     .replace(/[{}]/g, '');
 }
 
-/** The HTML snippet for two tokens: a 600 px image (full width on narrow screens) inside a link. */
+/** The small link under the ad (issue 44): the person's click URL with `/why` after it. */
+export const WHY_LINK_TEXT = 'Why am I seeing this?';
+
+/**
+ * The HTML snippet for two tokens: a 600 px image (full width on narrow screens) inside a link, and
+ * under it a small "Why am I seeing this?" link: the click URL followed by `/why`, which the server
+ * answers with the person's own page (where they can stop the ads) without counting a click.
+ */
 export function snippetHtml(imageToken: string, clickToken: string, alt = DEFAULT_SNIPPET_ALT): string {
   const { width, height } = EMAIL_AD_DISPLAY;
   return (
     `<a href="${attr(clickToken)}" target="_blank" style="display:block;max-width:${width}px;text-decoration:none;border:0;">` +
     `<img src="${attr(imageToken)}" width="${width}" height="${height}" alt="${attr(alt)}" ` +
     `style="display:block;width:100%;max-width:${width}px;height:auto;border:0;outline:none;">` +
-    `</a>`
+    `</a>` +
+    `<a href="${attr(clickToken)}/why" target="_blank" style="display:block;max-width:${width}px;margin-top:4px;font-size:11px;line-height:16px;color:#64748b;">${WHY_LINK_TEXT}</a>`
   );
 }
 
-/** The plain-text fallback: the click URL on its own line after a short label. */
+/**
+ * The plain-text fallback: the click URL on its own line after a short label. One line, so it fits
+ * where the platform takes a line (the HTML form carries the "Why am I seeing this?" link).
+ */
 export function snippetText(clickToken: string, label = DEFAULT_SNIPPET_LABEL): string {
   return `${label}: ${clickToken}`;
 }

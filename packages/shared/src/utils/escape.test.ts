@@ -192,11 +192,14 @@ describe('"A tag with a data-id attribute in content text is replaced by a mappe
     expect(replaceDataIdTags(text, map)).toBe(replaceDataIdTags(text, map));
   });
 
-  it('stays fast on many unclosed tags', () => {
+  it('stays linear on many unclosed tags (no backtracking blow-up)', () => {
+    // Not a speed figure (those are the benches'): a backtracking pattern takes minutes on 20,000
+    // unclosed tags, a linear one milliseconds, so 15 s only catches the blow-up, even on a CI
+    // machine where the suite ran a 1 s bound to 1,231 ms.
     const text = '<span data-id="first_name">a'.repeat(20_000);
     const started = Date.now();
     expect(replaceDataIdTags(text, map)).toBe('Anna'.repeat(20_000));
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('leaves text that has no tags as it was', () => {

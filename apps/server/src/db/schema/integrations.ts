@@ -1,11 +1,13 @@
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
   pgTable,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -73,6 +75,11 @@ export const integrations = pgTable(
     credentialsEnc: text('credentials_enc'),
     /** The vendor account we are connected to (e.g. the team or user name), for the connections screen. */
     accountName: text('account_name'),
+    /**
+     * A CRM's link to one opportunity in its own screens, `{id}` standing for the record's id
+     * (issue 42 item 7: every name opens the vendor's record where there is one); null: no link.
+     */
+    opportunityUrlTemplate: text('opportunity_url_template'),
     /** Why the integration is inactive, in words for the user (e.g. "Salesloft revoked access…"). */
     lastError: text('last_error'),
     /**
@@ -130,6 +137,8 @@ export const salesReps = pgTable(
 export const CADENCE_STATUSES = ['draft', 'active', 'paused', 'finished'] as const;
 /** `sequence`: mirrors a sequence or a file's cadence; `cohort`: the hidden cadence of a cohort (cohorts.ts). */
 export const CADENCE_KINDS = ['sequence', 'cohort'] as const;
+/** A target's side of its cadence's randomised holdout (issue 45); null: assigned while there was none. */
+export const HOLDOUT_GROUPS = ['exposed', 'held_out'] as const;
 export type CadenceStatus = (typeof CADENCE_STATUSES)[number];
 
 /** Transition actions and content of one cadence day (SPEC.md §3 "Content day", "Cadence action"). */
@@ -164,10 +173,20 @@ export const cadences = pgTable(
     ownerId: uuid('owner_id').references(() => salesReps.id, { onDelete: 'set null' }),
     /** Sales rep ids whose prospects see ads; empty means every rep. */
     selectedSdrs: jsonb('selected_sdrs').$type<string[]>().notNull().default([]),
+    /**
+     * Share (0–50 %) of targets entering from now on that are held out: no ad, nothing counted or
+     * billed (issue 45). Existing cadences start at 0; new ones at the configured default.
+     */
+    holdoutPercent: smallint('holdout_percent').notNull().default(0),
+    /** The key of the hash that assigns targets (the assignment is reproducible from it and the id). */
+    holdoutSeed: text('holdout_seed')
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('cadences_integration_external_uq').on(t.integrationId, t.externalId),
+    check('cadences_holdout_percent_ck', sql`${t.holdoutPercent} between 0 and 50`),
     index('cadences_client_idx').on(t.clientId),
   ],
 );
@@ -307,11 +326,23 @@ export const targets = pgTable(
     dayEnteredAt: timestamp('day_entered_at', { withTimezone: true }).notNull().defaultNow(),
     dayImpressions: integer('day_impressions').notNull().default(0),
     dayClicks: integer('day_clicks').notNull().default(0),
+    /**
+     * Exposed or held out, set once when the target is inserted (trigger `targets_assign_holdout`,
+     * a keyed hash of its id against its cadence's share then); null when the cadence had none.
+     */
+    holdoutGroup: text('holdout_group', { enum: HOLDOUT_GROUPS }),
+    /** The cadence's share when the target was assigned (the lift report weighs by it). */
+    holdoutPercent: smallint('holdout_percent'),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('targets_cadence_prospect_uq').on(t.cadenceId, t.prospectId),
     uniqueIndex('targets_token_uq').on(t.token),
+    // The lift report's targets: those assigned while their cadence had a holdout (issue 45).
+    index('targets_holdout_idx')
+      .on(t.clientId, t.cadenceId)
+      .where(sql`${t.holdoutGroup} is not null`),
+    check('targets_holdout_group_ck', sql`${t.holdoutGroup} in ('exposed', 'held_out')`),
     index('targets_client_idx').on(t.clientId),
     index('targets_prospect_idx').on(t.prospectId),
     index('targets_sales_rep_idx').on(t.salesRepId),
@@ -369,6 +400,8 @@ export const fileImports = pgTable(
     processedRows: integer('processed_rows').notNull().default(0),
     importedRows: integer('imported_rows').notNull().default(0),
     errorRows: integer('error_rows').notNull().default(0),
+    /** Valid rows skipped because the address is suppressed in the client (issue 44). */
+    suppressedRows: integer('suppressed_rows').notNull().default(0),
     /** First bad rows (capped), for the report. */
     errors: jsonb('errors').$type<ImportRowError[]>().notNull().default([]),
     failureReason: text('failure_reason'),

@@ -2,10 +2,10 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { adAudiences, cohortMembers, prospects } from '../../db/schema/index.ts';
-import { createTestApp, waitFor } from '../../../test/helpers.ts';
+import { waitFor } from '../../../test/helpers.ts';
 import { makeClient, signedIn } from '../../../test/http.ts';
 import type { Browser } from '../../../test/http.ts';
-import { addMembers, makeCohort } from '../../../test/ad-network-kit.ts';
+import { addMembers, makeCohort, metaTestApp } from '../../../test/ad-network-kit.ts';
 import { startFakeMeta } from '../../../test/fakes/meta.ts';
 import type { FakeMeta } from '../../../test/fakes/meta.ts';
 import { hashEmail } from './hashing.ts';
@@ -22,16 +22,7 @@ const waits: number[] = [];
 
 beforeAll(async () => {
   fake = await startFakeMeta();
-  app = await createTestApp({
-    env: {
-      META_APP_ID: fake.appId,
-      META_APP_SECRET: fake.appSecret,
-      META_GRAPH_URL: fake.url,
-      META_AUTH_URL: fake.url,
-      META_API_VERSION: fake.version,
-    },
-    adapters: { retry: { sleep: async (ms) => void waits.push(ms), baseDelayMs: 1 } },
-  });
+  app = await metaTestApp(fake, { workers: true, sleep: async (ms) => void waits.push(ms) });
   mine = await makeClient(app, 'Mine');
   foreign = await makeClient(app, 'Foreign');
   owner = (await signedIn(app, { [mine]: 'purple_owner' })).browser;
@@ -162,7 +153,8 @@ describe('Run on networks: a cohort becomes a Meta custom audience', () => {
         minimum_audience: 100,
       }),
     ]);
-  });
+    // Thousands of members through PGlite: past 30 s on a loaded two-core machine (CI's lanes).
+  }, 120_000);
 
   it('a later push sends only the difference, and waits out a rate-limit reply mid-job', async () => {
     const gone = await app.db
@@ -198,7 +190,7 @@ describe('Run on networks: a cohort becomes a Meta custom audience', () => {
       ['DELETE', 30],
     ]);
     expect(waits).toContain(60_000);
-  });
+  }, 120_000);
 
   it('holds an audience under Meta’s minimum with the reason, without creating it there', async () => {
     const small = await makeCohort(app, mine, 'Tiny', 5, 90_000);

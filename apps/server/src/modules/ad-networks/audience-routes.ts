@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { messageReply } from '@rally/shared/schemas/auth';
 import {
   AD_NETWORK_LABELS,
@@ -11,16 +10,11 @@ import {
   adAudienceSchema,
 } from '@rally/shared/schemas/ad-networks';
 import type { AdAudience } from '@rally/shared/schemas/ad-networks';
-import {
-  adAudiences,
-  adNetworkConnections,
-  cadences,
-  cohorts,
-  journeyStages,
-} from '../../db/schema/index.ts';
+import { adAudiences, adNetworkConnections } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { authOf, tenantOf } from '../../lib/access.ts';
-import { fieldError, httpError } from '../../lib/errors.ts';
+import { httpError } from '../../lib/errors.ts';
+import { sourceOf } from './audience-sources.ts';
 import type { AdNetwork } from './port.ts';
 import type { AdNetworkService } from './service.ts';
 
@@ -46,6 +40,17 @@ function audienceReply(a: Audience, network: AdNetwork, minimum: number): AdAudi
     minimum_audience: minimum,
     last_pushed_at: a.lastPushedAt?.toISOString() ?? null,
     last_push: a.lastPush,
+    pool_when_small: a.poolWhenSmall,
+    pooled_with: a.pooledWith
+      ? {
+          kind: a.pooledWith.kind,
+          name: a.pooledWith.name,
+          source_count: a.pooledWith.sourceCount,
+          pool_count: a.pooledWith.poolCount,
+          minimum: a.pooledWith.minimum,
+        }
+      : null,
+    pool_note: a.poolNote,
   };
 }
 
@@ -112,43 +117,6 @@ export function adAudienceRoutes(service: AdNetworkService): FastifyPluginAsyncZ
       },
     );
 
-    /** The source's name, checked to be this client's; a 422 naming source_id otherwise. */
-    async function sourceOf(
-      clientId: string,
-      kind: 'cohort' | 'journey_stage' | 'cadence',
-      id: string | number,
-    ) {
-      const uuid = z.uuid().safeParse(String(id));
-      if (kind !== 'cadence' && !uuid.success)
-        throw fieldError('body.source_id', `must be the id (UUID) of a ${kind.replace('_', ' ')}`);
-      if (kind === 'cohort') {
-        const [c] = await db
-          .select({ name: cohorts.name })
-          .from(cohorts)
-          .where(and(eq(cohorts.id, String(id)), eq(cohorts.clientId, clientId)));
-        return c
-          ? { name: c.name, set: { cohortId: String(id), journeyStageId: null, cadenceId: null } }
-          : null;
-      }
-      if (kind === 'journey_stage') {
-        const [s] = await db
-          .select({ name: journeyStages.name })
-          .from(journeyStages)
-          .where(and(eq(journeyStages.id, String(id)), eq(journeyStages.clientId, clientId)));
-        return s
-          ? { name: s.name, set: { cohortId: null, journeyStageId: String(id), cadenceId: null } }
-          : null;
-      }
-      const n = Number(id);
-      if (!Number.isSafeInteger(n) || n < 1)
-        throw fieldError('body.source_id', 'must be the id (a whole number) of a cadence');
-      const [c] = await db
-        .select({ name: cadences.name })
-        .from(cadences)
-        .where(and(eq(cadences.id, n), eq(cadences.clientId, clientId)));
-      return c ? { name: c.name, set: { cohortId: null, journeyStageId: null, cadenceId: n } } : null;
-    }
-
     app.post(
       '/ad-networks/audiences',
       {
@@ -163,8 +131,8 @@ export function adAudienceRoutes(service: AdNetworkService): FastifyPluginAsyncZ
       },
       async (request, reply) => {
         const clientId = tenantOf(request).clientId;
-        const { network, source_kind, source_id } = request.body;
-        const source = await sourceOf(clientId, source_kind, source_id);
+        const { network, source_kind, source_id, pool } = request.body;
+        const source = await sourceOf(db, clientId, source_kind, source_id, 'body.source_id');
         if (!source) throw httpError(404, `No such ${source_kind.replace('_', ' ')} in this client.`);
         const row = await activeConnectionOf(clientId, network);
         if (!row.adAccountId)
@@ -195,10 +163,19 @@ export function adAudienceRoutes(service: AdNetworkService): FastifyPluginAsyncZ
                 ...source.set,
                 name: source.name,
                 adAccountId: row.adAccountId,
+                poolWhenSmall: pool ?? false,
                 createdBy: authOf(request).user.id,
               })
               .returning()
           )[0];
+        // Sent again for an existing audience, `pool` changes the owner's choice; the push re-decides.
+        if (existing && pool !== undefined && pool !== existing.poolWhenSmall) {
+          await db
+            .update(adAudiences)
+            .set({ poolWhenSmall: pool, updatedAt: new Date() })
+            .where(eq(adAudiences.id, existing.id));
+          existing.poolWhenSmall = pool;
+        }
         if (!audience) throw new Error('audience insert returned nothing');
         await service.requestPush(audience.id);
         reply.code(existing ? 200 : 201);

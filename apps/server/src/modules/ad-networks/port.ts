@@ -19,7 +19,7 @@ import type {
 
 export type { AdapterContext, AuthorizeParams, ExchangeParams, OAuthCredentials };
 
-export const AD_NETWORKS = ['meta'] as const;
+export const AD_NETWORKS = ['meta', 'linkedin', 'google'] as const;
 export type AdNetwork = (typeof AD_NETWORKS)[number];
 
 /** An ad account the connected person may advertise from (Meta `act_…`). */
@@ -55,6 +55,11 @@ export type AdNetworkAdapter = {
   readonly batchLimit: number;
   /** The smallest matched audience the network will deliver to (Meta: 100). */
   readonly minimumAudience: number;
+  /**
+   * The network's own e-mail normalisation and hash when it differs from hashing.ts's (Google:
+   * Gmail dots and plus suffixes go); members are stored and compared by this hash.
+   */
+  readonly hashEmail?: (raw: string | null | undefined) => string | null;
   authorizeUrl(params: AuthorizeParams): string;
   exchangeCode(params: ExchangeParams): Promise<OAuthCredentials>;
   /**
@@ -83,4 +88,124 @@ export type AdNetworkAdapter = {
   addMembers(ctx: AdapterContext, audienceId: string, hashes: string[]): Promise<BatchResult>;
   /** Removes hashed members; `hashes.length` ≤ batchLimit. */
   removeMembers(ctx: AdapterContext, audienceId: string, hashes: string[]): Promise<BatchResult>;
+  /** Campaigns, creatives and launch (decision 0026); absent on a network that cannot run them yet. */
+  campaigns?: AdNetworkCampaignApi;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Campaigns (issue 39 "Creatives and campaigns", decision 0026). Optional on the port: an adapter
+// without it cannot run campaigns yet, and the networks that lack it still compile.
+
+/** What a campaign is for, in Rally's words; each adapter maps it to the network's objective. */
+export const CAMPAIGN_OBJECTIVES = ['traffic', 'awareness', 'engagement'] as const;
+export type CampaignObjective = (typeof CAMPAIGN_OBJECTIVES)[number];
+
+/** Money in the ad account's smallest unit (cents for USD), as the networks take budgets. */
+export type CampaignBudget = { kind: 'daily' | 'lifetime'; minor: number };
+
+/** A placement's image size, as the ad renderer draws it. */
+export type PlacementSize = '1080x1080' | '1200x628';
+
+export type RemoteAdStatus = {
+  id: string;
+  /** The network's delivery state (Meta effective_status: ACTIVE, PAUSED, CAMPAIGN_PAUSED, …). */
+  effectiveStatus: string;
+  /** The network's words on what stops the ad (review, billing…), else null. */
+  issues: string | null;
+};
+
+/** One ad's results for one day, as the network reports them (issue 39 "Results"). */
+export type RemoteDailyStat = {
+  /** YYYY-MM-DD in the ad account's time zone. */
+  day: string;
+  adId: string;
+  impressions: number;
+  reach: number;
+  clicks: number;
+  /** In the account currency's minor unit (cents). */
+  spendMinor: number;
+};
+
+export type AdNetworkCampaignApi = {
+  /** The smallest daily budget the network takes, in minor units of the account's currency. */
+  readonly minimumDailyBudget: number;
+  /** Image sizes an ad is created at (one ad per size, each in its placement). */
+  readonly placements: readonly { size: PlacementSize; label: string }[];
+  /**
+   * Uploads a PNG to the ad account's image library; the network's handle for it. `pageId` is the
+   * page the ads speak as (LinkedIn's Images API makes the organisation the image's owner).
+   */
+  uploadImage(
+    ctx: AdapterContext,
+    adAccountId: string,
+    png: Buffer,
+    name: string,
+    pageId: string,
+  ): Promise<{ hash: string }>;
+  /** Creates a campaign, always paused: nothing spends until Rally launches it. */
+  createCampaign(
+    ctx: AdapterContext,
+    adAccountId: string,
+    spec: { name: string; objective: CampaignObjective },
+  ): Promise<{ id: string }>;
+  /** The audience, budget and schedule (an ad set on Meta), delivering as soon as its campaign does. */
+  createAdSet(
+    ctx: AdapterContext,
+    adAccountId: string,
+    spec: {
+      name: string;
+      campaignId: string;
+      objective: CampaignObjective;
+      audienceId: string;
+      budget: CampaignBudget;
+      startsAt: Date;
+      endsAt: Date | null;
+    },
+  ): Promise<{ id: string }>;
+  /** A creative speaking as the client's page, with the image, texts and link. */
+  createCreative(
+    ctx: AdapterContext,
+    adAccountId: string,
+    spec: {
+      name: string;
+      pageId: string;
+      imageHash: string;
+      link: string;
+      headline: string;
+      message: string;
+    },
+  ): Promise<{ id: string }>;
+  createAd(
+    ctx: AdapterContext,
+    adAccountId: string,
+    spec: { name: string; adSetId: string; creativeId: string },
+  ): Promise<{ id: string }>;
+  /**
+   * Shows a new creative instead of an ad's old one (the ad was edited in Rally); the ad that now
+   * shows it: the same ad where the network repoints it (Meta), a new one in the same ad set where
+   * it cannot (LinkedIn: a creative's post cannot change after creation; the old one is archived).
+   */
+  replaceCreative(
+    ctx: AdapterContext,
+    adId: string,
+    creativeId: string,
+    adSetId: string,
+  ): Promise<{ adId: string }>;
+  /** Launch (ACTIVE) or pause (PAUSED) a campaign. */
+  setCampaignStatus(ctx: AdapterContext, campaignId: string, status: 'ACTIVE' | 'PAUSED'): Promise<void>;
+  /** The campaign's and its ads' delivery state as the network sees it. */
+  readStatus(
+    ctx: AdapterContext,
+    campaignId: string,
+    adIds: string[],
+  ): Promise<{ effectiveStatus: string; ads: RemoteAdStatus[] }>;
+  /**
+   * Daily results of every ad of a campaign from `since` to `until` (YYYY-MM-DD, both included), all
+   * pages; days without delivery are absent. `currency` is the ad account's (ISO 4217), when told.
+   */
+  dailyStats(
+    ctx: AdapterContext,
+    campaignId: string,
+    range: { since: string; until: string },
+  ): Promise<{ currency: string | null; rows: RemoteDailyStat[] }>;
 };

@@ -17,8 +17,10 @@ import { createSecretBox, hmac, randomToken, safeEqual } from '../../lib/crypto.
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import { VendorAuthError, VendorError, VendorUnreachableError } from '../integrations/vendor-http.ts';
-import type { AdNetwork } from './port.ts';
+import { adNetworkEnv, adNetworkSetUp } from './availability.ts';
+import type { AdNetwork, RemoteAdAccount, RemotePage } from './port.ts';
 import type { AdNetworkService } from './service.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const FLOW_COOKIE = 'rally_ad_network_flow';
 const FLOW_TTL_MS = 15 * 60_000;
@@ -43,10 +45,7 @@ export function adNetworkRoutes(service: AdNetworkService): FastifyPluginAsyncZo
     const base = `${SERVICE_PREFIXES.main}/ad-networks`;
     const redirectUri = (network: string) => `${config.publicUrl}${base}/${network}/callback`;
     const label = (n: AdNetwork) => AD_NETWORK_LABELS[n].replace(/ \(.*\)$/, '');
-    const available = (n: AdNetwork) => {
-      const m = config.vendors[n];
-      return Boolean(m.appId && m.appSecret);
-    };
+    const available = (n: AdNetwork) => adNetworkSetUp(config.vendors, n);
 
     const signFlow = (flow: Flow) => {
       const payload = Buffer.from(JSON.stringify(flow)).toString('base64url');
@@ -146,9 +145,7 @@ export function adNetworkRoutes(service: AdNetworkService): FastifyPluginAsyncZo
       async (request, reply) => {
         const { network } = request.params;
         if (!available(network)) {
-          request.log.warn(
-            `${label(network)} connect refused: set META_APP_ID and META_APP_SECRET to offer it`,
-          );
+          request.log.warn(`${label(network)} connect refused: set ${adNetworkEnv(network)} to offer it`);
           throw httpError(400, NOT_AVAILABLE(label(network)));
         }
         const nonce = randomToken(16);
@@ -252,6 +249,12 @@ export function adNetworkRoutes(service: AdNetworkService): FastifyPluginAsyncZo
                 updatedAt: new Date(),
               },
             });
+          await auditRequest(db, request, {
+            clientId: flow.c,
+            action: 'ad_network.connected',
+            target: { kind: 'ad_network', id: network },
+            details: { network, account: who.name },
+          });
         } catch (err) {
           request.log.warn({ err, network }, 'ad network connection failed');
           return back(flow.c, {
@@ -307,8 +310,8 @@ export function adNetworkRoutes(service: AdNetworkService): FastifyPluginAsyncZo
         const row = await activeConnection(tenantOf(request).clientId, network);
         const { ad_account_id, page_id } = request.body;
         const { accounts, pages } = await networkCall<{
-          accounts: Awaited<ReturnType<AdNetworkService['adapters']['meta']['adAccounts']>>;
-          pages: { id: string; name: string }[];
+          accounts: RemoteAdAccount[];
+          pages: RemotePage[];
         }>(row, async (a, ctx) => ({
           accounts: await a.adAccounts(ctx),
           pages: page_id ? await a.pages(ctx) : [],
@@ -330,6 +333,11 @@ export function adNetworkRoutes(service: AdNetworkService): FastifyPluginAsyncZo
             updatedAt: new Date(),
           })
           .where(eq(adNetworkConnections.id, row.id));
+        await auditRequest(db, request, {
+          action: 'settings.changed',
+          target: { kind: 'ad_network', id: network },
+          details: { network, fields: page_id ? ['ad_account_id', 'page_id'] : ['ad_account_id'] },
+        });
         return { message: `${label(network)} ad account set to ${account.name}.` };
       },
     );
@@ -355,6 +363,11 @@ export function adNetworkRoutes(service: AdNetworkService): FastifyPluginAsyncZo
             .catch((err: unknown) => request.log.warn({ err, network }, 'revoking at the network failed'));
         }
         await db.delete(adNetworkConnections).where(eq(adNetworkConnections.id, row.id));
+        await auditRequest(db, request, {
+          action: 'ad_network.removed',
+          target: { kind: 'ad_network', id: network },
+          details: { network },
+        });
         return { message: `${label(network)} disconnected.` };
       },
     );

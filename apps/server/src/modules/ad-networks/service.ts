@@ -1,12 +1,23 @@
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import type { SuppressionKey } from '../suppressions/key.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { adAudienceMembers, adAudiences, adNetworkConnections, cohorts } from '../../db/schema/index.ts';
+import type { AdAudiencePool } from '../../db/schema/index.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
 import type { Credentials } from '../integrations/port.ts';
 import { VendorAuthError } from '../integrations/vendor-http.ts';
 import { desiredHashes } from './members.ts';
+import {
+  poolCandidate,
+  poolHashes,
+  poolOffNote,
+  pooledNote,
+  poolShortReason,
+  sourceWords,
+  unpooledNote,
+} from './pool.ts';
 import type { AdNetwork, AdNetworkAdapter, AdapterContext } from './port.ts';
 
 export const AD_AUDIENCE_PUSH_JOB = 'ad-audience-push';
@@ -14,7 +25,7 @@ export const AD_AUDIENCE_PUSH_JOB = 'ad-audience-push';
 const REFRESH_WITHIN_MS = 7 * 24 * 3600_000;
 /** Rows per insert or update (bind parameters stay well under PostgreSQL's 65,535). */
 const CHUNK = 2_000;
-const NETWORK_NAMES: Record<AdNetwork, string> = { meta: 'Meta' };
+const NETWORK_NAMES: Record<AdNetwork, string> = { meta: 'Meta', linkedin: 'LinkedIn', google: 'Google Ads' };
 
 type Connection = typeof adNetworkConnections.$inferSelect;
 type Audience = typeof adAudiences.$inferSelect;
@@ -25,6 +36,8 @@ export type AdNetworkServiceDeps = {
   box: SecretBox;
   adapters: Record<AdNetwork, AdNetworkAdapter>;
   log: FastifyBaseLogger;
+  /** Suppressed people (decision 0027) leave the client's audiences at the next push. */
+  suppressionKey?: SuppressionKey;
 };
 
 /**
@@ -163,6 +176,60 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
     }
   }
 
+  /**
+   * What a push sends (decision 0034), re-decided on every push: the source's own members, or, when
+   * they are under the network's minimum and the owner chose pooling, its pool's. `hold` is the
+   * reason to hold it (under the minimum even pooled, or not pooled), with the pool proposed.
+   */
+  async function planPool(
+    audience: Audience,
+    own: Set<string>,
+    adapter: AdNetworkAdapter,
+    name: string,
+  ): Promise<{
+    desired: Set<string>;
+    hold: string | null;
+    pooledWith: AdAudiencePool | null;
+    poolNote: string | null;
+  }> {
+    const minimum = adapter.minimumAudience;
+    const source = sourceWords(audience);
+    const was = audience.pooledWith;
+    if (own.size >= minimum) {
+      const poolNote = was ? unpooledNote(source, own.size, was.name, name, minimum) : audience.poolNote;
+      return { desired: own, hold: null, pooledWith: null, poolNote };
+    }
+    const candidate = audience.sourceKind === 'cohort' ? null : await poolCandidate(db, audience);
+    const members = candidate
+      ? await poolHashes(db, audience, candidate, adapter.hashEmail, deps.suppressionKey)
+      : null;
+    const pool: AdAudiencePool | null =
+      candidate && members ? { ...candidate, sourceCount: own.size, poolCount: members.size, minimum } : null;
+    const offNote = was ? poolOffNote(source, was.name) : audience.poolNote;
+    const short = `${own.size} ${own.size === 1 ? 'member has' : 'members have'} an e-mail Rally can match; ${name} shows ads only to audiences of at least ${minimum} matched people.`;
+    if (!pool || !members)
+      return {
+        desired: own,
+        hold: `${short} Add members, or run the whole cohort instead.`,
+        pooledWith: null,
+        poolNote: offNote,
+      };
+    if (!audience.poolWhenSmall) {
+      const proposal =
+        pool.poolCount >= minimum
+          ? ` Pool it with ${pool.name} (${pool.poolCount} people) to run now.`
+          : ` Even pooled with ${pool.name} there would be only ${pool.poolCount}.`;
+      return { desired: own, hold: `${short}${proposal}`, pooledWith: null, poolNote: offNote };
+    }
+    const union = pool.poolCount >= minimum;
+    return {
+      desired: union ? members : own,
+      hold: union ? null : poolShortReason(source, pool, name),
+      pooledWith: union ? pool : null,
+      poolNote: union ? pooledNote(source, pool, name) : offNote,
+    };
+  }
+
   /** The push job (idempotent): see the service's comment. */
   async function push(audienceId: string): Promise<void> {
     const [audience] = await db.select().from(adAudiences).where(eq(adAudiences.id, audienceId));
@@ -191,12 +258,16 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
     const adapter = adapters[connection.network];
     await setAudience(audience.id, { state: 'pushing', pushError: null });
     try {
-      const desired = await desiredHashes(db, audience);
-      if (!audience.networkAudienceId && desired.size < adapter.minimumAudience) {
+      const own = await desiredHashes(db, audience, adapter.hashEmail, deps.suppressionKey);
+      const plan = await planPool(audience, own, adapter, name);
+      const desired = plan.desired;
+      if (plan.hold && !audience.networkAudienceId) {
         await setAudience(audience.id, {
           state: 'held',
-          memberCount: desired.size,
-          heldReason: `${desired.size} ${desired.size === 1 ? 'member has' : 'members have'} an e-mail Rally can match; ${name} shows ads only to audiences of at least ${adapter.minimumAudience} matched people. Add members, or run the whole cohort instead.`,
+          memberCount: own.size,
+          heldReason: plan.hold,
+          pooledWith: plan.pooledWith,
+          poolNote: plan.poolNote,
         });
         return;
       }
@@ -227,8 +298,9 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
       });
       const { added, removed, read } = result;
       const lower = read.matchedLowerBound;
-      const held =
-        lower === null
+      const held = plan.hold
+        ? plan.hold
+        : lower === null
           ? `${name} has not counted the matches yet (it can take up to 24 hours).`
           : lower < adapter.minimumAudience
             ? `${name} matched about ${lower} of ${desired.size} people; it shows ads only to audiences of at least ${adapter.minimumAudience} matched people.`
@@ -237,6 +309,8 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
         state: held ? 'held' : 'ready',
         heldReason: held,
         memberCount: desired.size,
+        pooledWith: plan.pooledWith,
+        poolNote: plan.poolNote,
         matchedLower: lower,
         matchedUpper: read.matchedUpperBound,
         matchedAt: new Date(),
@@ -294,7 +368,18 @@ export function createAdNetworkService(deps: AdNetworkServiceDeps) {
     );
   }
 
-  return { adapters, contextOf, markInactive, withNetwork, requestPush, requestDue, push, register };
+  return {
+    adapters,
+    /** Suppressed people are counted out of previews as they are out of pushes. */
+    suppressionKey: deps.suppressionKey,
+    contextOf,
+    markInactive,
+    withNetwork,
+    requestPush,
+    requestDue,
+    push,
+    register,
+  };
 }
 
 export type AdNetworkService = ReturnType<typeof createAdNetworkService>;

@@ -40,7 +40,15 @@ describe('GET /v1/api/config', () => {
       gtm_id: null,
       stripe_publishable_key: null,
       sign_in: { google: false, microsoft: false },
-      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false, meta: false },
+      connect: {
+        salesloft: false,
+        outreach: false,
+        salesforce: false,
+        hubspot: false,
+        meta: false,
+        linkedin: false,
+        google_ads: false,
+      },
     });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self';");
@@ -60,7 +68,15 @@ describe('GET /v1/api/config', () => {
       gtm_id: 'GTM-ABC123',
       stripe_publishable_key: 'pk_test_123',
       sign_in: { google: false, microsoft: false },
-      connect: { salesloft: false, outreach: false, salesforce: false, hubspot: false, meta: false },
+      connect: {
+        salesloft: false,
+        outreach: false,
+        salesforce: false,
+        hubspot: false,
+        meta: false,
+        linkedin: false,
+        google_ads: false,
+      },
     });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/js\.stripe\.com/);
@@ -77,6 +93,11 @@ describe('what this installation offers (issue 42 item 3)', () => {
         GOOGLE_ISSUER: 'https://accounts.google.com',
         HUBSPOT_CLIENT_ID: 'hub-id',
         HUBSPOT_CLIENT_SECRET: 'hub-secret',
+        LINKEDIN_CLIENT_ID: 'li-id',
+        LINKEDIN_CLIENT_SECRET: 'li-secret',
+        GOOGLE_ADS_CLIENT_ID: 'gads-id',
+        GOOGLE_ADS_CLIENT_SECRET: 'gads-secret',
+        GOOGLE_ADS_DEVELOPER_TOKEN: 'gads-token',
       },
     });
     const res = await app.inject('/v1/api/config');
@@ -89,9 +110,13 @@ describe('what this installation offers (issue 42 item 3)', () => {
       salesforce: false,
       hubspot: true,
       meta: false,
+      linkedin: true,
+      google_ads: true,
     });
     expect(res.body).not.toContain('secret');
     expect(res.body).not.toContain('hub-id');
+    expect(res.body).not.toContain('li-id');
+    expect(res.body).not.toContain('gads-');
   });
 });
 

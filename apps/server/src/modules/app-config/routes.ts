@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adNetworkSetUp } from '../ad-networks/availability.ts';
 
 /** Same-origin path that app.ts proxies to POSTHOG_HOST, so analytics traffic stays first-party. */
 export const ANALYTICS_PROXY_PATH = '/ingest/ph';
@@ -18,6 +19,8 @@ export const appConfigReply = z.object({
     hubspot: z.boolean(),
     /** Issue 39: ad networks (decision 0025). */
     meta: z.boolean(),
+    linkedin: z.boolean(),
+    google_ads: z.boolean(),
   }),
 });
 
@@ -47,7 +50,9 @@ export const appConfigRoutes: FastifyPluginAsyncZod = async (app) => {
         outreach: oauthReady(app.config.vendors.outreach),
         salesforce: oauthReady(app.config.vendors.salesforce),
         hubspot: oauthReady(app.config.vendors.hubspot),
-        meta: Boolean(app.config.vendors.meta.appId && app.config.vendors.meta.appSecret),
+        meta: adNetworkSetUp(app.config.vendors, 'meta'),
+        linkedin: adNetworkSetUp(app.config.vendors, 'linkedin'),
+        google_ads: adNetworkSetUp(app.config.vendors, 'google'),
       },
     }),
   );

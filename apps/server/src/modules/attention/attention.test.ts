@@ -146,13 +146,13 @@ describe('required attentions (GET /v1/rest/client/{id}/required_attentions)', a
         id: `journey_without_content:${s.halfDone.journeyId}`,
         kind: 'journey_without_content',
         message: 'The journey Acme expansion has a stage without ads (“Stage 2”): accounts there see none.',
-        link: { path: `/cohorts/${s.halfDone.cohortId}`, label: 'Open the journey' },
+        link: { path: `/cohorts/${s.halfDone.cohortId}/journey`, label: 'Open the journey' },
       },
       {
         id: `journey_without_content:${s.empty.journeyId}`,
         kind: 'journey_without_content',
         message: 'The journey Acme launch has no stage yet: its accounts see no ad.',
-        link: { path: `/cohorts/${s.empty.cohortId}`, label: 'Open the journey' },
+        link: { path: `/cohorts/${s.empty.cohortId}/journey`, label: 'Open the journey' },
       },
     ]);
     expect(body.total).toBe(6);

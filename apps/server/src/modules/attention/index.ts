@@ -1,1 +1,3 @@
 export { attentionRoutes } from './routes.ts';
+export { requiredAttentions } from './service.ts';
+export { setupChecklist } from './setup.ts';

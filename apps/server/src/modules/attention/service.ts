@@ -144,7 +144,7 @@ export async function requiredAttentions(
       id: `journey_without_content:${String(r.id)}`,
       kind: 'journey_without_content',
       message: `The journey ${String(r.name)} ${what}`,
-      link: { path: `/cohorts/${String(r.cohort_id)}`, label: 'Open the journey' },
+      link: { path: `/cohorts/${String(r.cohort_id)}/journey`, label: 'Open the journey' },
     });
   }
   return { items, total: items.length };

@@ -200,7 +200,7 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
         throw err;
       }
       await limits.confirm.reset(signUp.email);
-      await app.sessions.start(request, reply, userId);
+      await app.sessions.start(request, reply, userId, { method: 'sign_up' });
       const self = request.auth ? await app.identity.self(request.auth.user.id) : null;
       if (!self || !request.auth) throw httpError(401, NOT_AUTHENTICATED);
       return reply.code(201).send(selfOfSession(self, request.auth));

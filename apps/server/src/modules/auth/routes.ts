@@ -24,6 +24,7 @@ import { fieldError, httpError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
+import { auditOrigin, recordAuditForUser } from '../audit/index.ts';
 import { emails } from './emails.ts';
 import { consumeToken, findUser, findUserByEmail, issueToken, peekToken } from './repository.ts';
 import { createMfaGuard } from './mfa-guard.ts';
@@ -114,6 +115,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Second-factor attempts, counted per account and per IP across sign-ins (issues 20.2, 37.3).
   const mfa = createMfaGuard(app);
 
+  const auditSignInFailed = (
+    request: FastifyRequest,
+    user: { id: string; email: string },
+    reason: 'wrong_password' | 'wrong_code',
+  ) =>
+    recordAuditForUser(db, user.id, {
+      ...auditOrigin(request),
+      // No session: the actor is the account someone tried to sign in as.
+      actor: { id: user.id, email: user.email },
+      action: 'auth.sign_in_failed',
+      target: { kind: 'user', id: user.id },
+      details: { reason },
+    });
+
   const sendSelf = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
     const self = request.auth ? await app.identity.self(request.auth.user.id) : null;
     if (!self || !request.auth) throw httpError(401, NOT_AUTHENTICATED);
@@ -153,7 +168,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const user = await findUserByEmail(db, email);
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), request.body.password);
-      if (!user || !user.passwordHash || !ok) return reply.code(400).send({ message: INVALID_CREDENTIALS });
+      if (!user || !user.passwordHash || !ok) {
+        // A known account's failures are on its clients' records; an unknown address has no client.
+        if (user) await auditSignInFailed(request, user, 'wrong_password');
+        return reply.code(400).send({ message: INVALID_CREDENTIALS });
+      }
 
       if (user.mfaSecretEnc) {
         // The password is half the sign-in: its limit starts again only once the code is right too,
@@ -162,7 +181,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         return { mfa: true };
       }
       await limits.account.reset(email);
-      await app.sessions.start(request, reply, user.id);
+      await app.sessions.start(request, reply, user.id, { method: 'password' });
       return { mfa: false };
     },
   );
@@ -210,6 +229,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         ok = used !== undefined;
       }
       if (!ok) {
+        await auditSignInFailed(request, user, 'wrong_code');
         const lockedNow = await mfa.failed(user, request.ip, attempt);
         if (lockedNow) return mfa.lockedReply(reply, lockedNow);
         return reply
@@ -221,7 +241,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await consumeToken(db, 'mfa_challenge', token)))
         return reply.code(400).send({ message: 'Your sign-in has expired. Please sign in again.' });
       reply.clearCookie(MFA_COOKIE, mfaCookie);
-      await app.sessions.start(request, reply, user.id);
+      await app.sessions.start(request, reply, user.id, { method: 'password_and_code' });
       return { ok: true as const };
     },
   );
@@ -275,7 +295,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           await startMfaChallenge(db, reply, user.id, config.secureCookies);
           return reply.code(401).send({ message: MFA_REQUIRED, mfa: true as const });
         }
-        await app.sessions.start(request, reply, used.userId);
+        await app.sessions.start(request, reply, used.userId, { method: 'link' });
       }
       return sendSelf(request, reply);
     },
@@ -314,6 +334,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.id, auth.sessionId)));
       });
       await app.identity.invalidateUser(user.id);
+      if (changes.passwordHash) {
+        await recordAuditForUser(db, user.id, {
+          ...auditOrigin(request),
+          action: 'auth.password_changed',
+          target: { kind: 'user', id: user.id },
+        });
+      }
       return sendSelf(request, reply);
     },
   );
@@ -426,6 +453,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .values(codes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
       });
       await app.identity.invalidateUser(user.id);
+      await recordAuditForUser(db, user.id, {
+        ...auditOrigin(request),
+        action: 'auth.mfa_enabled',
+        target: { kind: 'user', id: user.id },
+        details: { method: 'totp' },
+      });
       return { recovery_codes: codes };
     },
   );
@@ -463,6 +496,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
       });
       await app.identity.invalidateUser(user.id);
+      await recordAuditForUser(db, user.id, {
+        ...auditOrigin(request),
+        action: 'auth.mfa_disabled',
+        target: { kind: 'user', id: user.id },
+      });
       return reply.code(204).send(null);
     },
   );

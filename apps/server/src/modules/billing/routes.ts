@@ -21,6 +21,7 @@ import {
 import { tenantOf } from '../../lib/access.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { WebhookSignatureError } from './providers/port.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const clientParams = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
 const invoiceParams = clientParams.extend({ invoiceId: z.uuid('must be the id (UUID) of an invoice') });
@@ -34,6 +35,21 @@ const tags = ['billing'];
  */
 export const billerRoutes: FastifyPluginAsyncZod = async (app) => {
   const billing = () => app.billing.service;
+  /** A billing change on the audit log: what changed (field names), never card numbers or amounts' secrets. */
+  const audited = async <T>(
+    request: Parameters<typeof tenantOf>[0],
+    what: string,
+    fields: string[],
+    change: Promise<T>,
+  ): Promise<T> => {
+    const done = await change;
+    await auditRequest(app.db, request, {
+      action: 'billing.changed',
+      target: { kind: 'billing', id: what },
+      details: { fields: fields.sort() },
+    });
+    return done;
+  };
 
   app.get(
     '/client/:clientId/balance',
@@ -80,7 +96,8 @@ export const billerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cardReply },
       },
     },
-    async (request) => billing().setCard(tenantOf(request).clientId, request.body),
+    async (request) =>
+      audited(request, 'card', ['card'], billing().setCard(tenantOf(request).clientId, request.body)),
   );
 
   app.post(
@@ -149,7 +166,12 @@ export const billerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      billing().updateSubscription(tenantOf(request).clientId, request.body.cancel_at_period_end),
+      audited(
+        request,
+        'subscription',
+        ['cancel_at_period_end'],
+        billing().updateSubscription(tenantOf(request).clientId, request.body.cancel_at_period_end),
+      ),
   );
 
   app.get(
@@ -179,7 +201,12 @@ export const billerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      billing_address: await billing().setBillingAddress(tenantOf(request).clientId, request.body),
+      billing_address: await audited(
+        request,
+        'billing_address',
+        Object.keys(request.body),
+        billing().setBillingAddress(tenantOf(request).clientId, request.body),
+      ),
     }),
   );
 
@@ -210,7 +237,13 @@ export const billerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: billingInfoReply },
       },
     },
-    async (request) => billing().setBillingInfo(tenantOf(request).clientId, request.body),
+    async (request) =>
+      audited(
+        request,
+        'billing_info',
+        Object.keys(request.body),
+        billing().setBillingInfo(tenantOf(request).clientId, request.body),
+      ),
   );
 
   app.get(

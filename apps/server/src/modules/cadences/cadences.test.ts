@@ -6,6 +6,9 @@ import {
   cadences,
   companies,
   content,
+  crmActivityCounts,
+  crmContacts,
+  crmIntegrationSettings,
   integrations,
   prospects,
   salesReps,
@@ -209,6 +212,57 @@ describe('GET /sc/cadence', () => {
       owner: null,
       counts: { total: 2, active: 2, contacted: 0, super: 1 },
     });
+  });
+
+  it('"Contacted" also counts prospects the CRM records sales outreach to, as the reports do (issue 42 item 6)', async () => {
+    const counts = async () =>
+      Object.fromEntries(
+        ((await sdr.get('/sc/cadence')).json() as { name: string; counts: { contacted: number } }[]).map(
+          (c) => [c.name, c.counts.contacted],
+        ),
+      );
+    expect(await counts()).toEqual({ 'Mine Alpha': 2, 'Mine Beta': 0 });
+    // A CRM whose settings count calls as outreach: P8 (Beta) was called; P5 (Alpha) only met, which
+    // is not outreach; the other client's P8 was called in its own CRM.
+    const outreach = async (client: string, externalIds: Record<string, string>) => {
+      const [crm] = await app.db
+        .insert(integrations)
+        .values({ clientId: client, source: 'salesforce' })
+        .returning();
+      await app.db.insert(crmIntegrationSettings).values({
+        integrationId: crm!.id,
+        clientId: client,
+        outreachActivityTypes: ['Call'],
+        meetingActivityTypes: ['Meeting'],
+      });
+      for (const [prospectExt, type] of Object.entries(externalIds)) {
+        const [p] = await app.db
+          .select({ id: prospects.id })
+          .from(prospects)
+          .where(and(eq(prospects.clientId, client), eq(prospects.externalId, prospectExt)));
+        const [c] = await app.db
+          .insert(crmContacts)
+          .values({
+            clientId: client,
+            integrationId: crm!.id,
+            externalId: `cc-${prospectExt}`,
+            prospectId: p!.id,
+          })
+          .returning();
+        await app.db.insert(crmActivityCounts).values({
+          clientId: client,
+          integrationId: crm!.id,
+          contactExternalId: `cc-${prospectExt}`,
+          contactId: c!.id,
+          activityType: type,
+          count: 2,
+          lastActivityAt: new Date(),
+        });
+      }
+    };
+    await outreach(clientId, { p8: 'Call', p5: 'Meeting' });
+    await outreach(other, { p8: 'Call', p6: 'Call' });
+    expect(await counts()).toEqual({ 'Mine Alpha': 2, 'Mine Beta': 1 });
   });
 
   it('never shows another client’s cadences; a client the user is not in is 403', async () => {

@@ -83,12 +83,31 @@ export async function findCadence(
   return row ? toRow(row) : null;
 }
 
-const countCols = {
+/**
+ * The prospects the client's CRM records sales outreach to (an activity of a type the CRM settings
+ * count as outreach, as the reports' `outreachCte`), for `prospect_id in (…)`: Postgres hashes this
+ * set once rather than probing per target.
+ */
+const crmOutreachProspects = (clientId: string) => sql`(
+  select cc.prospect_id from crm_activity_counts ac
+    join crm_integration_settings s on s.integration_id = ac.integration_id and s.client_id = ${clientId}
+    join crm_contacts cc on cc.id = ac.contact_id and not cc.is_deleted and cc.prospect_id is not null
+   where ac.client_id = ${clientId} and ac.count > 0
+     and ac.activity_type in (select jsonb_array_elements_text(s.outreach_activity_types)))`;
+
+/**
+ * "Contacted" has one definition (issue 42 item 6, METRIC_DEFINITIONS.contacted): the sequence
+ * platform says a step reached the prospect, or the CRM records sales outreach to them. The cadence
+ * list once counted the first alone and showed 0 for a file import (no sequence platform) while the
+ * Reports' "Contacted after" counted the CRM's outreach.
+ */
+const countCols = (clientId: string) => ({
   total: sql<number>`count(*)::int`,
   active: sql<number>`count(*) filter (where ${targets.isActive})::int`,
-  contacted: sql<number>`count(*) filter (where ${targets.contacted})::int`,
+  contacted: sql<number>`count(*) filter (where ${targets.contacted}
+    or ${targets.prospectId} in ${crmOutreachProspects(clientId)})::int`,
   super: sql<number>`count(*) filter (where ${targets.superDate} is not null)::int`,
-};
+});
 
 /**
  * Target counts per cadence and day in one grouped pass over the client's targets (the list sums
@@ -100,7 +119,7 @@ export async function targetCounts(
   cadenceId?: number,
 ): Promise<(DayCounts & { cadenceId: number })[]> {
   return db
-    .select({ cadenceId: targets.cadenceId, dayNumber: targets.dayNumber, ...countCols })
+    .select({ cadenceId: targets.cadenceId, dayNumber: targets.dayNumber, ...countCols(clientId) })
     .from(targets)
     .where(
       and(

@@ -14,6 +14,7 @@ import { authOf, requirePermission, tenantOf } from '../../lib/access.ts';
 import { streamCsvText } from '../../lib/csv-export.ts';
 import { httpError } from '../../lib/errors.ts';
 import type { CampaignService } from './service.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const errorReply = messageReply.extend({
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
@@ -126,8 +127,18 @@ export function campaignRoutes(service: CampaignService): FastifyPluginAsyncZod 
             requirePermission(request, 'reports.read'),
           );
           if (!exported) throw httpError(404, 'Nothing to download here: no such campaign or file.');
+          await auditRequest(app.db, request, {
+            action: 'export.downloaded',
+            target: { kind: 'export_file', id: request.params.id },
+            details: { filename: exported.filename },
+          });
           return streamCsvText(reply, exported.filename, exported.parts);
         }
+        await auditRequest(app.db, request, {
+          action: 'export.downloaded',
+          target: { kind: 'campaign', id: request.params.id },
+          details: { filename: file.filename },
+        });
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${file.filename}"`)

@@ -792,3 +792,65 @@ describe('a sync that died half-way (its job is taken up again)', () => {
     expect(await count()).toEqual({ members: 24, distinct: 24, targets: 24 });
   });
 });
+
+describe('the members table sorts by its columns (issue 42 item 11)', () => {
+  // A client of its own, so the other tests' prospects do not join its cohorts.
+  let sortClient: string;
+  let sorter: Browser;
+  let cohortId: string;
+  beforeAll(async () => {
+    sortClient = await makeClient(app, 'Sorter');
+    sorter = (await signedIn(app, { [sortClient]: 'green_manager' })).browser;
+    await person(sortClient, 'VP Operations', 'Brightline Freight');
+    await person(sortClient, 'VP Operations', 'Northwind Logistics');
+    await person(sortClient, 'CFO', 'Brightline Freight');
+    await person(sortClient, 'Buyer', 'Harbor Supply');
+    cohortId = (await create({ name: 'Sorted', source_kind: 'filter', filters: {} }, sorter)).id;
+    // The buyer has seen the ad the most.
+    const all = (await sorter.get(`/v1/rest/cohort/${cohortId}/segment`)).json() as CohortSegmentReply;
+    const buyer = all.items.find((m) => m.title === 'Buyer')!;
+    await app.db.update(targets).set({ impressions: 7 }).where(eq(targets.id, buyer.target_id));
+  });
+  const segment = async (q: string) => {
+    const res = await sorter.get(`/v1/rest/cohort/${cohortId}/segment?${q}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as CohortSegmentReply).items;
+  };
+  const titles = async (q: string) => (await segment(q)).map((m) => m.title);
+
+  it('sorts by name, title, company and counts, either way, page after page', async () => {
+    // Last names are the title's first word: Buyer, CFO, VP, VP.
+    expect(await titles('sort=name')).toEqual(['Buyer', 'CFO', 'VP Operations', 'VP Operations']);
+    expect(await titles('sort=title&order=desc')).toEqual(['VP Operations', 'VP Operations', 'CFO', 'Buyer']);
+    expect((await segment('sort=company')).map((m) => m.company_name)).toEqual([
+      'Brightline Freight',
+      'Brightline Freight',
+      'Harbor Supply',
+      'Northwind Logistics',
+    ]);
+    expect((await segment('sort=impressions')).map((m) => m.impressions)).toEqual([7, 0, 0, 0]);
+    expect((await segment('sort=impressions&order=asc')).map((m) => m.impressions)).toEqual([0, 0, 0, 7]);
+    const pages = [
+      ...(await titles('sort=name&page_size=2&page=1')),
+      ...(await titles('sort=name&page_size=2&page=2')),
+    ];
+    expect(pages).toEqual(['Buyer', 'CFO', 'VP Operations', 'VP Operations']);
+  });
+
+  it('a bad sort is a 422 naming the field; another client is refused (403) or not found (404)', async () => {
+    for (const [q, field] of [
+      ['sort=revenue', 'querystring.sort'],
+      ['sort=name&order=sideways', 'querystring.order'],
+    ] as const) {
+      const res = await sorter.get(`/v1/rest/cohort/${cohortId}/segment?${q}`);
+      expect(res.statusCode, q).toBe(422);
+      expect(res.json().errors[0].field, q).toBe(field);
+    }
+    // The outsider naming this client: 403; asking in their own client: the cohort is not found.
+    const named = await outsider.get(`/v1/rest/cohort/${cohortId}/segment?sort=name`, {
+      clientId: sortClient,
+    });
+    expect(named.statusCode).toBe(403);
+    expect((await outsider.get(`/v1/rest/cohort/${cohortId}/segment?sort=name`)).statusCode).toBe(404);
+  });
+});

@@ -25,6 +25,7 @@ export function setupCohorts(app: FastifyInstance): void {
     log: app.log,
     heartbeatSeconds: app.config.jobHeartbeatSeconds,
     chunk: app.config.cohortSyncChunk,
+    holdoutPercent: app.config.holdoutDefaultPercent,
     onSynced: async (cohortId) => {
       if (app.hasDecorator('journeys')) await app.journeys.afterCohortSync(cohortId);
     },

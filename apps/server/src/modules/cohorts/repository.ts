@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { CohortFilters, CohortSortField } from '@rally/shared/schemas/cohorts';
+import type { CohortFilters, CohortMemberSort, CohortSortField } from '@rally/shared/schemas/cohorts';
 import type { Db } from '../../db/client.ts';
 import {
   cadenceDays,
@@ -163,6 +163,8 @@ export async function insertCohort(
     createdBy: string | null;
     /** A fixed id (the demo seed's, so screens and tests can link to it). */
     id?: string;
+    /** The share of members held out of its ads (issue 45). */
+    holdoutPercent?: number;
   },
 ): Promise<string> {
   const id = values.id ?? randomUUID();
@@ -178,6 +180,7 @@ export async function insertCohort(
         kind: 'cohort',
         status: 'active',
         isSuper: true,
+        holdoutPercent: values.holdoutPercent ?? 0,
       })
       .returning({ id: cadences.id }),
   );
@@ -514,12 +517,28 @@ export type MemberRow = {
 };
 
 /** One page of members, most engaged first. */
+/** The members table's sorts (issue 42 item 11): each key, then a stable tie-break. */
+const MEMBER_ORDER: Record<CohortMemberSort, { key: SQL; order: 'asc' | 'desc' }> = {
+  engagement: { key: sql`(t.clicks * 15 + t.impressions + t.views * 5)`, order: 'desc' },
+  name: { key: sql`lower(p.last_name || ' ' || p.first_name)`, order: 'asc' },
+  title: { key: sql`lower(p.title)`, order: 'asc' },
+  company: { key: sql`lower(co.name)`, order: 'asc' },
+  stage: { key: sql`st.position`, order: 'asc' },
+  impressions: { key: sql`t.impressions`, order: 'desc' },
+  clicks: { key: sql`t.clicks`, order: 'desc' },
+  views: { key: sql`t.views`, order: 'desc' },
+};
+
 export async function listMembers(
   db: Tx,
   cohort: CohortRecord,
   page: number,
   pageSize: number,
+  sortBy: { sort: CohortMemberSort; order?: 'asc' | 'desc' | undefined } = { sort: 'engagement' },
 ): Promise<{ rows: MemberRow[]; total: number }> {
+  const { key, order: fallback } = MEMBER_ORDER[sortBy.sort];
+  // Empty values (no company, no stage) go last whichever way the column is read.
+  const direction = (sortBy.order ?? fallback) === 'asc' ? sql`asc nulls last` : sql`desc nulls last`;
   const rows = rowsOf<MemberRow>(
     await db.execute(sql`
 select m.id::text, m.prospect_id::text, m.target_id::text, p.first_name, p.last_name, p.email, p.title,
@@ -535,7 +554,8 @@ left join journeys j on j.cohort_id = m.cohort_id
 left join journey_accounts ja on ja.journey_id = j.id and ja.account_id = coalesce(m.company_id, m.prospect_id)
 left join journey_stages st on st.id = ja.stage_id
 where m.cohort_id = ${cohort.id} and m.client_id = ${cohort.clientId}
-order by (t.clicks * 15 + t.impressions + t.views * 5) desc, lower(p.last_name), lower(p.first_name), m.id
+order by ${key} ${direction}, (t.clicks * 15 + t.impressions + t.views * 5) desc,
+  lower(p.last_name), lower(p.first_name), m.id
 limit ${pageSize} offset ${(page - 1) * pageSize}`),
   );
   const { size } = await memberCounts(db, cohort.id);

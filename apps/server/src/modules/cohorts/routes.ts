@@ -197,7 +197,8 @@ export function cohortRoutes(service: CohortService): FastifyPluginAsyncZod {
         config: { access: 'member' },
         schema: {
           tags: ['cohorts'],
-          summary: "The cohort's members with their engagement and ad tags, most engaged first",
+          summary:
+            "The cohort's members with their engagement and ad tags, most engaged first or sorted by a column",
           params: cohortIdParam,
           querystring: cohortSegmentQuery,
           response: { 200: cohortSegmentReply, 404: messageReply },
@@ -209,6 +210,7 @@ export function cohortRoutes(service: CohortService): FastifyPluginAsyncZod {
           request.params.id,
           request.query.page,
           request.query.page_size,
+          { sort: request.query.sort, order: request.query.order },
         ),
     );
 

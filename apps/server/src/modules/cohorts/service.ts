@@ -5,6 +5,7 @@ import type {
   CohortCreateBody,
   CohortDetailedReport,
   CohortFilters,
+  CohortMemberSort,
   CohortImpactReply,
   CohortListReply,
   CohortPreSyncBody,
@@ -35,6 +36,8 @@ type Deps = {
   chunk?: number;
   /** Told after a sync finished (the cohort's journey evaluates its new accounts). */
   onSynced?: (cohortId: string) => Promise<void>;
+  /** The holdout share new cohorts start with (config.holdoutDefaultPercent; issue 45). */
+  holdoutPercent?: number;
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -280,6 +283,7 @@ export function createCohortService(deps: Deps) {
           filters: body.source_kind === 'filter' ? (body.filters ?? {}) : {},
           contentId: body.content_id ?? null,
           createdBy: userId,
+          holdoutPercent: deps.holdoutPercent ?? 0,
         });
       });
       await requestSync(clientId, id);
@@ -359,9 +363,15 @@ export function createCohortService(deps: Deps) {
       return read(clientId, id);
     },
 
-    async segment(clientId: string, id: string, page: number, pageSize: number): Promise<CohortSegmentReply> {
+    async segment(
+      clientId: string,
+      id: string,
+      page: number,
+      pageSize: number,
+      sortBy?: { sort: CohortMemberSort; order?: 'asc' | 'desc' | undefined },
+    ): Promise<CohortSegmentReply> {
       const cohort = await record(clientId, id);
-      const { rows, total } = await repo.listMembers(db, cohort, page, pageSize);
+      const { rows, total } = await repo.listMembers(db, cohort, page, pageSize, sortBy);
       return {
         items: rows.map((r) => ({
           id: r.id,

@@ -1,6 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import { CACHES, cacheDepsOf, forgetShared } from '../../lib/shared-cache.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findDataIds } from '@rally/shared';
@@ -69,6 +69,7 @@ import { createResolver } from '../../lib/dns.ts';
 import { blobStoreOf, listUploads, readUpload, saveUpload } from './uploads.ts';
 import { multipartProblem } from '../../lib/multipart.ts';
 import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
+import { auditRequest, changedFields } from '../audit/index.ts';
 
 const errorReply = messageReply.extend({
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
@@ -130,10 +131,20 @@ const appHostOf = (publicUrl: string) => new URL(publicUrl).hostname;
  */
 async function saveSettings(
   app: FastifyInstance,
-  clientId: string,
+  request: FastifyRequest,
   body: z.infer<typeof clientSettingsUpdateBody>,
 ) {
+  const clientId = tenantOf(request).clientId;
+  const before = await getClientSettings(app.db, clientId);
   const saved = await updateClientSettings(app.db, clientId, body);
+  const fields = changedFields(before, body);
+  if (fields.length) {
+    await auditRequest(app.db, request, {
+      action: 'settings.changed',
+      target: { kind: 'client_settings', id: clientId },
+      details: { fields },
+    });
+  }
   // The brand, and the landing pages that carry it, on every instance (issue 41 item 5).
   const deps = cacheDepsOf(app);
   await forgetShared(deps, app.db, CACHES.brand, { key: clientId });
@@ -426,7 +437,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: clientSettingsSchema, 422: errorReply },
       },
     },
-    async (request) => saveSettings(app, tenantOf(request).clientId, request.body),
+    async (request) => saveSettings(app, request, request.body),
   );
 
   // --- uploads ----------------------------------------------------------------------------
@@ -615,7 +626,7 @@ export const scContentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: clientSettingsSchema, 422: errorReply },
       },
     },
-    async (request) => saveSettings(app, tenantOf(request).clientId, request.body),
+    async (request) => saveSettings(app, request, request.body),
   );
 
   const domainPath = '/client/:clientId/landing_domain';

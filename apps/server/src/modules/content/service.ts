@@ -34,6 +34,7 @@ import {
   toContentItem,
   toLandingPage,
 } from './text.ts';
+import { getClientSettings } from './settings.ts';
 
 type CreateBody = z.output<typeof contentCreateBody>;
 type UpdateBody = z.output<typeof contentUpdateBody>;
@@ -140,6 +141,8 @@ function storedFields(body: Partial<CreateBody>): Partial<ContentInsert> {
 export async function createContent(db: Db, clientId: string, body: CreateBody): Promise<ContentItem> {
   await checkLandingPage(db, clientId, body.landing_page_id);
   const values = { ...storedFields(body), clientId } as ContentInsert;
+  // A new ad starts in the client's brand colours unless it names its own (issue 42 item 14).
+  if (body.colors === undefined) values.colors = (await getClientSettings(db, clientId)).colors;
   if (values.status === 'published') {
     const problems = publishProblems(values);
     if (problems.length) throw new FieldError(problems);
@@ -312,6 +315,12 @@ export async function getLandingPage(db: Db, clientId: string, id: string): Prom
 
 export async function createLandingPage(db: Db, clientId: string, body: LpCreate): Promise<LandingPage> {
   const values = { ...storedLandingFields(body), clientId } as LpInsert;
+  // A new page starts with the client's brand colours and logo unless it names its own (issue 42 item 14).
+  if (body.colors === undefined || body.logo_url === undefined) {
+    const brand = await getClientSettings(db, clientId);
+    if (body.colors === undefined) values.colors = brand.colors;
+    if (body.logo_url === undefined) values.logoUrl = brand.logo_url;
+  }
   return toLandingPage(oneRow(await db.insert(landingPages).values(values).returning()));
 }
 

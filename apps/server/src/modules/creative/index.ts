@@ -5,6 +5,7 @@ export {
   creativeOf,
   forgetLandingPage,
   landingPage,
+  networkAdCopy,
   PAGE_CACHE_MS,
   personalisationValues,
 } from './service.ts';

@@ -46,6 +46,13 @@ export type LandingPageView = {
   noindex?: boolean;
   /** The document title; by default the rep's name and company. */
   title?: string;
+  /**
+   * The "Why am I seeing this?" page (issue 44): the person's own (signed) on a personalised page,
+   * the general one otherwise. Absolute, so it works from a custom landing domain.
+   */
+  whyUrl?: string;
+  /** Links send no referrer at all (a visitor's Global Privacy Control). */
+  noReferrer?: boolean;
 };
 
 const esc = escapeHtml;
@@ -73,13 +80,14 @@ function document(o: {
   style: string;
   body: string;
   noindex?: boolean;
+  noReferrer?: boolean;
 }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="strict-origin-when-cross-origin">
+<meta name="referrer" content="${o.noReferrer ? 'no-referrer' : 'strict-origin-when-cross-origin'}">
 ${o.noindex ? '<meta name="robots" content="noindex, nofollow">\n' : ''}<title>${esc(o.title)}</title>
 ${o.head ?? ''}<style>${o.style}</style>
 </head>
@@ -98,6 +106,20 @@ function initialsOf(a: Assignee | null): string {
 
 function arrowSvg(): string {
   return '<svg class="arrow" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 12h15M13 5.5l6.5 6.5-6.5 6.5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+}
+
+/**
+ * The hero opens the page with its heading (issue 42 item 14): a hero written without one — the rich
+ * text field's first line is a paragraph unless the writer picks a heading — has that first
+ * paragraph shown as the page's h1, so it reads as a headline and is the page's heading for screen
+ * readers and search engines. A hero with a heading of its own is left as written.
+ */
+export function heroWithHeading(hero: string): string {
+  if (!hero.trim() || /<h[1-6][\s>]/i.test(hero)) return hero;
+  const first = /^\s*<p(?:\s[^>]*)?>([\s\S]*?)<\/p>/i.exec(hero);
+  if (first) return `<h1>${first[1]}</h1>${hero.slice(first[0].length)}`;
+  // Text with no block of its own (no paragraph, list or quote) is the headline as a whole.
+  return /<(?:p|ul|ol|blockquote|pre|div|table)[\s>]/i.test(hero) ? hero : `<h1>${hero}</h1>`;
 }
 
 /**
@@ -126,7 +148,7 @@ export function renderLandingPageHtml(view: LandingPageView): string {
   const favicon = safeImageUrl(view.faviconUrl);
   const heroImg = safeImageUrl(view.payload.hero_img);
   const label = view.buttonName.trim() || DEFAULT_BUTTON_NAME;
-  const hero = html(view.payload.hero_html) || (name ? `<h1>Meet ${esc(name)}</h1>` : '');
+  const hero = heroWithHeading(html(view.payload.hero_html)) || (name ? `<h1>Meet ${esc(name)}</h1>` : '');
   const content = html(view.payload.content_html);
   const footer = html(view.payload.footer_html);
 
@@ -208,6 +230,8 @@ a{color:${linkColor}}
 .site-footer{border-top:1px solid ${mix(p.background, p.onBackground.body, 0.12)};font-size:14px}
 .site-footer .wrap{padding-top:28px;padding-bottom:36px}
 .site-footer p{margin:0 0 .5em}
+.why{margin:0;padding:12px 24px 20px;text-align:center;font-size:13px}
+.why a{color:${linkColor}}
 @media (max-width:820px){
 .hero .wrap,.body{grid-template-columns:minmax(0,1fr);gap:32px}
 .hero .wrap{padding-top:40px;padding-bottom:40px}
@@ -224,7 +248,8 @@ ${heroImg ? `<div class="hero-media"><img src="${esc(heroImg)}" alt=""></div>` :
 <article class="rich">${content}</article>
 ${repCard}
 </main>
-${footer ? `<div class="site-footer" role="contentinfo"><div class="wrap rich">${footer}</div></div>` : ''}`;
+${footer ? `<div class="site-footer" role="contentinfo"><div class="wrap rich">${footer}</div></div>` : ''}
+${view.whyUrl ? `<p class="why"><a href="${esc(view.whyUrl)}" rel="nofollow">Why am I seeing this?</a></p>` : ''}`;
 
   return document({
     title,
@@ -232,6 +257,7 @@ ${footer ? `<div class="site-footer" role="contentinfo"><div class="wrap rich">$
     style,
     body,
     noindex: view.noindex,
+    noReferrer: view.noReferrer,
   });
 }
 

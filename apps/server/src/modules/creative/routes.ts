@@ -56,6 +56,22 @@ async function memberClients(app: FastifyInstance, request: FastifyRequest): Pro
   );
 }
 
+/**
+ * Global Privacy Control (`Sec-GPC: 1`, issue 44): the visit's view is recorded as any other, and
+ * nothing beyond it. The page is sent without an ETag (a validator a browser returns is an
+ * identifier), not to be stored (`no-store`), and its links send no referrer. The page sets no
+ * cookie and carries no click id in any case; see docs/privacy.md.
+ */
+function globalPrivacyControl(request: FastifyRequest): boolean {
+  return request.headers['sec-gpc'] === '1';
+}
+
+function sendLandingPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPage, gpc: boolean) {
+  reply.header('vary', 'Sec-GPC');
+  if (gpc) return sendHtml(reply, 200, page.bytes, 'private, no-store');
+  return sendPage(request, reply, page, page.targetToken ? 'private, no-cache' : 'public, no-cache');
+}
+
 /** Counts the view through the engine's ingest (the path of POST /v1/rest/tracked/view). */
 function countView(app: FastifyInstance, request: FastifyRequest, token: string) {
   if (isAutomated(request) || !app.hasDecorator('tracking')) return;
@@ -96,10 +112,11 @@ export const publicPageRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!id) return notFound(reply);
       const t = (request.query as Record<string, unknown>).t;
       const token = typeof t === 'string' && t.length > 0 && t.length <= 64 ? t : null;
-      const page = await landingPage(app, id, { token });
+      const gpc = globalPrivacyControl(request);
+      const page = await landingPage(app, id, { token, gpc });
       if (!page) return notFound(reply);
       if (page.targetToken) countView(app, request, page.targetToken);
-      return sendPage(request, reply, page, page.targetToken ? 'private, no-cache' : 'public, no-cache');
+      return sendLandingPage(request, reply, page, gpc);
     },
   );
 
@@ -116,10 +133,11 @@ export const publicPageRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!clientId) return reply.callNotFound();
       const t = (request.query as Record<string, unknown>).t;
       const token = typeof t === 'string' && t.length > 0 && t.length <= 64 ? t : null;
-      const page = await landingPage(app, id, { token, clientId });
+      const gpc = globalPrivacyControl(request);
+      const page = await landingPage(app, id, { token, clientId, gpc });
       if (!page) return notFound(reply);
       if (page.targetToken) countView(app, request, page.targetToken);
-      return sendPage(request, reply, page, page.targetToken ? 'private, no-cache' : 'public, no-cache');
+      return sendLandingPage(request, reply, page, gpc);
     },
   );
 

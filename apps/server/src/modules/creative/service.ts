@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_COLORS, pageTitle, unescapeHtml } from '@rally/shared';
+import { DEFAULT_COLORS, pageTitle, unescapeHtml, uuidToBase58 } from '@rally/shared';
 import { ASSIGNEE_FIELDS, TEMPLATE_IDS } from '@rally/shared/schemas/content';
 import type { AdRendition, Assignee, TemplateId } from '@rally/shared/schemas/content';
 import { personaliseText, readUpload, sanitizeRichHtml } from '../content/index.ts';
@@ -9,6 +9,7 @@ import type { AdRenderer, RenderedAd } from './ad-renderer.ts';
 import { adCacheDir, createAdRenderer } from './ad-renderer.ts';
 import { createImageLoader } from './images.ts';
 import type { LandingPageView } from './landing-page.ts';
+import { whySignerFor } from '../suppressions/why-token.ts';
 import { DEFAULT_BUTTON_NAME, PREVIEW_PAYLOAD, renderLandingPageHtml } from './landing-page.ts';
 import type { AdInput } from './render.ts';
 import type { Brand, ContentRow, TargetPeople } from './repository.ts';
@@ -259,6 +260,34 @@ export async function adImageFor(app: FastifyInstance, req: AdImageRequest): Pro
   return creative.renderer.render(adInputFor(row, req.size, brand, req.target));
 }
 
+/**
+ * What an ad says on a network (decision 0026): the headline and primary text with each
+ * personalisation tag's fallback (no prospect: the audience is many people), and where it links —
+ * the content's landing page URL, else its Rally landing page, else the client's website; null when
+ * there is none. Null when there is no such content.
+ */
+export async function networkAdCopy(
+  app: FastifyInstance,
+  contentId: string,
+): Promise<{ headline: string; message: string; landingUrl: string | null } | null> {
+  const found = await contentWithBrand(app.db, contentId);
+  if (!found) return null;
+  const { content: row, brand } = found;
+  const input = adInputFor(row, '1200x628', brand);
+  const values = personalisationValues(assigneeFor(row.assignee, null, brand));
+  const candidates = [
+    row.landingPageUrl,
+    row.landingPageId ? `${app.config.publicUrl}/lp/${uuidToBase58(row.landingPageId)}` : '',
+    brand.websiteUrl,
+  ];
+  const landingUrl = candidates.find((u) => /^https?:\/\/[^\s]+$/i.test(u ?? '')) ?? null;
+  return {
+    headline: input.title || input.imageText,
+    message: personaliseText(unescapeHtml(row.primaryText), values),
+    landingUrl,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Landing pages
 
@@ -284,7 +313,7 @@ function etagOf(html: string): string {
 export async function landingPage(
   app: FastifyInstance,
   id: string,
-  opts: { token?: string | null; clientId?: string } = {},
+  opts: { token?: string | null; clientId?: string; gpc?: boolean } = {},
 ): Promise<RenderedPage | null> {
   const creative = creativeOf(app);
   const [found, people] = await Promise.all([
@@ -296,7 +325,7 @@ export async function landingPage(
   if (opts.clientId && page.clientId !== opts.clientId) return null;
   const target = people && people.clientId === page.clientId ? people : null;
   // The page without a target is the same for every visitor while its data is cached.
-  const anonymous = target ? undefined : anonymousPages.get(found);
+  const anonymous = target || opts.gpc ? undefined : anonymousPages.get(found);
   if (anonymous) return anonymous;
   const assignee = assigneeFor(page.assignee, target, brand);
   const payload = page.landingPagePayload;
@@ -314,6 +343,11 @@ export async function landingPage(
     values,
     sanitize: creative.sanitize,
     noindex: target !== null,
+    whyUrl:
+      target && opts.token
+        ? whySignerFor(app.config.appSecret).link(app.config.publicUrl, opts.token)
+        : `${app.config.publicUrl.replace(/\/+$/, '')}/why`,
+    noReferrer: opts.gpc === true,
   };
   const html = renderLandingPageHtml(view);
   const rendered = {
@@ -323,7 +357,7 @@ export async function landingPage(
     clientId: page.clientId,
     targetToken: target ? (opts.token ?? null) : null,
   };
-  if (!target) anonymousPages.set(found, rendered);
+  if (!target && !opts.gpc) anonymousPages.set(found, rendered);
   return rendered;
 }
 

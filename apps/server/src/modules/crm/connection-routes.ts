@@ -44,6 +44,7 @@ import { VendorAuthError, VendorError } from '../integrations/vendor-http.ts';
 import type { AdapterContext, CrmAdapter, Credentials } from './port.ts';
 import { listsOf } from './repository.ts';
 import { pkceChallenge, pkceVerifier, salesforceLoginUrl } from './adapters/salesforce/login-host.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const clientIdParam = z.uuid('must be the id (UUID) of a client');
 const FLOW_COOKIE = 'rally_crm_flow';
@@ -308,7 +309,7 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
           codeVerifier: pkceVerifier(config.appSecret, flow.n),
           ...(flow.l ? { loginUrl: flow.l } : {}),
         });
-        const { accountName } = await adapter.whoami({
+        const { accountName, opportunityUrlTemplate = null } = await adapter.whoami({
           credentials: () => creds,
           saveCredentials: async (next) => {
             creds = next;
@@ -318,12 +319,20 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
         const sealed = box.encrypt(JSON.stringify(creds));
         const [row] = await db
           .insert(integrations)
-          .values({ clientId: flow.c, source, credentialsEnc: sealed, accountName, isActive: true })
+          .values({
+            clientId: flow.c,
+            source,
+            credentialsEnc: sealed,
+            accountName,
+            opportunityUrlTemplate,
+            isActive: true,
+          })
           .onConflictDoUpdate({
             target: [integrations.clientId, integrations.source],
             set: {
               credentialsEnc: sealed,
               accountName,
+              opportunityUrlTemplate,
               isActive: true,
               lastError: null,
               isSyncing: false,
@@ -338,6 +347,12 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
           .insert(crmIntegrationSettings)
           .values({ integrationId: row.id, clientId: flow.c })
           .onConflictDoNothing();
+        await auditRequest(db, request, {
+          clientId: flow.c,
+          action: 'crm.connected',
+          target: { kind: 'integration', id: row.id },
+          details: { source, account: accountName },
+        });
         await sync.request(row.id);
       } catch (err) {
         request.log.warn({ err, source }, 'CRM connection failed');
@@ -403,6 +418,14 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
           target: crmIntegrationSettings.integrationId,
           set: { ...change, updatedAt: new Date() },
         });
+      const fields = Object.keys(change).map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+      if (fields.length) {
+        await auditRequest(db, request, {
+          action: 'settings.changed',
+          target: { kind: 'integration', id: row.id },
+          details: { source, fields: fields.sort() },
+        });
+      }
       if (b.sync_now) await sync.request(row.id);
       return settingsOf(clientId, source);
     },
@@ -443,6 +466,11 @@ export const crmConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
           updatedAt: new Date(),
         })
         .where(eq(integrations.id, row.id));
+      await auditRequest(db, request, {
+        action: 'crm.removed',
+        target: { kind: 'integration', id: row.id },
+        details: { source },
+      });
       return reply.code(204).send(null);
     },
   );

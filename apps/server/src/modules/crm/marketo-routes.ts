@@ -10,6 +10,7 @@ import { toIntegrationReply } from '../integrations/reply.ts';
 import { VendorAuthError, VendorError, VendorUnreachableError } from '../integrations/vendor-http.ts';
 import { normalizeMarketoBase } from './adapters/marketo/adapter.ts';
 import type { ClientCredentials, Credentials } from './port.ts';
+import { auditRequest } from '../audit/index.ts';
 
 /** Marketo's REST hosts: one per subscription, named by its Munchkin ID (123-ABC-456). */
 const MARKETO_REST_HOST = /^[a-z0-9][a-z0-9-]{0,62}\.mktorest\.com$/i;
@@ -160,6 +161,11 @@ export const marketoConnectionRoutes: FastifyPluginAsyncZod = async (app) => {
         .insert(crmIntegrationSettings)
         .values({ integrationId: row.id, clientId })
         .onConflictDoNothing();
+      await auditRequest(db, request, {
+        action: 'crm.connected',
+        target: { kind: 'integration', id: row.id },
+        details: { source: 'marketo', account: accountName },
+      });
       await sync.request(row.id);
       return replyOf(await connection(clientId));
     },

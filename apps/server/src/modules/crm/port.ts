@@ -107,6 +107,12 @@ export type RemoteContact = {
   updatedAt: string;
   /** Deleted in the CRM (Salesforce queryAll's IsDeleted); a record listed again is live again. */
   isDeleted?: boolean;
+  /**
+   * The CRM's own e-mail opt-out for the person (HubSpot `hs_email_optout`, Salesforce
+   * `HasOptedOutOfEmail`, Marketo `unsubscribed`): the sync puts the address on the client's
+   * suppression list (issue 44).
+   */
+  optedOut?: boolean;
 };
 
 export type RemoteContactRole = { contactExternalId: string; role: string; isPrimary: boolean };
@@ -222,7 +228,7 @@ export type CrmAdapter = {
   /** Revokes the tokens at the vendor on disconnect (best effort: errors are the caller's to log). */
   revoke?(creds: Credentials): Promise<void>;
   /** Who we are connected as (org or portal name); also checks the credentials. */
-  whoami(ctx: AdapterContext): Promise<{ accountName: string }>;
+  whoami(ctx: AdapterContext): Promise<{ accountName: string; opportunityUrlTemplate?: string | null }>;
 
   stages?(ctx: AdapterContext): Promise<RemoteStage[]>;
   recordTypes?(ctx: AdapterContext): Promise<RemoteRecordType[]>;

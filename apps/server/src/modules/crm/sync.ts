@@ -14,7 +14,15 @@ import type { JobQueue } from '../../lib/queue.ts';
 import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
 import { VendorAuthError } from '../integrations/vendor-http.ts';
 import { CRM_SOURCES } from './port.ts';
-import type { AdapterContext, CrmAdapter, CrmPage, CrmSource, CrmSyncPhase, Credentials } from './port.ts';
+import type {
+  AdapterContext,
+  CrmAdapter,
+  CrmPage,
+  CrmSource,
+  CrmSyncPhase,
+  Credentials,
+  RemoteContact,
+} from './port.ts';
 import {
   companyDomains,
   finishListMembers,
@@ -34,6 +42,7 @@ import {
 } from './store.ts';
 import type { Tx } from './store.ts';
 import type { WebhookEvents } from '../hookly/index.ts';
+import type { SuppressionService } from '../suppressions/service.ts';
 
 export const CRM_SYNC_JOB = 'crm-sync';
 /** Contacts per page of `storedContactsSince` (HubSpot's association batch read takes 1,000 ids). */
@@ -111,6 +120,24 @@ type Deps = {
   events?: WebhookEvents;
   /** After a sync that succeeded: the ad fields' write-back queues its runs (issue 38). */
   afterSync?: (integrationId: number) => Promise<unknown>;
+  /** The client's suppression list: the CRM's own opt-outs go on it (issue 44). */
+  suppressions?: Pick<SuppressionService, 'suppressMany'>;
+  /**
+   * People erased in the client (decision 0031) and not brought back by hand: their contacts are not
+   * stored again, so neither they nor a cohort made from a list brings the person back.
+   */
+  erasedTest?: (
+    tx: Tx,
+    clientId: string,
+    emails: readonly (string | null | undefined)[],
+  ) => Promise<(email: string | null | undefined) => boolean>;
+};
+
+/** How each CRM names its opt-out, for the suppression's reason. */
+const OPT_OUT_NAMES: Record<CrmSource, string> = {
+  hubspot: 'HubSpot (Unsubscribed from all email)',
+  salesforce: 'Salesforce (Email Opt Out)',
+  marketo: 'Marketo (Unsubscribed)',
 };
 
 const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
@@ -167,6 +194,29 @@ export function createCrmSyncService(deps: Deps) {
     };
     const ref = { id: integration.id, clientId: integration.clientId };
     const cursor: SyncCursor = { ...integration.syncCursor };
+    /**
+     * The CRM's opt-outs of each contacts page go on the client's suppression list before the page
+     * is stored (as the sequence sync does), so the person never runs an ad. Idempotent: an entry
+     * in force stays as it is; a person whose opt-out is later lifted in the CRM stays suppressed
+     * until someone removes them with a reason.
+     */
+    async function* optOutsFirst(
+      source: CrmSource,
+      pages: AsyncIterable<CrmPage<RemoteContact>>,
+    ): AsyncGenerator<CrmPage<RemoteContact>> {
+      for await (const page of pages) {
+        // A deleted or converted record's opt-out counts too: it is the person's wish, not the record's.
+        const optedOut = page.items.flatMap((c) => (c.optedOut && c.email ? [c.email] : []));
+        if (optedOut.length && deps.suppressions) {
+          await deps.suppressions.suppressMany(ref.clientId, optedOut, {
+            source: 'opt_out',
+            reason: `Opted out in ${OPT_OUT_NAMES[source]}`,
+            by: null,
+          });
+        }
+        yield page;
+      }
+    }
     const saveCursor = (tx: Tx, progress: SyncProgress) =>
       tx
         .update(integrations)
@@ -248,16 +298,30 @@ export function createCrmSyncService(deps: Deps) {
       );
       const contactsAt = await walk(
         'contacts',
-        adapter.contacts(ctx, cursor.contacts ?? null, async (externalIds) => {
-          if (externalIds.length === 0) return new Set<string>();
-          const rows = await db
-            .select({ externalId: crmContacts.externalId })
-            .from(crmContacts)
-            .where(and(eq(crmContacts.integrationId, ref.id), inArray(crmContacts.externalId, externalIds)));
-          return new Set(rows.map((r) => r.externalId));
-        }),
+        optOutsFirst(
+          integration.source,
+          adapter.contacts(ctx, cursor.contacts ?? null, async (externalIds) => {
+            if (externalIds.length === 0) return new Set<string>();
+            const rows = await db
+              .select({ externalId: crmContacts.externalId })
+              .from(crmContacts)
+              .where(
+                and(eq(crmContacts.integrationId, ref.id), inArray(crmContacts.externalId, externalIds)),
+              );
+            return new Set(rows.map((r) => r.externalId));
+          }),
+        ),
         (c) => c.updatedAt,
-        (tx, items) => upsertContacts(tx, ref, items),
+        async (tx, items) => {
+          const erased = deps.erasedTest
+            ? await deps.erasedTest(
+                tx,
+                ref.clientId,
+                items.map((c) => c.email),
+              )
+            : null;
+          await upsertContacts(tx, ref, erased ? items.filter((c) => !erased(c.email)) : items);
+        },
         { deferCursor: adapter.contactsUnordered === true },
       );
       await advance('contacts', contactsAt);

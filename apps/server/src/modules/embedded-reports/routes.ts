@@ -18,6 +18,7 @@ import { createLimiter } from '../../lib/rate-limit.ts';
 import type { LimitResult } from '../../lib/rate-limit.ts';
 import { FieldError, httpError } from '../../lib/errors.ts';
 import { INVALID_LINK, createEmbedded, listEmbedded, revokeEmbedded, viewEmbedded } from './service.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
 const clientPath = '/rest/client/:clientId/reports/embedded';
@@ -152,6 +153,16 @@ export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
         authOf(request).user.id,
         request.body,
       );
+      // The link's token stays out of the log: the entry names the saved report only.
+      await auditRequest(db, request, {
+        action: 'shared_link.created',
+        target: { kind: 'embedded_report', id: created.id },
+        details: {
+          report: request.body.report,
+          name: request.body.name,
+          range_days: request.body.range_days,
+        },
+      });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   );
@@ -167,6 +178,13 @@ export const embeddedReportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: embeddedReportSchema },
       },
     },
-    async (request) => revokeEmbedded(db, tenantOf(request).clientId, request.params.id),
+    async (request) => {
+      const revoked = await revokeEmbedded(db, tenantOf(request).clientId, request.params.id);
+      await auditRequest(db, request, {
+        action: 'shared_link.revoked',
+        target: { kind: 'embedded_report', id: request.params.id },
+      });
+      return revoked;
+    },
   );
 };

@@ -8,6 +8,7 @@ import {
 } from '@rally/shared/schemas/export-files';
 import { authOf, tenantOf } from '../../lib/access.ts';
 import type { ExportFileService } from './service.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
 const access = { permission: 'reports.read' } as const;
@@ -38,6 +39,11 @@ export function exportFileRoutes(service: ExportFileService): FastifyPluginAsync
       },
       async (request, reply) => {
         const file = await service.create(tenantOf(request).clientId, authOf(request).user.id, request.body);
+        await auditRequest(app.db, request, {
+          action: 'export.requested',
+          target: { kind: 'export_file', id: file.id },
+          details: { report: request.body.report },
+        });
         return reply.code(202).send(file);
       },
     );

@@ -12,7 +12,16 @@ import type { FileforceDeps } from './service.ts';
  */
 
 export type ParentMessage =
-  | { type: 'start'; importId: string; databaseUrl: string; dataDir: string; s3: S3Config | null }
+  | {
+      type: 'start';
+      importId: string;
+      databaseUrl: string;
+      dataDir: string;
+      s3: S3Config | null;
+      holdoutDefaultPercent: number;
+      /** The suppression list's derived key (not APP_SECRET), or null without one. */
+      suppressionKeyHex: string | null;
+    }
   | { type: 'reply'; id: number; error: string | null };
 
 export type ChildMessage =
@@ -104,6 +113,8 @@ export function runImportInChild(
       databaseUrl,
       dataDir: deps.config.dataDir,
       s3: deps.config.s3 ?? null,
+      holdoutDefaultPercent: deps.config.holdoutDefaultPercent ?? 0,
+      suppressionKeyHex: deps.suppressions?.key.derivedHex ?? null,
     } satisfies ParentMessage);
   });
 }

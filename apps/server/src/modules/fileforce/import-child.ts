@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { suppressionKeyOf } from '../suppressions/key.ts';
+import { createSuppressionService } from '../suppressions/service.ts';
 import { connectPostgres } from '../../db/client.ts';
 import { BATCHES_IN_FLIGHT, runImport } from './service.ts';
 import type { FileforceDeps } from './service.ts';
@@ -57,7 +59,14 @@ async function start(message: Extract<ParentMessage, { type: 'start' }>): Promis
   const deps: FileforceDeps = {
     db: database.db,
     database: { driver: 'postgres' },
-    config: { dataDir: message.dataDir, s3: message.s3 },
+    config: {
+      dataDir: message.dataDir,
+      s3: message.s3,
+      holdoutDefaultPercent: message.holdoutDefaultPercent,
+    },
+    suppressions: message.suppressionKeyHex
+      ? createSuppressionService(database.db, suppressionKeyOf(Buffer.from(message.suppressionKeyHex, 'hex')))
+      : undefined,
     feedBus: { add: (item) => call('feed', [item]) },
     webhooks: { emit: (...args) => call('webhook', args) },
   };

@@ -113,6 +113,8 @@ export type Progress = {
   processedRows: number;
   importedRows: number;
   errorRows: number;
+  /** Valid rows not imported because the address is on the client's suppression list. */
+  suppressedRows: number;
   errors: ImportRowError[] | undefined;
 };
 
@@ -133,6 +135,7 @@ export async function commitProgress(
       processedRows: next.processedRows,
       importedRows: next.importedRows,
       errorRows: next.errorRows,
+      suppressedRows: next.suppressedRows,
       ...(next.errors ? { errors: next.errors } : {}),
       updatedAt: new Date(),
     })

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { SuppressionService } from '../suppressions/service.ts';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
@@ -58,7 +59,8 @@ import type { StoredFile } from './storage.ts';
  */
 export type FileforceDeps = {
   db: Db;
-  config: { dataDir: string; s3?: S3Config | null };
+  /** holdoutDefaultPercent: the share new cadences of an import start with (issue 45). */
+  config: { dataDir: string; s3?: S3Config | null; holdoutDefaultPercent?: number };
   log?: FastifyBaseLogger;
   /** The feed's 'import' item when an import is done (the app is passed; the seed has none). */
   feedBus?: {
@@ -68,6 +70,11 @@ export type FileforceDeps = {
   webhooks?: WebhookEvents;
   /** Which database: on PostgreSQL a batch's commit does not wait for its WAL flush. */
   database?: { driver: DbDriver };
+  /**
+   * The client's suppression list (issue 44, decision 0027): a row whose address is on it is not
+   * imported (no prospect, no target) and is counted in `suppressed_rows`.
+   */
+  suppressions?: Pick<SuppressionService, 'suppressedTest' | 'key'>;
 };
 
 export const IMPORT_JOB = 'fileforce.import';
@@ -102,6 +109,7 @@ export function toSummary(r: FileImportRow): FileImportSummary {
     processed_rows: r.processedRows,
     imported_rows: r.importedRows,
     error_rows: r.errorRows,
+    suppressed_rows: r.suppressedRows,
     failure_reason: r.failureReason,
     created_by: r.createdBy,
     created_at: r.createdAt.toISOString(),
@@ -235,6 +243,7 @@ export async function setMapping(
     processedRows: 0,
     importedRows: 0,
     errorRows: 0,
+    suppressedRows: 0,
     errors: [],
     failureReason: null,
     finishedAt: null,
@@ -359,7 +368,7 @@ export async function startImport(
 function queueImport(deps: FileforceDeps, r: FileImportRow): Promise<FileImportRow | null> {
   const fresh =
     r.status === 'done'
-      ? { processedRows: 0, importedRows: 0, errorRows: 0, errors: [] as ImportRowError[] }
+      ? { processedRows: 0, importedRows: 0, errorRows: 0, suppressedRows: 0, errors: [] as ImportRowError[] }
       : {};
   return updateImport(deps.db, r.id, [r.status], {
     status: 'queued',
@@ -431,6 +440,7 @@ export async function runImport(
       processed: r.processedRows,
       imported: r.importedRows,
       errorRows: r.errorRows,
+      suppressed: r.suppressedRows,
       errors: [...r.errors],
     };
     let seen = 0;
@@ -448,8 +458,9 @@ export async function runImport(
       // The oldest first, in file order: the first failure is the one reported.
       while (inFlight.length >= maxInFlight) await inFlight.shift()?.done;
       opts.signal?.throwIfAborted();
-      const rows = batch;
+      const all = batch;
       batch = [];
+      const rows = await withoutSuppressed(deps, r, all);
       inFlight.push(
         writeBatch(
           deps,
@@ -459,6 +470,7 @@ export async function runImport(
           state,
           companies,
           pipelined ? { before: [...inFlight] } : null,
+          all.length - rows.length,
         ),
       );
     };
@@ -514,6 +526,22 @@ function assertMappingForRun(r: FileImportRow): void {
   }
 }
 
+/**
+ * A targets batch without the valid rows whose address is on the client's suppression list (issue
+ * 44): they are neither prospects nor targets, so a re-import cannot make them live again.
+ */
+async function withoutSuppressed(
+  deps: FileforceDeps,
+  r: FileImportRow,
+  rows: RowResult[],
+): Promise<RowResult[]> {
+  if (!deps.suppressions || r.kind !== 'targets') return rows;
+  const emails = rows.flatMap((x) => (x.ok && x.kind === 'targets' ? [x.value.email] : []));
+  if (!emails.length) return rows;
+  const suppressed = await deps.suppressions.suppressedTest(r.clientId, emails);
+  return rows.filter((x) => !(x.ok && x.kind === 'targets' && suppressed(x.value.email)));
+}
+
 /** Batches a targets import writes at once on PostgreSQL, each on a connection of its own. */
 export const BATCHES_IN_FLIGHT = 2;
 
@@ -535,6 +563,7 @@ type PlannedProgress = {
   processed: number;
   imported: number;
   errorRows: number;
+  suppressed: number;
   errors: ImportRowError[];
 };
 
@@ -569,6 +598,7 @@ function writeBatch(
   state: PlannedProgress,
   companies: CompanyCache,
   pipeline: { before: BatchRun[] } | null,
+  suppressed = 0,
 ): BatchRun {
   const good = rows.flatMap((x) => (x.ok ? [x] : []));
   const bad = rows.flatMap((x) => (x.ok ? [] : [x]));
@@ -577,11 +607,13 @@ function writeBatch(
   const errors = room > 0 && newErrors.length ? [...state.errors, ...newErrors.slice(0, room)] : undefined;
   const startRow = state.processed;
   const next = {
-    processedRows: state.processed + rows.length,
+    processedRows: state.processed + rows.length + suppressed,
     importedRows: state.imported + good.length,
     errorRows: state.errorRows + bad.length,
+    suppressedRows: state.suppressed + suppressed,
     errors,
   };
+  state.suppressed = next.suppressedRows;
   state.processed = next.processedRows;
   state.imported = next.importedRows;
   state.errorRows = next.errorRows;
@@ -612,7 +644,13 @@ function writeBatch(
             good.flatMap((x) => (x.kind === 'revenue' ? [x.value] : [])) satisfies RevenueValue[],
           );
         } else if (targets) {
-          const shared = await writeShared(tx, integration, targets, companies);
+          const shared = await writeShared(
+            tx,
+            integration,
+            targets,
+            companies,
+            deps.config.holdoutDefaultPercent ?? 0,
+          );
           await writeRows(tx, integration, targets, shared);
           written = shared.written;
         }
@@ -642,7 +680,7 @@ function writeBatch(
       const ids = targets
         ? await deps.db.transaction(async (tx) => {
             await tx.execute(sql`set local synchronous_commit = off`);
-            return writeShared(tx, integration, targets, companies);
+            return writeShared(tx, integration, targets, companies, deps.config.holdoutDefaultPercent ?? 0);
           })
         : null;
       // Known once committed, before the next batch's shared step starts.
@@ -774,6 +812,8 @@ async function writeShared(
   integration: store.IntegrationRef,
   batch: TargetBatch,
   known: CompanyCache,
+  /** The holdout share cadences new to Rally start with (issue 45). */
+  holdoutPercent: number,
 ): Promise<SharedIds> {
   const { reps } = batch;
   const storedReps = await storedSalesReps(tx, integration.id, [...reps.keys()]);
@@ -823,6 +863,7 @@ async function writeShared(
         updatedAt: new Date().toISOString(),
       })),
       repIds,
+      holdoutPercent,
     );
     for (const [k, v] of created) cadenceIds.set(k, v);
   }

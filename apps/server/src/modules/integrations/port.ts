@@ -53,6 +53,11 @@ export type RemoteProspect = {
   title: string;
   company: RemoteCompany | null;
   updatedAt: string | null;
+  /**
+   * The platform's own opt-out for the person (Salesloft `do_not_contact`, Outreach `optedOut`):
+   * the sync puts the address on the client's suppression list (issue 44).
+   */
+  optedOut?: boolean;
 };
 
 /** A prospect's place in a cadence: becomes a target on its current day. */

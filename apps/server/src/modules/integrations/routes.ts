@@ -24,6 +24,7 @@ import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import type { Credentials, SequenceAdapter } from './port.ts';
 import { toIntegrationReply } from './reply.ts';
 import { VendorAuthError, VendorError, VendorUnreachableError } from './vendor-http.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const clientIdParam = z.uuid('must be the id (UUID) of a client');
 const FLOW_COOKIE = 'rally_vendor_flow';
@@ -113,6 +114,11 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!apiKey) throw fieldError('body.api_key', `is required to connect ${label}`);
         try {
           const row = await saveConnection(tenantOf(request).clientId, adapter, { kind: 'api_key', apiKey });
+          await auditRequest(db, request, {
+            action: 'integration.connected',
+            target: { kind: 'integration', id: row.id },
+            details: { source, auth: 'api_key' },
+          });
           return reply.code(201).send({ integration: toIntegrationReply(row) });
         } catch (err) {
           if (err instanceof VendorUnreachableError || (err instanceof VendorError && err.status >= 500)) {
@@ -216,7 +222,13 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
           code: request.query.code,
           redirectUri: redirectUri(source),
         });
-        await saveConnection(flow.c, adapter, creds);
+        const row = await saveConnection(flow.c, adapter, creds);
+        await auditRequest(db, request, {
+          clientId: flow.c,
+          action: 'integration.connected',
+          target: { kind: 'integration', id: row.id },
+          details: { source, auth: 'oauth' },
+        });
       } catch (err) {
         request.log.warn({ err, source }, 'vendor connection failed');
         return back(flow.c, flow.r, {
@@ -256,7 +268,13 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
           ),
         )
         .returning({ id: integrations.id });
-      if (!updated.length) throw httpError(404, `${SOURCE_LABELS[request.params.source]} is not connected.`);
+      const [removed] = updated;
+      if (!removed) throw httpError(404, `${SOURCE_LABELS[request.params.source]} is not connected.`);
+      await auditRequest(db, request, {
+        action: 'integration.removed',
+        target: { kind: 'integration', id: removed.id },
+        details: { source: request.params.source },
+      });
       return reply.code(204).send(null);
     },
   );

@@ -106,6 +106,8 @@ export async function upsertCadences(
   integration: IntegrationRef,
   list: RemoteCadence[],
   repIds: Map<string, string>,
+  /** The holdout share a cadence new to Rally starts with (issue 45); an existing one keeps its own. */
+  holdoutPercent = 0,
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const part of chunks(lastByKey(list, (c) => c.externalId))) {
@@ -119,6 +121,7 @@ export async function upsertCadences(
           name: c.name,
           status: c.status,
           ownerId: (c.ownerExternalId && repIds.get(c.ownerExternalId)) || null,
+          holdoutPercent,
         })),
       )
       .onConflictDoUpdate({

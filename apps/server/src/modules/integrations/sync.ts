@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { SuppressionService } from '../suppressions/service.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { cadences, integrations } from '../../db/schema/index.ts';
@@ -34,11 +35,29 @@ type Deps = {
   events?: WebhookEvents;
   /** After a sync that succeeded: the ad fields' write-back queues its runs (issue 38). */
   afterSync?: (integrationId: number) => Promise<unknown>;
+  /** The holdout share cadences new to Rally start with (config.holdoutDefaultPercent; issue 45). */
+  holdoutPercent?: number;
+  /** People the platform marks opted out go on the client's suppression list (issue 44). */
+  suppressions?: Pick<SuppressionService, 'suppressMany'>;
+  /**
+   * People erased in the client (decision 0031) whom an owner has not brought back by taking their
+   * entry off the suppression list: their memberships are left out, so a sync does not store them again.
+   */
+  erasedTest?: (
+    clientId: string,
+    emails: readonly (string | null | undefined)[],
+  ) => Promise<(email: string | null | undefined) => boolean>;
 };
 
 export function isSequenceSource(source: string): source is SequenceSource {
   return (SEQUENCE_SOURCES as readonly string[]).includes(source);
 }
+
+const VENDOR_NAMES: Record<SequenceSource, string> = {
+  salesloft: 'Salesloft (Do Not Contact)',
+  outreach: 'Outreach (opted out)',
+  apolloio: 'Apollo',
+};
 
 const newest = (a: string | undefined, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
 
@@ -184,7 +203,13 @@ export function createSyncService(deps: Deps) {
         for await (const page of adapter.cadences(ctx, cursor.cadences ?? null)) {
           await db.transaction(async (tx) => {
             const owners = page.items.flatMap((c) => (c.ownerExternalId ? [c.ownerExternalId] : []));
-            await upsertCadences(tx, ref, page.items, await salesRepIdsByExternal(tx, ref.id, owners));
+            await upsertCadences(
+              tx,
+              ref,
+              page.items,
+              await salesRepIdsByExternal(tx, ref.id, owners),
+              deps.holdoutPercent ?? 0,
+            );
             for (const c of page.items) cursor.cadences = newest(cursor.cadences, c.updatedAt);
             await tx.update(integrations).set({ syncCursor: cursor }).where(eq(integrations.id, ref.id));
           });
@@ -206,6 +231,24 @@ export function createSyncService(deps: Deps) {
       for await (const page of readAhead(grouped(pages, MEMBERSHIPS_PER_TRANSACTION))) {
         done += page.pages;
         fullPass = page.fullPass ?? fullPass;
+        // The platform's opt-outs first: their targets then never run an ad (issue 44).
+        const optedOut = page.items.flatMap((m) =>
+          m.prospect.optedOut && m.prospect.email ? [m.prospect.email] : [],
+        );
+        if (optedOut.length && deps.suppressions) {
+          await deps.suppressions.suppressMany(ref.clientId, optedOut, {
+            source: 'opt_out',
+            reason: `Opted out in ${VENDOR_NAMES[integration.source]}`,
+            by: null,
+          });
+        }
+        if (deps.erasedTest) {
+          const erased = await deps.erasedTest(
+            ref.clientId,
+            page.items.map((m) => m.prospect.email),
+          );
+          page.items = page.items.filter((m) => !erased(m.prospect.email));
+        }
         await db.transaction(async (tx) => {
           const prospectIds = await upsertProspects(
             tx,

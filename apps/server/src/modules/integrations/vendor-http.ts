@@ -81,7 +81,7 @@ export type VendorRequest = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
-  /** JSON-encoded unless a string or URLSearchParams is given. */
+  /** JSON-encoded unless a string, URLSearchParams or bytes (Uint8Array, Buffer) are given. */
   body?: unknown;
 };
 
@@ -139,9 +139,14 @@ export function createVendorHttp(options: VendorHttpOptions) {
     return base / 2 + Math.random() * (base / 2);
   };
 
-  function encode(body: unknown, headers: Record<string, string>): string | URLSearchParams | undefined {
+  function encode(
+    body: unknown,
+    headers: Record<string, string>,
+  ): string | URLSearchParams | Uint8Array | undefined {
     if (body === undefined) return undefined;
     if (typeof body === 'string' || body instanceof URLSearchParams) return body;
+    // Bytes (an image upload) go as they are, with the caller's content-type.
+    if (body instanceof Uint8Array) return body;
     headers['content-type'] ??= 'application/json';
     return JSON.stringify(body);
   }

@@ -389,6 +389,8 @@ describe('rules at their edges', () => {
       (await app.db.select().from(journeyMoves).where(eq(journeyMoves.journeyId, journey.id))).length,
     );
     expect(items.map((i) => i.data.company_name)).toContain('Northwind Logistics');
+    // The feed row opens the journey: it carries its cohort (issue 42 item 7).
+    expect(new Set(items.map((i) => i.data.cohort_id))).toEqual(new Set([cohortId]));
     const seg = await manager.get(`/v1/rest/cohort/${cohortId}/segment`);
     const members = (seg.json() as CohortSegmentReply).items;
     expect(members.find((m) => m.last_name === 'Cole')?.stage?.name).toBe('Customer');

@@ -443,7 +443,8 @@ with chunk as (
   insert into feed_items (client_id, type, cadence_id, data, created_at)
   select ${journey.clientId}::uuid, 'journey', ${journey.cadenceId}::int,
     jsonb_build_object('company_name', named.company_name, 'cadence_name', ${`Cohort: ${journey.cohortName}`}::text,
-      'journey_id', ${journey.id}::text, 'journey', ${journey.name}::text, 'account_id', named.account_id::text,
+      'journey_id', ${journey.id}::text, 'cohort_id', ${journey.cohortId}::text, 'journey', ${journey.name}::text,
+      'account_id', named.account_id::text,
       'from_stage', named.from_stage, 'to_stage', named.to_stage, 'reason', named.reason, 'move_id', named.id),
     ${now.toISOString()}::timestamptz
   from named

@@ -208,7 +208,7 @@ export const oauthRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       userId = user.id;
     }
-    await app.sessions.start(request, reply, userId, { scopeClientId });
+    await app.sessions.start(request, reply, userId, { scopeClientId, method: kind });
     return reply.redirect(SPA_CALLBACK, 302);
   };
 

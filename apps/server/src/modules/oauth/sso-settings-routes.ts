@@ -1,19 +1,19 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PRODUCT_NAME } from '@rally/shared';
 import { messageReply } from '@rally/shared/schemas/auth';
 import { ssoSettingsBody, ssoSettingsReply } from '@rally/shared/schemas/sso';
-import type { Db } from '../../db/client.ts';
-import { clients, memberships, sessions, ssoConfigs, users } from '../../db/schema/index.ts';
+import { ssoConfigs } from '../../db/schema/index.ts';
 import { authOf, tenantOf } from '../../lib/access.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { FetchBlockedError, assertFetchableUrl, fetchErrorMessage } from '../../lib/guarded-fetch.ts';
-import { noticeMail } from '../mail/compose.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
 import { createSsoDiscovery, guardedFetchErrorOf } from './discovery.ts';
 import { forgetSsoIdentities } from './sso-identities.ts';
+import { endSsoSessions, storeSsoNotices } from './sso-change.ts';
+import type { Change } from './sso-change.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const uuidParam = z.uuid('must be the id (UUID) of a client');
 const errorReply = messageReply.extend({
@@ -22,45 +22,6 @@ const errorReply = messageReply.extend({
 const OWNER = 'purple_owner';
 export const SSO_OWNER_ONLY =
   'Access Denied: only an owner of this client can change single sign-on, because it decides who can sign in as its members.';
-
-type Change = 'turned_on' | 'issuer_changed' | null;
-
-/** What members are told when single sign-on starts vouching for them, or another provider does. */
-function memberNotice(
-  to: string,
-  change: Exclude<Change, null>,
-  c: { client: string; actor: string; issuer: string; domains: string[]; link: string },
-) {
-  const where = c.domains.length
-    ? `addresses at ${c.domains.join(', ')}`
-    : 'addresses on the domains the client verifies';
-  const subject =
-    change === 'turned_on'
-      ? `Single sign-on was turned on for ${c.client}`
-      : `The single sign-on provider of ${c.client} changed`;
-  const first =
-    change === 'turned_on'
-      ? `${c.actor} turned on single sign-on for ${c.client} on ${PRODUCT_NAME}.`
-      : `${c.actor} changed the single sign-on provider of ${c.client} on ${PRODUCT_NAME}.`;
-  return noticeMail(
-    to,
-    subject,
-    [
-      first,
-      `From now on ${c.issuer} can sign members with ${where} in to ${c.client}, without their ${PRODUCT_NAME} password. A session started that way can use ${c.client} only.`,
-      `If you did not expect this, tell an owner of ${c.client}. The client's domains and single sign-on settings are here:`,
-    ],
-    c.link,
-  );
-}
-
-async function endSsoSessions(db: Pick<Db, 'delete'>, clientId: string): Promise<string[]> {
-  const ended = await db
-    .delete(sessions)
-    .where(eq(sessions.scopeClientId, clientId))
-    .returning({ userId: sessions.userId });
-  return [...new Set(ended.map((r) => r.userId))];
-}
 
 /**
  * A client's single sign-on settings (OpenID Connect). Reading them needs client.write; changing
@@ -174,32 +135,35 @@ export const ssoSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         // Links to the old provider's accounts mean nothing to the new one; its sessions end too.
         if (issuerChanged) await forgetSsoIdentities(tx, clientId);
         const endedFor = issuerChanged || !values.enabled ? await endSsoSessions(tx, clientId) : [];
-        const outboxIds: string[] = [];
-        if (change) {
-          const [client] = await tx
-            .select({ name: clients.name })
-            .from(clients)
-            .where(eq(clients.id, clientId));
-          const members = await tx
-            .select({ email: users.email })
-            .from(memberships)
-            .innerJoin(users, eq(users.id, memberships.userId))
-            .where(eq(memberships.clientId, clientId));
-          const facts = {
-            client: client?.name ?? 'your client',
-            actor: `${actor.firstName} ${actor.lastName}`.trim() || actor.email,
-            issuer: values.issuer,
-            domains,
-            link: `${config.publicUrl}/settings/domain?client_id=${clientId}`,
-          };
-          for (const m of members) {
-            outboxIds.push(await app.outbox.store({ ...memberNotice(m.email, change, facts), clientId }, tx));
-          }
-        }
+        const outboxIds = change
+          ? await storeSsoNotices(tx, app.outbox, {
+              clientId,
+              change,
+              actor,
+              issuer: values.issuer,
+              domains,
+              publicUrl: config.publicUrl,
+            })
+          : [];
         return { outboxIds, endedFor };
       });
       for (const id of outboxIds) await app.outbox.dispatch(id);
       for (const userId of endedFor) await app.identity.invalidateUser(userId);
+      await auditRequest(db, request, {
+        action: 'sso.settings_changed',
+        target: { kind: 'sso', id: clientId },
+        details: {
+          // Names of what changed, never the secret itself.
+          fields: [
+            ...(existing?.issuer !== values.issuer ? ['issuer'] : []),
+            ...(existing?.oidcClientId !== values.oidcClientId ? ['client_id'] : []),
+            ...(b.client_secret !== undefined ? ['client_secret'] : []),
+            ...(existing?.enabled !== values.enabled ? ['enabled'] : []),
+          ],
+          enabled: values.enabled,
+          issuer: values.issuer,
+        },
+      });
       return {
         issuer: values.issuer,
         client_id: values.oidcClientId,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { PROSPECT_SORTS } from '@rally/shared/schemas/prospects';
 import type { Prospect, ProspectListReply, ProspectSort } from '@rally/shared/schemas/prospects';
@@ -265,6 +266,9 @@ function expected(f: Filters, sort: ProspectSort, order: 'asc' | 'desc') {
       return ids(phased(shown, nameKey));
     case 'title':
       return ids(phased(shown, (p) => [p.title.toLowerCase(), p.id]));
+    case 'cadences':
+      // Issue 42 item 11: by how many cadences the prospect is in (all its entries), then by name.
+      return ids(phased(shown, (p) => [new Set(p.entries.map((e) => e.cadenceId)).size, ...nameKey(p)]));
     case 'email':
       return ids([
         ...phased(
@@ -524,6 +528,78 @@ describe('GET /sc/prospects', () => {
     expect(res.json<ProspectListReply>().items.map((p) => p.id)).toEqual([foreignPerson]);
     const cadence = await owner.get(`/sc/prospects?cadence_id=${cads[0]!.id}`, { clientId: foreignId });
     expect(cadence.statusCode).toBe(403);
+  });
+});
+
+describe('GET /sc/prospects?mine=true (issue 42 item 9: an SDR finds their own prospects)', () => {
+  /** An SDR of the client whose e-mail is that of rep 1 (another case, as a platform may send it). */
+  const sdr = async () => {
+    const email = `sdr-${randomUUID()}@mail.test`;
+    await app.db.update(salesReps).set({ email: email.toUpperCase() }).where(eq(salesReps.id, reps[1]!.id));
+    return (await signedIn(app, { [clientId]: 'yellow_sdr' }, { email })).browser;
+  };
+
+  it("lists only the prospects with an entry of the user's own rep, super ones with super=true, paged", async () => {
+    const me = await sdr();
+    for (const [f, extra] of [
+      [{ rep: reps[1]!.id }, {}],
+      [{ rep: reps[1]!.id, super: true }, { super: 'true' }],
+    ] as const) {
+      const want = expected(f, 'name', 'asc').map((x) => x.id);
+      expect(want.length).toBeGreaterThan(2);
+      const got: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const q = new URLSearchParams({ mine: 'true', page_size: '2', ...extra });
+        if (cursor) q.set('cursor', cursor);
+        const res = await me.get(`/sc/prospects?${q}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json<ProspectListReply>();
+        got.push(...body.items.map((p) => p.id));
+        cursor = body.next_cursor;
+      } while (cursor);
+      expect(got).toEqual(want);
+    }
+    // With another rep asked for as well: nobody is both.
+    const both = await me.get(`/sc/prospects?mine=true&sales_rep_id=${reps[0]!.id}`);
+    expect(both.json<ProspectListReply>().items).toEqual([]);
+  });
+
+  it('someone who is no rep of the client gets an empty list, not everyone', async () => {
+    const res = await owner.get('/sc/prospects?mine=true');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<ProspectListReply>()).toMatchObject({ items: [], next_cursor: null });
+    expect((await owner.get('/sc/prospects?mine=false')).json<ProspectListReply>().items).toHaveLength(
+      people.length,
+    );
+  });
+
+  it('422 naming the field for mine=yes; 403 for a non-member; a cursor of mine is not one of everyone', async () => {
+    const res = await owner.get('/sc/prospects?mine=yes');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0].field).toBe('querystring.mine');
+    expect((await outsider.get('/sc/prospects?mine=true', { clientId })).statusCode).toBe(403);
+    const me = await sdr();
+    const first = (await me.get('/sc/prospects?mine=true&page_size=1')).json<ProspectListReply>();
+    const other = await me.get(`/sc/prospects?page_size=1&cursor=${first.next_cursor}`);
+    expect(other.statusCode).toBe(422);
+    expect(other.json().errors[0].field).toBe('querystring.cursor');
+  });
+
+  it("a foreign client's rep with the same e-mail does not make their prospects the user's", async () => {
+    const email = `both-${randomUUID()}@mail.test`;
+    const [theirIntegration] = await app.db
+      .insert(integrations)
+      .values({ clientId: foreignId, source: 'apolloio', isActive: true })
+      .returning();
+    await app.db
+      .insert(salesReps)
+      .values({ clientId: foreignId, integrationId: theirIntegration!.id, externalId: 'fr', email });
+    const me = (await signedIn(app, { [clientId]: 'yellow_sdr' }, { email })).browser;
+    const res = await me.get('/sc/prospects?mine=true');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<ProspectListReply>().items).toEqual([]);
+    expect((await me.get('/sc/prospects?mine=true', { clientId: foreignId })).statusCode).toBe(403);
   });
 });
 

@@ -13,6 +13,8 @@ import type { KeyType } from './cursor.ts';
  * - name, title: prospects by (client, lower(name…), id).
  * - email, company: rows with a value by (client, lower(value), id), then rows without one by id,
  *   so blanks come last in either direction.
+ * - cadences: prospects by (how many cadences, lower(name…), id); no index serves the count, so a
+ *   page is a top-N of the client's (filtered) prospects.
  * - impressions, super_date: driven by the targets index on (client, impressions | super_date, id);
  *   a prospect stands where its best matching cadence entry (most impressions, latest super_date)
  *   stands, the others are skipped by an anti-join on the prospect's few targets. Under super_date,
@@ -29,7 +31,8 @@ export type ProspectFilters = {
   clientId: string;
   search?: string | undefined;
   cadenceId?: number | undefined;
-  salesRepId?: string | undefined;
+  /** Entries of any of these reps (the rep filter, or the signed-in user's reps for `mine`). */
+  salesRepIds?: string[] | undefined;
   isSuper?: boolean | undefined;
   isActive?: boolean | undefined;
 };
@@ -146,11 +149,12 @@ function prospectConditions(ctx: Context, p: string, companyName?: string, match
 function entryConditions(f: ProspectFilters, t: string): SQL[] {
   const out: SQL[] = [];
   if (f.cadenceId !== undefined) out.push(sql`${sql.raw(t)}.cadence_id = ${f.cadenceId}`);
-  if (f.salesRepId !== undefined) out.push(sql`${sql.raw(t)}.sales_rep_id = ${f.salesRepId}::uuid`);
+  if (f.salesRepIds !== undefined)
+    out.push(sql`${sql.raw(t)}.sales_rep_id = any(${`{${f.salesRepIds.join(',')}}`}::uuid[])`);
   return out;
 }
 
-const hasEntryFilter = (f: ProspectFilters) => f.cadenceId !== undefined || f.salesRepId !== undefined;
+const hasEntryFilter = (f: ProspectFilters) => f.cadenceId !== undefined || f.salesRepIds !== undefined;
 
 /**
  * The prospect `p` has a cadence entry matching the cadence and rep filters. The cadence is checked
@@ -160,7 +164,7 @@ const hasEntryFilter = (f: ProspectFilters) => f.cadenceId !== undefined || f.sa
 function entryFilterOnProspect(f: ProspectFilters, p: string): SQL[] {
   return [
     ...(f.cadenceId !== undefined ? [sql`${sql.raw(p)}.cadence_ids @> ${`{${f.cadenceId}}`}::int[]`] : []),
-    ...(f.salesRepId !== undefined ? [entryExists(f, sql.raw(`${p}.id`), false)] : []),
+    ...(f.salesRepIds !== undefined ? [entryExists(f, sql.raw(`${p}.id`), false)] : []),
   ];
 }
 
@@ -274,6 +278,12 @@ function phasesOf(ctx: Context, sort: ProspectSort, dir: SortOrder): Phase[] {
         },
         prospectPhase([{ expr: p('id'), type: 'uuid' }], [sql`p.company_id is null`]),
       ];
+    case 'cadences':
+      // By how many cadences the prospect is in, then by name. The count, not the first cadence's
+      // name: it is an int on the prospect's own row (cardinality of cadence_ids, kept by triggers),
+      // so the keyset needs no join and no aggregate, and "in the most cadences" is the question a
+      // list of cadence names answers; sorting by the alphabetically first of several names is not.
+      return [prospectPhase([{ expr: sql`cardinality(p.cadence_ids)`, type: 'int' }, ...byName()])];
     case 'impressions':
       return [
         {
@@ -546,7 +556,7 @@ export async function prospectsByIds(
   ]);
   const matches = (e: EntryRow) =>
     (f.cadenceId === undefined || e.cadence_id === f.cadenceId) &&
-    (f.salesRepId === undefined || e.sales_rep_id === f.salesRepId.toLowerCase()) &&
+    (f.salesRepIds === undefined || (e.sales_rep_id !== null && f.salesRepIds.includes(e.sales_rep_id))) &&
     (f.isSuper === undefined || (e.super_at !== null) === f.isSuper);
   const byProspect = new Map<string, EntryRow[]>();
   for (const e of rowsOf<EntryRow>(entries)) {

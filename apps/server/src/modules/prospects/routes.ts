@@ -5,7 +5,7 @@ import {
   prospectListReply,
   prospectSchema,
 } from '@rally/shared/schemas/prospects';
-import { tenantOf } from '../../lib/access.ts';
+import { authOf, tenantOf } from '../../lib/access.ts';
 import { httpError } from '../../lib/errors.ts';
 import { getProspect, listProspects } from './service.ts';
 
@@ -24,8 +24,9 @@ export const prospectRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'One row per prospect with every cadence entry (SPEC.md §3 "Prospect"). `search` matches ' +
           'part of the name, e-mail, title or company name (case-insensitive). Filters combine with ' +
-          'AND; `cadence_id`, `sales_rep_id` and `super` apply to the same cadence entry, `active` to ' +
-          'the prospect. `sort` is name, company, email, title, super_date (the latest super_date of ' +
+          'AND; `cadence_id`, `sales_rep_id`, `mine` and `super` apply to the same cadence entry, `active` ' +
+          "to the prospect. `mine=true` keeps entries of the sales reps whose e-mail is the signed-in user's " +
+          '(none when no rep has it). `sort` is name, company, email, title, super_date (the latest super_date of ' +
           "the prospect's matching entries; prospects never super follow, by name) or impressions " +
           '(its matching entry with the most impressions); blanks sort last. Keyset paging: pass ' +
           '`next_cursor` as `cursor` for the next page (the same sort, order, search and filters); it ' +
@@ -37,7 +38,8 @@ export const prospectRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: prospectListReply },
       },
     },
-    async (request) => listProspects(db, tenantOf(request).clientId, request.query, publicUrl),
+    async (request) =>
+      listProspects(db, tenantOf(request).clientId, request.query, publicUrl, authOf(request).user.email),
   );
 
   app.get(

@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { DEFAULT_PROSPECT_ORDER } from '@rally/shared/schemas/prospects';
 import type { Prospect, ProspectListReply, prospectListQuery } from '@rally/shared/schemas/prospects';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { salesReps } from '../../db/schema/index.ts';
 import { fieldError } from '../../lib/errors.ts';
 import { uncountedByTarget } from '../tracking/uncounted.ts';
 import { decodeCursor, encodeCursor, filtersFingerprint } from './cursor.ts';
@@ -15,34 +16,65 @@ const yes = (v: 'true' | 'false' | undefined) => (v === undefined ? undefined : 
 
 /** What a cursor is bound to besides sort and order: the search and the filters. */
 export function listFingerprint(
-  q: Pick<ListQuery, 'search' | 'cadence_id' | 'sales_rep_id' | 'super' | 'active'>,
+  q: Pick<ListQuery, 'search' | 'cadence_id' | 'sales_rep_id' | 'mine' | 'super' | 'active'>,
 ): string {
   return filtersFingerprint({
     search: q.search ? q.search.toLowerCase() : null,
     cadence: q.cadence_id ?? null,
     rep: q.sales_rep_id?.toLowerCase() ?? null,
+    ...(q.mine === 'true' ? { mine: true } : {}),
     super: q.super ?? null,
     active: q.active ?? null,
   });
 }
 
+/** The client's sales reps with this e-mail (one per integration that brought the person). */
+async function repsWithEmail(db: Db, clientId: string, email: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: salesReps.id })
+    .from(salesReps)
+    .where(and(eq(salesReps.clientId, clientId), eq(sql`lower(${salesReps.email})`, email.toLowerCase())));
+  return rows.map((r) => r.id.toLowerCase());
+}
+
+/**
+ * The rep filter's reps: the one asked for, and with `mine` only those that are the signed-in user
+ * (matched by e-mail: a rep comes from the sequence platform, a user signs in; issue 42 item 9).
+ */
+async function repFilter(
+  db: Db,
+  clientId: string,
+  q: ListQuery,
+  userEmail: string,
+): Promise<string[] | undefined> {
+  const asked = q.sales_rep_id?.toLowerCase();
+  if (q.mine !== 'true') return asked === undefined ? undefined : [asked];
+  const mine = await repsWithEmail(db, clientId, userEmail);
+  return asked === undefined ? mine : mine.filter((id) => id === asked);
+}
+
 /**
  * `GET /sc/prospects`: one page, and the cursor of the next. `publicUrl` (config `publicUrl`) is the
- * base of each cadence entry's ad and click tags.
+ * base of each cadence entry's ad and click tags; `userEmail` picks the reps of `mine`.
  */
 export async function listProspects(
   db: Db,
   clientId: string,
   q: ListQuery,
   publicUrl: string,
+  userEmail: string,
 ): Promise<ProspectListReply> {
   const order = q.order ?? DEFAULT_PROSPECT_ORDER[q.sort];
   const search = q.search ? q.search : undefined;
+  const salesRepIds = await repFilter(db, clientId, q, userEmail);
+  // `mine` for someone who is no rep of the client: nobody's prospects are theirs.
+  if (salesRepIds?.length === 0)
+    return { items: [], next_cursor: null, sort: q.sort, order, page_size: q.page_size };
   const filters: ProspectFilters = {
     clientId,
     search,
     cadenceId: q.cadence_id,
-    salesRepId: q.sales_rep_id?.toLowerCase(),
+    salesRepIds,
     isSuper: yes(q.super),
     isActive: yes(q.active),
   };

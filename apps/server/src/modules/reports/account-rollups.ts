@@ -64,7 +64,7 @@ function monthValid(clientId: string, month: string, hi: string, op: '>=' | '=' 
        where am.client_id = ${clientId} and am.month = ${month}::date and am.through ${sql.raw(op)} ${hi}::date
          and (select count(*) from engagement_rollup_days d
                where d.client_id = ${clientId} and d.day >= ${month}::date and d.day < ${hi}::date
-                 and d.part is not distinct from engagement_partition_of(d.day))
+                 and (d.folded or d.part is not distinct from engagement_partition_of(d.day)))
              = ${hi}::date - ${month}::date)`;
 }
 
@@ -177,7 +177,7 @@ async function countMonths(db: Db, clientId: string, range: Range): Promise<numb
                  pg_try_advisory_xact_lock(engagement_rollup_key(${clientId}::uuid, d.day)) as locked,
                  exists (select 1 from engagement_rollup_days m
                           where m.client_id = ${clientId} and m.day = d.day
-                            and m.part is not distinct from engagement_partition_of(m.day)) as marked
+                            and (m.folded or m.part is not distinct from engagement_partition_of(m.day))) as marked
             from unnest(${dateArray(days)}) with ordinality d(day, n) order by n`),
       );
       let hi = lo;

@@ -5,6 +5,7 @@ import type {
   Alignment,
   AlignmentAccount,
   AlignmentSegment,
+  AlignmentSort,
   BuyingGroup,
   BuyingGroupMember,
   ReportRangeQuery,
@@ -13,12 +14,15 @@ import type {
   TargetStats,
 } from '@rally/shared/schemas/report-insights';
 import { NO_ROLE } from '@rally/shared/schemas/report-insights';
+import type { SortOrder } from '@rally/shared/schemas/reports';
 import type { Db } from '../../db/client.ts';
 import { cursorPages, mapPages } from '../../db/cursor.ts';
 import { accountEngagementIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
 import { accountProspects, iso, num, oneAccountProspects, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
 import { attributionWindow, epochOf, rangeOf } from './service.ts';
+import { orderBySort } from './report-sort.ts';
+import type { SortKeys } from './report-sort.ts';
 
 /**
  * Account reports (docs/reports.md "Accounts"): alignment of sales outreach with Rally's ads, one
@@ -84,6 +88,7 @@ const SEGMENT_WHERE: Record<AlignmentSegment, SQL> = {
   both: sql`segment = 'both'`,
   outreach_only: sql`segment = 'outreach_only'`,
   ads_only: sql`segment = 'ads_only'`,
+  engaged: sql`segment in ('both', 'ads_only')`,
 };
 
 /**
@@ -151,9 +156,24 @@ function toAlignment(r: Row): AlignmentAccount {
   };
 }
 
-/** The order of the alignment's rows (alias given). */
-const alignmentOrder = (t: string) =>
-  sql.raw(`case ${t}.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
+const segmentRank = (t: string) =>
+  sql.raw(`case ${t}.segment when 'both' then 0 when 'ads_only' then 1 else 2 end`);
+/** The alignment's column sorts (alias given); the account id breaks ties. */
+const ALIGNMENT_ORDER: Record<AlignmentSort, (t: string) => SortKeys> = {
+  name: (t) => ({ keys: [sql.raw(`lower(${t}.name)`)], order: 'asc' }),
+  segment: (t) => ({ keys: [segmentRank(t), sql.raw(`lower(${t}.name)`)], order: 'asc' }),
+  outreach: (t) => ({ keys: [sql.raw(`${t}.outreach_activities`)], order: 'desc' }),
+  last_outreach: (t) => ({ keys: [sql.raw(`${t}.last_outreach_at`)], order: 'desc' }),
+  impressions: (t) => ({ keys: [sql.raw(`${t}.impressions`)], order: 'desc' }),
+  clicks: (t) => ({ keys: [sql.raw(`${t}.clicks`)], order: 'desc' }),
+  views: (t) => ({ keys: [sql.raw(`${t}.views`)], order: 'desc' }),
+};
+
+/** The order of the alignment's rows (alias given): the asked column's, else the report's own. */
+const alignmentOrder = (t: string, sort?: { sort?: AlignmentSort; order?: SortOrder }) =>
+  sort?.sort
+    ? orderBySort(ALIGNMENT_ORDER[sort.sort](t), sort.order, sql.raw(`${t}.account_id`))
+    : sql.raw(`case ${t}.segment when 'both' then 0 when 'ads_only' then 1 else 2 end,
            ${t}.clicks + ${t}.views desc, ${t}.impressions desc, ${t}.outreach_activities desc, ${t}.name, ${t}.account_id`);
 
 /**
@@ -167,6 +187,7 @@ function alignmentStatement(
   segment: AlignmentSegment,
   limit: number | null,
   offset: number,
+  sort?: { sort?: AlignmentSort; order?: SortOrder },
 ): SQL {
   return sql`
       select y.*, case when y.impressions + y.clicks + y.views > 0
@@ -180,15 +201,21 @@ function alignmentStatement(
               from (${alignmentRows(clientId, range)}) x
           ) z
            where ${SEGMENT_WHERE[segment]}
-           order by ${alignmentOrder('z')}
+           order by ${alignmentOrder('z', sort)}
            limit ${limit} offset ${offset}) y
-       order by ${alignmentOrder('y')}`;
+       order by ${alignmentOrder('y', sort)}`;
 }
 
 export async function alignment(
   db: Db,
   clientId: string,
-  q: ReportRangeQuery & { segment: AlignmentSegment; page?: number; page_size?: number },
+  q: ReportRangeQuery & {
+    segment: AlignmentSegment;
+    page?: number;
+    page_size?: number;
+    sort?: AlignmentSort | undefined;
+    order?: SortOrder | undefined;
+  },
 ): Promise<Alignment> {
   const range = rangeOf(q);
   const pageSize = q.page_size ?? 50;
@@ -200,7 +227,7 @@ export async function alignment(
   const [pageResult, types] = await Promise.all([
     readAccountEngagement(
       db,
-      alignmentStatement(clientId, range, q.segment, pageSize, (page - 1) * pageSize),
+      alignmentStatement(clientId, range, q.segment, pageSize, (page - 1) * pageSize, q),
     ),
     outreachTypes(db, clientId),
   ]);

@@ -396,6 +396,8 @@ describe('pipeline and revenue reports (issue 17)', async () => {
 
     const detail = await sdr.get(`${base}/opportunity/${dealG}`);
     expect(detail.statusCode, detail.body).toBe(200);
+    // A file import has no record elsewhere to open (issue 42 item 7).
+    expect(detail.json().crm_record).toBeNull();
     expect(detail.json().prospects).toEqual([
       expect.objectContaining({ email: 'lee@gridline.example', views: 1, impressions: 0 }),
     ]);
@@ -406,6 +408,49 @@ describe('pipeline and revenue reports (issue 17)', async () => {
       'Proposal',
       'Qualification',
     ]);
+  });
+
+  it('opportunity: sorted by a column either way, page after page (issue 42 item 11)', async () => {
+    type Item = { id: string; amount_cents: number; stage: string };
+    const list = async (q: string) => {
+      const res = await owner.get(`${base}/opportunity?${RANGE}&${q}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { items: Item[] }).items;
+    };
+    const byAmount = (await list('sort=amount&order=desc&page_size=50')).map((o) => o.amount_cents);
+    expect(byAmount).toHaveLength(7);
+    expect(byAmount).toEqual([...byAmount].sort((x, y) => y - x));
+    expect((await list('sort=amount&order=asc')).map((o) => o.amount_cents)).toEqual([...byAmount].reverse());
+    // Pages of 3 put together are the one list.
+    const paged = [
+      ...(await list('sort=amount&page_size=3&page=1')),
+      ...(await list('sort=amount&page_size=3&page=2')),
+      ...(await list('sort=amount&page_size=3&page=3')),
+    ].map((o) => o.amount_cents);
+    expect(paged).toEqual(byAmount);
+    // A stage sorts in the pipeline's order, not alphabetically.
+    const stages = (await list('sort=stage')).map((o) => STAGES.indexOf(o.stage as Stage));
+    expect(stages).toEqual([...stages].sort((x, y) => x - y));
+    // Generated or influenced first; the filter still applies under a sort.
+    const attributed = await list('sort=attribution&filter=won');
+    expect(attributed).toHaveLength(3);
+    expect(attributed.at(-1)!.id).not.toBe(dealD);
+  });
+
+  it('opportunity sort: 422 naming the field; 403 for a viewer and for another client', async () => {
+    for (const [q, field] of [
+      ['sort=revenue', 'querystring.sort'],
+      ['sort=amount&order=up', 'querystring.order'],
+    ] as const) {
+      const res = await owner.get(`${base}/opportunity?${q}`);
+      expect(res.statusCode, q).toBe(422);
+      expect(fieldsOf(res), q).toEqual([field]);
+    }
+    expect((await viewer.get(`${base}/opportunity?sort=amount`)).statusCode).toBe(403);
+    // Another client's report is out of reach: the owner has no membership there.
+    const foreign = await owner.get(`/v1/report/client/${other.clientId}/opportunity?sort=amount`);
+    expect([403, 404]).toContain(foreign.statusCode);
+    expect(foreign.body).not.toContain('Foreign deal');
   });
 
   it('exports are CSV, formula-injection safe, with the same rows as the report', async () => {
@@ -773,9 +818,8 @@ describe('pipeline and revenue reports (issue 17)', async () => {
       );
     expect(await stored(), 'nothing stored before a report or the job').toEqual([]);
     await sendWhenIdle(app, ATTRIBUTION_JOB);
-    for (let i = 0; i < 100 && (await stored()).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(await stored()).toEqual([{ generated_prospects: 1 }]);
+    // The job runs when a worker picks it up: under CI's load that took more than 10 s.
+    await expect.poll(stored, { timeout: 40_000, interval: 200 }).toEqual([{ generated_prospects: 1 }]);
     const left = await app.db.execute(sql`select 1 from attribution_dirty where client_id = ${s.clientId}`);
     expect(rowsOf(left)).toEqual([]);
 
@@ -793,8 +837,8 @@ describe('pipeline and revenue reports (issue 17)', async () => {
         await app.db.execute(sql`select window_days, generated_prospects from opportunity_attribution
           where opportunity_id = ${dealK}`),
       );
-    for (let i = 0; i < 100 && (await windowed())[0]?.window_days !== 5; i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(await windowed()).toEqual([{ window_days: 5, generated_prospects: 0 }]);
-  });
+    await expect
+      .poll(windowed, { timeout: 40_000, interval: 200 })
+      .toEqual([{ window_days: 5, generated_prospects: 0 }]);
+  }, 120_000);
 });

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { OpportunityReportSort, ProgressedSort, SortOrder } from '@rally/shared/schemas/reports';
+import { orderBySort } from './report-sort.ts';
+import type { SortKeys } from './report-sort.ts';
 import { accountsEngagedIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
 import { engagementCounts, ensureRollups } from './rollups.ts';
 import { iso, num, rowsOf } from './report-sql.ts';
@@ -63,7 +66,7 @@ export const closedAt = sql`coalesce((o.close_date + 1)::timestamptz, o.crm_upda
  */
 function opportunityRows(clientId: string): SQL {
   return sql`select o.id, o.name, o.account_name, o.company_id, o.amount_cents, o.currency,
-           coalesce(s.label, o.stage) as stage, o.is_closed, o.is_won,
+           coalesce(s.label, o.stage) as stage, s.sort_order as stage_order, o.is_closed, o.is_won,
            ${createdAt} as created_at, o.close_date::text as close_date, o.close_date as close_day,
            a.generated_at as generated_engaged_at, a.generated_prospects,
            (o.is_won and a.influenced_prospects > 0) as influenced, a.influenced_prospects
@@ -138,15 +141,51 @@ const PLAIN_FILTERS: Partial<Record<OpportunityFilter, SQL>> = {
   lost: sql`o.is_closed and not o.is_won`,
 };
 
+/**
+ * The report's column sorts (issue 42 item 11) on the rows of opportunityRows (alias `x`), each with
+ * the order it takes when none is asked for. A stage sorts in its pipeline's order; attribution puts
+ * generated and influenced first. Empty values go last either way (but see created_at below); the
+ * id breaks ties.
+ */
+const OPPORTUNITY_ORDER: Record<OpportunityReportSort, { keys: SQL[]; order: 'asc' | 'desc' }> = {
+  created_at: { keys: [sql`x.created_at`], order: 'desc' },
+  name: { keys: [sql`lower(x.name)`, sql`lower(x.account_name)`], order: 'asc' },
+  stage: { keys: [sql`x.stage_order`, sql`lower(x.stage)`], order: 'asc' },
+  attribution: {
+    keys: [sql`((x.generated_engaged_at is not null)::int * 2 + (x.influenced)::int)`, sql`x.created_at`],
+    order: 'desc',
+  },
+  amount: { keys: [sql`x.amount_cents`], order: 'desc' },
+};
+
+function opportunityOrder(sort: OpportunityReportSort, order: 'asc' | 'desc' | undefined): SQL {
+  const spec = OPPORTUNITY_ORDER[sort];
+  const asc = (order ?? spec.order) === 'asc';
+  // Newest first keeps PostgreSQL's own null order (no creation date first), as the export pages.
+  const dir =
+    sort === 'created_at' ? (asc ? sql`asc` : sql`desc`) : asc ? sql`asc nulls last` : sql`desc nulls last`;
+  return sql.join([...spec.keys.map((k) => sql`${k} ${dir}`), sql`x.id`], sql`, `);
+}
+
 export async function opportunitiesIn(
   db: Db,
   clientId: string,
   range: Range,
-  opts: { filter?: OpportunityFilter; limit: number; offset?: number },
+  opts: {
+    filter?: OpportunityFilter;
+    limit: number;
+    offset?: number;
+    sort?: OpportunityReportSort;
+    order?: 'asc' | 'desc' | undefined;
+  },
 ): Promise<{ items: OpportunityRow[]; total: number }> {
   const limit = opts.limit;
   const offset = opts.offset ?? 0;
-  const plain = PLAIN_FILTERS[opts.filter ?? 'all'];
+  const sort = opts.sort ?? 'created_at';
+  // Newest first (the default) pages on the opportunity's own columns below; another column's order
+  // reads the attributed rows of the range, as the generated and influenced filters already do.
+  const newestFirst = sort === 'created_at' && (opts.order ?? 'desc') === 'desc';
+  const plain = newestFirst ? PLAIN_FILTERS[opts.filter ?? 'all'] : undefined;
   // When the filter needs no attribution, the page is chosen first and only its rows are
   // attributed: an attribution reads the account's engagement, which a page of 50 can afford and
   // the tens of thousands of opportunities of a range cannot. The page's ids go in as an array and
@@ -172,7 +211,7 @@ export async function opportunitiesIn(
         select x.*, count(*) over () as total
           from (${opportunityRows(clientId)}) x
          where ${opportunitiesWhere(range, opts.filter)}
-         order by created_at desc, id
+         order by ${opportunityOrder(sort, opts.order)}
          limit ${limit} offset ${offset}`);
   const rows = rowsOf(result);
   return { items: rows.map(toOpportunity), total: num(rows[0]?.total) };
@@ -315,21 +354,23 @@ export async function progressedMoves(
   clientId: string,
   range: Range,
   chosenStageIds: string[],
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; sort?: ProgressedSort | undefined; order?: SortOrder | undefined },
 ): Promise<{ items: StageMoveRow[]; total: number }> {
-  // The page is chosen on the stored rows and only its 50 are joined to their opportunities.
+  // Newest first, the page is chosen on the stored rows and only its 50 are joined to their
+  // opportunities; a sort by another column joins them all and numbers the rows (rn) in its order.
+  const sorted = page.sort ? orderBySort(PROGRESSED_ORDER[page.sort], page.order, sql`m.history_id`) : null;
   const result = await db.execute(sql`
     with page as (
       select m.history_id, m.opportunity_id, m.changed_at, m.engaged_at, fs.label as from_label,
-             ts.label as to_label, count(*) over () as total
-        ${progressedFrom(clientId, range, chosenStageIds)}
-       order by m.changed_at desc, m.history_id
+             ts.label as to_label, count(*) over () as total${sorted ? sql`, row_number() over (order by ${sorted}) as rn` : sql``}
+        ${progressedFrom(clientId, range, chosenStageIds, sorted !== null)}
+       order by ${sorted ? sql`rn` : sql`m.changed_at desc, m.history_id`}
        limit ${page.limit} offset ${page.offset}
     )
     select o.id as opportunity_id, o.name, o.account_name, o.amount_cents, o.currency,
            p.from_label as from_stage, p.to_label as to_stage, p.changed_at as moved_at, p.engaged_at, p.total
       from page p join opportunities o on o.id = p.opportunity_id
-     order by p.changed_at desc, p.history_id`);
+     order by ${sorted ? sql`p.rn` : sql`p.changed_at desc, p.history_id`}`);
   const rows = rowsOf(result);
   // Past the last page there is no row to carry the number.
   const total =
@@ -342,6 +383,15 @@ export async function progressedMoves(
         );
   return { items: rows.map(toMove), total };
 }
+
+/** The column sorts of pipeline/progressed (aliases m, fs, ts, o); a move by its stage's place. */
+const PROGRESSED_ORDER: Record<ProgressedSort, SortKeys> = {
+  name: { keys: [sql`lower(o.name)`, sql`lower(o.account_name)`], order: 'asc' },
+  move: { keys: [sql`ts.sort_order`, sql`lower(ts.label)`], order: 'asc' },
+  moved_at: { keys: [sql`m.changed_at`], order: 'desc' },
+  engaged_at: { keys: [sql`m.engaged_at`], order: 'desc' },
+  amount: { keys: [sql`o.amount_cents`], order: 'desc' },
+};
 
 const toMove = (r: Row): StageMoveRow => ({
   opportunity_id: String(r.opportunity_id),
@@ -398,15 +448,21 @@ export async function generatedPage(
   db: Db,
   clientId: string,
   range: Range,
-  page: { limit: number; offset: number },
+  page: {
+    limit: number;
+    offset: number;
+    sort?: OpportunityReportSort | undefined;
+    order?: SortOrder | undefined;
+  },
 ): Promise<OpportunityRow[]> {
+  // The opportunity report's column sorts; newest first (the default) is `x.created_at desc, x.id`.
   const rows = rowsOf(
     await db.execute(sql`
       select x.*
         from (${opportunityRows(clientId)}
               and ${createdAt} >= ${range.from} and ${createdAt} < ${range.to}
               and a.generated_at is not null) x
-       order by x.created_at desc, x.id
+       order by ${opportunityOrder(page.sort ?? 'created_at', page.order)}
        limit ${page.limit} offset ${page.offset}`),
   );
   return rows.map(toOpportunity);

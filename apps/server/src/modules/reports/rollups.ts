@@ -47,8 +47,12 @@ function daySeries(whole: { first: number; end: number }): SQL {
   return sql`unnest(${`{${days.join(',')}}`}::date[])`;
 }
 
-/** A marker that still holds: the day's events are in the partition they were rolled up from. */
-const validMarker = sql`m.part is not distinct from engagement_partition_of(m.day)`;
+/**
+ * A marker that still holds: the day's events are in the partition they were rolled up from, or the
+ * day was folded by retention (its rollups are then its only count, kept exact by the events
+ * triggers: decision 0032).
+ */
+const validMarker = sql`(m.folded or m.part is not distinct from engagement_partition_of(m.day))`;
 
 /**
  * Rolls up the client's whole closed days of the range that have no valid rollup. Each day is

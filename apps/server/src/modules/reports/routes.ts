@@ -5,7 +5,8 @@ import {
   opportunityDetailSchema,
   opportunityReportPage,
   opportunityReportQuery,
-  pagedRangeQuery,
+  generatedQuery,
+  progressedQuery,
   pipelineGeneratedSchema,
   pipelineProgressedSchema,
   reportRangeQuery,
@@ -104,9 +105,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reports'],
         summary: 'Opportunities created in the range after an engagement of their account within the window',
-        description: 'A page of them, newest first, with their number and amount in all and per month.',
+        description:
+          'A page of them, newest first unless `sort` (and `order`) ask for another column, with their number and amount in all and per month.',
         params: clientIdParam,
-        querystring: pagedRangeQuery,
+        querystring: generatedQuery,
         response: { 200: pipelineGeneratedSchema },
       },
     },
@@ -139,9 +141,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reports'],
         summary: 'Stage moves in the range into a later selected or valuable stage after an engagement',
-        description: 'A page of them, newest first, with their number.',
+        description:
+          'A page of them, newest first unless `sort` (and `order`) ask for another column, with their number.',
         params: clientIdParam,
-        querystring: pagedRangeQuery,
+        querystring: progressedQuery,
         response: { 200: pipelineProgressedSchema },
       },
     },

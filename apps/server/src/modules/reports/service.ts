@@ -1,6 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type {
   OpportunityDetail,
+  OpportunityReportSort,
+  ProgressedSort,
+  SortOrder,
   PerformanceByDate,
   RevenueByMonth,
   ValueReport,
@@ -32,6 +35,7 @@ import {
   superprospectSpend,
 } from './repository.ts';
 import { refreshAttribution } from './attribution.ts';
+import { networkSpend } from './network-spend.ts';
 import type { OpportunityFilter, OpportunityRow, Range, View } from './repository.ts';
 import { uncountedInRange } from '../tracking/uncounted.ts';
 
@@ -109,14 +113,19 @@ const pageOf = (q: { page?: number; page_size?: number }) => {
 export async function pipelineGenerated(
   db: Db,
   clientId: string,
-  q: ReportRangeQuery & { page?: number; page_size?: number },
+  q: ReportRangeQuery & {
+    page?: number;
+    page_size?: number;
+    sort?: OpportunityReportSort | undefined;
+    order?: SortOrder | undefined;
+  },
 ): Promise<PipelineGenerated> {
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
   const p = pageOf(q);
   const [currency, items, totalsIn] = await Promise.all([
     mainCurrency(db, clientId),
-    generatedPage(db, clientId, range, p),
+    generatedPage(db, clientId, range, { ...p, sort: q.sort, order: q.order }),
     generatedTotals(db, clientId, range),
   ]);
   const totals = totalsIn(currency);
@@ -141,18 +150,21 @@ export async function generatedExportPages(db: Db, clientId: string, q: ReportRa
 export async function pipelineProgressed(
   db: Db,
   clientId: string,
-  q: ReportRangeQuery & { page?: number; page_size?: number },
+  q: ReportRangeQuery & {
+    page?: number;
+    page_size?: number;
+    sort?: ProgressedSort | undefined;
+    order?: SortOrder | undefined;
+  },
 ): Promise<PipelineProgressed> {
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
   const p = pageOf(q);
-  const { items, total } = await progressedMoves(
-    db,
-    clientId,
-    range,
-    await progressStageIds(db, clientId),
-    p,
-  );
+  const { items, total } = await progressedMoves(db, clientId, range, await progressStageIds(db, clientId), {
+    ...p,
+    sort: q.sort,
+    order: q.order,
+  });
   return {
     range: epochOf(range),
     window_days: windowDays,
@@ -174,12 +186,20 @@ export async function progressedExportPages(db: Db, clientId: string, q: ReportR
 export async function opportunityReport(
   db: Db,
   clientId: string,
-  q: ReportRangeQuery & { filter: OpportunityFilter; page: number; page_size: number },
+  q: ReportRangeQuery & {
+    filter: OpportunityFilter;
+    page: number;
+    page_size: number;
+    sort?: OpportunityReportSort;
+    order?: 'asc' | 'desc' | undefined;
+  },
 ) {
   const range = rangeOf(q);
   await attributionWindow(db, clientId);
   const { items, total } = await opportunitiesIn(db, clientId, range, {
     filter: q.filter,
+    sort: q.sort ?? 'created_at',
+    order: q.order,
     limit: q.page_size,
     offset: (q.page - 1) * q.page_size,
   });
@@ -211,11 +231,38 @@ export async function opportunityDetail(
   const windowDays = await attributionWindow(db, clientId);
   const opportunity = await opportunityById(db, clientId, opportunityId);
   if (!opportunity) return null;
-  const [prospects, stageHistory] = await Promise.all([
+  const [prospects, stageHistory, crmRecord] = await Promise.all([
     engagedProspects(db, clientId, windowDays, opportunityId),
     stageHistoryOf(db, clientId, opportunityId),
+    crmRecordOf(db, clientId, opportunityId),
   ]);
-  return { opportunity, window_days: windowDays, prospects, stage_history: stageHistory };
+  return {
+    opportunity,
+    crm_record: crmRecord,
+    window_days: windowDays,
+    prospects,
+    stage_history: stageHistory,
+  };
+}
+
+const VENDOR_NAMES: Record<string, string> = { salesforce: 'Salesforce', hubspot: 'HubSpot' };
+
+/** The opportunity's page in its CRM, from the link its connection stored when it was made. */
+async function crmRecordOf(
+  db: Db,
+  clientId: string,
+  opportunityId: string,
+): Promise<{ url: string; vendor: string } | null> {
+  const [row] = rowsOf(
+    await db.execute(sql`select i.source, i.opportunity_url_template as template, o.external_id
+      from opportunities o join integrations i on i.id = o.integration_id and i.client_id = o.client_id
+     where o.id = ${opportunityId} and o.client_id = ${clientId}`),
+  ) as { source: string; template: string | null; external_id: string }[];
+  if (!row?.template || !row.template.includes('{id}')) return null;
+  return {
+    url: row.template.replace('{id}', encodeURIComponent(row.external_id)),
+    vendor: VENDOR_NAMES[row.source] ?? row.source,
+  };
 }
 
 export async function performance(
@@ -256,11 +303,17 @@ export async function revenueByMonth(db: Db, clientId: string, q: ReportRangeQue
 }
 
 export async function valueReport(db: Db, clientId: string, q: ReportRangeQuery): Promise<ValueReport> {
-  const [s, spend] = await Promise.all([
+  const [s, fee, network] = await Promise.all([
     summary(db, clientId, q),
     superprospectSpend(db, clientId, rangeOf(q)),
+    networkSpend(db, clientId, rangeOf(q)),
   ]);
-  const per = (cents: number) => (spend.cents > 0 ? Math.round((cents / spend.cents) * 10) / 10 : null);
+  // Rally's fee and the networks' spend are weighed together when they share a currency (issue 39);
+  // without a fee, the currency the networks spent most in leads.
+  const spend = fee.cents === 0 && network[0] ? { ...fee, currency: network[0].currency } : fee;
+  const networkCents = network.filter((n) => n.currency === spend.currency).reduce((t, n) => t + n.cents, 0);
+  const cost = spend.cents + networkCents;
+  const per = (cents: number) => (cost > 0 ? Math.round((cents / cost) * 10) / 10 : null);
   return {
     range: s.range,
     window_days: s.window_days,
@@ -268,6 +321,8 @@ export async function valueReport(db: Db, clientId: string, q: ReportRangeQuery)
     superprospects_billed: spend.count,
     spend_cents: spend.cents,
     spend_currency: spend.currency,
+    network_spend_cents: networkCents,
+    network_spend_other: network.filter((n) => n.currency !== spend.currency),
     pipeline_generated_cents: s.pipeline_generated_cents,
     pipeline_progressed_cents: s.pipeline_progressed_cents,
     revenue_influenced_cents: s.revenue_influenced_cents,

@@ -4,13 +4,16 @@ import type {
   DashboardStats,
   Priority,
   PriorityRow,
+  PrioritySort,
   ReportFeed,
   ReportFeedItem,
   ReportRangeQuery,
   Utilization,
   UtilizationFilter,
   UtilizationRow,
+  UtilizationSort,
 } from '@rally/shared/schemas/report-insights';
+import type { SortOrder } from '@rally/shared/schemas/reports';
 import type { Db } from '../../db/client.ts';
 import { cursorPages, mapPages } from '../../db/cursor.ts';
 import {
@@ -24,6 +27,8 @@ import { engagedProspects, outreachCte, outreachTypes } from './accounts.ts';
 import { iso, num, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
 import { attributionWindow, epochOf, rangeOf, summary } from './service.ts';
+import { orderBySort } from './report-sort.ts';
+import type { SortKeys } from './report-sort.ts';
 
 /**
  * Signal reports (docs/reports.md "Signals"): whether reps acted on superprospects, the report feed,
@@ -86,15 +91,28 @@ function utilizationStatement(
   filter: UtilizationFilter,
   limit: number | null,
   offset: number,
+  sort?: { sort?: UtilizationSort | undefined; order?: SortOrder | undefined },
 ): SQL {
-  return sql`
-      with ${contactedCte(clientId, range)},
-      page as (
-        select t.id from targets t
+  // Newest first reads the range's superprospects from their index alone; another column's order
+  // joins every superprospect of the range to what it sorts by, and numbers the rows (rn) so the
+  // page keeps that order once joined to its names.
+  const page = sort?.sort
+    ? sql`select t.id, row_number() over (order by ${orderBySort(UTILIZATION_ORDER[sort.sort], sort.order, sql`t.id`)}) as rn
+          from targets t
+          join prospects p on p.id = t.prospect_id
+          join cadences cd on cd.id = t.cadence_id
+          left join sales_reps r on r.id = t.sales_rep_id
+          left join contacted c on c.target_id = t.id
+         where ${supersOf(clientId, range)} and ${UTILIZATION_WHERE[filter]}
+         order by rn
+         limit ${limit} offset ${offset}`
+    : sql`select t.id, null::bigint as rn from targets t
          where ${supersOf(clientId, range)} and ${UTILIZATION_WHERE[filter]}
          order by t.super_date desc, t.id
-         limit ${limit} offset ${offset}
-      ),
+         limit ${limit} offset ${offset}`;
+  return sql`
+      with ${contactedCte(clientId, range)},
+      page as (${page}),
       counts as (
         select (select count(*) from targets t where ${supersOf(clientId, range)}) as n,
                (select count(*) from contacted) as n_contacted
@@ -103,7 +121,7 @@ function utilizationStatement(
         select t.id as target_id, p.id as prospect_id, trim(p.first_name || ' ' || p.last_name) as name,
                p.email, co.name as company_name, cd.name as cadence_name,
                nullif(trim(coalesce(r.first_name, '') || ' ' || coalesce(r.last_name, '')), '') as sales_rep,
-               t.super_date, c.contacted_at
+               t.super_date, c.contacted_at, page.rn
           from page
           join targets t on t.id = page.id
           join prospects p on p.id = t.prospect_id
@@ -112,8 +130,24 @@ function utilizationStatement(
           left join sales_reps r on r.id = t.sales_rep_id
           left join contacted c on c.target_id = t.id
       ) x on true
-       order by x.super_date desc, x.target_id`;
+       order by ${sort?.sort ? sql`x.rn` : sql`x.super_date desc, x.target_id`}`;
 }
+
+/** The column sorts of signals/utilization (aliases t, p, cd, r, c of its page). */
+const UTILIZATION_ORDER: Record<UtilizationSort, SortKeys> = {
+  name: {
+    keys: [sql`lower(coalesce(nullif(trim(p.first_name || ' ' || p.last_name), ''), p.email))`],
+    order: 'asc',
+  },
+  cadence: { keys: [sql`lower(cd.name)`], order: 'asc' },
+  rep: {
+    keys: [sql`lower(nullif(trim(coalesce(r.first_name, '') || ' ' || coalesce(r.last_name, '')), ''))`],
+    order: 'asc',
+  },
+  super: { keys: [sql`t.super_date`], order: 'desc' },
+  contacted: { keys: [sql`c.contacted_at`], order: 'desc' },
+  days: { keys: [sql`c.contacted_at - t.super_date`], order: 'desc' },
+};
 
 /** A row of `utilizationStatement` that names a superprospect (the counts' row alone does not). */
 const isSuperRow = (r: Row) => r.target_id !== null && r.target_id !== undefined;
@@ -140,7 +174,13 @@ function toUtilizationRow(r: Row): UtilizationRow {
 export async function utilization(
   db: Db,
   clientId: string,
-  q: ReportRangeQuery & { filter: UtilizationFilter; page?: number; page_size?: number },
+  q: ReportRangeQuery & {
+    filter: UtilizationFilter;
+    page?: number;
+    page_size?: number;
+    sort?: UtilizationSort | undefined;
+    order?: SortOrder | undefined;
+  },
   opts: { limit?: number } = {},
 ): Promise<Utilization> {
   const range = rangeOf(q);
@@ -148,7 +188,7 @@ export async function utilization(
   // One process: alone it is as fast (about 95 ms at the reports bench's size) and beside the
   // dashboard's other statements it no longer takes both cores.
   const [result, types] = await Promise.all([
-    withoutParallelWorkers(db, utilizationStatement(clientId, range, q.filter, pageSize, offset)),
+    withoutParallelWorkers(db, utilizationStatement(clientId, range, q.filter, pageSize, offset, q)),
     outreachTypes(db, clientId),
   ]);
   const all = rowsOf(result);
@@ -369,7 +409,7 @@ function markedCte(clientId: string, withTargets: boolean): SQL {
 async function priorityStatement(
   db: Db,
   clientId: string,
-  q: { days: number },
+  q: { days: number; sort?: PrioritySort | undefined; order?: SortOrder | undefined },
   limit: number | null,
   offset: number,
 ): Promise<SQL> {
@@ -380,6 +420,8 @@ async function priorityStatement(
   );
   await attributionWindow(db, clientId);
   await ensureAccountMonths(db, clientId, range);
+  // An asked column's order numbers the rows (rn) so the page keeps it once its prospects are counted.
+  const sorted = q.sort ? orderBySort(PRIORITY_ORDER[q.sort], q.order, sql`o.id`) : null;
   const openAccounts = sql`select o.company_id from opportunities o
        where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity} and o.company_id is not null`;
   // Accounts engaged in the range from the account rollups (account-rollups.ts); engaged prospects
@@ -395,19 +437,33 @@ async function priorityStatement(
              coalesce(eng.impressions, 0) as impressions, coalesce(eng.clicks, 0) as clicks,
              coalesce(eng.views, 0) as views, eng.last_at,
              coalesce(eng.impressions, 0) + 5 * coalesce(eng.clicks, 0) + 5 * coalesce(eng.views, 0) as score,
-             marked.marked_at, count(*) over () as total
+             marked.marked_at, count(*) over () as total${sorted ? sql`, row_number() over (order by ${sorted}) as rn` : sql``}
         from opportunities o
         left join crm_stages s on s.id = o.stage_id
         left join account_engagement_in eng on eng.company_id = o.company_id
         left join marked on marked.company_id = o.company_id
        where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
-       order by marked.marked_at is null, score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id
+       order by ${sorted ? sql`rn` : sql`marked.marked_at is null, score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id`}
        limit ${limit} offset ${offset}
     )
     select r.*, case when r.score > 0 then ${engagedProspects(clientId, range, sql`r.company_id`)} else 0 end as prospects
       from ranked r
-     order by r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`;
+     order by ${sorted ? sql`r.rn` : sql`r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`}`;
 }
+
+const priorityScore = sql`coalesce(eng.impressions, 0) + 5 * coalesce(eng.clicks, 0) + 5 * coalesce(eng.views, 0)`;
+/** The column sorts of pipeline/priority (aliases o, s, eng, marked); a stage in its pipeline's order. */
+const PRIORITY_ORDER: Record<PrioritySort, SortKeys> = {
+  priority: { keys: [sql`(marked.marked_at is not null)::int`, priorityScore], order: 'desc' },
+  name: { keys: [sql`lower(o.name)`, sql`lower(o.account_name)`], order: 'asc' },
+  stage: { keys: [sql`s.sort_order`, sql`lower(coalesce(s.label, o.stage))`], order: 'asc' },
+  amount: { keys: [sql`o.amount_cents`], order: 'desc' },
+  score: { keys: [priorityScore], order: 'desc' },
+  impressions: { keys: [sql`coalesce(eng.impressions, 0)`], order: 'desc' },
+  clicks: { keys: [sql`coalesce(eng.clicks, 0)`], order: 'desc' },
+  views: { keys: [sql`coalesce(eng.views, 0)`], order: 'desc' },
+  last_engaged: { keys: [sql`eng.last_at`], order: 'desc' },
+};
 
 function toPriorityRow(r: Row): PriorityRow {
   return {
@@ -433,7 +489,13 @@ function toPriorityRow(r: Row): PriorityRow {
 export async function priority(
   db: Db,
   clientId: string,
-  q: { days: number; page?: number; page_size?: number },
+  q: {
+    days: number;
+    page?: number;
+    page_size?: number;
+    sort?: PrioritySort | undefined;
+    order?: SortOrder | undefined;
+  },
 ): Promise<Priority> {
   const { page, pageSize, offset } = paging(q);
   const statement = await priorityStatement(db, clientId, q, pageSize, offset);

@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type {} from '../feed/index.ts';
 import type { WebhookEventType } from '@rally/shared/schemas/hookly';
 import { engagementData } from '../hookly/index.ts';
+// The suppression module's declaration of app.suppressions.
+import type {} from '../suppressions/index.ts';
 import { createTrackingService } from './service.ts';
 import type { IngestOutcome, TrackingService } from './service.ts';
 import type { StoredFeedItem } from './repository.ts';
@@ -52,6 +54,7 @@ export function setupTracking(app: FastifyInstance): void {
     log: app.log,
     burstMs: app.config.trackingBurstMs,
     viewWaitMs: app.config.trackingLandingViewMs,
+    suppressionKey: app.suppressions.key,
     // Looked up at publish time: the feed module may decorate the app after this runs.
     publish: (clientId, item) => {
       if (app.hasDecorator('feedBus')) app.feedBus.publish(clientId, item);

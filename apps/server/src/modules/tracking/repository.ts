@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { executeNamed } from '../../db/prepared.ts';
+import { suppressedSql } from '../suppressions/key.ts';
+import type { SuppressionKey } from '../suppressions/key.ts';
 
 /**
  * The SQL of the ingest path. Raw statements with JSON parameters, so that a whole batch is one
@@ -103,19 +105,24 @@ const UUID_TEXT = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
  * day's content: the first `content_days` entry naming published, non-archived content of the same
  * client). Ads run when the cadence is active with ads on (`is_super`), the target is still in it,
  * and its rep is selected (onboarding) and, when the cadence names reps (`selected_sdrs`), one of
- * them. A cohort's hidden cadence (cadences.kind = 'cohort', issue 18) has members without a rep:
+ * them, and the target is not held out (issue 45: a held-out target is shown the neutral image and
+ * counts nothing, so it is never billed), and its person's address is not on the client's suppression
+ * list (issue 44, decision 0027: the keyed hash is computed here, under `key`, and looked up by index;
+ * a change to the list or to the prospect's address moves the client's state version). A cohort's hidden cadence (cadences.kind = 'cohort', issue 18) has members without a rep:
  * their ads run on the cadence's status alone, so pausing a cohort (its cadence) stops them. CASE guards the casts and array calls: SQL does not promise to evaluate AND/OR in order.
  */
-function stateCtes(where: SQL, lock: boolean): SQL {
+function stateCtes(where: SQL, lock: boolean, key: SuppressionKey): SQL {
   return sql`
 t as (
   select t.id, t.token, t.client_id, t.cadence_id, t.prospect_id, t.sales_rep_id, t.day_number,
-    t.is_active, t.impressions, t.clicks, t.views, t.super_date
+    t.is_active, t.impressions, t.clicks, t.views, t.super_date, t.holdout_group
   from targets t where ${where}
   order by t.id ${lock ? sql.raw('for update') : sql.raw('')}
 ), s as (
   select t.*, c.name as cadence_name,
     coalesce(c.status = 'active' and c.is_super and t.is_active
+      and t.holdout_group is distinct from 'held_out'
+      and not coalesce(${suppressedSql(key, sql`t.client_id`, sql`p.email`)}, false)
       and (r.selected or (c.kind = 'cohort' and t.sales_rep_id is null))
       and case when jsonb_typeof(c.selected_sdrs) <> 'array' then true
         when jsonb_array_length(c.selected_sdrs) = 0 then true
@@ -129,6 +136,7 @@ t as (
       order by e.n limit 1) as content_id
   from t join cadences c on c.id = t.cadence_id
   left join sales_reps r on r.id = t.sales_rep_id
+  left join prospects p on p.id = t.prospect_id
   left join cadence_days cd on cd.cadence_id = t.cadence_id and cd.day_number = t.day_number
 )`;
 }
@@ -214,8 +222,8 @@ function docOf<T>(value: T | string): T {
 }
 
 /** One target by token, read without locking (uncounted traffic). */
-export async function peekTarget(db: Tx, token: string): Promise<TargetState | null> {
-  const query = sql`with ${stateCtes(sql`t.token = ${token}`, false)}
+export async function peekTarget(db: Tx, token: string, key: SuppressionKey): Promise<TargetState | null> {
+  const query = sql`with ${stateCtes(sql`t.token = ${token}`, false, key)}
 select json_build_object(${STATE_FIELDS}) as state`;
   const [row] = (await executeNamed<{ state: StateDoc | string }>(db, 'tracking_peek_target', query)).rows;
   return row ? (statesOf(docOf(row.state))[0] ?? null) : null;
@@ -367,13 +375,14 @@ export async function ingestBatch(
   db: Tx,
   items: BatchItem[],
   rule: { clicks: number; impressions: number },
+  key: SuppressionKey,
 ): Promise<BatchResult> {
   const query = sql`
 with items as (
   select x.ord, x.token, x.type, x.size, x.at, x.allow, x.verdict, x.reason
   from jsonb_to_recordset(${JSON.stringify(items)}::jsonb)
     as x(ord int, token text, type text, size text, at timestamptz, allow boolean, verdict text, reason text)
-), ${stateCtes(sql`t.token = any(array(select token from items))`, true)},
+), ${stateCtes(sql`t.token = any(array(select token from items))`, true, key)},
 r as (
   select i.*, s.id as target_id, s.client_id, s.cadence_id, s.day_number, s.content_id
   from items i join s on s.token = i.token
@@ -415,8 +424,12 @@ select json_build_object(${STATE_FIELDS},
 export type VersionedState = { state: TargetState; version: number };
 
 /** One target by token with its client's state version (the cache's fill; nothing locked). */
-export async function peekVersioned(db: Tx, token: string): Promise<VersionedState | null> {
-  const query = sql`with ${stateCtes(sql`t.token = ${token}`, false)}
+export async function peekVersioned(
+  db: Tx,
+  token: string,
+  key: SuppressionKey,
+): Promise<VersionedState | null> {
+  const query = sql`with ${stateCtes(sql`t.token = ${token}`, false, key)}
 select json_build_object(${STATE_FIELDS}) as state,
   (select coalesce(max(v.version), 0) from tracking_state_versions v
     where v.client_id = (select t.client_id from t))::text as version`;

@@ -8,6 +8,7 @@ import type { EngagementVerdict, VerdictReason } from '@rally/shared/schemas/tra
 import type { Database } from '../../db/client.ts';
 import { content } from '../../db/schema/index.ts';
 import type { EventType } from '../../db/schema/index.ts';
+import type { SuppressionKey } from '../suppressions/key.ts';
 import { GroupCommit } from './group-commit.ts';
 import { useTestTag } from './test-tags.ts';
 import type { TestTagUse } from './test-tags.ts';
@@ -72,12 +73,14 @@ type Deps = {
    * it is judged a scanner's fetch of the link; 0 turns the rule off.
    */
   viewWaitMs?: number;
+  /** The key of the suppression list's hashes (decision 0027): suppressed people's ads do not run. */
+  suppressionKey: SuppressionKey;
 };
 
 /**
  * Whether ads run for this target now: its cadence is active with ads on (`is_super`), the target is
  * still in the cadence, and its rep is selected (onboarding) and, when the cadence names reps
- * (`selected_sdrs`), one of them. Decided in SQL (`stateCtes`), where the same rule picks which
+ * (`selected_sdrs`), one of them; it is not held out and its person is not suppressed. Decided in SQL (`stateCtes`), where the same rule picks which
  * events count, so the image served and the count cannot disagree.
  */
 export function adsRunFor(t: TargetState): boolean {
@@ -139,7 +142,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * (`recordMany`) count in the same statement that appends, under the targets' row locks.
  */
 export function createTrackingService(deps: Deps) {
-  const { database, log } = deps;
+  const { database, log, suppressionKey } = deps;
   const burstMs = deps.burstMs ?? 0;
   const viewWaitMs = deps.viewWaitMs ?? 0;
   const db = database.db;
@@ -167,7 +170,7 @@ export function createTrackingService(deps: Deps) {
       verdict: item.verdict ?? 'person',
       reason: item.reason ?? null,
     }));
-    const result = await ingestBatch(db, batch, SUPER_RULE);
+    const result = await ingestBatch(db, batch, SUPER_RULE, suppressionKey);
     publish(result.feed);
     return items.map((item, ord): IngestOutcome => {
       const target = result.states.get(item.token);
@@ -196,7 +199,7 @@ export function createTrackingService(deps: Deps) {
     if (hit && hit.version >= (newest.get(hit.state.clientId) ?? 0)) return hit;
     let load = loading.get(token);
     if (!load) {
-      load = peekVersioned(db, token).finally(() => loading.delete(token));
+      load = peekVersioned(db, token, suppressionKey).finally(() => loading.delete(token));
       loading.set(token, load);
     }
     const read = await load;
@@ -371,7 +374,7 @@ export function createTrackingService(deps: Deps) {
 
     /** The target of a token as it stands, without counting anything (bots, prefetches). */
     peek(token: string): Promise<TargetState | null> {
-      return peekTarget(db, token);
+      return peekTarget(db, token, suppressionKey);
     },
 
     /** The content row to render, cached by id and checked against the version the target saw. */

@@ -22,6 +22,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { findUserByEmail } from '../auth/index.ts';
 import { selfOfSession } from '../../plugins/auth.ts';
 import { emails } from '../auth/emails.ts';
+import { auditRequest } from '../audit/index.ts';
 
 const INVITATION_TTL = 7 * 86_400_000;
 const OWNER: BuiltInRole = 'purple_owner';
@@ -115,6 +116,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .set({ role, permissions: [...BUILT_IN_ROLES[role]], updatedAt: new Date() })
         .where(eq(memberships.id, m.id));
       await app.identity.invalidateUser(m.userId);
+      if (m.role !== role) {
+        await auditRequest(db, request, {
+          action: 'member.role_changed',
+          target: { kind: 'user', id: m.userId },
+          details: { from: m.role, to: role },
+        });
+      }
       const u = oneRow(await db.select().from(users).where(eq(users.id, m.userId)));
       return {
         id: m.userId,
@@ -152,6 +160,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await db.delete(memberships).where(eq(memberships.id, m.id));
       await app.identity.invalidateUser(m.userId);
+      await auditRequest(db, request, {
+        action: 'member.removed',
+        target: { kind: 'user', id: m.userId },
+        details: { role: m.role },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -229,6 +242,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         return { row: oneRow(rows), outboxId };
       });
       await app.outbox.dispatch(invitation.outboxId);
+      await auditRequest(db, request, {
+        action: 'invitation.sent',
+        target: { kind: 'invitation', id: invitation.row.id },
+        details: { email, role },
+      });
       return reply.code(201).send(toInvitation(invitation.row));
     },
   );
@@ -275,8 +293,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             isNull(userRequests.acceptedAt),
           ),
         )
-        .returning({ id: userRequests.id });
-      if (!deleted.length) return reply.code(404).send({ message: 'No such pending invitation.' });
+        .returning({ id: userRequests.id, email: userRequests.email });
+      const [revoked] = deleted;
+      if (!revoked) return reply.code(404).send({ message: 'No such pending invitation.' });
+      await auditRequest(db, request, {
+        action: 'invitation.revoked',
+        target: { kind: 'invitation', id: revoked.id },
+        details: { email: revoked.email },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -388,8 +412,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         return id;
       });
       if (!userId) return reply.code(404).send({ message: 'This invitation is invalid or has expired.' });
-      if (!existing) await app.sessions.start(request, reply, userId);
+      if (!existing) await app.sessions.start(request, reply, userId, { method: 'invitation' });
       await app.identity.invalidateUser(userId);
+      await auditRequest(db, request, {
+        clientId: invitation.clientId,
+        action: 'member.added',
+        target: { kind: 'user', id: userId },
+        details: { role, invitation_id: invitation.id },
+      });
       const self = await app.identity.self(userId);
       if (!self) throw httpError(404, 'This invitation is invalid or has expired.');
       return reply.code(existing ? 200 : 201).send(request.auth ? selfOfSession(self, request.auth) : self);

@@ -154,7 +154,7 @@ describe('/reports tabs (issue 17)', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'Opportunities' }));
     const table = await screen.findByRole('table', { name: 'Opportunities' });
     expect(within(table).getByRole('button', { name: 'Brightline - Fleet rollout' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export all (CSV)' })).toBeInTheDocument();
     expect(router.state.location.search).toBe(`?client_id=${ACME}&tab=opportunities`);
     const asked = server.calls.filter((c) => c.url.startsWith(`${base}/opportunity?`));
     expect(asked.at(-1)?.url).toContain('filter=all');
@@ -259,6 +259,8 @@ describe('/reports tabs (issue 17)', () => {
           superprospects_billed: 0,
           spend_cents: 0,
           spend_currency: 'USD',
+          network_spend_cents: 0,
+          network_spend_other: [],
           pipeline_generated_cents: 25_000_000,
           pipeline_progressed_cents: 5_000_000,
           revenue_influenced_cents: 12_000_000,
@@ -279,6 +281,7 @@ describe('/reports tabs (issue 17)', () => {
     const { router } = await open(`/reports?client_id=${ACME}&tab=priority`, {
       [`${base}/pipeline/priority`]: { body: { days: 30, items: [], total: 0, page: 1, page_size: 25 } },
       [`${base}/content`]: { body: { range, ads: [], landing_pages: [] } },
+      [`${base}/networks`]: { body: { range, rows: [], totals: [] } },
     });
     expect(await screen.findByRole('tab', { name: 'Pipeline' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tab', { name: 'Priority' })).toHaveAttribute('aria-selected', 'true');

@@ -1,13 +1,13 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { ScreenLoader } from '../../components/layouts/screen-suspense.tsx';
 import { DomainSettingsScreen } from '../../features/content/index.ts';
-import { SsoPanel, VerifiedDomainsPanel } from '../../features/domains/index.ts';
+import { SamlPanel, ScimPanel, SsoPanel, VerifiedDomainsPanel } from '../../features/domains/index.ts';
 import type { SsoAccess } from '../../features/domains/index.ts';
 import { useAuth } from '../../lib/auth/store.ts';
 
 /**
  * /settings/domain, Settings › Domains (docs/domains.md): the client's verified domains, its single
- * sign-on, and its landing page domain. The features meet here, so each keeps its own section.
+ * sign-on, its user provisioning (docs/scim.md), and its landing page domain. The features meet here, so each keeps its own section.
  */
 export default function SettingsDomainRoute() {
   const auth = useAuth();
@@ -32,6 +32,8 @@ export default function SettingsDomainRoute() {
       </div>
       <VerifiedDomainsPanel clientId={clientId} canWrite={role.permissions.includes('settings.write')} />
       <SsoPanel clientId={clientId} access={access} />
+      <SamlPanel clientId={clientId} access={access} />
+      <ScimPanel clientId={clientId} access={access} />
       <DomainSettingsScreen />
     </Stack>
   );

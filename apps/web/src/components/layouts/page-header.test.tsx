@@ -109,6 +109,19 @@ describe('PageHeader (SPEC.md §2 "Header and navigation")', () => {
     expect(screen.queryByRole('button', { name: 'Switch client' })).not.toBeInTheDocument();
   });
 
+  it('Clients stays in a client where the agency owner has no client.read (issue 42 item 13)', async () => {
+    await signIn([
+      { ...owner, is_default: false },
+      { ...sdr, is_default: true },
+    ]);
+    renderHeader(`/feed?client_id=${ACME}`);
+    const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!;
+    expect(within(nav).getByRole('link', { name: 'Clients' })).toHaveAttribute(
+      'href',
+      `/clients?client_id=${ACME}`,
+    );
+  });
+
   it('"Payload prefetch scheduled 1000 ms after mount" (SPEC.md §9): the code of every header link', async () => {
     await signIn([owner, sdr]);
     vi.useFakeTimers();

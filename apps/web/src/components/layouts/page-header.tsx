@@ -11,6 +11,7 @@ import {
   Menu,
   Stack,
   Text,
+  TextInput,
   Tooltip,
   UnstyledButton,
   VisuallyHidden,
@@ -20,12 +21,14 @@ import {
   IconBuildingSkyscraper,
   IconCheck,
   IconChevronDown,
+  IconSearch,
   IconLogout,
   IconSettings,
   IconUser,
   IconUsers,
   IconWorldCheck,
 } from '@tabler/icons-react';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import type { Client } from '@rally/shared/schemas/auth';
@@ -53,7 +56,8 @@ const REPORTS_LINK = { label: 'Reports', to: '/reports', icon: 'reports' } as co
 
 /**
  * The client switcher for users with several clients: the client's name on wide screens, an icon on
- * narrow ones (the drawer names the current client there).
+ * narrow ones (the drawer names the current client there). A search field on top narrows the list
+ * (issue 42 item 13: an agency has many clients).
  */
 function ClientSwitcher({
   clients,
@@ -65,9 +69,13 @@ function ClientSwitcher({
   compact: boolean;
 }) {
   const navigate = useNavigate();
+  const [query, setQuery] = useState('');
   const name = clients.find((c) => c.id === current)?.name ?? 'Choose a client';
+  const q = query.trim().toLowerCase();
+  const shown = q ? clients.filter((c) => c.name.toLowerCase().includes(q)) : clients;
+  const go = (id: string) => navigate(`/feed?client_id=${id}`);
   return (
-    <Menu position="bottom-end" width={260} withinPortal>
+    <Menu position="bottom-end" width={280} withinPortal onClose={() => setQuery('')}>
       <Menu.Target>
         {compact ? (
           <ActionIcon variant="default" size="lg" aria-label="Switch client" title={name}>
@@ -89,16 +97,35 @@ function ClientSwitcher({
         )}
       </Menu.Target>
       <Menu.Dropdown>
+        <TextInput
+          size="xs"
+          m={4}
+          placeholder="Search clients"
+          aria-label="Search clients"
+          leftSection={<IconSearch size={14} />}
+          value={query}
+          onChange={(e) => setQuery(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            // Keys typed here are the search's, not the menu's (Space, Home, End…).
+            if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Escape' && e.key !== 'Tab')
+              e.stopPropagation();
+          }}
+        />
         <Menu.Label>Switch client</Menu.Label>
-        {clients.map((c) => (
+        {shown.map((c) => (
           <Menu.Item
             key={c.id}
-            onClick={() => navigate(`/feed?client_id=${c.id}`)}
+            onClick={() => go(c.id)}
             rightSection={c.id === current ? <IconCheck size={14} /> : null}
           >
             {c.name}
           </Menu.Item>
         ))}
+        {shown.length === 0 && (
+          <Text size="sm" c="dimmed" px="sm" py={6}>
+            No client matches
+          </Text>
+        )}
       </Menu.Dropdown>
     </Menu>
   );
@@ -106,7 +133,7 @@ function ClientSwitcher({
 
 /**
  * SPEC.md §2 "Header and navigation": Feed, Cadences, Prospects and Revenue (then Cohorts and Content) with
- * client_id; Clients only with client.read; the cog to billing or connections; the user's name with
+ * client_id; Clients when any of the user's roles has client.read (issue 42 item 13); the cog to billing or connections; the user's name with
  * Log out. Logged out: Sign Up and Sign In. Below the md breakpoint the links move into a drawer behind a burger.
  * `search` is the global search the app puts beside the settings (components do not import features).
  */
@@ -126,7 +153,9 @@ export function PageHeader({ search }: { search?: ReactNode }) {
           ...NAV.slice(0, 4),
           ...(perms.includes('reports.read') ? [REPORTS_LINK] : []),
           ...NAV.slice(4),
-          ...(perms.includes('client.read') ? [CLIENTS_LINK] : []),
+          // Any membership with client.read (issue 42 item 13): the agency's owner keeps Clients in a
+          // client where they are only a manager.
+          ...(user.clients.some((m) => m.permissions.includes('client.read')) ? [CLIENTS_LINK] : []),
         ].map((n) => ({ ...n, to: q(n.to) }))
       : [];
   const settingsTo = q(

@@ -17,7 +17,8 @@ export function SettingsLayout() {
   const { pathname } = useLocation();
   const client = auth.loggedIn && auth.status === 'ready' ? auth.currentClient : null;
   if (!client) return <Outlet />;
-  const groups = settingsFor(auth.currentRole?.permissions ?? []);
+  const role = auth.currentRole;
+  const groups = settingsFor(role?.permissions ?? [], role ? `${role.colour}_${role.name}` : undefined);
   const q = (to: string) => `${to}?client_id=${client}`;
   const current = currentSettingsPage(pathname);
   return (

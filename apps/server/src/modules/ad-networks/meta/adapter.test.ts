@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMeta } from '../../../../test/fakes/meta.ts';
 import type { FakeMeta } from '../../../../test/fakes/meta.ts';
@@ -102,6 +104,32 @@ describe('Meta adapter against the fake', () => {
     expect(await meta.addMembers(ctx, id, hashes(5))).toEqual({ received: 5, invalid: 0 });
     expect(waits).toEqual([120_000]);
     expect(fake.audiences.get(id)?.members.size).toBe(5);
+  });
+
+  it('a Graph host that cannot be reached while a token is exchanged is an outage, not a refusal', async () => {
+    const { creds } = await connect();
+    // A port nothing listens on: the connection is refused.
+    const closed = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as AddressInfo).port;
+        srv.close(() => resolve(port));
+      });
+    });
+    const offline = createMetaAdapter(
+      {
+        graphUrl: `http://127.0.0.1:${closed}`,
+        authUrl: fake.url,
+        apiVersion: fake.version,
+        appId: fake.appId,
+        appSecret: fake.appSecret,
+      },
+      { retry: { sleep: async () => {}, baseDelayMs: 1 } },
+    );
+    const ctx = context({ ...creds, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    const err = await offline.refreshIfDue(ctx, 7 * 24 * 3600_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(VendorAuthError);
+    expect(ctx.saved).toHaveLength(0);
   });
 
   it('a revoked token ends in VendorAuthError carrying Meta’s reason; an expiring token is exchanged', async () => {

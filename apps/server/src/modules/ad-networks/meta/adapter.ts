@@ -1,8 +1,14 @@
 import type { MetaConfig } from '../../../config/env.ts';
 import type { AdapterOptions } from '../../integrations/registry.ts';
-import { createVendorHttp, oauthCredentialsFrom, VendorAuthError } from '../../integrations/vendor-http.ts';
+import {
+  createVendorHttp,
+  oauthCredentialsFrom,
+  VendorAuthError,
+  VendorError,
+} from '../../integrations/vendor-http.ts';
 import type { ClassifiedResponse, ResponseVerdict } from '../../integrations/vendor-http.ts';
 import type { AdNetworkAdapter, AdapterContext, OAuthCredentials, RemoteAdAccount } from '../port.ts';
+import { metaCampaignApi } from './campaigns.ts';
 
 /**
  * Meta (Marketing API over the Graph API, versioned paths `/{version}/…`, META_API_VERSION).
@@ -150,8 +156,12 @@ export function createMetaAdapter(config: MetaConfig, opts: AdapterOptions = {})
         const next = await longLived(creds.accessToken, ctx.interactive ?? false);
         await ctx.saveCredentials(next);
         return next;
-      } catch {
-        throw new VendorAuthError('Meta’s access for Rally has expired. Connect Meta again.');
+      } catch (err) {
+        // Only Meta's refusal (a 4xx: OAuthException, code 190) ends the connection; a Graph host
+        // that cannot be reached or answers 5xx is an outage, retried by the queue (as for Google).
+        if (err instanceof VendorAuthError || (err instanceof VendorError && err.status < 500))
+          throw new VendorAuthError('Meta’s access for Rally has expired. Connect Meta again.');
+        throw err;
       }
     },
 
@@ -249,5 +259,7 @@ export function createMetaAdapter(config: MetaConfig, opts: AdapterOptions = {})
       });
       return { received: r.num_received ?? hashes.length, invalid: r.num_invalid_entries ?? 0 };
     },
+
+    campaigns: metaCampaignApi(http, graph),
   };
 }

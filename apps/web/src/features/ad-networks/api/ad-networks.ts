@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import {
   adAccountsReply,
   adAudienceListReply,
+  adAudiencePreviewReply,
   adAudienceSchema,
   adNetworkListReply,
   adNetworkRedirectReply,
@@ -86,13 +87,30 @@ export const useAdAudiences = (clientId: string, source: AudienceSource) =>
         : false,
   });
 
+/**
+ * Before launch: the source's size on each connected network beside its minimum, and the pool
+ * proposed when it is under it (decision 0034).
+ */
+export const useAudiencePreview = (clientId: string, source: AudienceSource) =>
+  useQuery({
+    queryKey: ['ad-networks', clientId, 'audience-preview', source.kind, source.id],
+    queryFn: ({ signal }) =>
+      apiRequest('/v1/ad-networks/audiences/preview', {
+        query: { source_kind: source.kind, source_id: source.id },
+        schema: adAudiencePreviewReply,
+        clientId,
+        signal,
+      }),
+  });
+
+/** Runs a source on a network; `pool` (sent only when given) chooses pooling under the minimum. */
 export function useRunOnNetwork(clientId: string, source: AudienceSource) {
   const invalidate = useInvalidate(clientId);
   return useMutation({
-    mutationFn: (network: AdNetworkKey) =>
+    mutationFn: ({ network, pool }: { network: AdNetworkKey; pool?: boolean }) =>
       apiRequest('/v1/ad-networks/audiences', {
         method: 'POST',
-        body: { network, source_kind: source.kind, source_id: source.id },
+        body: { network, source_kind: source.kind, source_id: source.id, pool },
         schema: adAudienceSchema,
         clientId,
       }),

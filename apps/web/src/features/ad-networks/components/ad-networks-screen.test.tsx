@@ -78,6 +78,72 @@ describe('Settings › Ad networks', () => {
     expect(screen.getByText('Needs reconnecting')).toBeTruthy();
   });
 
+  it('shows LinkedIn beside Meta with its own words and sends the owner to LinkedIn’s consent', async () => {
+    const linkedin = (over: Partial<AdNetworkInfo> = {}): AdNetworkInfo => ({
+      network: 'linkedin',
+      label: 'LinkedIn',
+      available: true,
+      minimum_audience: 300,
+      connection: null,
+      ...over,
+    });
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const server = await signIn('purple_owner', {
+      'GET /v1/ad-networks': { body: [meta({ available: false }), linkedin()] },
+      'GET /v1/ad-networks/linkedin/redirect': {
+        body: { redirect_url: 'https://www.linkedin.com/oauth/v2/authorization?state=s' },
+      },
+    });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}`,
+    );
+    const card = await screen.findByRole('region', { name: 'LinkedIn' });
+    expect(within(card).getByText('Matched audiences of at least 300 matched people')).toBeTruthy();
+    const metaCard = screen.getByRole('region', { name: 'Meta (Facebook and Instagram)' });
+    expect(within(metaCard).queryByRole('button')).toBeNull();
+    await userEvent.click(within(card).getByRole('button', { name: 'Connect LinkedIn' }));
+    expect(server.calls.map((c) => c.url)).toContain('/v1/ad-networks/linkedin/redirect');
+    expect(assign).toHaveBeenCalledWith('https://www.linkedin.com/oauth/v2/authorization?state=s');
+  });
+
+  it('after LinkedIn’s consent, says LinkedIn is connected and asks for the ad account and company page', async () => {
+    await signIn('purple_owner', {
+      'GET /v1/ad-networks': {
+        body: [
+          {
+            network: 'linkedin',
+            label: 'LinkedIn',
+            available: true,
+            minimum_audience: 300,
+            connection: {
+              ...connection,
+              account_name: 'Lena Marketer',
+              ad_account_id: null,
+              ad_account_name: null,
+            },
+          },
+        ],
+      },
+      'GET /v1/ad-networks/linkedin/accounts': {
+        body: {
+          ad_accounts: [{ id: '5001', name: 'Acme LinkedIn Ads', currency: 'USD', is_active: true }],
+          pages: [{ id: '7001', name: 'Acme Corp' }],
+        },
+      },
+    });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}&connected=linkedin`,
+    );
+    expect(await screen.findByText('LinkedIn is connected')).toBeTruthy();
+    const card = await screen.findByRole('region', { name: 'LinkedIn' });
+    expect(within(card).getByText('Lena Marketer')).toBeTruthy();
+    expect(await within(card).findByLabelText(/Company page/)).toBeTruthy();
+    expect(within(card).getByLabelText(/Ad account/)).toBeTruthy();
+  });
+
   it('an SDR sees the connection but no connect button', async () => {
     await signIn('yellow_sdr', { 'GET /v1/ad-networks': { body: [meta()] } });
     renderRoutes(
@@ -86,6 +152,65 @@ describe('Settings › Ad networks', () => {
     );
     expect(await screen.findByText('An owner or admin of this client can connect it.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Connect Meta/ })).toBeNull();
+  });
+});
+
+describe('Settings › Ad networks: Google Ads', () => {
+  const google = (over: Partial<AdNetworkInfo> = {}): AdNetworkInfo => ({
+    network: 'google',
+    label: 'Google Ads (Customer Match)',
+    available: true,
+    minimum_audience: 100,
+    connection: null,
+    ...over,
+  });
+
+  it('offers to connect Google Ads beside Meta, in Google’s words', async () => {
+    await signIn('purple_owner', { 'GET /v1/ad-networks': { body: [meta(), google()] } });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}`,
+    );
+    const card = await screen.findByRole('region', { name: 'Google Ads (Customer Match)' });
+    expect(within(card).getByText('Customer Match lists of at least 100 matched people')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Connect Google Ads' })).toBeTruthy();
+  });
+
+  it('asks for the Google Ads account only (no page) and saves it without one', async () => {
+    const server = await signIn('purple_owner', {
+      'GET /v1/ad-networks': {
+        body: [
+          google({
+            connection: {
+              ...connection,
+              account_name: 'Google Ads login with 2 accounts',
+              ad_account_id: null,
+              ad_account_name: null,
+            },
+          }),
+        ],
+      },
+      'GET /v1/ad-networks/google/accounts': {
+        body: {
+          ad_accounts: [{ id: '1234567890', name: 'Acme Search', currency: 'USD', is_active: true }],
+          pages: [],
+        },
+      },
+      'PUT /v1/ad-networks/google': { body: { message: 'Google Ads ad account set to Acme Search.' } },
+    });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}&connected=google`,
+    );
+    expect(await screen.findByText('Google Ads is connected')).toBeTruthy();
+    expect((await screen.findAllByText('Google Ads account')).length).toBeGreaterThan(0);
+    await userEvent.click(screen.getByPlaceholderText('Choose an ad account'));
+    await userEvent.click(await screen.findByText('Acme Search (USD)'));
+    expect(screen.queryByText('Facebook page')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Google Ads ad account set to Acme Search.')).toBeTruthy();
+    const put = server.calls.find((c) => c.init?.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toEqual({ ad_account_id: '1234567890', page_id: null });
   });
 });
 
@@ -107,6 +232,9 @@ describe('Run on networks (cohort)', () => {
     minimum_audience: 100,
     last_pushed_at: '2026-12-05T10:00:00.000Z',
     last_push: { added: 60, removed: 0, requests: 1 },
+    pool_when_small: false,
+    pooled_with: null,
+    pool_note: null,
   };
 
   it('shows the matched size beside the minimum and why the audience is held', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconBrandMeta, IconCircleCheck, IconPlugConnected } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconPlugConnected } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { AdNetworkInfo } from '@rally/shared/schemas/ad-networks';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
@@ -15,8 +15,10 @@ import {
   useConnectAdNetwork,
   useDisconnectAdNetwork,
 } from '../api/ad-networks.ts';
+import { lookOf, NETWORK_LOOK } from './network-look.ts';
+import { ReadOnlyNote } from '../../../components/read-only-note.tsx';
 
-/** /settings/ad-networks: connect Meta, choose the ad account and page audiences and ads go to. */
+/** /settings/ad-networks: connect each network, choose the ad account and page audiences and ads go to. */
 export function AdNetworksScreen() {
   const auth = useAuth();
   const [params, setParams] = useSearchParams();
@@ -44,7 +46,7 @@ export function AdNetworksScreen() {
         <Alert
           color="teal"
           icon={<IconCircleCheck size={18} />}
-          title="Meta is connected"
+          title={`${lookOf(connected)?.name ?? 'The network'} is connected`}
           withCloseButton
           onClose={dismiss}
         >
@@ -62,6 +64,7 @@ export function AdNetworksScreen() {
           {connectError}
         </Alert>
       )}
+      {!canWrite && <ReadOnlyNote permission="integration.write" />}
       <NetworkList clientId={clientId} canWrite={canWrite} />
     </Stack>
   );
@@ -95,16 +98,17 @@ function NetworkCard({
   const connect = useConnectAdNetwork(clientId);
   const disconnect = useDisconnectAdNetwork(clientId, info.network);
   const c = info.connection;
+  const look = NETWORK_LOOK[info.network];
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label={info.label}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
           <Group gap="sm">
-            <IconBrandMeta size={28} aria-hidden />
+            <look.Icon size={28} aria-hidden />
             <div>
               <Text fw={600}>{info.label}</Text>
               <Text size="sm" c="dimmed">
-                Custom audiences of at least {info.minimum_audience} matched people
+                {look.audiences} of at least {info.minimum_audience} matched people
               </Text>
             </div>
           </Group>
@@ -137,7 +141,7 @@ function NetworkCard({
         )}
         {c && !c.is_active && (
           <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />}>
-            {c.inactive_reason ?? 'Meta stopped accepting Rally. Connect it again.'}
+            {c.inactive_reason ?? `${look.name} stopped accepting Rally. Connect it again.`}
           </Alert>
         )}
         {!info.available ? (
@@ -152,7 +156,7 @@ function NetworkCard({
                 loading={connect.isPending}
                 onClick={() => connect.mutate(info.network)}
               >
-                {c ? 'Reconnect Meta' : 'Connect Meta'}
+                {c ? `Reconnect ${look.name}` : `Connect ${look.name}`}
               </Button>
             )}
             {c && (
@@ -190,6 +194,7 @@ function AccountChoice({
   canWrite: boolean;
 }) {
   const c = info.connection;
+  const look = NETWORK_LOOK[info.network];
   const accounts = useAdAccounts(clientId, info.network, Boolean(c?.is_active));
   const choose = useChooseAdAccount(clientId, info.network);
   const [account, setAccount] = useState<string | null>(c?.ad_account_id ?? null);
@@ -204,13 +209,13 @@ function AccountChoice({
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (account) choose.mutate({ ad_account_id: account, page_id: page });
+        if (account) choose.mutate({ ad_account_id: account, page_id: look.page ? page : null });
       }}
     >
       <Stack gap="sm">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Select
-            label="Ad account"
+            label={look.account ?? 'Ad account'}
             placeholder="Choose an ad account"
             description="Audiences are created here"
             data={ad_accounts.map((a) => ({
@@ -222,16 +227,18 @@ function AccountChoice({
             onChange={setAccount}
             disabled={!canWrite}
           />
-          <Select
-            label="Facebook page"
-            placeholder="No page yet"
-            description="The page your ads speak as"
-            data={pages.map((p) => ({ value: p.id, label: p.name }))}
-            value={page}
-            onChange={setPage}
-            clearable
-            disabled={!canWrite}
-          />
+          {look.page && (
+            <Select
+              label={look.page}
+              placeholder="No page yet"
+              description={look.pageHelp}
+              data={pages.map((p) => ({ value: p.id, label: p.name }))}
+              value={page}
+              onChange={setPage}
+              clearable
+              disabled={!canWrite}
+            />
+          )}
         </SimpleGrid>
         {canWrite && (
           <Group>

@@ -1,12 +1,20 @@
 import type { ReactNode } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconBrandMeta } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { AdAudience, AdNetworkInfo } from '@rally/shared/schemas/ad-networks';
 import { FormError } from '../../../components/form-error.tsx';
-import { useAdAudiences, useAdNetworks, usePushAudience, useRunOnNetwork } from '../api/ad-networks.ts';
+import {
+  useAdAudiences,
+  useAdNetworks,
+  useAudiencePreview,
+  usePushAudience,
+  useRunOnNetwork,
+} from '../api/ad-networks.ts';
 import type { AudienceSource } from '../api/ad-networks.ts';
+import { NETWORK_LOOK } from './network-look.ts';
 import { formatCount } from '@rally/shared';
+import { NetworkCampaigns } from './network-campaigns.tsx';
+import { NetworkSize, PoolingState } from './network-size.tsx';
 
 const STATE_TEXT: Record<AdAudience['state'], { label: string; color: string }> = {
   new: { label: 'Waiting', color: 'gray' },
@@ -101,12 +109,16 @@ function NetworkRow({
 }) {
   const run = useRunOnNetwork(clientId, source);
   const push = usePushAudience(clientId);
+  const preview = useAudiencePreview(clientId, source);
+  const name = info.label.replace(/ \(.*\)$/, '');
+  const proposal = preview.data?.find((p) => p.network === info.network) ?? null;
   const busy = audience && ['new', 'queued', 'pushing'].includes(audience.state);
+  const Look = NETWORK_LOOK[info.network].Icon;
   return (
     <Stack gap={6}>
       <Group justify="space-between" wrap="wrap">
         <Group gap="xs">
-          <IconBrandMeta size={20} aria-hidden />
+          <Look size={20} aria-hidden />
           <Text size="sm" fw={600}>
             {info.label}
           </Text>
@@ -131,8 +143,8 @@ function NetworkRow({
               Sync now
             </Button>
           ) : (
-            <Button size="xs" loading={run.isPending} onClick={() => run.mutate(info.network)}>
-              Run on {info.label.replace(/ \(.*\)$/, '')}
+            <Button size="xs" loading={run.isPending} onClick={() => run.mutate({ network: info.network })}>
+              Run on {name}
             </Button>
           ))}
       </Group>
@@ -147,9 +159,28 @@ function NetworkRow({
             : ''}
         </Text>
       ) : (
-        <Text size="sm" c="dimmed">
-          Not running yet · the network needs at least {number(info.minimum_audience)} matched people
-        </Text>
+        <>
+          <Text size="sm" c="dimmed">
+            Not running yet
+          </Text>
+          <NetworkSize
+            preview={preview}
+            network={info.network}
+            networkName={name}
+            canWrite={canWrite && Boolean(info.connection?.ad_account_id)}
+            running={run.isPending}
+            onPool={() => run.mutate({ network: info.network, pool: true })}
+          />
+        </>
+      )}
+      {audience && (
+        <PoolingState
+          audience={audience}
+          proposal={proposal}
+          canWrite={canWrite}
+          running={run.isPending}
+          onChoose={(pool) => run.mutate({ network: info.network, pool })}
+        />
       )}
       {audience?.state === 'held' && audience.held_reason && (
         <Alert color="yellow" variant="light" p="xs">
@@ -162,6 +193,15 @@ function NetworkRow({
         </Alert>
       )}
       <FormError error={run.error ?? push.error} />
+      {audience && (
+        <NetworkCampaigns
+          clientId={clientId}
+          network={info.network}
+          networkLabel={info.label.replace(/ \(.*\)$/, '')}
+          audience={audience}
+          canWrite={canWrite}
+        />
+      )}
     </Stack>
   );
 }

@@ -35,6 +35,11 @@ const CALLBACK_ERRORS: Record<string, string> = {
     'That sign-in is a different account than the one linked to you. Sign in with your password or an e-mail link.',
   sso_unavailable:
     'Single sign-on is not available for that address. Sign in with your password or an e-mail link.',
+  assertion_invalid:
+    'Your organisation’s identity provider sent a sign-in this app cannot accept. Please try again.',
+  assertion_replayed: 'That sign-in was already used. Please sign in again.',
+  idp_initiated_off:
+    'Your organisation signs in from this app only: start single sign-on here rather than from the identity provider.',
   email_unverified:
     'The provider did not confirm that e-mail address. Sign in with your password or an e-mail link, then link the account under Settings › Profile.',
 };

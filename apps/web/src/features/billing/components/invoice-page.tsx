@@ -1,7 +1,8 @@
 import { Anchor, Button, Container, Divider, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { PRODUCT_NAME } from '@rally/shared';
+import { PRODUCT_NAME, formatDayRange } from '@rally/shared';
+import type { InvoiceLine } from '@rally/shared/schemas/billing';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -65,8 +66,39 @@ function InvoiceBody({ clientId, invoiceId }: { clientId: string; invoiceId: str
   );
 }
 
+const COHORT_PREFIX = 'Cohort: ';
+
+/** A line's source: a cohort's members are targets of a hidden cadence named "Cohort: …". */
+export function lineSource(line: Pick<InvoiceLine, 'cadence_name'>): {
+  kind: 'Cadence' | 'Cohort';
+  name: string;
+} {
+  return line.cadence_name.startsWith(COHORT_PREFIX)
+    ? { kind: 'Cohort', name: line.cadence_name.slice(COHORT_PREFIX.length) }
+    : { kind: 'Cadence', name: line.cadence_name };
+}
+
+/**
+ * What an invoice covers (issue 42 item 6): the days its superprospects became super, first to last,
+ * which is not the month it was charged in; null without lines.
+ */
+export function coveredDays(lines: readonly Pick<InvoiceLine, 'super_date'>[]): string | null {
+  if (lines.length === 0) return null;
+  const times = lines.map((l) => Date.parse(l.super_date));
+  return formatDayRange(Math.min(...times), Math.max(...times));
+}
+
+/** The people billed more than once on the invoice (one line per cadence or cohort they are in). */
+export function repeatedPeople(lines: readonly Pick<InvoiceLine, 'prospect'>[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const l of lines) seen.set(l.prospect, (seen.get(l.prospect) ?? 0) + 1);
+  return new Set([...seen].filter(([, n]) => n > 1).map(([p]) => p));
+}
+
 function InvoiceSheet({ detail }: { detail: NonNullable<ReturnType<typeof useInvoice>['data']> }) {
   const { invoice, lines, billing_address: address, billing_info: info, card } = detail;
+  const covers = coveredDays(lines);
+  const repeated = repeatedPeople(lines);
   return (
     <Paper withBorder radius="md" p="xl" component="article" aria-label={`Invoice ${invoice.number}`}>
       <Stack gap="lg">
@@ -84,7 +116,12 @@ function InvoiceSheet({ detail }: { detail: NonNullable<ReturnType<typeof useInv
               Invoice {invoice.number}
             </Title>
             <Text size="sm">Issued {shortDate(invoice.created_at)}</Text>
-            <Text size="sm">Period: {monthName(invoice.period)}</Text>
+            <Text size="sm">Charged in {monthName(invoice.period)}</Text>
+            {covers && (
+              <Text size="sm" fw={600} data-testid="invoice-covers">
+                Superprospects of {covers}
+              </Text>
+            )}
             <Group justify="flex-end" mt={4}>
               <StatusBadge invoice={invoice} />
             </Group>
@@ -140,7 +177,7 @@ function InvoiceSheet({ detail }: { detail: NonNullable<ReturnType<typeof useInv
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Superprospect</Table.Th>
-                <Table.Th>Cadence</Table.Th>
+                <Table.Th>Cadence or cohort</Table.Th>
                 <Table.Th>Became super</Table.Th>
                 <Table.Th ta="right">Amount</Table.Th>
               </Table.Tr>
@@ -148,8 +185,20 @@ function InvoiceSheet({ detail }: { detail: NonNullable<ReturnType<typeof useInv
             <Table.Tbody>
               {lines.map((line) => (
                 <Table.Tr key={line.target_id}>
-                  <Table.Td>{line.prospect}</Table.Td>
-                  <Table.Td>{line.cadence_name}</Table.Td>
+                  <Table.Td>
+                    {line.prospect}
+                    {repeated.has(line.prospect) && (
+                      <Text size="xs" c="dimmed">
+                        Billed once for each cadence or cohort where this person became a superprospect
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text span size="xs" c="dimmed" tt="uppercase" fw={600}>
+                      {lineSource(line).kind}
+                    </Text>{' '}
+                    {lineSource(line).name}
+                  </Table.Td>
                   <Table.Td>{shortDate(line.super_date)}</Table.Td>
                   <Table.Td ta="right">{money(line.amount_cents, invoice.currency)}</Table.Td>
                 </Table.Tr>

@@ -23,6 +23,7 @@ import { SOURCE_LABELS } from '@rally/shared/schemas/integrations';
 import type { SalesRep } from '@rally/shared/schemas/integrations';
 import { sortSalesReps } from '@rally/shared';
 import { FormError } from '../../../components/form-error.tsx';
+import { MetricInfo } from '../../../components/metric-info.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
 import { MultiSelect } from '../../../components/multi-select.tsx';
@@ -43,6 +44,7 @@ import { repName } from './cadences-screen.tsx';
 import type { SourceLogoComponent } from './cadences-screen.tsx';
 import { AdsBadge, CadenceStatusBadge } from './status-badge.tsx';
 import { CadenceSyncState } from './sync-state.tsx';
+import { ReadOnlyNote } from '../../../components/read-only-note.tsx';
 
 /** The "Add ads to your e-mails" step (the ad-delivery feature's), given by the route. */
 export type EmailAdsComponent = ComponentType<{
@@ -169,6 +171,7 @@ function CadenceView({
         </Group>
         {canWrite && <StatusControl clientId={clientId} cadence={c} />}
       </Group>
+      {!canWrite && <ReadOnlyNote permission="cadence.write" />}
 
       <Paper withBorder radius="md" p="md">
         <Group justify="space-between" wrap="wrap" gap="md">
@@ -180,16 +183,19 @@ function CadenceView({
       <SimpleGrid cols={{ base: 2, sm: 4 }} aria-label="Cadence counts">
         {(
           [
-            ['Prospects', c.counts.total, 'on every day'],
-            ['Active', c.counts.active, 'still in the sequence'],
-            ['Contacted', c.counts.contacted, 'reached by the sequence'],
-            ['Superprospects', c.counts.super, '≥1 click or ≥15 impressions'],
+            ['Prospects', c.counts.total, 'on every day', null],
+            ['Active', c.counts.active, 'still in the sequence', null],
+            ['Contacted', c.counts.contacted, 'by the sequence or in the CRM', 'contacted'],
+            ['Superprospects', c.counts.super, '≥1 click or ≥15 impressions', 'superprospects'],
           ] as const
-        ).map(([label, value, hint]) => (
+        ).map(([label, value, hint, term]) => (
           <Card key={label} withBorder radius="md" padding="sm">
-            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              {label}
-            </Text>
+            <Group gap={4} wrap="nowrap">
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                {label}
+              </Text>
+              {term && <MetricInfo term={term} label={label} />}
+            </Group>
             <Text size="xl" fw={700}>
               <AbbreviatedNumber value={value} />
             </Text>

@@ -7,6 +7,7 @@ import type { CadenceListItem } from '@rally/shared/schemas/cadences';
 import type { SalesRep } from '@rally/shared/schemas/integrations';
 import { sortSalesReps } from '@rally/shared';
 import { AbbreviatedNumber } from '../../../components/abbreviated-number.tsx';
+import { MetricInfo } from '../../../components/metric-info.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -92,8 +93,12 @@ function CadenceTable({
               <Table.Th ta="right">Days</Table.Th>
               <Table.Th ta="right">Prospects</Table.Th>
               <Table.Th ta="right">Active</Table.Th>
-              <Table.Th ta="right">Contacted</Table.Th>
-              <Table.Th ta="right">Super</Table.Th>
+              <Table.Th ta="right">
+                Contacted <MetricInfo term="contacted" label="Contacted" />
+              </Table.Th>
+              <Table.Th ta="right">
+                Super <MetricInfo term="superprospects" label="Superprospects" />
+              </Table.Th>
               <Table.Th>Sync</Table.Th>
             </Table.Tr>
           </Table.Thead>

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
@@ -7,29 +7,50 @@ import { z } from 'zod';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateClient } from '../api/create-client.ts';
 
+/** The "no parent" choice of the select (a select's values are strings). */
+const NONE = 'none';
+
 const schema = z.object({
   name: z.string().trim().min(1, 'Enter a name for the client').max(100, 'Use at most 100 characters'),
+  parent: z.string(),
 });
 
-/** client.write: a new client under the current one; its creator becomes its owner. */
-export function NewClientForm({ parentName }: { parentName: string }) {
-  const form = useForm({ mode: 'uncontrolled', initialValues: { name: '' }, validate: zod4Resolver(schema) });
+export type ParentOption = { id: string; name: string };
+
+/**
+ * client.write: a new client, its creator its owner. The parent is chosen, not implied (issue 42 item
+ * 13: "created under Acme Robotics" nested a client under whichever was current): `parents` are the
+ * clients where the user may create clients, `defaultParent` the top of the current client's tree.
+ */
+export function NewClientForm({
+  parents,
+  defaultParent,
+}: {
+  parents: ParentOption[];
+  defaultParent: string | null;
+}) {
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: '', parent: defaultParent ?? NONE },
+    validate: zod4Resolver(schema),
+  });
   const create = useCreateClient();
+  const parentName = parents.find((p) => p.id === form.values.parent)?.name;
 
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-label="New client">
       <form
         noValidate
         onSubmit={form.onSubmit((v) => {
-          const { name } = schema.parse(v);
+          const { name, parent } = schema.parse(v);
           create.mutate(
-            { name },
+            { name, parent_id: parent === NONE ? null : parent },
             {
               onSuccess: (client) => {
-                form.reset();
+                form.setFieldValue('name', '');
                 notifications.show({
                   color: 'green',
-                  message: `${client.name} was created. You are its owner.`,
+                  message: `${client.name} was created${parentName ? ` under ${parentName}` : ''}. You are its owner.`,
                 });
               },
               onError: (error) =>
@@ -47,7 +68,7 @@ export function NewClientForm({ parentName }: { parentName: string }) {
           <div>
             <Text fw={600}>New client</Text>
             <Text size="sm" c="dimmed">
-              Add a company you work for. It is created under {parentName} and you become its owner.
+              Add a company you work for. You become its owner.
             </Text>
           </div>
           <TextInput
@@ -55,6 +76,21 @@ export function NewClientForm({ parentName }: { parentName: string }) {
             placeholder="e.g. Initech"
             key={form.key('name')}
             {...form.getInputProps('name')}
+          />
+          <Select
+            label="Create under"
+            description={
+              parentName
+                ? `It becomes one of ${parentName}'s clients.`
+                : 'It stands on its own, under no other client.'
+            }
+            data={[
+              ...parents.map((p) => ({ value: p.id, label: p.name })),
+              { value: NONE, label: 'No parent (a client of its own)' },
+            ]}
+            allowDeselect={false}
+            key={form.key('parent')}
+            {...form.getInputProps('parent')}
           />
           <Group justify="flex-end">
             <Button type="submit" loading={create.isPending} leftSection={<IconPlus size={16} />}>

@@ -3,10 +3,8 @@ import { LineChart } from '@mantine/charts';
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Group,
-  Pagination,
   Paper,
   Progress,
   SegmentedControl,
@@ -20,7 +18,7 @@ import {
 import { IconArchive, IconChartLine, IconRoute } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { ComponentType, ReactNode } from 'react';
+import type { ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
 import { COHORT_SOURCE_LABELS } from '@rally/shared/schemas/cohorts';
 import type { Cohort, CohortAudienceReport } from '@rally/shared/schemas/cohorts';
@@ -32,13 +30,12 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useCohort } from '../api/get-cohort.ts';
 import { useCohortAudience, useCohortImpact } from '../api/get-cohort-reports.ts';
-import { useCohortSegment } from '../api/get-cohort-segment.ts';
 import { useSyncCohort } from '../api/sync-cohort.ts';
 import { CohortCampaignsPanel } from './cohort-campaigns-panel.tsx';
 import { CohortStatusActions } from './cohort-status-actions.tsx';
+import { MembersPanel } from './members-panel.tsx';
 import { CohortStatusBadge, syncText } from './status-badge.tsx';
-
-const MEMBERS_PAGE = 20;
+import { ReadOnlyNote } from '../../../components/read-only-note.tsx';
 
 /** The members' ad URLs as CSV (the ad-delivery feature's button), given by the route. */
 export type TargetsExportComponent = ComponentType<{
@@ -127,6 +124,7 @@ function CohortView({
           {canWrite && <CohortStatusActions clientId={clientId} cohort={c} size="sm" />}
         </Group>
       </div>
+      {!canWrite && <ReadOnlyNote permission="cohort.write" />}
       {c.status === 'archived' && (
         <Alert color="gray" icon={<IconArchive size={18} />} title="Archived">
           This cohort is read-only and its ads are stopped. Restore it to change it.
@@ -381,106 +379,6 @@ function useRefreshOnSync(clientId: string, id: string, syncedAt: string | null 
       predicate: (q) => q.queryKey.length > 4,
     });
   }, [queryClient, clientId, id, syncedAt]);
-}
-
-function MembersPanel({ clientId, id, download }: { clientId: string; id: string; download: ReactNode }) {
-  const [page, setPage] = useState(1);
-  const q = useCohortSegment(clientId, id, page, MEMBERS_PAGE);
-  return (
-    <Stack gap="xs">
-      <Group justify="space-between" gap="xs" wrap="wrap">
-        <Title order={2} size="h4">
-          Members
-        </Title>
-        {q.data && q.data.items.length > 0 && download}
-      </Group>
-      {q.isPending ? (
-        <PanelLoading label="Loading the members" />
-      ) : q.isError ? (
-        <PanelError error={q.error} what="the members" onRetry={() => void q.refetch()} />
-      ) : q.data.items.length === 0 ? (
-        <Paper withBorder radius="md" p="lg">
-          <Text size="sm" c="dimmed" ta="center">
-            No members yet. They arrive with the cohort&apos;s sync.
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md">
-          {/* Focusable so a keyboard can scroll it sideways on a narrow screen (no links inside). */}
-          <Table.ScrollContainer
-            minWidth={840}
-            type="native"
-            tabIndex={0}
-            role="region"
-            aria-label="Members table"
-          >
-            <Table verticalSpacing="xs" aria-label="Members">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Title</Table.Th>
-                  <Table.Th>Company</Table.Th>
-                  <Table.Th>Stage</Table.Th>
-                  <Table.Th ta="right">Impressions</Table.Th>
-                  <Table.Th ta="right">Clicks</Table.Th>
-                  <Table.Th ta="right">Views</Table.Th>
-                  <Table.Th>Engagement</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {q.data.items.map((m) => (
-                  <Table.Tr key={m.id}>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {`${m.first_name} ${m.last_name}`.trim() || m.email || 'Unnamed'}
-                      </Text>
-                      {m.email && (
-                        <Text size="xs" c="dimmed">
-                          {m.email}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{m.title || '—'}</Table.Td>
-                    <Table.Td>{m.company_name ?? '—'}</Table.Td>
-                    <Table.Td>{m.stage ? m.stage.name : '—'}</Table.Td>
-                    <Table.Td ta="right">{m.impressions}</Table.Td>
-                    <Table.Td ta="right">{m.clicks}</Table.Td>
-                    <Table.Td ta="right">{m.views}</Table.Td>
-                    <Table.Td>
-                      {m.super_date ? (
-                        <Badge color="indigo" variant="filled">
-                          Superprospect
-                        </Badge>
-                      ) : m.impressions + m.clicks + m.views > 0 ? (
-                        <Badge color="teal" variant="light">
-                          Engaged
-                        </Badge>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          Not yet
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Paper>
-      )}
-      {q.data && q.data.total > MEMBERS_PAGE && (
-        <Group justify="flex-end">
-          <Pagination
-            total={Math.ceil(q.data.total / MEMBERS_PAGE)}
-            value={page}
-            onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page of members` })}
-            getItemProps={(p) => ({ 'aria-label': `Members page ${p}` })}
-          />
-        </Group>
-      )}
-    </Stack>
-  );
 }
 
 function AudienceTable({ label, rows }: { label: string; rows: CohortAudienceReport['by_title'] }) {

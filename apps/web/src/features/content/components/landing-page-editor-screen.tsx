@@ -42,6 +42,7 @@ import { EditorLoader } from './editor-loader.tsx';
 import { EditorSaveError } from './editor-save-error.tsx';
 import { schemaErrors } from './form-validation.ts';
 import { ImageUpload } from './image-upload.tsx';
+import { CalendarLinkWarning } from './calendar-link-warning.tsx';
 import { LandingButtonFields } from './landing-button-fields.tsx';
 import { LogoFaviconFields } from './logo-favicon-fields.tsx';
 import { PermissionNote, hasPermission } from './permission-note.tsx';
@@ -311,6 +312,10 @@ function LandingPageEditor({
               description="The call to action beside the rep. Left empty, the brand settings apply."
             >
               <LandingButtonFields inputProps={payload} disabled={disabled} />
+              <CalendarLinkWarning
+                assignee={form.values.assignee}
+                buttonName={form.values.landing_page_payload.landing_button_name}
+              />
             </Section>
             <Section
               title="Brand"

@@ -7,7 +7,7 @@ import type { FeedItem } from '@rally/shared/schemas/feed';
 import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
 import { CLIENT_IDS, selfFixture } from '../../../testing/fixtures.ts';
-import { FeedScreen } from './feed-screen.tsx';
+import { FeedScreen, feedItemLink } from './feed-screen.tsx';
 
 const ACME = CLIENT_IDS.acme;
 type Routes = Parameters<typeof fakeServer>[0];
@@ -155,6 +155,41 @@ describe('FeedScreen', () => {
     expect(rows[0]).toHaveTextContent('Acme Robotics · Q3 Outbound · rep Maya Lindgren');
   });
 
+  it('each row opens its prospect, journey or cadence (issue 42 item 7)', async () => {
+    const P = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00aaaa';
+    await signIn({
+      'GET /sc/dashboard/feed/data': {
+        body: {
+          items: [
+            item(1, { prospect_id: P }),
+            item(2, {
+              type: 'journey',
+              cadence_id: 9,
+              company_name: 'Lumen',
+              detail: { cohort_id: 'c-1', to_stage: 'Aware' },
+            }),
+            item(3, { type: 'sync', prospect_name: null, cadence_id: 4 }),
+            item(4, { type: 'sync', prospect_name: null, cadence_id: null }),
+          ],
+          page: 1,
+          page_size: 20,
+          total: 4,
+          total_capped: false,
+          has_more: false,
+        },
+      },
+    });
+    render();
+    const list = await screen.findByRole('list', { name: 'Activity' });
+    const links = within(list).getAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Person 1 clicked an ad', `/prospects?client_id=${ACME}&prospect=${P}`],
+      ['Lumen moved to Aware', `/cohorts/c-1/journey/view?client_id=${ACME}`],
+      [expect.stringContaining('sync finished'), `/cadence/4?client_id=${ACME}`],
+    ]);
+    expect(feedItemLink(item(5, { type: 'sync', cadence_id: null }), ACME)).toBeNull();
+  });
+
   it('follows the stream of the current client and puts a new item on top without a reload', async () => {
     const server = await signIn();
     render();
@@ -235,7 +270,9 @@ describe('FeedScreen', () => {
       await vi.advanceTimersByTimeAsync(90_000);
     });
     expect(within(list).getByRole('listitem')).toHaveTextContent('1 minute ago');
-  }, 20_000);
+    // 90 s of faked intervals re-render the rows (links since issue 42 item 7) several times: past 20 s
+    // on a loaded two-core machine.
+  }, 60_000);
 
   it('"Load more" asks the next page as the list stood (until_id), and appends it', async () => {
     const server = await signIn({

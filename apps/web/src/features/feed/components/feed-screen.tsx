@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useThrottledCallback } from '@mantine/hooks';
 import {
+  Anchor,
   Badge,
   Button,
   Group,
@@ -26,6 +27,7 @@ import {
   IconStarFilled,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { formatDayTime, relativeTime } from '@rally/shared';
 import { FEED_ITEM_TYPES } from '@rally/shared/schemas/feed';
 import type { FeedItem, FeedItemType } from '@rally/shared/schemas/feed';
@@ -302,7 +304,7 @@ function ActivityList({ clientId, type, now }: { clientId: string; type: FeedIte
           style={{ listStyle: 'none', margin: 0, padding: 0 }}
         >
           {items.map((item, i) => (
-            <FeedRow key={item.id} item={item} now={now} divider={i > 0} />
+            <FeedRow key={item.id} item={item} now={now} divider={i > 0} clientId={clientId} />
           ))}
         </Stack>
       </Paper>
@@ -397,9 +399,35 @@ export function describeFeedItem(item: FeedItem): { headline: string; context: s
   }
 }
 
-function FeedRow({ item, now, divider }: { item: FeedItem; now: Date; divider: boolean }) {
+/**
+ * Where a feed row leads (issue 42 item 7: every name opens its record): the prospect's drawer, the
+ * journey an account moved in, or the cadence a sync or import filled; null when there is none.
+ */
+export function feedItemLink(item: FeedItem, clientId: string): string | null {
+  const c = `client_id=${encodeURIComponent(clientId)}`;
+  if (item.prospect_id) return `/prospects?${c}&prospect=${encodeURIComponent(item.prospect_id)}`;
+  const cohortId = item.detail.cohort_id;
+  if (item.type === 'journey' && typeof cohortId === 'string')
+    return `/cohorts/${encodeURIComponent(cohortId)}/journey/view?${c}`;
+  // A journey's cadence is its cohort's hidden one, which has no screen of its own.
+  if (item.cadence_id !== null && item.type !== 'journey') return `/cadence/${item.cadence_id}?${c}`;
+  return null;
+}
+
+function FeedRow({
+  item,
+  now,
+  divider,
+  clientId,
+}: {
+  item: FeedItem;
+  now: Date;
+  divider: boolean;
+  clientId: string;
+}) {
   const { icon: Icon, color } = ICONS[item.type];
   const { headline, context } = describeFeedItem(item);
+  const to = feedItemLink(item, clientId);
   return (
     <Group
       component="li"
@@ -414,9 +442,15 @@ function FeedRow({ item, now, divider }: { item: FeedItem; now: Date; divider: b
         <Icon size={18} />
       </ThemeIcon>
       <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-        <Text size="sm" fw={600}>
-          {headline}
-        </Text>
+        {to ? (
+          <Anchor component={Link} to={to} size="sm" fw={600}>
+            {headline}
+          </Anchor>
+        ) : (
+          <Text size="sm" fw={600}>
+            {headline}
+          </Text>
+        )}
         {context && (
           <Text size="xs" c="dimmed" truncate>
             {context}

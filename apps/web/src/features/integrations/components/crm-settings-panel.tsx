@@ -41,6 +41,7 @@ import { NOT_AVAILABLE_HERE, canConnectHere, useRuntimeConfig } from '../../../l
 import { DemoBadge, DemoNote } from './demo-connection.tsx';
 import { formatCount } from '@rally/shared';
 import { ConnectionHealth } from './connection-health.tsx';
+import { ReadOnlyNote } from '../../../components/read-only-note.tsx';
 
 type Perms = { canConnect: boolean; canEditStages: boolean };
 
@@ -286,7 +287,11 @@ function MarketoForm({ clientId }: { clientId: string }) {
   );
 }
 
-/** The CRM's stages: which opportunities' stages the reports show, and which count as valuable. */
+/**
+ * The CRM's stages: which count as pipeline progressed (docs/reports.md "Progressed": a forward move
+ * into a selected or valuable stage). Issue 42 item 6: the text once said the reports show only the
+ * selected stages, which they never did.
+ */
 function StagesPanel({
   clientId,
   integrationId,
@@ -308,7 +313,8 @@ function StagesPanel({
         Stages
       </Title>
       <Text size="sm" c="dimmed">
-        Selected stages are the ones reports show; a move into a valuable stage counts as pipeline progressed.
+        A move forward into a selected or valuable stage counts as pipeline progressed (with none ticked, any
+        move forward but into a lost stage counts). The reports list every opportunity, whatever its stage.
       </Text>
     </div>
   );
@@ -417,11 +423,7 @@ function StagesPanel({
           </Table>
         </Table.ScrollContainer>
       </Paper>
-      {!canEdit && (
-        <Text size="xs" c="dimmed">
-          Changing the stages needs the settings.write permission.
-        </Text>
-      )}
+      {!canEdit && <ReadOnlyNote permission="settings.write" />}
     </Stack>
   );
 }

@@ -24,6 +24,7 @@ const done = (patch: Partial<FileImport> = {}): FileImport => ({
   processed_rows: 5,
   imported_rows: 4,
   error_rows: 1,
+  suppressed_rows: 0,
   failure_reason: null,
   created_by: null,
   created_at: '2026-12-05T10:00:00Z',

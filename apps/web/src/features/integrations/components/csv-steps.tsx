@@ -462,7 +462,11 @@ function ImportProgress({
         <Alert color="teal" icon={<IconCircleCheck size={18} />} title={`${rows(i.imported_rows)} imported`}>
           {i.error_rows > 0
             ? `${rows(i.error_rows)} had problems and ${i.error_rows === 1 ? 'was' : 'were'} skipped; ${i.error_rows === 1 ? 'it is' : 'they are'} listed below.`
-            : 'Every row was imported.'}
+            : i.suppressed_rows > 0
+              ? ''
+              : 'Every row was imported.'}
+          {i.suppressed_rows > 0 &&
+            ` ${rows(i.suppressed_rows)} ${i.suppressed_rows === 1 ? 'was' : 'were'} skipped: the address is on your suppression list.`}
         </Alert>
       )}
       <RowErrors errors={i.errors} label="Rows skipped" kind={i.kind} />

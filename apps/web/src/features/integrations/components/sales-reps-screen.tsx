@@ -29,6 +29,7 @@ import { useAuth } from '../../../lib/auth/store.ts';
 import { useSalesReps } from '../api/sales-reps.ts';
 import { useUpdateSalesRep } from '../api/update-sales-rep.ts';
 import { UploadsUnavailableError, useUploadPhoto } from '../api/upload-photo.ts';
+import { ReadOnlyNote } from '../../../components/read-only-note.tsx';
 
 const nameOf = (r: Pick<SalesRep, 'first_name' | 'last_name' | 'email'>) =>
   `${r.first_name} ${r.last_name}`.trim() || r.email || 'Unnamed rep';
@@ -49,6 +50,7 @@ export function SalesRepsScreen() {
           meeting.
         </Text>
       </div>
+      {!canEdit && <ReadOnlyNote permission="settings.write" />}
       <RepTable clientId={clientId} canEdit={canEdit} onEdit={setEditing} />
       <Drawer
         opened={editing !== null}
@@ -97,7 +99,14 @@ function RepTable({
   const list = sortSalesReps(reps.data);
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={960}>
+      {/* Focusable so a keyboard can scroll it sideways (a read-only table has no buttons inside). */}
+      <Table.ScrollContainer
+        minWidth={960}
+        type="native"
+        tabIndex={0}
+        role="region"
+        aria-label="Sales reps table"
+      >
         <Table verticalSpacing="sm" aria-label="Sales reps">
           <Table.Thead>
             <Table.Tr>
@@ -168,7 +177,12 @@ function RepTable({
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={r.selected ? 'teal' : 'gray'}>
+                    <Badge
+                      variant="light"
+                      color={r.selected ? 'teal' : 'gray'}
+                      // A badge's label may shrink to nothing in a table cell ("SELE…"): never here.
+                      styles={{ label: { overflow: 'visible' } }}
+                    >
                       {r.selected ? 'Selected' : 'Not selected'}
                     </Badge>
                   </Table.Td>

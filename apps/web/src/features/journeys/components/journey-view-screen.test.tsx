@@ -6,7 +6,10 @@ import { loadSession, resetAuth } from '../../../lib/auth/store.ts';
 import { fakeServer, renderRoutes } from '../../../testing/render.tsx';
 import { CLIENT_IDS, acmeSession } from '../../../testing/fixtures.ts';
 import type { Role } from '../../../testing/fixtures.ts';
+import { formatDay } from '@rally/shared';
 import { JourneyViewScreen } from './journey-view-screen.tsx';
+import { JourneyStagesTooltip } from './journey-chart-parts.tsx';
+import { renderWithRouter } from '../../../testing/render.tsx';
 
 const ACME = CLIENT_IDS.acme;
 const COHORT = '00000000-0000-4000-8000-00000000c001';
@@ -82,7 +85,14 @@ describe('JourneyViewScreen (issue 18)', () => {
       within(funnel).getByRole('progressbar', { name: 'Engaged: 3 of 10 accounts' }),
     ).toBeInTheDocument();
     const perDay = screen.getByRole('table', { name: 'Accounts by stage per day' });
-    expect(within(perDay).getByRole('row', { name: '2026-11-24 9 1 0' })).toBeInTheDocument();
+    // Days in the reader's locale (issue 42 item 10), not the bare ISO date.
+    expect(within(perDay).getByRole('row', { name: `${formatDay('2026-11-24')} 9 1 0` })).toBeInTheDocument();
+    // The chart's legend in the stages' order, not alphabetical.
+    expect(
+      within(screen.getByTestId('journey-legend'))
+        .getAllByText(/./)
+        .map((e) => e.textContent),
+    ).toEqual(['Aware', 'Engaged', 'Pipeline']);
     const table = await screen.findByRole('table', { name: 'Stage moves' }, wait);
     const row = within(table).getByRole('row', { name: /Tagwalk Freight/ });
     expect(row).toHaveTextContent('Aware');
@@ -147,4 +157,33 @@ describe('JourneyViewScreen (issue 18)', () => {
       expect(await screen.findByRole('table', { name: 'Stage moves' }, wait)).toBeInTheDocument();
     },
   );
+});
+
+describe('the stacked chart reads right (issue 42 item 10)', () => {
+  it('the tooltip gives each stage its own count, last stage on top, and the total', () => {
+    renderWithRouter(
+      <JourneyStagesTooltip
+        label="25 Nov 2026"
+        row={{ Aware: 0, Opportunity: 6, Customer: 6 }}
+        stages={[
+          { id: 'a', name: 'Aware' },
+          { id: 'o', name: 'Opportunity' },
+          { id: 'c', name: 'Customer' },
+        ]}
+        colors={['gray.5', 'blue.5', 'teal.6']}
+      />,
+    );
+    const tip = screen.getByTestId('journey-tooltip');
+    expect(tip.textContent).toBe('25 Nov 2026Customer6Opportunity6Aware0All stages12');
+  });
+
+  it('a period without accounts shows an empty state, not flat lines', async () => {
+    await open('purple_owner', {
+      [VIEW]: { body: { ...view, by_date: view.by_date.map((d) => ({ ...d, accounts: [0, 0, 0] })) } },
+      [MOVES]: { body: moves },
+    });
+    expect(await screen.findByTestId('journey-chart-empty', undefined, wait)).toHaveTextContent(
+      /No account was in the journey in this period yet/,
+    );
+  });
 });

@@ -25,7 +25,8 @@ import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useJourneyMoves, useJourneyView } from '../api/get-journey-view.ts';
-import { formatDayTime } from '@rally/shared';
+import { formatDay, formatDayTime, formatShortDay } from '@rally/shared';
+import { JourneyStagesTooltip, StageLegend } from './journey-chart-parts.tsx';
 
 const MOVES_PAGE = 15;
 const COLORS = [
@@ -181,6 +182,8 @@ function FunnelOverTime({
   const data = view.by_date.map((d) =>
     Object.fromEntries([['date', d.date], ...view.stages.map((s, i) => [s.name, d.accounts[i] ?? 0])]),
   );
+  const colors = view.stages.map((_, i) => COLORS[i % COLORS.length] ?? 'gray.5');
+  const empty = view.by_date.every((d) => d.accounts.every((n) => n === 0));
   return (
     <Paper withBorder radius="md" p="md">
       <Group justify="space-between" mb="sm">
@@ -199,18 +202,41 @@ function FunnelOverTime({
           ]}
         />
       </Group>
-      <AreaChart
-        h={240}
-        data={data}
-        dataKey="date"
-        type="stacked"
-        series={view.stages.map((s, i) => ({ name: s.name, color: COLORS[i % COLORS.length] ?? 'gray.5' }))}
-        withLegend
-        curveType="step"
-        // The table below carries the numbers for screen readers and copying.
-        areaChartProps={{ accessibilityLayer: false }}
-        aria-hidden
-      />
+      {empty ? (
+        <Paper withBorder radius="md" p="lg" data-testid="journey-chart-empty">
+          <Text size="sm" c="dimmed" ta="center">
+            No account was in the journey in this period yet: the chart fills in as accounts join.
+          </Text>
+        </Paper>
+      ) : (
+        <>
+          {/* Issue 42 item 10: the legend and the tooltip follow the stages' order, and the tooltip
+              gives each stage its own count (the chart's stacked value is the running total). */}
+          <StageLegend stages={view.stages} colors={colors} />
+          <AreaChart
+            h={240}
+            data={data}
+            dataKey="date"
+            type="stacked"
+            series={view.stages.map((s, i) => ({ name: s.name, color: colors[i] ?? 'gray.5' }))}
+            curveType="step"
+            xAxisProps={{ tickFormatter: (v: string) => formatShortDay(v) }}
+            tooltipProps={{
+              content: ({ label, payload }) => (
+                <JourneyStagesTooltip
+                  label={typeof label === 'string' ? formatDay(label) : ''}
+                  row={(payload?.[0]?.payload as Record<string, number> | undefined) ?? null}
+                  stages={view.stages}
+                  colors={colors}
+                />
+              ),
+            }}
+            // The table below carries the numbers for screen readers and copying.
+            areaChartProps={{ accessibilityLayer: false }}
+            aria-hidden
+          />
+        </>
+      )}
       <details>
         <summary>
           <Text span size="sm">
@@ -232,7 +258,7 @@ function FunnelOverTime({
             <Table.Tbody>
               {view.by_date.map((d) => (
                 <Table.Tr key={d.date}>
-                  <Table.Td>{d.date}</Table.Td>
+                  <Table.Td>{formatDay(d.date)}</Table.Td>
                   {d.accounts.map((n, i) => (
                     <Table.Td key={view.stages[i]?.id ?? i} ta="right">
                       {n}

@@ -10,6 +10,8 @@ export type ProspectListParams = {
   order: SortOrder;
   cadenceId: number | null;
   salesRepId: string | null;
+  /** Only the signed-in user's own prospects (the reps with their e-mail). */
+  mine: boolean;
   isSuper: boolean | null;
   isActive: boolean | null;
   pageSize: number;
@@ -31,6 +33,7 @@ export const getProspectsQueryOptions = (
           order: params.order,
           cadence_id: params.cadenceId ?? undefined,
           sales_rep_id: params.salesRepId ?? undefined,
+          mine: params.mine ? 'true' : undefined,
           super: params.isSuper ?? undefined,
           active: params.isActive ?? undefined,
           page_size: params.pageSize,

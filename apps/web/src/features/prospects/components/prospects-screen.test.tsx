@@ -142,6 +142,68 @@ describe('ProspectsScreen', () => {
     await waitFor(() => expect(listCalls(server).at(-1)?.get('active')).toBe('false'));
   });
 
+  it('sorts by cadences on the server: those in the most cadences first (issue 42 item 11)', async () => {
+    const server = await signIn({
+      'GET /sc/prospects': () => ({ body: page([person(1)], null) }),
+    });
+    render();
+    await screen.findByRole('table', { name: 'Prospects' });
+    await userEvent.click(screen.getByRole('button', { name: 'Sort by cadences' }));
+    await waitFor(() => expect(listCalls(server).at(-1)?.get('sort')).toBe('cadences'));
+    expect(listCalls(server).at(-1)?.get('order')).toBe('desc');
+  });
+
+  it('"Mine" lists the signed-in user\'s own prospects (mine=true in the URL), "Super" their superprospects', async () => {
+    const rep = (id: string, first: string, email: string) => ({
+      id,
+      client_id: ACME,
+      integration_id: 1,
+      first_name: first,
+      last_name: 'Rep',
+      email,
+      email_invalid: false,
+      photo_url: null,
+      title: 'SDR',
+      selected: true,
+      active_targets_count: 3,
+      super_targets_count: 1,
+      company_name: '',
+      calendar_url: '',
+    });
+    const server = await signIn({
+      'GET /sc/prospects': { body: page([person(1)]) },
+      'GET /sc/sdr': {
+        body: [
+          rep('20000000-0000-4000-8000-000000000001', 'Other', 'other@example.com'),
+          rep('20000000-0000-4000-8000-000000000002', 'Dana', 'DANA@example.com'),
+        ],
+      },
+    });
+    const { router } = render();
+    await screen.findByRole('table', { name: 'Prospects' });
+    await userEvent.click(screen.getByRole('radio', { name: 'Mine' }));
+    await waitFor(() => expect(listCalls(server).at(-1)?.get('mine')).toBe('true'));
+    expect(router.state.location.search).toContain('mine=true');
+    await userEvent.click(screen.getByRole('radio', { name: 'Super' }));
+    await waitFor(() => expect(listCalls(server).at(-1)?.get('super')).toBe('true'));
+    expect(listCalls(server).at(-1)?.get('mine')).toBe('true');
+    // The user is in the rep list, marked as them.
+    await userEvent.click(screen.getAllByLabelText('Sales rep')[0]!);
+    expect(await screen.findByText('Dana Rep (you)')).toBeInTheDocument();
+    expect(screen.getByText('Other Rep')).toBeInTheDocument();
+  });
+
+  it('"Mine" for someone who is no rep says so, and offers everyone\'s prospects', async () => {
+    const server = await signIn({ 'GET /sc/prospects': { body: page([]) } });
+    render('&mine=true');
+    expect(await screen.findByText('No prospects are yours here')).toBeInTheDocument();
+    expect(
+      screen.getByText(/No sales rep of this client has your e-mail address \(dana@example.com\)/),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: "Show everyone's prospects" }));
+    await waitFor(() => expect(listCalls(server).at(-1)?.get('mine')).toBeNull());
+  });
+
   it('?prospect= opens that prospect (the global search links here); closing drops it from the URL', async () => {
     await signIn({
       'GET /sc/prospects': { body: page([person(1)]) },

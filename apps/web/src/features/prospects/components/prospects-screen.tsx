@@ -1,9 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
-  Anchor,
-  Avatar,
-  Badge,
   Button,
   Group,
   Loader,
@@ -11,27 +8,22 @@ import {
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
-  Tooltip,
-  UnstyledButton,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
-  IconChevronDown,
   IconChevronLeft,
   IconChevronRight,
-  IconChevronUp,
   IconSearch,
-  IconSelector,
+  IconUserQuestion,
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { formatDay } from '@rally/shared';
 import { DEFAULT_PROSPECT_ORDER, PROSPECT_PAGE_SIZES, PROSPECT_SORTS } from '@rally/shared/schemas/prospects';
 import type { Prospect, ProspectSort, SortOrder } from '@rally/shared/schemas/prospects';
+import type { SalesRep } from '@rally/shared/schemas/integrations';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useAuth } from '../../../lib/auth/store.ts';
@@ -40,32 +32,16 @@ import { useProspect } from '../api/get-prospect.ts';
 import { useProspects } from '../api/get-prospects.ts';
 import type { ProspectListParams } from '../api/get-prospects.ts';
 import { ProspectDrawer } from './prospect-drawer.tsx';
+import { ProspectTable } from './prospect-table.tsx';
+
+export { latestSuper, personName, shownImpressions, topImpressions } from './prospect-table.tsx';
 
 /** Search waits for a pause in typing, so each keystroke is not a request. */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-export const personName = (p: Pick<Prospect, 'first_name' | 'last_name' | 'email'>) =>
-  `${p.first_name} ${p.last_name}`.trim() || p.email || 'Unnamed prospect';
-
-/** The latest super_date of a prospect's cadence entries (the super_date sort's key). */
-export const latestSuper = (p: Prospect) =>
-  p.cadences.reduce<string | null>(
-    (max, c) => (c.super_date && (!max || c.super_date > max) ? c.super_date : max),
-    null,
-  );
-
-/** The most impressions in one cadence. */
-export const topImpressions = (p: Prospect) => Math.max(0, ...p.cadences.map((c) => c.impressions));
-
-/**
- * The impressions the row shows. Under the impressions sort, those of the cadence entry that placed
- * the row (`target_id`: with a cadence or rep filter, the best matching entry), so the column reads
- * in the order of the sort even when another entry, such as a cohort's, has more; otherwise the most
- * in one cadence.
- */
-export const shownImpressions = (p: Prospect, sort: ProspectSort) =>
-  (sort === 'impressions' ? p.cadences.find((c) => c.target_id === p.target_id)?.impressions : undefined) ??
-  topImpressions(p);
+/** The reps who are the signed-in user: the same e-mail (the server's `mine` matches so too). */
+export const myRepIds = (reps: readonly SalesRep[], email: string | undefined) =>
+  email ? reps.filter((r) => r.email?.toLowerCase() === email.toLowerCase()).map((r) => r.id) : [];
 
 const yesNo = (v: string | null) => (v === 'true' ? true : v === 'false' ? false : null);
 
@@ -87,6 +63,7 @@ function useListParams(): [ProspectListParams, (next: Partial<ProspectListParams
     order,
     cadenceId: Number.isInteger(cadence) && cadence > 0 ? cadence : null,
     salesRepId: search.get('sales_rep_id'),
+    mine: search.get('mine') === 'true',
     isSuper: yesNo(search.get('super')),
     isActive: yesNo(search.get('active')),
     pageSize: (PROSPECT_PAGE_SIZES as readonly number[]).includes(size) ? size : 50,
@@ -105,6 +82,7 @@ function useListParams(): [ProspectListParams, (next: Partial<ProspectListParams
         set('order', merged.order, DEFAULT_PROSPECT_ORDER[merged.sort]);
         set('cadence_id', merged.cadenceId === null ? null : String(merged.cadenceId));
         set('sales_rep_id', merged.salesRepId);
+        set('mine', merged.mine ? 'true' : null);
         set('super', merged.isSuper === null ? null : String(merged.isSuper));
         set('active', merged.isActive === null ? null : String(merged.isActive));
         set('page_size', String(merged.pageSize), '50');
@@ -134,7 +112,12 @@ export function ProspectsScreen() {
 }
 
 function ProspectList({ clientId }: { clientId: string }) {
+  const auth = useAuth();
   const [params, setParams] = useListParams();
+  const reps = useRepOptions(clientId);
+  // "Mine" and no rep has the user's e-mail: say so rather than "no prospects match".
+  const notARep =
+    params.mine && reps.data !== undefined && myRepIds(reps.data, auth.user?.email).length === 0;
   const [text, setText] = useState(params.search);
   const [debounced] = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
   useEffect(() => {
@@ -171,10 +154,17 @@ function ProspectList({ clientId }: { clientId: string }) {
       );
   };
 
+  // A saved view is the list's URL state without the prospect whose drawer is open.
+  const viewParams = new URLSearchParams(address);
+  viewParams.delete('prospect');
+  viewParams.sort();
+  const viewState = viewParams.toString();
+
   const filtered =
     params.search !== '' ||
     params.cadenceId !== null ||
     params.salesRepId !== null ||
+    params.mine ||
     params.isSuper !== null ||
     params.isActive !== null;
   const sortBy = (sort: ProspectSort) =>
@@ -188,7 +178,21 @@ function ProspectList({ clientId }: { clientId: string }) {
   else if (list.isError)
     body = <PanelError error={list.error} what="prospects" onRetry={() => void list.refetch()} />;
   else if (list.data.items.length === 0 && cursors.length === 1)
-    body = filtered ? (
+    body = notARep ? (
+      <Paper withBorder radius="md" p="xl">
+        <Stack align="center" gap="xs">
+          <IconUserQuestion size={32} stroke={1.5} />
+          <Text fw={600}>No prospects are yours here</Text>
+          <Text size="sm" c="dimmed" ta="center" maw={520}>
+            No sales rep of this client has your e-mail address ({auth.user?.email}). Your prospects show here
+            once your sequence platform lists you as their rep with that address.
+          </Text>
+          <Button variant="light" mt="xs" onClick={() => setParams({ mine: false })}>
+            Show everyone&apos;s prospects
+          </Button>
+        </Stack>
+      </Paper>
+    ) : filtered ? (
       <Paper withBorder radius="md" p="xl">
         <Stack align="center" gap="xs">
           <IconSearch size={32} stroke={1.5} />
@@ -201,7 +205,14 @@ function ProspectList({ clientId }: { clientId: string }) {
             mt="xs"
             onClick={() => {
               setText('');
-              setParams({ search: '', cadenceId: null, salesRepId: null, isSuper: null, isActive: null });
+              setParams({
+                search: '',
+                cadenceId: null,
+                salesRepId: null,
+                mine: false,
+                isSuper: null,
+                isActive: null,
+              });
             }}
           >
             Clear search and filters
@@ -230,6 +241,14 @@ function ProspectList({ clientId }: { clientId: string }) {
         onSort={sortBy}
         onOpen={setOpen}
         loading={list.isFetching}
+        views={{
+          state: viewState,
+          apply: (state) => {
+            const next = new URLSearchParams(state);
+            setText(next.get('q') ?? '');
+            setAddress(next, { replace: true });
+          },
+        }}
       />
     );
 
@@ -305,8 +324,10 @@ function Filters({
   text: string;
   setText: (v: string) => void;
 }) {
+  const auth = useAuth();
   const cadences = useCadenceOptions(clientId);
   const reps = useRepOptions(clientId);
+  const mineIds = useMemo(() => myRepIds(reps.data ?? [], auth.user?.email), [reps.data, auth.user?.email]);
   const cadenceData = useMemo(
     () => (cadences.data ?? []).map((c) => ({ value: String(c.id), label: c.name })),
     [cadences.data],
@@ -315,9 +336,9 @@ function Filters({
     () =>
       (reps.data ?? []).map((r) => ({
         value: r.id,
-        label: `${r.first_name} ${r.last_name}`.trim() || r.email || 'Unnamed rep',
+        label: `${`${r.first_name} ${r.last_name}`.trim() || r.email || 'Unnamed rep'}${mineIds.includes(r.id) ? ' (you)' : ''}`,
       })),
-    [reps.data],
+    [reps.data, mineIds],
   );
   return (
     <Paper withBorder radius="md" p="sm">
@@ -331,6 +352,21 @@ function Filters({
           maxLength={100}
         />
         <Group gap="sm" align="flex-end" wrap="wrap">
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              Whose
+            </Text>
+            <SegmentedControl
+              aria-label="Whose prospects"
+              size="sm"
+              data={[
+                { value: '', label: 'Everyone' },
+                { value: 'true', label: 'Mine' },
+              ]}
+              value={params.mine ? 'true' : ''}
+              onChange={(v) => setParams({ mine: v === 'true' })}
+            />
+          </Stack>
           <Select
             label="Cadence"
             placeholder={cadences.isError ? 'Could not load cadences' : 'All cadences'}
@@ -388,179 +424,5 @@ function Filters({
         </Group>
       </Stack>
     </Paper>
-  );
-}
-
-const COLUMNS: { sort: ProspectSort; label: string; align?: 'right' }[] = [
-  { sort: 'name', label: 'Name' },
-  { sort: 'company', label: 'Company' },
-  { sort: 'email', label: 'E-mail' },
-  { sort: 'title', label: 'Title' },
-];
-
-function SortHeader({
-  sort,
-  label,
-  params,
-  onSort,
-  align,
-}: {
-  sort: ProspectSort;
-  label: string;
-  params: ProspectListParams;
-  onSort: (s: ProspectSort) => void;
-  align?: 'right' | undefined;
-}) {
-  const active = params.sort === sort;
-  const Icon = !active ? IconSelector : params.order === 'asc' ? IconChevronUp : IconChevronDown;
-  return (
-    <Table.Th
-      aria-sort={active ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'}
-      ta={align}
-      style={{ whiteSpace: 'nowrap' }}
-    >
-      <UnstyledButton onClick={() => onSort(sort)} aria-label={`Sort by ${label.toLowerCase()}`}>
-        <Group gap={4} wrap="nowrap" justify={align === 'right' ? 'flex-end' : 'flex-start'}>
-          <Text size="sm" fw={600}>
-            {label}
-          </Text>
-          <Icon size={14} stroke={1.5} />
-        </Group>
-      </UnstyledButton>
-    </Table.Th>
-  );
-}
-
-function ProspectTable({
-  items,
-  params,
-  onSort,
-  onOpen,
-  loading,
-}: {
-  items: Prospect[];
-  params: ProspectListParams;
-  onSort: (s: ProspectSort) => void;
-  onOpen: (p: Prospect) => void;
-  loading: boolean;
-}) {
-  return (
-    <Paper withBorder radius="md" style={{ opacity: loading ? 0.7 : 1, transition: 'opacity 150ms' }}>
-      <Table.ScrollContainer minWidth={1000}>
-        <Table verticalSpacing="sm" highlightOnHover aria-label="Prospects">
-          <Table.Thead>
-            <Table.Tr>
-              {COLUMNS.map((c) => (
-                <SortHeader key={c.sort} {...c} params={params} onSort={onSort} />
-              ))}
-              <Table.Th>Cadences</Table.Th>
-              <SortHeader sort="super_date" label="Super date" params={params} onSort={onSort} />
-              <SortHeader
-                sort="impressions"
-                label="Impressions"
-                params={params}
-                onSort={onSort}
-                align="right"
-              />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((p) => {
-              const superAt = latestSuper(p);
-              return (
-                <Table.Tr key={p.id} onClick={() => onOpen(p)} style={{ cursor: 'pointer' }}>
-                  <Table.Td>
-                    <Group gap="sm" wrap="nowrap">
-                      <Avatar src={p.photo_url} name={personName(p)} color="initials" size={30} />
-                      <div>
-                        <Anchor
-                          component="button"
-                          type="button"
-                          size="sm"
-                          fw={600}
-                          ta="left"
-                          onClick={(e) => {
-                            e.stopPropagation();
-                            onOpen(p);
-                          }}
-                        >
-                          {personName(p)}
-                        </Anchor>
-                        {!p.is_active && (
-                          <Badge size="xs" color="gray" variant="light" ml={6}>
-                            Inactive
-                          </Badge>
-                        )}
-                      </div>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{p.company_name ?? '—'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c={p.email ? undefined : 'dimmed'}>
-                      {p.email ?? '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{p.title || '—'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <CadenceBadges prospect={p} />
-                  </Table.Td>
-                  <Table.Td>
-                    {superAt ? (
-                      <Badge
-                        color="indigo"
-                        variant="light"
-                        size="sm"
-                        tt="none"
-                        style={{ whiteSpace: 'nowrap' }}
-                      >
-                        {formatDay(superAt)}
-                      </Badge>
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        —
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Text size="sm">{shownImpressions(p, params.sort)}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </Paper>
-  );
-}
-
-function CadenceBadges({ prospect }: { prospect: Prospect }) {
-  if (prospect.cadences.length === 0)
-    return (
-      <Text size="sm" c="dimmed">
-        None
-      </Text>
-    );
-  const shown = prospect.cadences.slice(0, 2);
-  const rest = prospect.cadences.slice(2);
-  return (
-    <Stack gap={2}>
-      {shown.map((c) => (
-        <Text key={c.cadence_id} size="xs" lh={1.3}>
-          {c.cadence_name}
-        </Text>
-      ))}
-      {rest.length > 0 && (
-        <Tooltip label={rest.map((c) => c.cadence_name).join(', ')} withArrow>
-          <Text size="xs" c="dimmed">
-            and {rest.length} more
-          </Text>
-        </Tooltip>
-      )}
-    </Stack>
   );
 }

@@ -16,15 +16,25 @@ import { apiBlob, apiRequest } from '../../../lib/api-client.ts';
 export type Range = { from: number; to: number };
 export const PAGE_SIZE = 25;
 
+/** A column's sort asked of the server (a table of several pages); none keeps the report's order. */
+export type ServerSort = { by: string; order: 'asc' | 'desc' } | undefined;
+export const sortQuery = (sort: ServerSort) => (sort ? { sort: sort.by, order: sort.order } : {});
+
 const base = (clientId: string) => `/v1/report/client/${clientId}`;
 
 /** GET …/alignment: accounts worked by outreach, by ads, or both. */
-export const useAlignment = (clientId: string, range: Range, segment: AlignmentSegment, page: number) =>
+export const useAlignment = (
+  clientId: string,
+  range: Range,
+  segment: AlignmentSegment,
+  page: number,
+  sort?: ServerSort,
+) =>
   useQuery({
-    queryKey: ['reports', clientId, 'alignment', range, segment, page],
+    queryKey: ['reports', clientId, 'alignment', range, segment, page, sort ?? null],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/alignment`, {
-        query: { ...range, segment, page, page_size: PAGE_SIZE },
+        query: { ...range, segment, page, page_size: PAGE_SIZE, ...sortQuery(sort) },
         schema: alignmentSchema,
         signal,
         clientId,
@@ -47,12 +57,18 @@ export const useContentReport = (clientId: string, range: Range) =>
   });
 
 /** GET …/signals/utilization: superprospects contacted after becoming super. */
-export const useUtilization = (clientId: string, range: Range, filter: UtilizationFilter, page: number) =>
+export const useUtilization = (
+  clientId: string,
+  range: Range,
+  filter: UtilizationFilter,
+  page: number,
+  sort?: ServerSort,
+) =>
   useQuery({
-    queryKey: ['reports', clientId, 'utilization', range, filter, page],
+    queryKey: ['reports', clientId, 'utilization', range, filter, page, sort ?? null],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/signals/utilization`, {
-        query: { ...range, filter, page, page_size: PAGE_SIZE },
+        query: { ...range, filter, page, page_size: PAGE_SIZE, ...sortQuery(sort) },
         schema: utilizationSchema,
         signal,
         clientId,
@@ -61,12 +77,12 @@ export const useUtilization = (clientId: string, range: Range, filter: Utilizati
   });
 
 /** GET …/pipeline/priority: open opportunities by their account's engagement of the last `days`. */
-export const usePriority = (clientId: string, days: number, page: number) =>
+export const usePriority = (clientId: string, days: number, page: number, sort?: ServerSort) =>
   useQuery({
-    queryKey: ['reports', clientId, 'priority', days, page],
+    queryKey: ['reports', clientId, 'priority', days, page, sort ?? null],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/pipeline/priority`, {
-        query: { days, page, page_size: PAGE_SIZE },
+        query: { days, page, page_size: PAGE_SIZE, ...sortQuery(sort) },
         schema: prioritySchema,
         signal,
         clientId,

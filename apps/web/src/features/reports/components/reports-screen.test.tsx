@@ -94,6 +94,7 @@ describe('ReportsScreen (issue 17)', () => {
   it('content: an empty client says so for ads and landing pages', async () => {
     await open(`/reports?client_id=${ACME}&tab=content`, {
       [`${base}/content`]: { body: { range, ads: [], landing_pages: [] } },
+      [`${base}/networks`]: { body: { range, rows: [], totals: [] } },
     });
     expect(await screen.findByText(/No ad yet/)).toBeInTheDocument();
     expect(screen.getByText('No landing page yet.')).toBeInTheDocument();

@@ -8,8 +8,11 @@ import {
   reportSummarySchema,
   valueReportSchema,
 } from '@rally/shared/schemas/reports';
+import type { OpportunityReportSort } from '@rally/shared/schemas/reports';
 import { clientSettingsSchema } from '@rally/shared/schemas/content';
+import { alignmentSchema } from '@rally/shared/schemas/report-insights';
 import { apiBlob, apiRequest } from '../../../lib/api-client.ts';
+import { saveBlob } from '../../../lib/save-blob.ts';
 
 /** A report range in epoch seconds (SPEC.md §9), `to` exclusive. */
 export type Range = { from: number; to: number };
@@ -32,12 +35,16 @@ export const getSummaryQueryOptions = (clientId: string, range: Range) =>
 export const useSummary = (clientId: string, range: Range) =>
   useQuery(getSummaryQueryOptions(clientId, range));
 
-export const useGenerated = (clientId: string, range: Range, page: number) =>
+/** A column's sort asked of the server (a table of several pages); none keeps the report's order. */
+export type ServerSort = { by: string; order: 'asc' | 'desc' } | undefined;
+const sortQuery = (sort: ServerSort) => (sort ? { sort: sort.by, order: sort.order } : {});
+
+export const useGenerated = (clientId: string, range: Range, page: number, sort?: ServerSort) =>
   useQuery({
-    queryKey: ['reports', clientId, 'generated', range, page],
+    queryKey: ['reports', clientId, 'generated', range, page, sort ?? null],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/pipeline/generated`, {
-        query: { ...range, page, page_size: OPPORTUNITY_PAGE_SIZE },
+        query: { ...range, page, page_size: OPPORTUNITY_PAGE_SIZE, ...sortQuery(sort) },
         schema: pipelineGeneratedSchema,
         signal,
         clientId,
@@ -45,12 +52,12 @@ export const useGenerated = (clientId: string, range: Range, page: number) =>
     placeholderData: keepPreviousData,
   });
 
-export const useProgressed = (clientId: string, range: Range, page: number) =>
+export const useProgressed = (clientId: string, range: Range, page: number, sort?: ServerSort) =>
   useQuery({
-    queryKey: ['reports', clientId, 'progressed', range, page],
+    queryKey: ['reports', clientId, 'progressed', range, page, sort ?? null],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/pipeline/progressed`, {
-        query: { ...range, page, page_size: OPPORTUNITY_PAGE_SIZE },
+        query: { ...range, page, page_size: OPPORTUNITY_PAGE_SIZE, ...sortQuery(sort) },
         schema: pipelineProgressedSchema,
         signal,
         clientId,
@@ -60,12 +67,18 @@ export const useProgressed = (clientId: string, range: Range, page: number) =>
 
 export const OPPORTUNITY_PAGE_SIZE = 25;
 
-export const useOpportunities = (clientId: string, range: Range, filter: OpportunityFilter, page: number) =>
+export const useOpportunities = (
+  clientId: string,
+  range: Range,
+  filter: OpportunityFilter,
+  page: number,
+  sort: { sort: OpportunityReportSort; order: 'asc' | 'desc' } = { sort: 'created_at', order: 'desc' },
+) =>
   useQuery({
-    queryKey: ['reports', clientId, 'opportunity', range, filter, page],
+    queryKey: ['reports', clientId, 'opportunity', range, filter, page, sort],
     queryFn: ({ signal }) =>
       apiRequest(`${base(clientId)}/opportunity`, {
-        query: { ...range, filter, page, page_size: OPPORTUNITY_PAGE_SIZE },
+        query: { ...range, filter, page, page_size: OPPORTUNITY_PAGE_SIZE, ...sort },
         schema: opportunityReportPage,
         signal,
         clientId,
@@ -98,17 +111,7 @@ export async function downloadExport(
   await saveBlob(await apiBlob(`${base(clientId)}/${report}/export`, { query, clientId }), filename);
 }
 
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // Revoked after the click has handed the file over.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+export { saveBlob };
 
 /**
  * The client settings, for revenue_report_enabled and the attribution window. Same query key as the
@@ -160,5 +163,23 @@ export const useValueReport = (clientId: string, range: Range) =>
         signal,
         clientId,
       }),
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * The accounts behind the "Engaged accounts" card (issue 42 item 7): the alignment report's accounts
+ * engaged with the ads (`segment=engaged`, both and ads only), over the same range.
+ */
+export const useEngagedAccounts = (clientId: string, range: Range, page: number, enabled: boolean) =>
+  useQuery({
+    queryKey: ['reports', clientId, 'engaged-accounts', range, page],
+    queryFn: ({ signal }) =>
+      apiRequest(`${base(clientId)}/alignment`, {
+        query: { ...range, segment: 'engaged', page, page_size: OPPORTUNITY_PAGE_SIZE },
+        schema: alignmentSchema,
+        signal,
+        clientId,
+      }),
+    enabled,
     placeholderData: keepPreviousData,
   });

@@ -113,8 +113,13 @@ export function groupsOf(data: ReportSearch, clientId: string): Group[] {
  * Issue 42 item 2: the screens and settings pages whose name matches, found here (no call), for the
  * pages this role may open.
  */
-export function pageGroupsOf(text: string, permissions: readonly string[], clientId: string): Group[] {
-  const found = findPages(text, permissions);
+export function pageGroupsOf(
+  text: string,
+  permissions: readonly string[],
+  clientId: string,
+  role?: string,
+): Group[] {
+  const found = findPages(text, permissions, role);
   const items = (kind: 'screen' | 'setting', pages: typeof found.screens): Result[] =>
     pages.map((p) => ({
       key: `${kind}-${p.to}`,
@@ -219,15 +224,17 @@ function SearchBox({
   const [asked] = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const tooShort = text.trim().length < SEARCH_MIN_LENGTH;
   const q = useSearchEverything(clientId, asked);
-  const permissions = useAuth().currentRole?.permissions;
+  const currentRole = useAuth().currentRole;
+  const permissions = currentRole?.permissions;
+  const role = currentRole ? `${currentRole.colour}_${currentRole.name}` : undefined;
   const current = !tooShort && q.data !== undefined && q.data.search === asked;
   // Screens and settings first: they are found at once, and a page's name is what short words mean.
   const groups = useMemo(
     () => [
-      ...(tooShort ? [] : pageGroupsOf(asked, permissions ?? [], clientId)),
+      ...(tooShort ? [] : pageGroupsOf(asked, permissions ?? [], clientId, role)),
       ...(current && q.data ? groupsOf(q.data, clientId) : []),
     ],
-    [tooShort, asked, permissions, current, q.data, clientId],
+    [tooShort, asked, permissions, role, current, q.data, clientId],
   );
   const results = groups.flatMap((g) => g.items);
   // The highlighted result, back to the first for each new search.

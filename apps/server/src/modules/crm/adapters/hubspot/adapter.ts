@@ -439,7 +439,13 @@ export function createHubSpotAdapter(
           client_secret: clientSecret,
         }),
       });
-      return { accountName: info.hub_domain ?? (info.hub_id ? `HubSpot portal ${info.hub_id}` : 'HubSpot') };
+      return {
+        accountName: info.hub_domain ?? (info.hub_id ? `HubSpot portal ${info.hub_id}` : 'HubSpot'),
+        // A deal's record page: /contacts/{hubId}/record/0-3/{dealId} (0-3 is the deals object type).
+        opportunityUrlTemplate: info.hub_id
+          ? `https://app.hubspot.com/contacts/${info.hub_id}/record/0-3/{id}`
+          : null,
+      };
     },
 
     async stages(ctx) {
@@ -509,7 +515,19 @@ export function createHubSpotAdapter(
         ctx,
         'contacts',
         'lastmodifieddate',
-        ['email', 'firstname', 'lastname', 'jobtitle', 'associatedcompanyid', 'hubspot_owner_id'],
+        [
+          'email',
+          'firstname',
+          'lastname',
+          'jobtitle',
+          'associatedcompanyid',
+          'hubspot_owner_id',
+          // "Unsubscribed from all email": where HubSpot stores an unsubscribe from every email
+          // subscription type (a bool property; CRM v3 gives every value as a string, "true").
+          // The search returns only the properties named. Per-type opt-outs are not read.
+          // https://developers.hubspot.com/docs/guides/api/marketing/subscriptions-preferences
+          'hs_email_optout',
+        ],
         since,
       )) {
         yield {
@@ -523,6 +541,7 @@ export function createHubSpotAdapter(
             accountExternalId: str(c.properties.associatedcompanyid),
             ownerExternalId: str(c.properties.hubspot_owner_id),
             updatedAt: iso(c.properties.lastmodifieddate) ?? c.updatedAt,
+            optedOut: c.properties.hs_email_optout === 'true',
           })),
         };
       }

@@ -164,6 +164,14 @@ describe('HubSpot connection and sync (issue 16)', () => {
     // 4 + 2 + 2 + 1 + 1 moves over the five deals.
     expect(await n(opportunityStageHistory)).toBe(10);
 
+    // Issue 42 item 7: the opportunity opens its deal in HubSpot (the portal's id from the token).
+    const detail = await owner.get(`/v1/report/client/${clientId}/opportunity/${won.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json().crm_record).toEqual({
+      url: `https://app.hubspot.com/contacts/${fake.hubId}/record/0-3/${won.externalId}`,
+      vendor: 'HubSpot',
+    });
+
     const lists = (await owner.get(`/v1/integration/crm/hubspot/client/${clientId}/lists`)).json();
     expect(lists.items.map((l: { name: string }) => l.name).sort()).toEqual([
       'Customers (dynamic)',
@@ -310,7 +318,7 @@ describe('HubSpot connection and sync (issue 16)', () => {
     await app.crmSync.run({ integrationId: id });
     expect(await deleted()).toEqual({ contacts: [], accounts: [] });
     expect(await estimate()).toMatchObject({ contacts: 3, accounts: 3 });
-  });
+  }, 180_000);
 
   it('activity totals: calls, e-mails, meetings and tasks per contact, kept right as activities come and go', async () => {
     const id = (await connectionOf())!.id;

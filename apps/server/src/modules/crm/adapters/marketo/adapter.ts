@@ -41,7 +41,10 @@ export const MARKETO_REVOKED_MESSAGE =
 
 /** Renew a token this long before Marketo says it expires. */
 const EARLY_MS = 60_000;
-const LEAD_FIELDS = 'email,firstName,lastName,title,company,updatedAt';
+// `unsubscribed`: the lead's e-mail opt-out, a boolean standard field (Marketo REST "Standard
+// Fields", https://experienceleague.adobe.com/en/docs/marketo-developer/marketo/rest/assets/list-of-standard-fields);
+// a lead read returns only the `fields` named.
+const LEAD_FIELDS = 'email,firstName,lastName,title,company,unsubscribed,updatedAt';
 
 type Envelope<T> = {
   requestId?: string;
@@ -60,6 +63,7 @@ type Lead = {
   lastName?: string | null;
   title?: string | null;
   company?: string | null;
+  unsubscribed?: boolean | null;
   updatedAt?: string | null;
 };
 
@@ -95,7 +99,7 @@ const RATE_CODES = new Set(['606', '615']);
 const ADD_TO_LIST = 24;
 const REMOVE_FROM_LIST = 25;
 /** The lead fields whose changes Rally reads ("Get Lead Changes" needs them named). */
-const CHANGE_FIELDS = 'email,firstName,lastName,title,company';
+const CHANGE_FIELDS = 'email,firstName,lastName,title,company,unsubscribed';
 
 /**
  * When Marketo's daily quota comes back: the next midnight in US Central time (Adobe: "The daily
@@ -304,6 +308,7 @@ export function createMarketoAdapter(
       accountExternalId: null,
       ownerExternalId: null,
       updatedAt,
+      optedOut: l.unsubscribed === true,
     };
   };
 

@@ -335,7 +335,13 @@ export function createSalesforceAdapter(
 
     async whoami(ctx) {
       const [org] = await all<Row>(ctx, 'SELECT Id, Name FROM Organization LIMIT 1');
-      return { accountName: str(org?.Name) ?? 'Salesforce' };
+      // Lightning's record URL on the org's own host: /lightning/r/{object}/{recordId}/view.
+      const creds = ctx.credentials();
+      const instance = creds.kind === 'oauth' ? creds.instanceUrl : null;
+      return {
+        accountName: str(org?.Name) ?? 'Salesforce',
+        opportunityUrlTemplate: instance ? `${instance}/lightning/r/Opportunity/{id}/view` : null,
+      };
     },
 
     async stages(ctx) {
@@ -452,6 +458,9 @@ export function createSalesforceAdapter(
           ownerExternalId: str(r.OwnerId),
           updatedAt,
           isDeleted: bool(r.IsDeleted) || bool(r.IsConverted),
+          // "Email Opt Out": a boolean on both Contact and Lead (Object Reference for the Salesforce
+          // Platform, Contact and Lead: HasOptedOutOfEmail); SOQL returns only the fields selected.
+          optedOut: bool(r.HasOptedOutOfEmail),
         };
       };
       return mergeByTime(
@@ -460,7 +469,7 @@ export function createSalesforceAdapter(
             query<Row>(
               ctx,
               incremental(
-                'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, IsDeleted, SystemModstamp FROM Contact',
+                'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, HasOptedOutOfEmail, IsDeleted, SystemModstamp FROM Contact',
                 since,
               ),
               { all: true },
@@ -471,7 +480,7 @@ export function createSalesforceAdapter(
             query<Row>(
               ctx,
               incremental(
-                'SELECT Id, Email, FirstName, LastName, Title, OwnerId, IsConverted, IsDeleted, SystemModstamp FROM Lead',
+                'SELECT Id, Email, FirstName, LastName, Title, OwnerId, HasOptedOutOfEmail, IsConverted, IsDeleted, SystemModstamp FROM Lead',
                 since,
               ),
               { all: true },

@@ -224,6 +224,8 @@ describe('Salesforce connection and sync (issue 16)', () => {
     );
     const row = await connectionOf();
     expect(row).toMatchObject({ isActive: true, accountName: 'Acme Robotics (fake org)' });
+    // Issue 42 item 7: opportunities open in Lightning on the org's own host (the token's instance_url).
+    expect(row!.opportunityUrlTemplate).toBe(`${fake.authUrl}/lightning/r/Opportunity/{id}/view`);
     expect(row!.credentialsEnc).toMatch(/^v1\./);
     expect(row!.credentialsEnc).not.toContain('00D!');
 

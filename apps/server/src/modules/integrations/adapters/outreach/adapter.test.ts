@@ -255,6 +255,8 @@ describe('Outreach adapter: first sync', () => {
         email: 'cleo@globex.example',
         title: 'CRO',
         company: { externalId: '71', name: 'Globex', website: 'https://globex.example' },
+        // Outreach's prospect `optedOut` (issue 44): not opted out here.
+        optedOut: false,
         updatedAt: expect.any(String),
       },
       userExternalId: '11',

@@ -272,6 +272,8 @@ export function createOutreachAdapter(
         title: str(attr(p, 'title')) ?? str(attr(p, 'occupation')) ?? '',
         company,
         updatedAt: str(attr(p, 'updatedAt')),
+        // Outreach's `optedOut`: "opted out of all mailings" (OpenAPI `prospect`; test/vendor-specs).
+        optedOut: attr(p, 'optedOut') === true,
       };
       out.push({
         externalId: String(s.id),

@@ -92,6 +92,8 @@ type SlPerson = {
   last_name?: string | null;
   display_name?: string | null;
   email_address?: string | null;
+  /** "Do Not Contact" (Salesloft OpenAPI, people `do_not_contact`; test/vendor-specs). */
+  do_not_contact?: boolean | null;
   title?: string | null;
   account?: Ref;
   last_completed_step?: Ref;
@@ -458,6 +460,7 @@ export function createSalesloftAdapter(
               title: person.title ?? '',
               company,
               updatedAt: person.updated_at ?? null,
+              optedOut: person.do_not_contact === true,
             },
             userExternalId: refId(m.user),
             dayNumber: current ?? completed ?? 1,

@@ -1,0 +1,1 @@
+ALTER TABLE "integrations" ADD COLUMN "opportunity_url_template" text;

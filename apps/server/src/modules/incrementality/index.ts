@@ -1,0 +1,1 @@
+export { incrementalityRoutes } from './routes.ts';

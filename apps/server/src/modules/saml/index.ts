@@ -1,0 +1,2 @@
+export { samlRoutes } from './routes.ts';
+export { samlSettingsRoutes } from './settings-routes.ts';

@@ -1,0 +1,207 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageReply } from '@rally/shared/schemas/auth';
+import { samlSettingsBody, samlSettingsReply } from '@rally/shared/schemas/saml';
+import type { SamlSettings } from '@rally/shared/schemas/saml';
+import { samlConfigs } from '../../db/schema/index.ts';
+import { authOf, tenantOf } from '../../lib/access.ts';
+import { fieldError, httpError } from '../../lib/errors.ts';
+import { GuardedFetchError, fetchErrorMessage, guardedFetch } from '../../lib/guarded-fetch.ts';
+import { auditRequest } from '../audit/index.ts';
+import { verifiedDomainsOf } from '../domains/index.ts';
+import { SSO_OWNER_ONLY } from '../oauth/sso-settings-routes.ts';
+import { endSsoSessions, storeSsoNotices } from '../oauth/sso-change.ts';
+import type { Change } from '../oauth/sso-change.ts';
+import { forgetSsoIdentities } from '../oauth/sso-identities.ts';
+import { describeCertificate, parseIdpMetadata, toPem } from './idp-metadata.ts';
+import type { IdpMetadata } from './idp-metadata.ts';
+import { spUrls } from './service-provider.ts';
+
+const uuidParam = z.uuid('must be the id (UUID) of a client');
+const errorReply = messageReply.extend({
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+const OWNER = 'purple_owner';
+const METADATA_MAX_BYTES = 1024 * 1024;
+
+type Row = typeof samlConfigs.$inferSelect;
+
+/**
+ * A client's SAML settings. Reading needs client.write; changing them is for owners only, and every
+ * member is e-mailed when SAML is turned on or its identity provider changes, as for OpenID Connect
+ * (oauth/sso-settings-routes.ts, decision 0014).
+ */
+export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app;
+
+  const replyOf = async (row: Row): Promise<SamlSettings> => {
+    const urls = spUrls(config.publicUrl, row.clientId);
+    return {
+      enabled: row.enabled,
+      idp_entity_id: row.idpEntityId,
+      sso_url: row.ssoUrl,
+      certificates: row.certificates.map(describeCertificate),
+      metadata_url: row.metadataUrl,
+      name_id_format: row.nameIdFormat,
+      email_attribute: row.emailAttribute,
+      first_name_attribute: row.firstNameAttribute,
+      last_name_attribute: row.lastNameAttribute,
+      jit_enabled: row.jitEnabled,
+      jit_role: row.jitRole,
+      idp_initiated: row.idpInitiated,
+      sp_entity_id: urls.entityId,
+      acs_url: urls.acsUrl,
+      sp_metadata_url: urls.metadataUrl,
+      login_url: urls.loginUrl,
+      domains: await verifiedDomainsOf(db, row.clientId),
+    };
+  };
+
+  /** The identity provider from pasted metadata, fetched metadata, or the fields entered by hand. */
+  const idpOf = async (b: z.infer<typeof samlSettingsBody>): Promise<IdpMetadata> => {
+    if (b.metadata_xml) {
+      const parsed = parseIdpMetadata(b.metadata_xml);
+      if (typeof parsed === 'string') throw fieldError('body.metadata_xml', parsed);
+      return parsed;
+    }
+    if (b.metadata_url) {
+      let xml: string;
+      try {
+        // The owner names the address: fetched through the guard, never an internal one (issue 20).
+        const res = await guardedFetch(
+          b.metadata_url,
+          { headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' } },
+          { allowPrivate: config.allowPrivateFetch, timeoutMs: 10_000, maxBytes: METADATA_MAX_BYTES },
+        );
+        if (!res.ok) throw fieldError('body.metadata_url', `answered ${res.status}, not the metadata`);
+        xml = await res.text();
+      } catch (err) {
+        if (err instanceof GuardedFetchError) throw fieldError('body.metadata_url', fetchErrorMessage(err));
+        throw err;
+      }
+      const parsed = parseIdpMetadata(xml);
+      if (typeof parsed === 'string') throw fieldError('body.metadata_url', `the metadata there ${parsed}`);
+      return parsed;
+    }
+    if (!b.idp_entity_id) throw fieldError('body.idp_entity_id', 'is required without metadata');
+    if (!b.sso_url) throw fieldError('body.sso_url', 'is required without metadata');
+    if (!b.certificates?.length) throw fieldError('body.certificates', 'needs at least one certificate');
+    const certificates = b.certificates.map((c, i) => {
+      const pem = toPem(c);
+      if (!pem) throw fieldError(`body.certificates.${i}`, 'is not an X.509 certificate (PEM or base64)');
+      return pem;
+    });
+    return { entityId: b.idp_entity_id, ssoUrl: b.sso_url, certificates };
+  };
+
+  app.get(
+    '/rest/client/:clientId/saml',
+    {
+      config: { access: { permission: 'client.write' } },
+      schema: {
+        tags: ['clients'],
+        summary: "The client's SAML single sign-on settings and what to give the identity provider",
+        params: z.object({ clientId: uuidParam }),
+        response: { 200: samlSettingsReply, 404: messageReply },
+      },
+    },
+    async (request, reply) => {
+      const { clientId } = tenantOf(request);
+      const [row] = await db.select().from(samlConfigs).where(eq(samlConfigs.clientId, clientId));
+      if (!row) return reply.code(404).send({ message: 'SAML single sign-on is not set up.' });
+      return replyOf(row);
+    },
+  );
+
+  app.put(
+    '/rest/client/:clientId/saml',
+    {
+      config: { access: { permission: 'client.write' } },
+      schema: {
+        tags: ['clients'],
+        summary: "Set the client's SAML single sign-on, owners only",
+        params: z.object({ clientId: uuidParam }),
+        body: samlSettingsBody,
+        response: { 200: samlSettingsReply, 403: messageReply, 422: errorReply },
+      },
+    },
+    async (request) => {
+      const tenant = tenantOf(request);
+      if (tenant.role !== OWNER) throw httpError(403, SSO_OWNER_ONLY);
+      const { clientId } = tenant;
+      const b = request.body;
+      const idp = await idpOf(b);
+      if (config.nodeEnv === 'production' && new URL(idp.ssoUrl).protocol !== 'https:') {
+        throw fieldError(
+          b.metadata_xml ? 'body.metadata_xml' : 'body.sso_url',
+          'the sign-in URL must start with https://',
+        );
+      }
+      const values = {
+        enabled: b.enabled,
+        idpEntityId: idp.entityId,
+        ssoUrl: idp.ssoUrl,
+        certificates: idp.certificates,
+        metadataUrl: b.metadata_xml ? null : (b.metadata_url ?? null),
+        nameIdFormat: b.name_id_format,
+        emailAttribute: b.email_attribute ?? null,
+        firstNameAttribute: b.first_name_attribute ?? null,
+        lastNameAttribute: b.last_name_attribute ?? null,
+        jitEnabled: b.jit_enabled,
+        jitRole: b.jit_role,
+        idpInitiated: b.idp_initiated,
+        updatedAt: new Date(),
+      };
+      const domains = await verifiedDomainsOf(db, clientId);
+      const actor = authOf(request).user;
+      const { outboxIds, endedFor, before, row } = await db.transaction(async (tx) => {
+        // The row lock orders concurrent saves, so each change is noticed (and mailed) once.
+        const [before] = await tx
+          .select()
+          .from(samlConfigs)
+          .where(eq(samlConfigs.clientId, clientId))
+          .for('update');
+        const [row] = await tx
+          .insert(samlConfigs)
+          .values({ clientId, ...values })
+          .onConflictDoUpdate({ target: samlConfigs.clientId, set: values })
+          .returning();
+        const issuerChanged = before !== undefined && before.idpEntityId !== values.idpEntityId;
+        const change: Change =
+          values.enabled && !before?.enabled
+            ? 'turned_on'
+            : values.enabled && issuerChanged
+              ? 'issuer_changed'
+              : null;
+        // A member has one link per client (decision 0015): another provider starts afresh, and the
+        // sessions the old one started end.
+        if (change || issuerChanged) await forgetSsoIdentities(tx, clientId);
+        const endedFor = issuerChanged || !values.enabled ? await endSsoSessions(tx, clientId) : [];
+        const outboxIds = change
+          ? await storeSsoNotices(tx, app.outbox, {
+              clientId,
+              change,
+              actor,
+              issuer: values.idpEntityId,
+              domains,
+              publicUrl: config.publicUrl,
+            })
+          : [];
+        if (!row) throw new Error('upsert returned no row');
+        return { outboxIds, endedFor, before, row };
+      });
+      for (const id of outboxIds) await app.outbox.dispatch(id);
+      for (const userId of endedFor) await app.identity.invalidateUser(userId);
+      const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
+        (k) => k !== 'updatedAt' && JSON.stringify(before?.[k]) !== JSON.stringify(values[k]),
+      );
+      await auditRequest(db, request, {
+        action: 'sso.settings_changed',
+        target: { kind: 'sso', id: clientId },
+        details: { protocol: 'saml', fields: changed, enabled: values.enabled, issuer: values.idpEntityId },
+      });
+      return replyOf(row);
+    },
+  );
+};

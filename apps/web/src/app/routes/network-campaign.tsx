@@ -1,0 +1,3 @@
+import { NetworkCampaignScreen } from '../../features/ad-networks/index.ts';
+
+export default NetworkCampaignScreen;

@@ -1,0 +1,1 @@
+export { AuditLogScreen } from './components/audit-log-screen.tsx';

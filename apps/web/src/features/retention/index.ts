@@ -1,0 +1,1 @@
+export { RetentionPanel } from './components/retention-panel.tsx';

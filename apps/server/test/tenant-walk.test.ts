@@ -431,6 +431,7 @@ describe("another client's ids, walked through every route", async () => {
       'PUT /biller/biller/client/{clientId}/billing_info': 'tax_id is a tax number',
       'POST /sc/content/render': 'template_id is one of the built-in templates',
       'PUT /v1/ad-networks/{network}': "ad_account_id and page_id are the ad network's",
+      'PUT /v1/rest/client/{clientId}/saml': "idp_entity_id is the identity provider's SAML entity id",
     };
     const namesIds = (schema: Operation['body'], depth = 0): boolean => {
       if (!schema || depth > 6) return false;

@@ -212,6 +212,10 @@ export const integrationSchema = z.object({
 export type Integration = z.infer<typeof integrationSchema>;
 
 export const messageReply = z.object({ message: z.string() });
+/** A refusal that may name its fields (the 422 of a schema failure: `errors[].field`). */
+export const fieldErrorReply = messageReply.extend({
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
 
 /** 401 of self with a sign-in link for a user with TOTP on: the code step comes next (POST /v1/api/auth/mfa). */
 export const mfaRequiredReply = messageReply.extend({ mfa: z.literal(true).optional() });

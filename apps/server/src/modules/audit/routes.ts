@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   AUDIT_ACTION_LABELS,
   auditEntrySchema,
@@ -23,9 +23,6 @@ const access = { permission: 'settings.write' } as const;
 const OWNER = 'purple_owner';
 export const AUDIT_OWNER_ONLY =
   'Access Denied: only an owner of this client can read its audit log, because it shows what every member did and from where.';
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 
 const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
   { header: 'Seq', value: (e) => e.seq },

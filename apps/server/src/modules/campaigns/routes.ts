@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   campaignCreateBody,
   campaignIdParam,
@@ -16,9 +16,6 @@ import { httpError } from '../../lib/errors.ts';
 import type { CampaignService } from './service.ts';
 import { auditRequest } from '../audit/index.ts';
 
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const write = { permission: 'cohort.write' } as const;
 const errors = { 404: errorReply, 409: errorReply, 422: errorReply };
 

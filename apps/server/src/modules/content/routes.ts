@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findDataIds } from '@rally/shared';
 import type { Permission } from '@rally/shared';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   PERSONALISATION_TAGS,
   UPLOAD_MAX_BYTES,
@@ -71,9 +71,6 @@ import { multipartProblem } from '../../lib/multipart.ts';
 import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
 import { auditRequest, changedFields } from '../audit/index.ts';
 
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const clientParam = z.uuid({ error: 'must be the id (UUID) of a client' });
 const contentParams = z.object({ id: z.uuid({ error: 'must be the id (UUID) of a content item' }) });
 const clientParams = z.object({ clientId: clientParam });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEFAULT_COLORS } from '@rally/shared';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import { adRenderBody, adRenderQuery } from '@rally/shared/schemas/content';
 import type { TemplateId } from '@rally/shared/schemas/content';
 import { tenantOf } from '../../lib/access.ts';
@@ -10,10 +10,6 @@ import { personaliseText } from '../content/index.ts';
 import type { AdInput } from './render.ts';
 import type { AdTarget } from './service.ts';
 import { creativeOf, personalisationValues } from './service.ts';
-
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 
 /**
  * The prospect whose details fill prospect_* tags in the editor's preview: without one those tags

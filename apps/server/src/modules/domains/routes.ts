@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   clientDomainSchema,
   clientDomainsReply,
@@ -9,9 +9,6 @@ import {
 } from '@rally/shared/schemas/domains';
 import { tenantOf } from '../../lib/access.ts';
 
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const clientParams = z.object({ clientId: z.uuid({ error: 'must be the id (UUID) of a client' }) });
 const SETTINGS_WRITE = { access: { permission: 'settings.write' } } as const;
 

@@ -1,15 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import { erasureBody, erasureListReply, erasureReply } from '@rally/shared/schemas/erasures';
 import { tenantOf } from '../../lib/access.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
 import { auditOrigin } from '../audit/record.ts';
 import { erase, listErasures } from './service.ts';
 
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const clientParams = z.object({ clientId: z.uuid({ error: 'must be the id (UUID) of a client' }) });
 /** Declared as settings.write (owners and admins); the handler then wants the owner role itself. */
 const access = { access: { permission: 'settings.write' } } as const;

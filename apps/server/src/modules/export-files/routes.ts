@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   createExportFileBody,
   exportFileListReply,
@@ -12,9 +12,6 @@ import { auditRequest } from '../audit/index.ts';
 
 const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
 const access = { permission: 'reports.read' } as const;
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 
 /**
  * `POST` and `GET /v1/report/client/{id}/export_files`: ask for a report's CSV as a file, and see

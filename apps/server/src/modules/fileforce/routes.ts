@@ -1,7 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   checkReply,
   checkTargetsBody,
@@ -45,9 +45,6 @@ const clientParam = z.uuid('must be the id (UUID) of a client');
 const importParam = z.uuid('must be the id (UUID) of an import');
 const clientParams = z.object({ clientId: clientParam });
 const importParams = z.object({ clientId: clientParam, importId: importParam });
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 /** Room for the multipart envelope around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 const READ = { access: 'member' } as const;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   WEBHOOK_EVENT_TYPES,
   webhookDeliveriesQuery,
@@ -19,9 +19,6 @@ const clientParams = z.object({ clientId: clientParam });
 const endpointParams = z.object({
   clientId: clientParam,
   endpointId: z.uuid('must be the id (UUID) of a webhook endpoint'),
-});
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
 // Endpoints' URLs and delivery logs are settings, read by those who may change them (issue 37).
 const READ = { access: { permission: 'integration.write' } } as const;

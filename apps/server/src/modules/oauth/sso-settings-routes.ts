@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import { ssoSettingsBody, ssoSettingsReply } from '@rally/shared/schemas/sso';
 import { ssoConfigs } from '../../db/schema/index.ts';
 import { authOf, tenantOf } from '../../lib/access.ts';
@@ -16,9 +16,6 @@ import type { Change } from './sso-change.ts';
 import { auditRequest } from '../audit/index.ts';
 
 const uuidParam = z.uuid('must be the id (UUID) of a client');
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const OWNER = 'purple_owner';
 export const SSO_OWNER_ONLY =
   'Access Denied: only an owner of this client can change single sign-on, because it decides who can sign in as its members.';

@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import { retentionSettingsSchema, retentionSettingsUpdateBody } from '@rally/shared/schemas/retention';
 import { authOf, tenantOf } from '../../lib/access.ts';
 import { auditRequest, changedFields } from '../audit/index.ts';
 import { getRetention, saveRetention } from './settings.ts';
 
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const clientParams = z.object({ clientId: z.uuid({ error: 'must be the id (UUID) of a client' }) });
 /** As the other client settings: owners and admins (settings.write; SPEC.md roles). */
 const SETTINGS_WRITE = { access: { permission: 'settings.write' } } as const;

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Profile } from '@node-saml/node-saml';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { fieldErrorReply, messageReply } from '@rally/shared/schemas/auth';
 import type { OAuthError } from '@rally/shared/schemas/sso';
 import { samlAssertions, samlConfigs, users } from '../../db/schema/index.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
@@ -113,7 +113,7 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
           SAMLResponse: z.string({ error: 'is required' }).min(1, 'is required').max(400_000),
           RelayState: z.string().max(4000).optional(),
         }),
-        response: { 303: z.null(), 422: messageReply },
+        response: { 303: z.null(), 422: fieldErrorReply },
       },
     },
     async (request, reply) => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import { samlSettingsBody, samlSettingsReply } from '@rally/shared/schemas/saml';
 import type { SamlSettings } from '@rally/shared/schemas/saml';
 import { samlConfigs } from '../../db/schema/index.ts';
@@ -19,9 +19,6 @@ import type { IdpMetadata } from './idp-metadata.ts';
 import { spUrls } from './service-provider.ts';
 
 const uuidParam = z.uuid('must be the id (UUID) of a client');
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const OWNER = 'purple_owner';
 const METADATA_MAX_BYTES = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   scimTokenBody,
   scimTokenCreatedReply,
@@ -11,9 +11,6 @@ import { authOf, tenantOf } from '../../lib/access.ts';
 import { httpError } from '../../lib/errors.ts';
 import { createScimToken, listScimTokens, revokeScimToken } from './tokens.ts';
 
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const clientParams = z.object({ clientId: z.uuid({ error: 'must be the id (UUID) of a client' }) });
 const OWNER = 'purple_owner';
 export const SCIM_OWNER_ONLY =

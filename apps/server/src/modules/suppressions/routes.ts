@@ -1,7 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messageReply } from '@rally/shared/schemas/auth';
+import { messageReply, fieldErrorReply as errorReply } from '@rally/shared/schemas/auth';
 import {
   addSuppressionBody,
   addSuppressionReply,
@@ -21,9 +21,6 @@ import type { Suppression } from '@rally/shared/schemas/suppressions';
 import { allSuppressions, listSuppressions, suppressionById, unsuppress } from './service.ts';
 import { addressesOfCsv } from './upload.ts';
 
-const errorReply = messageReply.extend({
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
 const clientParams = z.object({ clientId: z.uuid({ error: 'must be the id (UUID) of a client' }) });
 const idParams = clientParams.extend(suppressionIdParams.shape);
 /** The list names people: owners and admins only (they hold settings.write; SPEC.md roles). */

@@ -6,6 +6,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // scripts/test.ts picks a free port; these defaults serve a direct `npx playwright test`.
 const port = Number(process.env.E2E_PORT ?? 4317);
 const baseURL = `http://localhost:${port}`;
+const TIME_FACTOR = Math.max(1, Number(process.env.E2E_TIME_FACTOR ?? 1) || 1);
 
 /**
  * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the real server,
@@ -22,8 +23,11 @@ export default defineConfig({
   // screen can take several seconds there, so waits are longer than Playwright's 5 s and 30 s.
   // CI's machine of 2026-12-05 ran every suite about three times slower than the month before
   // (the same commits): 90 s and 20 s leave room for that without hiding a screen that never loads.
-  timeout: 90_000,
-  expect: { timeout: 20_000 },
+  // E2E_TIME_FACTOR (npm test: 2) stretches every wait, the ones tests set themselves included
+  // (fixtures.ts): there the suite runs beside four other lanes on two cores, where a screen that
+  // takes 20 s alone took 90–120 s (2026-12-06: two tests out of time, both passing alone in 20 s).
+  timeout: 90_000 * TIME_FACTOR,
+  expect: { timeout: 20_000 * TIME_FACTOR },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL,

@@ -204,6 +204,8 @@ async function e2e(built: boolean) {
   const code = await run(node, [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'], {
     E2E_PORT: String(await freePort()),
     E2E_RETRIES: '1',
+    // Beside the other lanes every screen is several times slower than alone (playwright.config.ts).
+    E2E_TIME_FACTOR: process.env.E2E_TIME_FACTOR ?? '2',
     E2E_DATA_DIR: dataDir,
     PLAYWRIGHT_JSON_OUTPUT_NAME: report,
     // The API suites' database must not leak into the server under test.

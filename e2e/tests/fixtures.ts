@@ -1,7 +1,27 @@
 import { test as base, expect } from '@playwright/test';
 
 /** STYLE.md: a console.error (or an uncaught page error) during a test fails it. */
-export const test = base.extend<{ consoleErrors: string[]; allowServerErrors: boolean }>({
+/** playwright.config.ts: every wait stretched by E2E_TIME_FACTOR, where the machine is shared. */
+const TIME_FACTOR = Math.max(1, Number(process.env.E2E_TIME_FACTOR ?? 1) || 1);
+
+export const test = base.extend<{
+  consoleErrors: string[];
+  allowServerErrors: boolean;
+  stretchedTimeouts: undefined;
+}>({
+  /** `test.setTimeout(ms)` in a test stretched by the same factor as the configured timeouts. */
+  stretchedTimeouts: [
+    // Playwright reads a fixture's dependencies from the first parameter's pattern: this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      if (TIME_FACTOR > 1) {
+        const set = testInfo.setTimeout.bind(testInfo);
+        testInfo.setTimeout = (ms: number) => set(ms * TIME_FACTOR);
+      }
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   /** A test that provokes 5xx replies on purpose sets this, so the browser's own log of them is not an app error. */
   allowServerErrors: [false, { option: true }],
   consoleErrors: [

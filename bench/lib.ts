@@ -15,14 +15,28 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 export type Server = { child: ChildProcess; url: string; readyMs: number; stop(): Promise<void> };
 
+/**
+ * The Node flags `npm start` and `npm run serve` give the server (package.json "serve"), so the
+ * embedded mode's benches run the process users run.
+ */
+export const SERVE_NODE_ARGS: string[] = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }
+).scripts.serve
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
 /** Starts a Node process that prints `ready at <url>` and waits for that line. */
-export function startProcess(script: string, env: Record<string, string> = {}): Promise<Server> {
+export function startProcess(
+  script: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Server> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     // BENCH_NODE_ARGS: flags for the servers' Node (say `--cpu-prof --cpu-prof-dir=/tmp/prof`),
     // which NODE_OPTIONS does not accept.
     const flags = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...flags, script], {
+    const child = spawn(process.execPath, [...nodeArgs, ...flags, script], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, rssMiB, startProcess } from './lib.ts';
+import { root, rssMiB, SERVE_NODE_ARGS, startProcess } from './lib.ts';
 
 /**
  * Memory under malformed input (issue 20.7): the real server on the embedded database with the demo
@@ -156,11 +156,15 @@ function diff(
 export async function run(requests = Number(process.env.BENCH_MEMORY_REQUESTS ?? 20_000)) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-bench-mem-'));
   const snapDir = mkdtempSync(path.join(tmpdir(), 'rally-bench-heap-'));
-  const server = await startProcess(path.join(root, 'apps/server/src/main.ts'), {
-    DATA_DIR: dataDir,
-    LOGIN_MAX_ATTEMPTS: '1000',
-    NODE_OPTIONS: `--heapsnapshot-signal=SIGWINCH --diagnostic-dir=${snapDir}`,
-  });
+  const server = await startProcess(
+    path.join(root, 'apps/server/src/main.ts'),
+    {
+      DATA_DIR: dataDir,
+      LOGIN_MAX_ATTEMPTS: '1000',
+      NODE_OPTIONS: `--heapsnapshot-signal=SIGWINCH --diagnostic-dir=${snapDir}`,
+    },
+    SERVE_NODE_ARGS,
+  );
   const pid = server.child.pid!;
   let serverLog = '';
   server.child.stderr?.on('data', (c: Buffer) => (serverLog += c.toString()));

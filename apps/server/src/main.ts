@@ -1,7 +1,10 @@
 import closeWithGrace from 'close-with-grace';
-import { PRODUCT_NAME } from '@rally/shared';
 import { ConfigError, loadConfig } from './config/env.ts';
 import type { Config } from './config/env.ts';
+import { registerFastResolve } from './lib/module-hooks.ts';
+
+// Before any module that reaches drizzle-orm or date-fns (@rally/shared does) is resolved.
+registerFastResolve();
 
 let config: Config;
 try {
@@ -16,6 +19,7 @@ try {
 
 // The app's module graph loads after the configuration is checked, so bad configuration is
 // refused at once, not after seconds of loading every module.
+const { PRODUCT_NAME } = await import('@rally/shared');
 const { buildApp } = await import('./app.ts');
 const { DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } = await import('./db/seed.ts');
 const app = await buildApp(config);

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Config } from '../config/env.ts';
 import type { BlobStore } from './blob-store-port.ts';
 import { streamToFile } from './blob-store-file.ts';
@@ -13,17 +13,25 @@ const gone = (err: unknown) => {
 
 /** Uploads in S3-compatible storage (S3_BUCKET…): images and CSV imports alike. */
 export function s3Store(config: S3Config): BlobStore {
-  const client = new S3Client({
-    region: config.region,
-    ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
-    ...(config.accessKeyId && config.secretAccessKey
-      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
-      : {}),
-  });
+  // The SDK loads at the first upload or read, not at start (about 0.4 s and 30 MiB that an
+  // install on local storage never needs: bench/README.md "Embedded mode").
+  let ready: Promise<{ client: S3Sdk.S3Client; sdk: typeof S3Sdk }> | undefined;
+  const s3 = () =>
+    (ready ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: config.region,
+        ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
+        ...(config.accessKeyId && config.secretAccessKey
+          ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+          : {}),
+      }),
+    })));
   const Bucket = config.bucket;
   const object = async (key: string) => {
+    const { client, sdk } = await s3();
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key: key }));
+      return await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
     } catch (err) {
       if (gone(err)) return null;
       throw err;
@@ -32,8 +40,9 @@ export function s3Store(config: S3Config): BlobStore {
   return {
     kind: 's3',
     async put(key, bytes, contentType) {
+      const { client, sdk } = await s3();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket,
           Key: key,
           Body: bytes,
@@ -45,8 +54,9 @@ export function s3Store(config: S3Config): BlobStore {
     async putFile(key, filePath, contentType) {
       // A stream body needs its length given (a single PUT; S3 takes up to 5 GB so).
       const { size } = await stat(filePath);
+      const { client, sdk } = await s3();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket,
           Key: key,
           Body: createReadStream(filePath),
@@ -67,7 +77,8 @@ export function s3Store(config: S3Config): BlobStore {
       return true;
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      const { client, sdk } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
 }

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+import type * as IORedis from 'ioredis';
 
 /**
  * The instance's two Redis connections (REDIS_URL), shared by every feature: one for commands and
@@ -39,14 +41,21 @@ export function openRedis(url: string, prefix: string, log: FastifyBaseLogger): 
   // Reconnect for ever, at most every 2 s; commands fail at once while disconnected (no offline
   // queue), so a request never waits on a Redis that is gone (issue 41 item 4: 13.5 s sign-ins).
   const retryStrategy = (times: number) => Math.min(times * 100, 2_000);
-  const client = new Redis(url, {
+  // Loaded only with REDIS_URL set: one instance on its own never needs it (about 0.2 s and 20 MiB
+  // at start otherwise: bench/README.md "Embedded mode").
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
+  const client = new RedisClient(url, {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 2_000,
     retryStrategy,
   });
   // The subscriber queues its SUBSCRIBE commands until connected, and resubscribes by itself.
-  const subscriber = new Redis(url, { maxRetriesPerRequest: null, connectTimeout: 2_000, retryStrategy });
+  const subscriber = new RedisClient(url, {
+    maxRetriesPerRequest: null,
+    connectTimeout: 2_000,
+    retryStrategy,
+  });
   // Every 'error' is handled (an unhandled one crashes nothing but prints a stack each retry), and
   // logged once per outage, not at every retry.
   let down = false;

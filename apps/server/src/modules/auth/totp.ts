@@ -1,5 +1,4 @@
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { PRODUCT_NAME } from '@rally/shared';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 
@@ -21,6 +20,8 @@ export function newTotpSecret(): string {
 
 export async function enrolment(secret: string, email: string) {
   const url = totp(secret, email).toString();
+  // Loaded at the first enrolment, not at start (bench/README.md "Embedded mode").
+  const { default: QRCode } = await import('qrcode');
   return { secret, otpauth_url: url, qr_code: await QRCode.toDataURL(url, { margin: 1, width: 220 }) };
 }
 

@@ -1,6 +1,4 @@
-import { renderAsync } from '@resvg/resvg-js';
-import satori from 'satori';
-import sharp from 'sharp';
+import type satoriFn from 'satori';
 import { EMAIL_RENDITION, adRenditionPixels } from '@rally/shared/schemas/content';
 import type { AdRendition, Assignee, TemplateId } from '@rally/shared/schemas/content';
 import type { AdNode } from './elements.ts';
@@ -98,7 +96,10 @@ export async function renderAdSvg(input: AdInput, opts: RenderOptions = {}): Pro
   const { width, height } = layoutOf(input.size);
   const ctx = await adContext(input, opts);
   const element = adElement(ctx, input.templateId, input.size);
-  return satori(element as unknown as Parameters<typeof satori>[0], { width, height, fonts: adFonts() });
+  // satori, resvg and sharp load at the first render, not at start (about 0.35 s and 50 MiB of an
+  // idle server that may never render an ad: bench/README.md "Embedded mode").
+  const { default: satori } = await import('satori');
+  return satori(element as unknown as Parameters<typeof satoriFn>[0], { width, height, fonts: adFonts() });
 }
 
 /**
@@ -109,6 +110,7 @@ export async function renderAdSvg(input: AdInput, opts: RenderOptions = {}): Pro
 export async function renderAdPng(input: AdInput, opts: RenderOptions = {}): Promise<Buffer> {
   const svg = await renderAdSvg(input, opts);
   const { width } = adRenditionPixels(input.size);
+  const { renderAsync } = await import('@resvg/resvg-js');
   const image = await renderAsync(svg, {
     fitTo: { mode: 'width', value: width },
     font: { loadSystemFonts: false },
@@ -124,7 +126,8 @@ export async function renderAdPng(input: AdInput, opts: RenderOptions = {}): Pro
  * bytes of resvg's RGBA PNG (300x250: 12.5 → 4.3 KB), which every prospect downloads and every
  * impression sends. Runs on libuv's pool, off the main thread. Once per cached render.
  */
-function palettePng(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+async function palettePng(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
   return sharp(rgba, { raw: { width, height, channels: 4 } })
     .png({ palette: true, quality: 90, effort: 7, compressionLevel: 9 })
     .toBuffer();

@@ -1,4 +1,6 @@
-import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import { createRequire } from 'node:module';
+import type { SAML } from '@node-saml/node-saml';
+import type * as NodeSaml from '@node-saml/node-saml';
 import type { CacheProvider } from '@node-saml/node-saml';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import type { samlConfigs } from '../../db/schema/index.ts';
@@ -40,7 +42,12 @@ export function serviceProvider(
     getAsync: async (key) => (expected && key === expected ? new Date().toISOString() : null),
     removeAsync: async (key) => key,
   };
-  return new SAML({
+  // node-saml and its XML libraries load at the first SAML sign-in, not at start (about 0.15 s
+  // and 20 MiB: bench/README.md "Embedded mode").
+  const { SAML: Saml, ValidateInResponseTo } = createRequire(import.meta.url)(
+    '@node-saml/node-saml',
+  ) as typeof NodeSaml;
+  return new Saml({
     issuer: urls.entityId,
     audience: urls.entityId,
     callbackUrl: urls.acsUrl,

@@ -12,7 +12,8 @@ import { report, root, scratchDatabase } from './lib.ts';
  * PostgreSQL: the first run (every account enters the first stage, those meeting rules move, their
  * members' targets follow) and a second run (idempotent: nothing moves), in seconds and rows
  * changed per second. Baseline in the same run: a plain `UPDATE targets SET day_number = …` of the
- * same member rows.
+ * same member rows. Then (decision 0036) a third run after 1,000 accounts' members gained
+ * impressions, with the accounts it read, against a forced full run of the same data.
  *
  * BENCH_DATABASE_URL (or TEST_DATABASE_URL) names the server; a scratch database is created and dropped.
  */
@@ -128,6 +129,32 @@ export async function run() {
           `second run moved ${second.moved}`,
       );
 
+      // Third run: 1,000 accounts' members gain 3 impressions each (the tracking writer's kind of
+      // change), so those accounts reach Aware or stay further on; the rest changed nothing.
+      const changedAccounts = Math.min(1_000, accounts);
+      await c.query(`update targets t set impressions = t.impressions + 3
+        from cohort_members m join companies co on co.id = m.company_id
+        where m.cohort_id = '${cohort}' and t.id = m.target_id and co.integration_id = ${integration}
+          and co.external_id in (select 'c' || i from generate_series(1, ${changedAccounts}) i)`);
+      t = performance.now();
+      const third = await app.journeys.evaluate(journey.id);
+      const thirdSeconds = (performance.now() - t) / 1000;
+      // Same-run baseline of the third: a full run (every account read, as every run was before
+      // decision 0036) of the same data, which now moves nothing.
+      await c.query(`update journeys set full_evaluated_at = null where id = '${journey.id}'`);
+      t = performance.now();
+      const fullRun = await app.journeys.evaluate(journey.id);
+      const fullSeconds = (performance.now() - t) / 1000;
+      // Runs before incremental evaluation (decision 0036) reported no count: they read every account.
+      const evaluated = (r: object) =>
+        'evaluated' in r ? Number(r.evaluated).toLocaleString('en') : `all ${accounts.toLocaleString('en')}`;
+      console.log(
+        `journeys: first run evaluated ${evaluated(first)} accounts; second run evaluated ${evaluated(second)}; ` +
+          `third run (${changedAccounts.toLocaleString('en')} accounts changed) evaluated ${evaluated(third)}, ` +
+          `moved ${third.moved.toLocaleString('en')}, aligned ${third.aligned.toLocaleString('en')} targets; ` +
+          `full run evaluated ${evaluated(fullRun)}, moved ${fullRun.moved}`,
+      );
+
       // Baseline: one plain UPDATE of the same member rows (their day), in the same database.
       t = performance.now();
       const plain = await c.query(
@@ -144,9 +171,15 @@ export async function run() {
       );
       report(
         'journey job, second run',
-        `${secondSeconds.toFixed(1)} s, ${second.moved} moved`,
+        `${secondSeconds.toFixed(2)} s, ${second.moved} moved`,
         `UPDATE ${plainSeconds.toFixed(1)} s`,
         secondSeconds / plainSeconds,
+      );
+      report(
+        'journey job, third run (1,000 accounts changed)',
+        `${thirdSeconds.toFixed(2)} s, ${evaluated(third)} accounts evaluated, ${third.moved} moved`,
+        `full run ${fullSeconds.toFixed(2)} s`,
+        thirdSeconds / fullSeconds,
       );
     } finally {
       await c.end();

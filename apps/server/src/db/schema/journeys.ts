@@ -50,6 +50,11 @@ export const journeys = pgTable(
     evaluatedAt: timestamp('evaluated_at', { withTimezone: true }),
     /** The last account id of the run under way (accounts in id order): a run that died goes on after it. */
     evalCursor: uuid('eval_cursor'),
+    /**
+     * The last full evaluation (every account read). Null asks for one: a new journey, changed stages.
+     * Between full runs a run reads only the accounts in journey_dirty_accounts (decision 0036).
+     */
+    fullEvaluatedAt: timestamp('full_evaluated_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [uniqueIndex('journeys_cohort_uq').on(t.cohortId), index('journeys_client_idx').on(t.clientId)],
@@ -99,8 +104,27 @@ export const journeyAccounts = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.journeyId, t.accountId] }),
-    index('journey_accounts_stage_idx').on(t.journeyId, t.stageId),
+    // With the entry time: the accounts of a stage whose "days in stage" came due (decision 0036).
+    index('journey_accounts_stage_entered_idx').on(t.journeyId, t.stageId, t.stageEnteredAt),
   ],
+);
+
+/**
+ * Accounts whose data a journey's rules read changed since its last evaluation (decision 0036):
+ * written by triggers on targets (impressions, clicks, views), cohort_members, opportunities and
+ * opportunity_stage_history (migration 0064); taken (deleted) by the journey job in the transaction
+ * that evaluates them. No unique key, so concurrent writers never wait on one another: an account
+ * can be listed more than once.
+ */
+export const journeyDirtyAccounts = pgTable(
+  'journey_dirty_accounts',
+  {
+    journeyId: uuid('journey_id')
+      .notNull()
+      .references(() => journeys.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id').notNull(),
+  },
+  (t) => [index('journey_dirty_accounts_idx').on(t.journeyId, t.accountId)],
 );
 
 /** A forward move of an account (the journey view's moves, a feed item each). */

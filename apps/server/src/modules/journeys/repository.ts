@@ -27,6 +27,7 @@ export type JourneyRow = {
   created_ms: number;
   updated_ms: number;
   eval_cursor: string | null;
+  full_evaluated_ms: number | null;
 };
 
 export type StageRow = {
@@ -44,7 +45,8 @@ const journeyColumns = sql`j.id::text, j.client_id::text, j.cohort_id::text, c.n
   c.status as cohort_status, c.cadence_id, j.name,
   (extract(epoch from j.evaluated_at) * 1000)::float8 as evaluated_ms,
   (extract(epoch from j.created_at) * 1000)::float8 as created_ms,
-  (extract(epoch from j.updated_at) * 1000)::float8 as updated_ms, j.eval_cursor::text`;
+  (extract(epoch from j.updated_at) * 1000)::float8 as updated_ms, j.eval_cursor::text,
+  (extract(epoch from j.full_evaluated_at) * 1000)::float8 as full_evaluated_ms`;
 
 export async function findJourney(db: Tx, clientId: string, id: string): Promise<JourneyRow | null> {
   const [row] = rowsOf<JourneyRow>(
@@ -89,13 +91,19 @@ export async function activeJourneyIds(db: Tx): Promise<string[]> {
   ).map((r) => r.id);
 }
 
-/** The stages of journeys in order, with the accounts in each now. */
-export async function stagesOf(db: Tx, journeyIds: string[]): Promise<StageRow[]> {
+/**
+ * The stages of journeys in order, with the accounts in each now. The job asks without the counts
+ * (`counts` false, accounts 0): counting reads every account of the journey.
+ */
+export async function stagesOf(db: Tx, journeyIds: string[], counts = true): Promise<StageRow[]> {
   if (!journeyIds.length) return [];
+  const accounts = counts
+    ? sql`(select count(*)::int from journey_accounts ja where ja.journey_id = s.journey_id and ja.stage_id = s.id)`
+    : sql`0`;
   return rowsOf<StageRow>(
     await db.execute(sql`
 select s.id::text, s.journey_id::text, s.position, s.name, s.content_ids, s.rules, s.match,
-  (select count(*)::int from journey_accounts ja where ja.journey_id = s.journey_id and ja.stage_id = s.id) as accounts
+  ${accounts} as accounts
 from journey_stages s
 where s.journey_id in (${sql.join(
       journeyIds.map((id) => sql`${id}::uuid`),
@@ -155,8 +163,11 @@ export async function insertJourney(
   return row.id;
 }
 
+/** Renamed and its stages rewritten: the next run reads every account (its rules may have changed). */
 export async function touchJourney(tx: Tx, id: string, name: string): Promise<void> {
-  await tx.execute(sql`update journeys set name = ${name}, updated_at = now() where id = ${id}`);
+  await tx.execute(
+    sql`update journeys set name = ${name}, updated_at = now(), full_evaluated_at = null where id = ${id}`,
+  );
 }
 
 export type StageWrite = {
@@ -239,6 +250,19 @@ export async function crmStageIdsOf(tx: Tx, clientId: string, ids: string[]): Pr
 const ACCOUNT = sql.raw('coalesce(m.company_id, m.prospect_id)');
 
 /**
+ * The accounts a step reads: a range of account ids (a full run's chunk) or a list (the accounts
+ * whose data changed, decision 0036). The list goes as one JSON parameter: both drivers take it.
+ */
+export type AccountScope = { after: string | null; upTo: string } | { ids: string[] };
+
+function inScope(column: SQL, scope: AccountScope): SQL {
+  if ('ids' in scope) {
+    return sql`${column} in (select (jsonb_array_elements_text(${JSON.stringify(scope.ids)}::jsonb))::uuid)`;
+  }
+  return sql`${column} > coalesce(${scope.after}::uuid, '00000000-0000-0000-0000-000000000000'::uuid) and ${column} <= ${scope.upTo}::uuid`;
+}
+
+/**
  * Puts the members' targets on their account's stage (cadence day = stage position), so each is
  * served that stage's ads. Only rows that differ are written: idempotent. `accounts` narrows it to
  * a chunk's accounts.
@@ -246,11 +270,9 @@ const ACCOUNT = sql.raw('coalesce(m.company_id, m.prospect_id)');
 export async function alignTargets(
   tx: Tx,
   journey: { id: string; cohortId: string },
-  range?: { after: string | null; upTo: string },
+  scope?: AccountScope,
 ): Promise<number> {
-  const within = range
-    ? sql`and ja.account_id > coalesce(${range.after}::uuid, '00000000-0000-0000-0000-000000000000'::uuid) and ja.account_id <= ${range.upTo}::uuid`
-    : sql``;
+  const within = scope ? sql`and ${inScope(sql.raw('ja.account_id'), scope)}` : sql``;
   const [row] = rowsOf<{ n: number }>(
     await tx.execute(sql`
 with up as (
@@ -267,20 +289,28 @@ select count(*)::int as n from up`),
   return Number(row?.n ?? 0);
 }
 
-/** Accounts of the cohort's members not yet in the journey enter it in its first stage. */
+/**
+ * Accounts of the cohort's members not yet in the journey enter it in its first stage. `dirtyOnly`:
+ * only accounts listed in journey_dirty_accounts (a new member lists its account), so a run between
+ * full ones does not read every member.
+ */
 export async function enterAccounts(
   tx: Tx,
   journey: { id: string; clientId: string; cohortId: string },
   firstStageId: string,
   now: Date,
+  dirtyOnly = false,
 ): Promise<number> {
+  const listed = dirtyOnly
+    ? sql`and ${ACCOUNT} in (select d.account_id from journey_dirty_accounts d where d.journey_id = ${journey.id})`
+    : sql``;
   const [row] = rowsOf<{ n: number }>(
     await tx.execute(sql`
 with ins as (
   insert into journey_accounts (journey_id, account_id, client_id, company_id, stage_id, entry_stage_id, joined_at, stage_entered_at)
   select distinct on (${ACCOUNT}) ${journey.id}::uuid, ${ACCOUNT}, ${journey.clientId}::uuid, m.company_id,
     ${firstStageId}::uuid, ${firstStageId}::uuid, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-  from cohort_members m where m.cohort_id = ${journey.cohortId}
+  from cohort_members m where m.cohort_id = ${journey.cohortId} ${listed}
   order by ${ACCOUNT}
   on conflict (journey_id, account_id) do nothing
   returning 1
@@ -356,8 +386,24 @@ export type MovedRow = {
   feed_id: string | null;
 };
 
+/** The last account id of the next chunk of `limit` accounts after `after` (a full run), and their number. */
+export async function chunkEdge(
+  tx: Tx,
+  journeyId: string,
+  after: string | null,
+  limit: number,
+): Promise<{ last: string | null; n: number }> {
+  const [edge] = rowsOf<{ last: string; n: number }>(
+    await tx.execute(sql`select account_id::text as last, count(*) over ()::int as n from (
+      select account_id from journey_accounts where journey_id = ${journeyId}
+        and account_id > coalesce(${after}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
+      order by account_id limit ${limit}) x order by account_id desc limit 1`),
+  );
+  return { last: edge?.last ?? null, n: Number(edge?.n ?? 0) };
+}
+
 /**
- * One chunk of a journey's accounts (after `after`, up to `limit` in account id order): each goes to
+ * Some of a journey's accounts (a chunk of a full run, or the changed accounts): each goes to
  * the furthest later stage whose rules hold on its members' totals (impressions, clicks, views of
  * their targets in the cohort cadence), CRM opportunities and time in its stage. Compare-and-set on
  * the stage it had, so a second run (or a concurrent one) moves nothing twice; every move is a
@@ -375,18 +421,9 @@ export async function evaluateChunk(
     createdAt: Date;
   },
   stages: StageRow[],
-  after: string | null,
-  limit: number,
+  scope: AccountScope,
   now: Date,
-): Promise<{ moved: MovedRow[]; last: string | null }> {
-  const [edge] = rowsOf<{ last: string | null }>(
-    await tx.execute(sql`select account_id::text as last from (
-      select account_id from journey_accounts where journey_id = ${journey.id}
-        and account_id > coalesce(${after}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
-      order by account_id limit ${limit}) x order by account_id desc limit 1`),
-  );
-  const last = edge?.last ?? null;
-  if (!last) return { moved: [], last: null };
+): Promise<MovedRow[]> {
   const ctx = { clientId: journey.clientId, journeyCreatedAt: journey.createdAt, now };
   // Furthest first: the first stage whose rules hold is where the account goes.
   const arms: SQL[] = [];
@@ -398,15 +435,13 @@ export async function evaluateChunk(
     const held = s.rules.map((r) => sql`case when ${ruleSql(r, ctx)} then ${r.kind}::text end`);
     reasons.push(sql`when ${s.position}::int then concat_ws(',', ${sql.join(held, sql`, `)})`);
   }
-  if (!arms.length) return { moved: [], last };
+  if (!arms.length) return [];
   const rows = rowsOf<MovedRow>(
     await tx.execute(sql`
 with chunk as (
   select ja.account_id, ja.company_id, ja.stage_id, ja.stage_entered_at, st.position as pos, st.name as stage_name
   from journey_accounts ja join journey_stages st on st.id = ja.stage_id
-  where ja.journey_id = ${journey.id}
-    and ja.account_id > coalesce(${after}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
-    and ja.account_id <= ${last}::uuid
+  where ja.journey_id = ${journey.id} and ${inScope(sql.raw('ja.account_id'), scope)}
 ), a as materialized (
   select c.*, coalesce(sum(t.impressions), 0) as imp, coalesce(sum(t.clicks), 0) as clk,
     coalesce(sum(t.views), 0) as vw
@@ -453,7 +488,7 @@ with chunk as (
 )
 select id, account_id, company_name, from_stage, to_stage, feed_id from feed order by account_id`),
   );
-  return { moved: rows, last };
+  return rows;
 }
 
 export async function setCursor(

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client.ts';
 import type { StoredJourneyRule } from '../../db/schema/index.ts';
 import { FieldError, httpError } from '../../lib/errors.ts';
 import type { JobQueue } from '../../lib/queue.ts';
+import * as dirty from './incremental.ts';
 import * as repo from './repository.ts';
 import type { JourneyRow, MovedRow, StageRow, StageWrite } from './repository.ts';
 
@@ -25,6 +26,11 @@ export const JOURNEY_CHUNK = 20_000;
 const LIVE_MOVES_MAX = 50;
 /** Accounts entered in one run past which the journey's statistics are refreshed before its chunks. */
 const ANALYZE_AFTER_ENTERED = 1_000;
+/**
+ * Between full runs a run reads only the accounts whose data changed (decision 0036). A full run
+ * this often catches what no trigger lists: CRM stage order edited, an opportunity dated ahead.
+ */
+export const JOURNEY_FULL_EVERY_MS = 24 * 3_600_000;
 const DAY = 86_400;
 const NOT_FOUND = 'Journey not found.';
 const COHORT_NOT_FOUND = 'Cohort not found.';
@@ -37,6 +43,8 @@ type Deps = {
   log: FastifyBaseLogger;
   /** Accounts per transaction (config.journeyChunk). */
   chunk?: number;
+  /** Time between full runs (JOURNEY_FULL_EVERY_MS). */
+  fullEveryMs?: number;
   /** Live feed: called with each stored move's feed item after its transaction commits. */
   publish?: (clientId: string, feedItemId: number) => void;
 };
@@ -72,11 +80,30 @@ function toApi(j: JourneyRow, stages: StageRow[], moves: number): Journey {
   };
 }
 
-export type EvaluateResult = { journeys: number; entered: number; moved: number; aligned: number };
+export type EvaluateResult = {
+  journeys: number;
+  entered: number;
+  moved: number;
+  aligned: number;
+  /** Accounts read: every account in a full run, else those whose data changed (decision 0036). */
+  evaluated: number;
+  /** Journeys evaluated in full (all accounts read). */
+  full: number;
+};
+
+const emptyResult = (): EvaluateResult => ({
+  journeys: 0,
+  entered: 0,
+  moved: 0,
+  aligned: 0,
+  evaluated: 0,
+  full: 0,
+});
 
 export function createJourneyService(deps: Deps) {
   const { db, queue, log } = deps;
   const chunk = deps.chunk ?? JOURNEY_CHUNK;
+  const fullEveryMs = deps.fullEveryMs ?? JOURNEY_FULL_EVERY_MS;
 
   async function read(clientId: string, id: string): Promise<Journey> {
     const j = await repo.findJourney(db, clientId, id);
@@ -141,16 +168,18 @@ export function createJourneyService(deps: Deps) {
 
   /**
    * Evaluates one journey (docs/decisions/0010): accounts new to its cohort enter the first stage,
-   * then chunk by chunk (account id order, one transaction each, the cursor saved with it) accounts
-   * move to the furthest later stage whose rules hold, and members' targets follow their account's
-   * stage. Nothing happens for a paused or archived cohort. Idempotent: a second run finds every
-   * account already on the furthest stage its rules reach.
+   * then chunk by chunk (one transaction each) accounts move to the furthest later stage whose rules
+   * hold, and members' targets follow their account's stage. Nothing happens for a paused or
+   * archived cohort. Idempotent: a second run finds every account already on the furthest stage its
+   * rules reach. A full run reads every account (account id order, the cursor saved with each chunk:
+   * a run that died goes on after the last committed one); between full runs, only the accounts
+   * whose data changed or whose "days in stage" came due (decision 0036).
    */
   async function evaluate(journeyId: string, now = new Date()): Promise<EvaluateResult> {
-    const out: EvaluateResult = { journeys: 0, entered: 0, moved: 0, aligned: 0 };
+    const out = emptyResult();
     const j = await repo.findJourneyById(db, journeyId);
     if (!j || j.cohort_status !== 'active') return out;
-    const stages = await repo.stagesOf(db, [j.id]);
+    const stages = await repo.stagesOf(db, [j.id], false);
     const first = stages[0];
     if (!first) return out;
     out.journeys = 1;
@@ -163,26 +192,56 @@ export function createJourneyService(deps: Deps) {
       cohortName: j.cohort_name,
       createdAt: new Date(Number(j.created_ms)),
     };
-    out.entered = await repo.enterAccounts(db, journey, first.id, now);
+    const full =
+      j.eval_cursor !== null ||
+      j.full_evaluated_ms === null ||
+      now.getTime() - Number(j.full_evaluated_ms) >= fullEveryMs;
+    if (!full) {
+      const since = j.evaluated_ms === null ? null : new Date(Number(j.evaluated_ms));
+      await dirty.listDueAccounts(db, journey.id, stages, since, now);
+    }
+    out.entered = await repo.enterAccounts(db, journey, first.id, now, !full);
     if (out.entered >= ANALYZE_AFTER_ENTERED) await repo.analyzeAccounts(db);
-    let cursor = j.eval_cursor;
     const live: MovedRow[] = [];
-    for (;;) {
-      const after = cursor;
-      const step = await db.transaction(async (tx) => {
-        const res = await repo.evaluateChunk(tx, journey, stages, after, chunk, now);
-        if (res.last) {
-          const aligned = await repo.alignTargets(tx, journey, { after, upTo: res.last });
-          await repo.setCursor(tx, journey.id, res.last, null);
-          return { ...res, aligned };
-        }
-        return { ...res, aligned: 0 };
-      });
-      out.moved += step.moved.length;
-      out.aligned += step.aligned;
-      if (live.length < LIVE_MOVES_MAX) live.push(...step.moved.slice(0, LIVE_MOVES_MAX - live.length));
-      if (!step.last) break;
-      cursor = step.last;
+    const step = (moved: MovedRow[], aligned: number, evaluated: number) => {
+      out.moved += moved.length;
+      out.aligned += aligned;
+      out.evaluated += evaluated;
+      if (live.length < LIVE_MOVES_MAX) live.push(...moved.slice(0, LIVE_MOVES_MAX - live.length));
+    };
+    if (full) {
+      out.full = 1;
+      let cursor = j.eval_cursor;
+      for (;;) {
+        const after = cursor;
+        const done = await db.transaction(async (tx) => {
+          const edge = await repo.chunkEdge(tx, journey.id, after, chunk);
+          if (!edge.last) return null;
+          const scope = { after, upTo: edge.last };
+          await dirty.clearDirtyRange(tx, journey.id, after, edge.last);
+          const moved = await repo.evaluateChunk(tx, journey, stages, scope, now);
+          const aligned = await repo.alignTargets(tx, journey, scope);
+          await repo.setCursor(tx, journey.id, edge.last, null);
+          return { last: edge.last, moved, aligned, n: edge.n };
+        });
+        if (!done) break;
+        step(done.moved, done.aligned, done.n);
+        cursor = done.last;
+      }
+      await dirty.setFullEvaluated(db, journey.id, now);
+    } else {
+      for (;;) {
+        const done = await db.transaction(async (tx) => {
+          const ids = await dirty.takeDirty(tx, journey.id, chunk);
+          if (!ids.length) return null;
+          const scope = { ids };
+          const moved = await repo.evaluateChunk(tx, journey, stages, scope, now);
+          return { moved, aligned: await repo.alignTargets(tx, journey, scope), n: ids.length };
+        });
+        if (done) step(done.moved, done.aligned, done.n);
+        // Fewer than a chunk: the list was drained (what writers add now waits for the next run).
+        if (!done || done.n < chunk) break;
+      }
     }
     await repo.setCursor(db, journey.id, null, now);
     for (const m of live) if (m.feed_id) deps.publish?.(journey.clientId, Number(m.feed_id));
@@ -191,13 +250,10 @@ export function createJourneyService(deps: Deps) {
   }
 
   async function evaluateAll(now = new Date()): Promise<EvaluateResult> {
-    const total: EvaluateResult = { journeys: 0, entered: 0, moved: 0, aligned: 0 };
+    const total = emptyResult();
     for (const id of await repo.activeJourneyIds(db)) {
       const r = await evaluate(id, now);
-      total.journeys += r.journeys;
-      total.entered += r.entered;
-      total.moved += r.moved;
-      total.aligned += r.aligned;
+      for (const k of Object.keys(total) as (keyof EvaluateResult)[]) total[k] += r[k];
     }
     return total;
   }

@@ -597,20 +597,19 @@ export async function upsertListMembers(
   ref: IntegrationRef,
   listId: string,
   members: RemoteListMember[],
+  /** Whom the list holds: a list of people is not looked up among accounts, nor one of accounts among contacts. */
+  memberType?: RemoteList['memberType'],
 ): Promise<void> {
   const unique = lastByKey(members, (m) => m.memberExternalId);
-  const contacts = await idsByExternal(
-    tx,
-    crmContacts,
-    ref.id,
-    unique.map((m) => m.memberExternalId),
-  );
-  const accounts = await idsByExternal(
-    tx,
-    crmAccounts,
-    ref.id,
-    unique.map((m) => m.memberExternalId),
-  );
+  const ids = unique.map((m) => m.memberExternalId);
+  // HubSpot's contact and company ids share one number space: a contact list's member must not
+  // take the account that happens to have its id (and the lookup was a wasted statement a page).
+  const none = new Map<string, { id: string }>();
+  const contacts = memberType === 'account' ? none : await idsByExternal(tx, crmContacts, ref.id, ids);
+  const accounts =
+    memberType === 'contact' || memberType === 'lead'
+      ? none
+      : await idsByExternal(tx, crmAccounts, ref.id, ids);
   for (const part of chunks(unique)) {
     await tx
       .insert(crmListMembers)
@@ -655,14 +654,16 @@ export async function upsertActivityCounts(
 ): Promise<void> {
   const latest = lastByKey(counts, (c) => `${c.contactExternalId}\u0000${c.activityType}`);
   // A total of 0 is stored as no row: the table holds only contacts with activity.
-  for (const part of chunks(latest.filter((c) => c.count <= 0))) {
-    const pairs = sql.join(
-      part.map((c) => sql`(${c.contactExternalId}, ${c.activityType.slice(0, 100)})`),
-      sql`, `,
-    );
+  // One statement with two arrays, not a statement per 500 pairs spelled out (issue 43: most of a
+  // first sync's pairs are zeros, 4,000 a page of 1,000 contacts).
+  const zeros = latest.filter((c) => c.count <= 0);
+  if (zeros.length) {
+    const ids = zeros.map((c) => c.contactExternalId);
+    const types = zeros.map((c) => c.activityType.slice(0, 100));
     await tx.execute(
       sql`delete from ${crmActivityCounts} where ${crmActivityCounts.integrationId} = ${ref.id}
-            and (${crmActivityCounts.contactExternalId}, ${crmActivityCounts.activityType}) in (${pairs})`,
+            and (${crmActivityCounts.contactExternalId}, ${crmActivityCounts.activityType}) in
+              (select * from unnest(${sql.param(ids)}::text[], ${sql.param(types)}::text[]))`,
     );
   }
   const unique = latest.filter((c) => c.count > 0);

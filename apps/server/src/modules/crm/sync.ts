@@ -22,6 +22,7 @@ import type {
   CrmSyncPhase,
   Credentials,
   RemoteContact,
+  RemoteList,
 } from './port.ts';
 import {
   companyDomains,
@@ -41,10 +42,16 @@ import {
   superprospectContacts,
 } from './store.ts';
 import type { Tx } from './store.ts';
+import { batches, readAhead } from './read-ahead.ts';
 import type { WebhookEvents } from '../hookly/index.ts';
 import type { SuppressionService } from '../suppressions/service.ts';
 
 export const CRM_SYNC_JOB = 'crm-sync';
+/**
+ * Items stored per transaction: pages are gathered up to this many (issue 43: HubSpot's pages of
+ * 200 and 250 each cost a transaction, a cursor write and a statement per table).
+ */
+export const STORE_BATCH = 1000;
 /** Contacts per page of `storedContactsSince` (HubSpot's association batch read takes 1,000 ids). */
 export const STORED_CONTACTS_PAGE = 1000;
 
@@ -241,21 +248,27 @@ export function createCrmSyncService(deps: Deps) {
       let seen = 0;
       let hold = false;
       let deferred: string | undefined;
-      for await (const page of pages) {
-        seen += page.items.length;
-        done += 1;
+      // A batch of pages per transaction, the next batch read from the vendor while this one is stored.
+      for await (const batch of readAhead(batches(pages, STORE_BATCH))) {
+        const last = batch[batch.length - 1];
+        if (!last) continue; // batches are never empty
+        seen += batch.reduce((n, p) => n + p.items.length, 0);
+        done += batch.length;
         await db.transaction(async (tx) => {
-          const complete = (await store(tx, page.items)) !== false;
+          const items = batch.length === 1 ? last.items : batch.flatMap((p) => p.items);
+          const complete = (await store(tx, items)) !== false;
           if (!complete) hold = true;
-          if (opts.deferCursor) {
-            for (const item of page.items) deferred = newest(deferred, updatedAt(item));
-            deferred = newest(deferred, page.cursor);
-          } else if (!hold) {
-            for (const item of page.items) cursor[phase] = newest(cursor[phase], updatedAt(item));
-            cursor[phase] = newest(cursor[phase], page.cursor);
+          for (const page of batch) {
+            if (opts.deferCursor) {
+              for (const item of page.items) deferred = newest(deferred, updatedAt(item));
+              deferred = newest(deferred, page.cursor);
+            } else if (!hold) {
+              for (const item of page.items) cursor[phase] = newest(cursor[phase], updatedAt(item));
+              cursor[phase] = newest(cursor[phase], page.cursor);
+            }
           }
-          const perPage = page.items.length || 1;
-          const total = page.total === null ? null : Math.max(done, Math.ceil(page.total / perPage));
+          const perPage = last.items.length || 1;
+          const total = last.total === null ? null : Math.max(done, Math.ceil(last.total / perPage));
           await saveCursor(tx, { phase, done, total });
         });
       }
@@ -364,7 +377,7 @@ export function createCrmSyncService(deps: Deps) {
       // Lists changed since the cursor, then each one's members read whole (vendors give no
       // modified-since for memberships), so members who left are dropped. The lists cursor moves
       // only once every changed list's members are stored: a sync stopped half-way reads them again.
-      const changedLists: { externalId: string; id: string }[] = [];
+      const changedLists: { externalId: string; id: string; memberType: RemoteList['memberType'] }[] = [];
       const listsAt = await walk(
         'lists',
         adapter.lists(ctx, cursor.lists ?? null),
@@ -373,16 +386,19 @@ export function createCrmSyncService(deps: Deps) {
           const ids = await upsertLists(tx, ref, items);
           for (const l of items) {
             const id = ids.get(l.externalId);
-            if (id) changedLists.push({ externalId: l.externalId, id });
+            if (id) changedLists.push({ externalId: l.externalId, id, memberType: l.memberType });
           }
         },
         { deferCursor: true },
       );
       for (const list of changedLists) {
         const seen: string[] = [];
-        for await (const page of adapter.listMembers(ctx, list.externalId)) {
-          await db.transaction((tx) => upsertListMembers(tx, ref, list.id, page.items));
-          seen.push(...page.items.map((m) => m.memberExternalId));
+        for await (const batch of readAhead(
+          batches(adapter.listMembers(ctx, list.externalId), STORE_BATCH),
+        )) {
+          const items = batch.flatMap((p) => p.items);
+          await db.transaction((tx) => upsertListMembers(tx, ref, list.id, items, list.memberType));
+          for (const m of items) seen.push(m.memberExternalId);
         }
         await db.transaction((tx) => finishListMembers(tx, list.id, seen));
       }

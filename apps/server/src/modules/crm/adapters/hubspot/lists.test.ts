@@ -105,4 +105,34 @@ describe('HubSpot lists honour the last sync', () => {
     await sync();
     expect(memberReads()).toEqual([]);
   });
+
+  it('stores a long list a batch of pages at a time, all of it (issue 43)', async () => {
+    // 1,100 members: memberships pages of 250, so 4 pages make the first batch of 1,000 (STORE_BATCH).
+    const contacts = Array.from({ length: 1100 }, (_, i) => ({
+      properties: { email: `b${i}@batch.example`, firstname: `B${i}`, lastname: 'Batched', jobtitle: '' },
+    }));
+    fake.seed({ contacts, lists: [{ name: 'Big list', contactIndexes: contacts.map((_, i) => i) }] });
+    const big = fake.lists.find((l) => l.name === 'Big list')!;
+    const path = `/crm/v3/lists/${big.listId}/memberships`;
+    fake.clearRequests();
+    // The fourth page is held: stored a page at a time, the first three would be in the database
+    // by the time it is asked for (each page's store comes before the read after the next).
+    fake.holdAt(path, 4);
+    const running = app.crmSync.run({ integrationId });
+    try {
+      await expect.poll(() => fake.held(), { timeout: 30_000 }).toBeGreaterThan(0);
+      expect(fake.requests.filter((r) => r.path === path)).toHaveLength(4);
+      expect(await membersOf(big.listId)).toEqual([]);
+    } finally {
+      fake.release();
+    }
+    await running;
+    expect(memberReads().map((r) => r.path)).toEqual(Array(5).fill(path));
+    expect(new Set(await membersOf(big.listId)).size).toBe(1100);
+    const [stored] = await app.db
+      .select({ n: crmLists.memberCount })
+      .from(crmLists)
+      .where(and(eq(crmLists.integrationId, integrationId), eq(crmLists.externalId, big.listId)));
+    expect(stored!.n).toBe(1100);
+  });
 });

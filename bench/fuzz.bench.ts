@@ -2,6 +2,9 @@ import path from 'node:path';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
 import { FUZZ_ENV, describeFinding, fuzz } from '../apps/server/test/fuzz.ts';
+import { auditLog, clients } from '../apps/server/src/db/schema/index.ts';
+import { recordAudit, verifyAudit } from '../apps/server/src/modules/audit/index.ts';
+import { count } from 'drizzle-orm';
 import { root, scratchDatabase } from './lib.ts';
 
 /**
@@ -33,7 +36,9 @@ export async function run(opts: { runs?: number; seed?: number } = {}) {
     throw err;
   });
   await app.ready();
+  const auditEntries = async () => (await app.db.select({ n: count() }).from(auditLog))[0]!.n;
   try {
+    const auditBefore = await auditEntries();
     const started = performance.now();
     let lastPrint = 0;
     const stats = await fuzz(app, {
@@ -55,6 +60,38 @@ export async function run(opts: { runs?: number; seed?: number } = {}) {
     );
     console.log(`fuzz: statuses ${JSON.stringify(stats.byStatus)}`);
     console.log(`fuzz: slowest ${JSON.stringify(stats.slowest)}`);
+    // Issue 44's figure: audit log entries written per second under the fuzz, beside what the
+    // hash-chained append does alone in the same run (one client's chain, appends in a row and eight
+    // at once: each takes the chain head FOR UPDATE, so they queue per client).
+    const written = (await auditEntries()) - auditBefore;
+    const [client] = await app.db.select({ id: clients.id }).from(clients).limit(1);
+    if (client) {
+      const append = (i: number) =>
+        recordAudit(app.db, {
+          clientId: client.id,
+          action: 'bench.append',
+          target: { kind: 'bench', id: i },
+          details: { i },
+        });
+      const N = 2_000;
+      let t = performance.now();
+      for (let i = 0; i < N; i++) await append(i);
+      const serial = N / ((performance.now() - t) / 1000);
+      t = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < N) await append(next++);
+        }),
+      );
+      const eight = N / ((performance.now() - t) / 1000);
+      const chain = await verifyAudit(app.db, client.id);
+      console.log(
+        `audit: ${written} entries written by the fuzz in ${secs.toFixed(0)} s (${(written / secs).toFixed(1)}/s); ` +
+          `baseline, the append alone: ${serial.toFixed(0)}/s in a row, ${eight.toFixed(0)}/s eight at once ` +
+          `(${N} each); the chain verifies: ${JSON.stringify(chain).slice(0, 120)}`,
+      );
+    }
     for (const f of stats.findings.slice(0, 50)) console.log(`  ${describeFinding(f)}`);
     if (stats.findings.length > 50) console.log(`  … and ${stats.findings.length - 50} more`);
     if (stats.findings.length) process.exitCode = 1;

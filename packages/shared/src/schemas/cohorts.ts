@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedRangeQuery } from './range.ts';
 
 /**
  * Cohorts (issue 18, SPEC.md §4 and §7 "Cohorts", ARCHITECTURE.md §11): audiences of accounts and
@@ -265,27 +266,9 @@ export const cohortAudienceReport = z.object({
 });
 export type CohortAudienceReport = z.infer<typeof cohortAudienceReport>;
 
-// Epoch seconds from 2000-01-01 to 2100-01-01 (SPEC.md §9: report dates travel as epoch seconds).
-const epochSeconds = z.coerce
-  .number({ error: 'must be a date as epoch seconds' })
-  .int('must be a date as epoch seconds')
-  .min(946_684_800, 'must be a date as epoch seconds after 2000-01-01')
-  .max(4_102_444_800, 'must be a date as epoch seconds before 2100-01-01');
 export const COHORT_IMPACT_MAX_DAYS = 400;
 /** `from`/`to` epoch seconds (`to` exclusive); the last 30 days when left out. */
-export const cohortImpactQuery = z
-  .object({ from: epochSeconds.optional(), to: epochSeconds.optional() })
-  .superRefine((q, ctx) => {
-    if (q.from !== undefined && q.to !== undefined) {
-      if (q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
-      else if (q.to - q.from > COHORT_IMPACT_MAX_DAYS * 86_400)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['to'],
-          message: `must be at most ${COHORT_IMPACT_MAX_DAYS} days after from`,
-        });
-    }
-  });
+export const cohortImpactQuery = boundedRangeQuery(COHORT_IMPACT_MAX_DAYS);
 export const cohortImpactReply = z.object({
   from: z.number().int(),
   to: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQueryFields } from './common.ts';
+import { boundedRangeQuery } from './range.ts';
 import { uncountedSummarySchema } from './tracking.ts';
 
 /**
@@ -13,27 +14,8 @@ export const ATTRIBUTION_WINDOW_MAX_DAYS = 365;
 /** The longest range one report reads (a little over three years). */
 export const REPORT_MAX_RANGE_DAYS = 1100;
 
-// Epoch seconds from 2000-01-01 to 2100-01-01: far outside either is a mistake, not a date.
-const epochSeconds = z.coerce
-  .number({ error: 'must be a date as epoch seconds' })
-  .int('must be a date as epoch seconds')
-  .min(946_684_800, 'must be a date as epoch seconds after 2000-01-01')
-  .max(4_102_444_800, 'must be a date as epoch seconds before 2100-01-01');
-
 /** `from` and `to` (epoch seconds, `to` exclusive); the last 90 days when both are left out. */
-export const reportRangeQuery = z
-  .object({ from: epochSeconds.optional(), to: epochSeconds.optional() })
-  .superRefine((q, ctx) => {
-    if (q.from !== undefined && q.to !== undefined) {
-      if (q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
-      else if (q.to - q.from > REPORT_MAX_RANGE_DAYS * 86_400)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['to'],
-          message: `must be at most ${REPORT_MAX_RANGE_DAYS} days after from`,
-        });
-    }
-  });
+export const reportRangeQuery = boundedRangeQuery(REPORT_MAX_RANGE_DAYS);
 export type ReportRangeQuery = z.infer<typeof reportRangeQuery>;
 
 const range = z.object({ from: z.number().int(), to: z.number().int() });

@@ -574,6 +574,13 @@ describe('refusals', () => {
       ['get', '/v1/report/cohort/nope/detailed_report', undefined, 'params.id'],
       ['get', '/v1/report/cohort/nope/audience', undefined, 'params.id'],
       ['get', `/v1/report/cohort/${randomUUID()}/impact/by_date?from=12`, undefined, 'querystring.from'],
+      // From alone runs to now: no longer than COHORT_IMPACT_MAX_DAYS (400) either.
+      [
+        'get',
+        `/v1/report/cohort/${randomUUID()}/impact/by_date?from=946684800`,
+        undefined,
+        'querystring.from',
+      ],
       [
         'get',
         `/v1/report/cohort/${randomUUID()}/impact/by_date?from=1800000000&to=1700000000`,

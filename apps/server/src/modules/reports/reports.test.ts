@@ -480,6 +480,10 @@ describe('pipeline and revenue reports (issue 17)', async () => {
       [`${base}/summary?from=${epoch(daysAgo(1))}&to=${epoch(daysAgo(2))}`, 'querystring.to'],
       [`${base}/summary?from=99999999999`, 'querystring.from'],
       [`${base}/summary?from=0`, 'querystring.from'],
+      // `from` alone opens a range to now: no longer than REPORT_MAX_RANGE_DAYS either (2000-01-01
+      // read 26 years, 40–60 s on the demo data).
+      [`${base}/summary?from=946684800`, 'querystring.from'],
+      [`${base}/content?from=${epoch(daysAgo(1101))}`, 'querystring.from'],
       [`${base}/opportunity?filter=everything`, 'querystring.filter'],
       [`${base}/opportunity?page_size=1000`, 'querystring.page_size'],
       [`${base}/opportunity/not-a-uuid`, 'params.opportunityId'],

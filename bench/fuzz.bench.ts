@@ -69,7 +69,7 @@ export async function run(opts: { runs?: number; seed?: number } = {}) {
       const append = (i: number) =>
         recordAudit(app.db, {
           clientId: client.id,
-          action: 'bench.append',
+          action: 'audit.exported', // any action: a scratch database
           target: { kind: 'bench', id: i },
           details: { i },
         });

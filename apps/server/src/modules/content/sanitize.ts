@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtmlFn from 'sanitize-html';
 import type { IOptions } from 'sanitize-html';
 
 // Rich text from the landing page editor (TipTap) is stored only after this pass, so no stored HTML
@@ -102,12 +103,17 @@ const OPTIONS: IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
 };
 
+const require = createRequire(import.meta.url);
+
 // Our own uploads are referenced by a path, which carries no scheme and stays on our origin.
 const RELATIVE_ALLOWED = /^\/files\/[0-9a-f-]{36}$/i;
 
 /** The HTML with everything outside the allow-list removed; '' stays ''. */
 export function sanitizeRichHtml(html: string): string {
   if (html === '') return '';
+  // Required at the first rich text saved, not at start: it and its HTML parser are about 0.1 s and
+  // 18 MiB that an idle server does not need (bench/README.md "Embedded mode").
+  const sanitizeHtml = require('sanitize-html') as typeof sanitizeHtmlFn;
   return sanitizeHtml(html, {
     ...OPTIONS,
     // Relative URLs other than our /files/{id} are dropped: on a custom landing domain they would

@@ -1,4 +1,10 @@
-import { Resvg } from '@resvg/resvg-js';
+import { createRequire } from 'node:module';
+import type * as ResvgJs from '@resvg/resvg-js';
+
+// resvg (a 4 MB native addon) is required at the first sample image, not at start: this file is
+// re-exported by the creative module's index, which the server loads (bench/README.md "Embedded mode").
+const require = createRequire(import.meta.url);
+const resvg = () => require('@resvg/resvg-js') as typeof ResvgJs;
 
 // Drawn pictures for tests, screenshots and demo data: no stock photos in the repository.
 
@@ -17,7 +23,7 @@ export function samplePortraitPng(size = 512, hue = 210): Buffer {
   <path d="M34 42 C33 26 44 21 52 22 C62 22 68 30 66 42 C64 34 58 31 50 31 C42 31 37 35 34 42 Z" fill="hsl(25,45%,22%)"/>
   <path d="M40 72 L50 84 L60 72" fill="none" stroke="#ffffff" stroke-width="2.5"/>
 </svg>`;
-  return new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
+  return new (resvg().Resvg)(svg, { font: { loadSystemFonts: false } }).render().asPng();
 }
 
 /** A simple word-mark logo (PNG) with transparent background, `width` x `width / 4`. */
@@ -28,5 +34,5 @@ export function sampleLogoPng(width = 400, color = '#111827'): Buffer {
   <rect x="46" y="16" width="120" height="8" rx="4" fill="${color}"/>
   <rect x="46" y="30" width="80" height="6" rx="3" fill="${color}" opacity="0.55"/>
 </svg>`;
-  return new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
+  return new (resvg().Resvg)(svg, { font: { loadSystemFonts: false } }).render().asPng();
 }

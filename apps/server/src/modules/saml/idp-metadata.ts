@@ -11,8 +11,9 @@ type XmlParser = new (o: { errorHandler: Record<'error' | 'fatalError', (m: stri
   parseFromString(xml: string, type: string): XmlElement;
 };
 // Loaded untyped: @xmldom/xmldom's typings pull the DOM lib into the server's program, where its
-// BodyInit and BlobPart clash with Node's.
-const { DOMParser } = createRequire(import.meta.url)('@xmldom/xmldom') as { DOMParser: XmlParser };
+// BodyInit and BlobPart clash with Node's. Required at the first metadata read, not at start
+// (bench/README.md "Embedded mode").
+const require = createRequire(import.meta.url);
 
 const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -31,6 +32,7 @@ export function parseIdpMetadata(xml: string): IdpMetadata | string {
   // Metadata needs no DTD; refusing one keeps entity expansion out.
   if (/<!DOCTYPE/i.test(xml)) return 'must not contain a DOCTYPE';
   let doc: XmlElement;
+  const { DOMParser } = require('@xmldom/xmldom') as { DOMParser: XmlParser };
   try {
     doc = new DOMParser({
       errorHandler: {

@@ -7,11 +7,18 @@ import { CLUSTER_READY, CLUSTER_REDIS_READY, startRedis } from './cluster-kit.ts
 import { createTestApp, freshDatabaseUrl } from '../helpers.ts';
 import { makeClient, signedIn } from '../http.ts';
 
+/**
+ * Four connections per in-process app: this suite runs beside the PostgreSQL API run, and with the
+ * default ten each, the two runs together once took PostgreSQL past its 100 connections ("too many
+ * clients" in a CI-like run of 2026-12-06). These apps answer a handful of requests at a time.
+ */
+const POOL = { DATABASE_POOL_SIZE: '4' };
+
 /** Two real apps (A, B) on one PostgreSQL database, with `env` (REDIS_URL…). */
 async function twoInstances(env: Record<string, string> = {}): Promise<[FastifyInstance, FastifyInstance]> {
   const DATABASE_URL = (await freshDatabaseUrl())!;
-  const a = await createTestApp({ env: { DATABASE_URL, ...env } });
-  const b = await createTestApp({ env: { DATABASE_URL, ...env } });
+  const a = await createTestApp({ env: { DATABASE_URL, ...POOL, ...env } });
+  const b = await createTestApp({ env: { DATABASE_URL, ...POOL, ...env } });
   return [a, b];
 }
 
@@ -85,7 +92,8 @@ describe.skipIf(!CLUSTER_READY)('two instances on one PostgreSQL without Redis',
 describe.skipIf(!CLUSTER_REDIS_READY)('two deployments on one Redis with REDIS_PREFIX', () => {
   it("hear only their own feed items; instances of one deployment hear each other's", async () => {
     const redis = await startRedis();
-    const app = (prefix: string) => createTestApp({ env: { REDIS_URL: redis.url, REDIS_PREFIX: prefix } });
+    const app = (prefix: string) =>
+      createTestApp({ env: { ...POOL, REDIS_URL: redis.url, REDIS_PREFIX: prefix } });
     const [mine, mineToo, theirs] = [await app('one:'), await app('one:'), await app('two:')];
     const clientId = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c0000aa';
     const heard = { mineToo: [] as number[], theirs: [] as number[] };

@@ -188,3 +188,24 @@ export async function crashRig(name: string, extraEnv: Record<string, string> = 
   };
   return { dir, running, env };
 }
+
+/**
+ * Waits until the running server has stored what `count` reads as `want` (syncs store a batch of
+ * pages in one transaction while the next batch is read, so a held read says only that the batches
+ * before it are on their way: the kill must come after they committed). On PostgreSQL it polls the
+ * database; PGlite's folder cannot be opened while the server holds it, so there it waits 10 s.
+ */
+export async function storedBeforeKill<T>(
+  env: Record<string, string>,
+  count: (q: Query) => Promise<T>,
+  want: T,
+): Promise<void> {
+  if (!env.DATABASE_URL) {
+    await new Promise((r) => setTimeout(r, 10_000));
+    return;
+  }
+  await poll(async () => {
+    const now = await withDatabase(env, count);
+    return JSON.stringify(now) === JSON.stringify(want) ? true : null;
+  }, 90_000);
+}

@@ -5,7 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../helpers.ts';
 import { startServer, stopServer } from '../server-process.ts';
 import type { ServerProcess } from '../server-process.ts';
-import { Caller, crashMailbox, poll, registerOwner, syncFinished, withDatabase } from './crash-kit.ts';
+import {
+  Caller,
+  crashMailbox,
+  poll,
+  registerOwner,
+  storedBeforeKill,
+  syncFinished,
+  withDatabase,
+} from './crash-kit.ts';
 import type { Query } from './crash-kit.ts';
 import { startFakeMarketo } from '../fakes/marketo.ts';
 
@@ -70,9 +78,10 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Market
     api.base = first.url;
     await registerOwner(api, 'crash@marketo.example');
 
-    // The big list is read 10 pages for the leads (contacts), then again for its members: at the
-    // thirteenth call the leads are all in and two pages of members.
-    fake.holdAt(`/rest/v1/lists/${big.id}/leads.json`, 13);
+    // The big list is read 10 pages for the leads (contacts), then again for its members, which are
+    // stored four pages at a time (STORE_BATCH, 1,000: 1,200) while the next four are read: at the
+    // fifteenth call the leads are all in and the first four pages of members.
+    fake.holdAt(`/rest/v1/lists/${big.id}/leads.json`, 15);
     const connected = await api.json<{ integration: { is_active: boolean } }>(
       'POST',
       `/v1/integration/crm/marketo/client/${api.clientId}/connection`,
@@ -81,12 +90,13 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Market
     expect(connected.integration.is_active).toBe(true);
 
     await poll(async () => (fake.held() > 0 ? true : null), 60_000);
+    await storedBeforeKill(env, async (q) => (await marketoCounts(q, api.clientId)).members, 4 * PAGE);
     await stopServer(first, 'SIGKILL');
     expect(first.child.signalCode).toBe('SIGKILL');
     fake.release();
 
     const left = await withDatabase(env, (q) => marketoCounts(q, api.clientId));
-    expect(left).toMatchObject({ contacts: LEADS, distinct_contacts: LEADS, lists: 3, members: 2 * PAGE });
+    expect(left).toMatchObject({ contacts: LEADS, distinct_contacts: LEADS, lists: 3, members: 4 * PAGE });
 
     const second = await startServer(env);
     running.push(second);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../helpers.ts';
 import { startServer, stopServer } from '../server-process.ts';
 import type { ServerProcess } from '../server-process.ts';
+import type { Query } from './crash-kit.ts';
 import {
   Caller,
   connectByOAuth,
@@ -12,6 +13,7 @@ import {
   opportunityCounts,
   poll,
   registerOwner,
+  storedBeforeKill,
   syncFinished,
   withDatabase,
 } from './crash-kit.ts';
@@ -61,20 +63,22 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Salesf
 
     // whoami, stages, record types, users, accounts, contacts, leads (7 calls), the opportunities query
     // with CurrencyIsoCode this single-currency org refuses (1), then per page of opportunities the
-    // page and its contact roles (3 queries of 200 ids): the 45th call, the tenth page, waits with
-    // nine pages stored.
+    // page and its contact roles (3 queries of 200 ids): the 45th call, the tenth page, waits. Pages
+    // are stored two at a time (STORE_BATCH, 1,000) while the next two are read: eight are in.
     fake.holdAfter(7 + 1 + 9 * 4 + 1);
     const callback = await connectByOAuth(api, 'salesforce');
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toMatch(/connected=salesforce/);
 
     await poll(async () => (fake.held() > 0 ? true : null), 60_000);
+    const stored = (q: Query) => opportunityCounts(q, api.clientId);
+    await storedBeforeKill(env, stored, { n: 8 * BATCH, distinct: 8 * BATCH });
     await stopServer(first, 'SIGKILL');
     expect(first.child.signalCode).toBe('SIGKILL');
     fake.release();
 
     const left = await withDatabase(env, (q) => opportunityCounts(q, api.clientId));
-    expect(left.n).toBe(9 * BATCH);
+    expect(left.n).toBe(8 * BATCH);
     expect(left.distinct).toBe(left.n);
 
     const second = await startServer(env);

@@ -22,9 +22,13 @@ try {
 const { PRODUCT_NAME } = await import('@rally/shared');
 const { buildApp } = await import('./app.ts');
 const { DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } = await import('./db/seed.ts');
-const app = await buildApp(config);
+// Decision 0037: the demo's Meta, served in this process on loopback when no Meta app is set up.
+const { demoNetworksWanted, startDemoNetworks } = await import('./demo-networks/index.ts');
+const demo = demoNetworksWanted(config) ? await startDemoNetworks(config) : null;
+const app = await buildApp(demo?.config ?? config);
+if (demo) app.addHook('onClose', () => demo.networks.close());
 if (config.seedDemo && config.services.includes('main')) {
-  app.log.info({ seed: await seedDemoAll(app) }, 'demo seed');
+  app.log.info({ seed: await seedDemoAll(app, { networks: demo?.networks }) }, 'demo seed');
 }
 await app.listen({ host: config.host, port: config.port });
 

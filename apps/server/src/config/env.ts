@@ -138,6 +138,13 @@ const schema = z.object({
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
     .optional(),
+  // Decision 0037: the loopback port of the demo's in-process Meta (0: any free port).
+  DEMO_META_PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 to 65535')
+    .max(65535, 'must be 0 to 65535')
+    .default(0),
   ALLOW_PRIVATE_FETCH: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('false')
@@ -384,6 +391,8 @@ export type Config = {
   logLevel: string;
   webDist: string;
   seedDemo: boolean;
+  /** Loopback port of the demo's in-process Meta when SEED_DEMO runs without a Meta app (0: any). */
+  demoMetaPort: number;
   /** Fetches of one ad tag this close around a click make it a scanner's (decision 0017); 0: off. */
   trackingBurstMs: number;
   trackingLandingViewMs: number;
@@ -552,6 +561,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
+    demoMetaPort: e.DEMO_META_PORT,
     trustProxy: trustProxy as Config['trustProxy'],
     trackingBurstMs: e.TRACKING_BURST_MS,
     trackingLandingViewMs: e.TRACKING_LANDING_VIEW_MS,

@@ -1,9 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES } from '@rally/shared';
 import { createTestApp } from '../../test/helpers.ts';
 import { verifyPassword } from '../lib/passwords.ts';
+import { startDemoMeta } from '../demo-networks/index.ts';
 import {
+  adAudiences,
+  adCampaignStats,
+  adCampaigns,
+  adNetworkConnections,
   cadences,
   clients,
   integrations,
@@ -14,7 +19,15 @@ import {
   targets,
   users,
 } from './schema/index.ts';
-import { DEMO_CLIENTS, DEMO_EMAIL, DEMO_PASSWORD, seedDemo, seedDemoData, seedDemoSdrRep } from './seed.ts';
+import {
+  DEMO_CLIENTS,
+  DEMO_EMAIL,
+  DEMO_PASSWORD,
+  seedDemo,
+  seedDemoAll,
+  seedDemoData,
+  seedDemoSdrRep,
+} from './seed.ts';
 
 async function counts(db: Awaited<ReturnType<typeof createTestApp>>['db']) {
   const [u] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
@@ -99,5 +112,106 @@ describe('demo seed', () => {
       .from(targets)
       .where(eq(targets.salesRepId, rep!.id));
     expect(n).toBeGreaterThan(0);
+  });
+
+  it('connects Northwind to the demo Meta with two campaigns and four weeks of pulled results, once (decision 0037)', async () => {
+    const networks = await startDemoMeta();
+    try {
+      const app = await createTestApp({
+        workers: false,
+        env: {
+          META_APP_ID: networks.meta.appId,
+          META_APP_SECRET: networks.meta.appSecret,
+          META_GRAPH_URL: networks.meta.url,
+          META_AUTH_URL: networks.meta.url,
+          META_API_VERSION: networks.meta.version,
+        },
+      });
+      const first = await seedDemoAll(app, { networks });
+      expect(first.networkCampaigns).toBe(2);
+      expect(first.networkStats).toBeGreaterThan(40);
+
+      const agency = DEMO_CLIENTS.agency.id;
+      const [conn] = await app.db
+        .select()
+        .from(adNetworkConnections)
+        .where(eq(adNetworkConnections.clientId, agency));
+      expect(conn).toMatchObject({
+        network: 'meta',
+        isActive: true,
+        adAccountName: 'Northwind Ads',
+        pageName: 'Northwind Agency',
+      });
+      // Acme is left for the e2e walk that connects Meta by hand.
+      expect(
+        await app.db
+          .select()
+          .from(adNetworkConnections)
+          .where(eq(adNetworkConnections.clientId, DEMO_CLIENTS.acme.id)),
+      ).toHaveLength(0);
+      const [audience] = await app.db.select().from(adAudiences).where(eq(adAudiences.clientId, agency));
+      expect(audience).toMatchObject({ sourceKind: 'cohort', state: 'ready' });
+      const campaigns = await app.db.select().from(adCampaigns).where(eq(adCampaigns.clientId, agency));
+      expect(campaigns.map((c) => c.status).sort()).toEqual(['active', 'paused']);
+      expect(campaigns.every((c) => c.statsPulledAt && !c.statsError)).toBe(true);
+
+      // The live campaign's results reach from four weeks ago to today, each ad's day once; the
+      // paused one stopped 12 days ago.
+      const days = async (status: 'active' | 'paused') => {
+        const c = campaigns.find((x) => x.status === status)!;
+        const [r] = await app.db
+          .select({
+            first: sql<string>`min(${adCampaignStats.day})::text`,
+            last: sql<string>`max(${adCampaignStats.day})::text`,
+            rows: sql<number>`count(*)::int`,
+            distinct: sql<number>`count(distinct (${adCampaignStats.networkAdId}, ${adCampaignStats.day}))::int`,
+            spend: sql<number>`sum(${adCampaignStats.spendMinor})::int`,
+            clicks: sql<number>`sum(${adCampaignStats.clicks})::int`,
+          })
+          .from(adCampaignStats)
+          .where(eq(adCampaignStats.campaignId, c.id));
+        return r!;
+      };
+      const iso = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+      const live = await days('active');
+      expect(live).toMatchObject({ first: iso(28), last: iso(0), rows: 58 });
+      expect(live.distinct).toBe(live.rows);
+      expect(live.spend).toBeGreaterThan(0);
+      expect(live.clicks).toBeGreaterThan(0);
+      const paused = await days('paused');
+      expect(paused).toMatchObject({ first: iso(26), last: iso(12), rows: 30 });
+
+      // A restart: the same seed adds nothing, and a pull after it stores each day once again.
+      const count = async () =>
+        (
+          await app.db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(adCampaignStats)
+            .where(eq(adCampaignStats.clientId, agency))
+        )[0]!.n;
+      const before = await count();
+      const second = await seedDemoAll(app, { networks });
+      expect(second).toMatchObject({ networkCampaigns: 0, networkStats: 0 });
+      expect(await app.db.select().from(adCampaigns).where(eq(adCampaigns.clientId, agency))).toHaveLength(2);
+      expect(
+        await app.db
+          .select()
+          .from(adNetworkConnections)
+          .where(and(eq(adNetworkConnections.clientId, agency), eq(adNetworkConnections.network, 'meta'))),
+      ).toHaveLength(1);
+      const live2 = campaigns.find((x) => x.status === 'active')!;
+      expect((await app.adCampaignStats.pull(live2.id))?.rows).toBeGreaterThan(0);
+      expect(await count()).toBe(before);
+
+      // The campaign sync after start draws the ads and puts them on the world's ads at the fake.
+      await app.adCampaigns.sync(live2.id);
+      const [synced] = await app.db.select().from(adCampaigns).where(eq(adCampaigns.id, live2.id));
+      expect(synced).toMatchObject({ syncState: 'synced', syncError: null, effectiveStatus: 'ACTIVE' });
+      expect(synced!.ads.map((a) => a.adId)).toEqual(live2.ads.map((a) => a.adId));
+      expect(synced!.ads.every((a) => a.renderKey !== '' && a.effectiveStatus === 'ACTIVE')).toBe(true);
+      await app.close();
+    } finally {
+      await networks.close();
+    }
   });
 });

@@ -21,6 +21,10 @@ import { seedDemoEmailAds } from '../modules/email-ads/index.ts';
 import type { CampaignService } from '../modules/campaigns/index.ts';
 import type { JourneyService } from '../modules/journeys/index.ts';
 import type { BillingService, Charging, PaymentProvider } from '../modules/billing/index.ts';
+import { seedDemoAdNetwork } from '../modules/ad-networks/demo.ts';
+import type { AdCampaignStats } from '../modules/ad-networks/campaign-stats.ts';
+import type { DemoNetworks } from '../demo-networks/index.ts';
+import { createSecretBox } from '../lib/crypto.ts';
 import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
 
 export const DEMO_EMAIL = 'demo@rally.test';
@@ -254,6 +258,37 @@ export async function seedDemoBillingData(deps: {
   );
 }
 
+/**
+ * Issue 39 item "The demo gets a connected network" (decision 0037): Northwind, where the demo user
+ * lands, has Meta connected to the demo's in-process fake, a live and a paused campaign on its
+ * "engaged prospects" cohort and about four weeks of their results, pulled by the stats job. Only
+ * when the demo network runs (`networks`); after the cohort and content seeds; once.
+ */
+export async function seedDemoNetworkData(deps: {
+  db: Db;
+  appSecret: string;
+  stats: AdCampaignStats;
+  networks: DemoNetworks | null;
+  now?: Date;
+}): Promise<{ campaigns: number; stats: number }> {
+  if (!deps.networks) return { campaigns: 0, stats: 0 };
+  const [demoUser] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, DEMO_EMAIL));
+  return seedDemoAdNetwork(
+    {
+      db: deps.db,
+      box: createSecretBox(deps.appSecret),
+      stats: deps.stats,
+      networks: deps.networks,
+      userId: demoUser?.id,
+    },
+    DEMO_CLIENTS.agency.id,
+    deps.now,
+  );
+}
+
 /** The demo rep who is the demo SDR (sam@rally.test) in Acme: Owen Castillo of the CSV. */
 const DEMO_SDR_REP = 'owen.castillo@acme-robotics.example';
 
@@ -280,8 +315,11 @@ export async function seedDemoSdrRep(db: Db): Promise<{ renamed: number }> {
  * nothing and seed twice (issue 41 item 1: a crash on integrations_client_source_uq, 1,636
  * engagement events instead of 1,514).
  */
-export async function seedDemoAll(app: FastifyInstance): Promise<DemoSeedSummary> {
-  return app.database.withLock(DEMO_SEED_LOCK, () => seedDemoSteps(app));
+export async function seedDemoAll(
+  app: FastifyInstance,
+  opts: { networks?: DemoNetworks | null } = {},
+): Promise<DemoSeedSummary> {
+  return app.database.withLock(DEMO_SEED_LOCK, () => seedDemoSteps(app, opts.networks ?? null));
 }
 
 /** What one run of the demo seed made (all zero when the data was there already). */
@@ -294,9 +332,12 @@ export type DemoSeedSummary = {
   cohorts: number;
   campaigns: number;
   invoices: number;
+  /** Network campaigns and the daily result rows pulled for them (decision 0037). */
+  networkCampaigns: number;
+  networkStats: number;
 };
 
-async function seedDemoSteps(app: FastifyInstance): Promise<DemoSeedSummary> {
+async function seedDemoSteps(app: FastifyInstance, networks: DemoNetworks | null): Promise<DemoSeedSummary> {
   const users = await seedDemo(app.db);
   const data = await seedDemoData({ db: app.db, config: app.config, log: app.log });
   const crm = await seedDemoCrmData(app.db);
@@ -318,6 +359,13 @@ async function seedDemoSteps(app: FastifyInstance): Promise<DemoSeedSummary> {
   const emailAds = await seedDemoEmailAdsData({ db: app.db, tracking: app.tracking });
   // After the engagement seeds: the demo invoices bill their superprospects.
   const billing = await seedDemoBillingData({ db: app.db, billing: app.billing });
+  // After the cohort and content seeds: the network campaigns run a demo cohort and a demo ad.
+  const network = await seedDemoNetworkData({
+    db: app.db,
+    appSecret: app.config.appSecret,
+    stats: app.adCampaignStats,
+    networks,
+  });
   // Last: the seeds above find reps by the CSV's e-mails.
   await seedDemoSdrRep(app.db);
   return {
@@ -329,5 +377,7 @@ async function seedDemoSteps(app: FastifyInstance): Promise<DemoSeedSummary> {
     cohorts: cohorts.cohorts,
     campaigns: campaigns.campaigns,
     invoices: billing.invoices,
+    networkCampaigns: network.campaigns,
+    networkStats: network.stats,
   };
 }

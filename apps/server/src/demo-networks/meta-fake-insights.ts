@@ -1,5 +1,5 @@
 /**
- * The Ads Insights half of the Meta fake (test/fakes/meta.ts): `GET /{campaign-id}/insights`.
+ * The Ads Insights half of the Meta fake (meta-fake.ts): `GET /{campaign-id}/insights`.
  * Rules, each from Meta's pages (developers.facebook.com/docs/marketing-api/insights and its
  * Parameters reference), stricter where Meta is loose:
  * - `level` one of ad, adset, campaign, account; `fields` only known insights fields (an unknown one is
@@ -48,6 +48,11 @@ export function createMetaInsights(deps: {
   campaignOf: (id: string) => { account: string; adIds: string[] } | null;
   currencyOf: (account: string) => string;
   refuse: Refuse;
+  /**
+   * What an ad did on a day when `setDay` did not say (null: no delivery): the demo's network
+   * (decision 0037) and the stats bench deliver every day without storing each one.
+   */
+  delivery?: (adId: string, day: string) => FakeMetaDay | null;
 }) {
   /** `${adId}|${day}` → what the ad did that day. */
   const days = new Map<string, FakeMetaDay>();
@@ -85,10 +90,12 @@ export function createMetaInsights(deps: {
     const currency = deps.currencyOf(campaign.account);
 
     const rows: Record<string, unknown>[] = [];
-    const wanted = [...days.entries()]
-      .map(([key, d]) => ({ adId: key.split('|')[0] ?? '', day: key.split('|')[1] ?? '', d }))
-      .filter((x) => campaign.adIds.includes(x.adId) && x.day >= since && x.day <= until)
-      .sort((a, b) => (a.day === b.day ? a.adId.localeCompare(b.adId) : a.day.localeCompare(b.day)));
+    const wanted = deps.delivery
+      ? generated(deps.delivery, campaign.adIds, since, until)
+      : [...days.entries()]
+          .map(([key, d]) => ({ adId: key.split('|')[0] ?? '', day: key.split('|')[1] ?? '', d }))
+          .filter((x) => campaign.adIds.includes(x.adId) && x.day >= since && x.day <= until);
+    wanted.sort((a, b) => (a.day === b.day ? a.adId.localeCompare(b.adId) : a.day.localeCompare(b.day)));
     for (const { adId, day, d } of wanted) {
       const all: Record<string, unknown> = {
         account_currency: currency,
@@ -119,6 +126,25 @@ export function createMetaInsights(deps: {
       paging.next = next.toString();
     }
     return { status: 200, body: { data: page, paging } };
+  }
+
+  /** Each ad's days in the range: a day set by `setDay` first, else the delivery's. */
+  function generated(
+    delivery: (adId: string, day: string) => FakeMetaDay | null,
+    adIds: string[],
+    since: string,
+    until: string,
+  ) {
+    const out: { adId: string; day: string; d: FakeMetaDay }[] = [];
+    const last = Date.parse(`${until}T00:00:00Z`);
+    for (let t = Date.parse(`${since}T00:00:00Z`); t <= last; t += 86_400_000) {
+      const day = new Date(t).toISOString().slice(0, 10);
+      for (const adId of adIds) {
+        const d = days.get(`${adId}|${day}`) ?? delivery(adId, day);
+        if (d) out.push({ adId, day, d });
+      }
+    }
+    return out;
   }
 
   return {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The campaign half of the Meta fake (test/fakes/meta.ts): images, campaigns, ad sets, creatives and
+ * The campaign half of the Meta fake (meta-fake.ts): images, campaigns, ad sets, creatives and
  * ads on the Marketing API's paths. Each rule names the page it follows; where Meta's check is looser
  * or depends on the account, this is stricter, so an adapter mistake fails a test.
  *

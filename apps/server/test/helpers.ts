@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { onTestFinished } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import type { BuildOptions } from '../src/app.ts';
@@ -41,14 +41,17 @@ function cleanUp(fn: () => Promise<void>): void {
 
 /**
  * A database of its own for one test file: in-memory PGlite, or a new database on the test
- * PostgreSQL server, dropped when the file ends.
+ * PostgreSQL server, dropped when the file ends. In the API suite it is a copy of the migrated
+ * template (global-setup.ts), so the app's migrations find nothing to do; the multi-process suite's
+ * databases start empty.
  */
 export async function freshDatabaseUrl(): Promise<string | undefined> {
   if (!TEST_DATABASE_URL) return undefined;
   const name = `rally_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const template = inject('pgTemplate');
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   cleanUp(async () => {
     const c = new pg.Client({ connectionString: TEST_DATABASE_URL });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import {
   prospects,
   salesReps,
   targets,
+  uncountedEvents,
 } from '../apps/server/src/db/schema/index.ts';
 import { enqueueEvents, foldQueue, peekVersioned } from '../apps/server/src/modules/tracking/repository.ts';
 import { createSuppressionKey } from '../apps/server/src/modules/suppressions/key.ts';
@@ -25,6 +26,8 @@ import { judge } from '../apps/server/src/modules/tracking/verdict.ts';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import { cpuSeconds, postgresCpuSeconds, report, root, startProcess } from './lib.ts';
 import type { Server } from './lib.ts';
+import { distinctTags, mixLines, seedMix } from './ingest-mix.ts';
+import { MIX_AGENTS } from './ingest-mix.ts';
 
 /**
  * Impression ingest (issues 7 and 19): `GET /t/{token}/ad/300x250.png` on the real server process
@@ -39,9 +42,18 @@ import type { Server } from './lib.ts';
  * can reach on the machine. Real PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (a
  * scratch database, dropped after), else embedded PGlite in a temporary data folder. wrk comes from
  * Debian's packages (installed when missing).
+ *
+ * Beside it, in the same run (issue 43), the realistic mix of ingest-mix.ts: three clients' cadences,
+ * ads like the demo's that name the prospect or the rep, the four sizes and the e-mail rendition,
+ * Zipf-skewed repeats per target, and the agents and addresses of mail clients, image proxies,
+ * Apple's prefetch and gateways (the server trusts the loopback proxy's X-Forwarded-For), against a
+ * bare server answering a real ad of each rendition. Every answer must be stored once, counted or
+ * not. `BENCH_INGEST_MIX=uniform` or `realistic` runs one of the two.
  */
 
 const TARGETS = 2_000;
+/** Where the mix's rendered images are kept between runs (BENCH_INGEST_ADS). */
+const KEPT_ADS = process.env.BENCH_INGEST_ADS ?? path.join(tmpdir(), 'rally-bench-ingest-ads');
 const REPS = 8;
 const CONNECTIONS = 50;
 const UA =
@@ -130,7 +142,7 @@ type Cpu = { server: number; database: number; load: number };
 
 /**
  * wrk's script: requests round-robin over the paths of a file (built once, so wrk formats nothing
- * per request), a browser user agent, and no new request after `seconds` (`delay` holds every
+ * per request), a browser user agent (the mix's lines name their own agent and address), and no new request after `seconds` (`delay` holds every
  * connection from then on), so that the requests in flight are answered and counted before wrk
  * stops: every request the server saw is in the figures. LuaJIT's ffi reads the monotonic clock.
  */
@@ -145,11 +157,20 @@ local function now()
   ffi.C.clock_gettime(1, ts)
   return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
 end
+local AGENTS = { ${MIX_AGENTS.map((a) => JSON.stringify(a.ua)).join(', ')} }
 local reqs, i, deadline
 function init(args)
   wrk.headers["User-Agent"] = "${UA}"
   reqs = {}
-  for line in io.lines(args[1]) do reqs[#reqs + 1] = wrk.format("GET", line) end
+  -- A line is a path, or (the realistic mix) a path, an agent's index and the client's address.
+  for line in io.lines(args[1]) do
+    local p, a, ip = line:match("^([^\t]+)\t(%d+)\t(.+)$")
+    if p then
+      reqs[#reqs + 1] = wrk.format("GET", p, { ["User-Agent"] = AGENTS[tonumber(a) + 1], ["X-Forwarded-For"] = ip })
+    else
+      reqs[#reqs + 1] = wrk.format("GET", line)
+    end
+  end
   i = tonumber(args[2]) % #reqs
   deadline = now() + tonumber(args[3])
 end
@@ -226,25 +247,27 @@ async function charged(server: Server, url: string, paths: string[], seconds: nu
   return { rps: r.rps, p99: r.p99, ok: r.ok, bad: r.bad, cpu };
 }
 
-/** Impressions round-robin over the tokens' tag paths (also the bare server's, which ignores them). */
-function impressions(server: Server, url: string, tokens: string[], seconds: number): Promise<Load> {
-  return charged(
-    server,
-    url,
-    tokens.map((t) => `/t/${t}/ad/300x250.png`),
-    seconds,
-  );
+/** Files under a folder (the renderer's disk cache: one per image rendered). */
+function countFiles(dir: string): number {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  } catch {
+    return 0;
+  }
 }
 
 function hello(server: Server, url: string, seconds: number): Promise<Load> {
   return charged(server, url, ['/healthz'], seconds);
 }
 
-/** The ad's PNG bytes as the real server serves them, fetched uncounted (no user agent: a peek). */
-function adBytes(url: string, token: string): Promise<Buffer> {
+/**
+ * An ad's PNG bytes as the real server serves them, fetched with no user agent: judged a bot's, so
+ * stored uncounted (the check below counts it among the answers).
+ */
+function adBytes(url: string, tagPath: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     http
-      .get(`${url}/t/${token}/ad/300x250.png`, (res) => {
+      .get(`${url}${tagPath}`, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
@@ -347,12 +370,16 @@ async function databaseAlone(database: Database, tokens: string[], seconds: numb
   return folded / ((performance.now() - started) / 1000);
 }
 
-async function storedEvents(database: Database): Promise<{ events: number; counted: number }> {
+/** Events stored (counted, and kept uncounted with their verdict) and the targets' impressions. */
+async function storedEvents(
+  database: Database,
+): Promise<{ events: number; uncounted: number; counted: number }> {
   const [e] = await database.db.select({ n: count() }).from(engagementEvents);
+  const [u] = await database.db.select({ n: count() }).from(uncountedEvents);
   const [t] = await database.db
     .select({ n: sql<number>`coalesce(sum(${targets.impressions}), 0)::int` })
     .from(targets);
-  return { events: e!.n, counted: t!.n };
+  return { events: e!.n, uncounted: u!.n, counted: t!.n };
 }
 
 /** wrk from Debian's packages when it is not on the machine yet (issue 19). */
@@ -386,49 +413,107 @@ export async function run(seconds: number) {
     databaseUrl = u.toString();
   }
   const open = () => openDatabase({ databaseUrl, dataDir });
+  // BENCH_INGEST_MIX: `uniform` (issue 19's case), `realistic` (issue 43's mix), else both in one run.
+  const mode = process.env.BENCH_INGEST_MIX ?? 'both';
+  const withUniform = mode !== 'realistic';
+  const withMix = mode !== 'uniform';
   let bare: Server | undefined;
+  let bareMix: Server | undefined;
   let real: Server | undefined;
   try {
     const setup = await open();
     const tokens = await seed(setup);
+    const mix = withMix ? await seedMix(setup) : [];
     await setup.close();
 
+    // The mix's images, rendered by an earlier run of the bench (their keys are content hashes of the
+    // same seeded names, pictures and ads): first renders cost 0.05–0.6 s each, minutes in all.
+    const adsDir = path.join(dataDir, 'cache', 'ads');
+    if (withMix && existsSync(KEPT_ADS)) cpSync(KEPT_ADS, adsDir, { recursive: true });
+    const keptImages = countFiles(adsDir);
     real = await startProcess(path.join(root, 'apps/server/src/main.ts'), {
       DATA_DIR: dataDir,
       SEED_DEMO: 'false',
+      // The mix's lines carry the client's address as a proxy would (Apple's, the gateways' ranges).
+      TRUST_PROXY: 'loopback',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     });
     // The server prints localhost; the load generator goes straight to the IPv4 loopback it listens on.
     const realUrl = real.url.replace('//localhost:', '//127.0.0.1:');
+    // Every request answered 2xx, each of which must be stored once (counted or not).
+    let answered = 0;
     // The baseline serves the very bytes of the real ad.
     const pngFile = path.join(scratchDir, 'ad.png');
-    writeFileSync(pngFile, await adBytes(realUrl, tokens[0]!));
+    writeFileSync(pngFile, await adBytes(realUrl, `/t/${tokens[0]}/ad/300x250.png`));
+    answered += 1;
     bare = await startProcess(path.join(root, 'bench/png-server.ts'), { PNG_FILE: pngFile });
 
-    // Warm up both (the ad images get rendered and cached here).
-    let answered = 0;
-    const warm = await impressions(real, realUrl, tokens, 3);
-    answered += warm.ok;
-    await impressions(bare, bare.url, tokens, 2);
+    // The mix: its first renders made here (each image once, 4 at a time), and a real ad of each
+    // rendition for its bare server.
+    const lines = mixLines(mix, 200_000);
+    let firstRenders = '';
+    if (withMix) {
+      const tags = distinctTags(lines);
+      const pngDir = mkdtempSync(path.join(scratchDir, 'mix-'));
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (next < tags.length) {
+            const tag = tags[next++]!;
+            const png = await adBytes(realUrl, tag);
+            answered += 1;
+            const rendition = /\/ad\/([a-z0-9]+)\.png$/.exec(tag)![1]!;
+            const file = path.join(pngDir, `${rendition}.png`);
+            if (!existsSync(file)) writeFileSync(file, png);
+          }
+        }),
+      );
+      const images = countFiles(adsDir);
+      firstRenders =
+        `${tags.length} tags fetched once in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${images} distinct ` +
+        `images, ${images - keptImages} rendered (the rest from ${KEPT_ADS})`;
+      cpSync(adsDir, KEPT_ADS, { recursive: true });
+      bareMix = await startProcess(path.join(root, 'bench/png-server.ts'), { PNG_DIR: pngDir });
+    }
+
+    // Warm up (the uniform ad gets rendered and cached here).
+    const uniformPaths = tokens.map((t) => `/t/${t}/ad/300x250.png`);
+    const warm: Load[] = [];
+    if (withUniform) {
+      warm.push(await charged(real, realUrl, uniformPaths, 3));
+      await charged(bare, bare.url, uniformPaths, 2);
+    }
+    if (bareMix) {
+      warm.push(await charged(real, realUrl, lines, 3));
+      await charged(bareMix, bareMix.url, lines, 2);
+    }
+    answered += warm.reduce((n, r) => n + r.ok, 0);
 
     const runs: Load[] = [];
     const bases: Load[] = [];
+    const mixRuns: Load[] = [];
+    const mixBases: Load[] = [];
     // The ceiling: the same server's /healthz, which does no I/O, so what any route of it can reach.
     const ceilings: Load[] = [];
+    const imagesBefore = countFiles(path.join(dataDir, 'cache', 'ads'));
     for (let i = 0; i < 2; i++) {
-      bases.push(await impressions(bare, bare.url, tokens, seconds));
-      const r = await impressions(real, realUrl, tokens, seconds);
-      answered += r.ok;
-      runs.push(r);
+      if (withUniform) {
+        bases.push(await charged(bare, bare.url, uniformPaths, seconds));
+        runs.push(await charged(real, realUrl, uniformPaths, seconds));
+      }
+      if (bareMix) {
+        mixBases.push(await charged(bareMix, bareMix.url, lines, seconds));
+        mixRuns.push(await charged(real, realUrl, lines, seconds));
+      }
       ceilings.push(await hello(real, realUrl, seconds));
     }
-    const bad = [warm, ...runs, ...ceilings].reduce((n, r) => n + r.bad, 0);
-    const rps = (runs[0]!.rps + runs[1]!.rps) / 2;
-    const base = (bases[0]!.rps + bases[1]!.rps) / 2;
-    const p99 = Math.max(runs[0]!.p99, runs[1]!.p99);
-    const basep99 = Math.max(bases[0]!.p99, bases[1]!.p99);
+    const rendersInRuns = countFiles(path.join(dataDir, 'cache', 'ads')) - imagesBefore;
+    answered += [...runs, ...mixRuns].reduce((n, r) => n + r.ok, 0);
+    const bad = [...warm, ...runs, ...mixRuns, ...ceilings].reduce((n, r) => n + r.bad, 0);
     const driver = databaseUrl ? 'PostgreSQL' : 'PGlite';
-    const ceiling = (ceilings[0]!.rps + ceilings[1]!.rps) / 2;
+    const mean = (xs: Load[]) => xs.reduce((n, r) => n + r.rps, 0) / xs.length;
+    const ceiling = mean(ceilings);
 
     await real.stop();
     real = undefined;
@@ -443,15 +528,42 @@ export async function run(seconds: number) {
       if (taken < 5_000) break;
     }
     const stored = await storedEvents(after);
-    const floor = await databaseAlone(after, tokens, seconds);
+    const floor = await databaseAlone(after, withUniform ? tokens : mix.map((m) => m.token), seconds);
     await after.close();
 
-    report(
-      `ad impression ingest (${driver})`,
-      `${Math.round(rps)} req/s`,
-      `${Math.round(base)} req/s (bare PNG)`,
-      rps / base,
-    );
+    const scenario = (name: string, rs: Load[], bs: Load[]) => {
+      const rps = mean(rs);
+      const base = mean(bs);
+      report(
+        `${name} (${driver})`,
+        `${Math.round(rps)} req/s`,
+        `${Math.round(base)} req/s (bare PNG)`,
+        rps / base,
+      );
+      console.log(
+        `  runs: ${rs.map((r, k) => `${Math.round(r.rps)}/${Math.round(bs[k]!.rps)} (${(r.rps / bs[k]!.rps).toFixed(3)})`).join(', ')}`,
+      );
+      const p99 = Math.max(...rs.map((r) => r.p99));
+      const basep99 = Math.max(...bs.map((r) => r.p99));
+      report(`  p99 latency`, `${p99.toFixed(1)} ms`, `${basep99.toFixed(1)} ms (bare PNG)`, p99 / basep99);
+      // Where a request's CPU goes, measured during the runs above: the ratio is, roughly, the bare
+      // request's total over the impression's, as the machine's cores are shared by all three.
+      console.log(`  CPU per request, impression: ${cpuLine(rs.map((r) => r.cpu))}`);
+      console.log(`  CPU per request, bare PNG:    ${cpuLine(bs.map((r) => r.cpu))}`);
+      return base;
+    };
+    let base = 0;
+    if (withUniform)
+      base = scenario('ad impression ingest, uniform: one ad, 2,000 targets, 300x250', runs, bases);
+    if (bareMix) {
+      const b = scenario(
+        `ad impression ingest, realistic mix: ${mix.length} targets, 3 clients, 5 sizes, Zipf repeats, mail clients`,
+        mixRuns,
+        mixBases,
+      );
+      base ||= b;
+      console.log(`  first renders: ${firstRenders}; new images during the measured runs: ${rendersInRuns}`);
+    }
     report(
       `  ceiling: the server's /healthz`,
       `${Math.round(ceiling)} req/s`,
@@ -473,19 +585,10 @@ export async function run(seconds: number) {
       `${Math.round(base)} req/s (bare PNG)`,
       bound / base,
     );
-    report(
-      `  p99 latency (${driver})`,
-      `${p99.toFixed(1)} ms`,
-      `${basep99.toFixed(1)} ms (bare PNG)`,
-      p99 / basep99,
-    );
-    // Where a request's CPU goes, measured during the runs above: the ratio is, roughly, the bare
-    // request's total over the impression's, as the machine's cores are shared by all three.
-    console.log(`  CPU per request, impression: ${cpuLine(runs.map((r) => r.cpu))}`);
     console.log(`  CPU per request, /healthz:    ${cpuLine(ceilings.map((r) => r.cpu))}`);
-    console.log(`  CPU per request, bare PNG:    ${cpuLine(bases.map((r) => r.cpu))}`);
     const verdictCost = classificationCost();
-    const serverUs = runs.reduce((n, r) => n + r.cpu.server, 0) / runs.length;
+    const measured = [...runs, ...mixRuns];
+    const serverUs = measured.reduce((n, r) => n + r.cpu.server, 0) / measured.length;
     report(
       `  classification (judge, agent cached)`,
       `${verdictCost.cached.toFixed(2)} µs/req`,
@@ -498,14 +601,17 @@ export async function run(seconds: number) {
       `${Math.round(serverUs)} µs/req (server CPU per impression)`,
       verdictCost.fresh / serverUs,
     );
-    const ok = stored.events === answered && stored.counted === answered && bad === 0;
+    // Every answer stored once (a person's counted, the rest uncounted with their verdict), and the
+    // targets' counters hold every counted one (every target's ads run).
+    const ok = stored.events + stored.uncounted === answered && stored.counted === stored.events && bad === 0;
     console.log(
-      `  events stored ${stored.events}, target impressions ${stored.counted}, answered 2xx ${answered}, ` +
-        `other ${bad}: ${ok ? 'equal' : 'MISMATCH'} (${leftQueued} left queued at shutdown, folded after)`,
+      `  events stored ${stored.events} counted + ${stored.uncounted} uncounted, target impressions ${stored.counted}, ` +
+        `answered 2xx ${answered}, other ${bad}: ${ok ? 'equal' : 'MISMATCH'} (${leftQueued} left queued at shutdown, folded after)`,
     );
     if (!ok) process.exitCode = 1;
   } finally {
     await bare?.stop();
+    await bareMix?.stop();
     await real?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(scratchDir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import type { TargetState } from './repository.ts';
 
 /** A content text that names prospect fields (data-id="prospect_…" tags) needs the prospect. */
 const PROSPECT_TAG = /prospect_/;
+const NO_PROSPECT = { firstName: '', lastName: '', companyName: null };
 
 /**
  * The PNG of the target's content at this size, personalised with its sales rep (and its prospect
@@ -21,24 +22,22 @@ export async function adImage(app: FastifyInstance, target: TargetState, size: A
   const row = await app.tracking.contentRow(target.content);
   if (!row) return neutralAd(size);
   const texts = `${row.title} ${row.imageText} ${row.landingPagePayload?.landing_button_name ?? ''}`;
-  // Most ads speak for the rep only: the prospect read is skipped and the image is shared by all of
-  // the rep's prospects in the cache.
-  const personal = PROSPECT_TAG.test(texts);
-  const prospect = personal
-    ? ((await app.tracking.prospect(target.prospectId)) ?? { firstName: '', lastName: '', companyName: null })
-    : { firstName: '', lastName: '', companyName: null };
+  // Most ads speak for the rep only: the prospect is left out, so the image is shared by all of the
+  // rep's prospects in the cache.
+  const prospect = PROSPECT_TAG.test(texts) ? target.prospect : NO_PROSPECT;
   const ad = await adImageFor(app, { content: row, size, target: { rep: target.rep, prospect } });
   if (!ad) return neutralAd(size);
-  // A prospect's own fields are not in the state's version, so only rep-level images are kept.
-  if (!personal) served.set(target, { ...memo, [size]: ad.key });
+  served.set(target, { ...memo, [size]: ad.key });
   return ad.png;
 }
 
 /**
  * The renderer's cache keys of the images already served for a target state read by the tracking
  * service's cache (issue 19: the key is a hash of every input of the ad, a tenth of an impression's
- * CPU to recompute). A state object lives only as long as the cached state it came from, which is
- * retired when its client's state version moves (content, rep, settings), so the image cannot
- * outlive what it shows. Keys, not images: the renderer's memory stays the one bound on PNG bytes.
+ * CPU to recompute; issue 43: with the prospect read per request, ads that name the prospect cost
+ * three times the others). A state object lives only as long as the cached state it came from, which
+ * is retired when its client's state version moves (content, rep, settings, and the prospect's
+ * fields and company name since migration 0065), so the image cannot outlive what it shows. Keys,
+ * not images: the renderer's memory stays the one bound on PNG bytes.
  */
 const served = new WeakMap<TargetState, Partial<Record<AdRendition, string>>>();

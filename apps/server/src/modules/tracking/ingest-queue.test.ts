@@ -1,13 +1,23 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { cadenceDays, cadences, content, salesReps, targets } from '../../db/schema/index.ts';
+import {
+  cadenceDays,
+  cadences,
+  companies,
+  content,
+  prospects,
+  salesReps,
+  targets,
+} from '../../db/schema/index.ts';
+import { adImageFor } from '../creative/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
 import {
   BROWSER_UA,
   makeCadence,
   makeContent,
+  makeProspect,
   makeRep,
   makeTarget,
   setWebsite,
@@ -162,6 +172,67 @@ describe('the cached state is the state as it is now', () => {
     expect(await impressionsOf(t.id)).toBe(4);
   });
 
+  it("an ad naming the prospect follows a change of the prospect's name, title or company (or the company's name) on the next request, though its image is kept per state too (issue 43)", async () => {
+    const tagged = await makeContent(app, clientId, { title: 'Named ad' });
+    const tag = (id: string) => `&lt;span data-id="${id}"&gt;x&lt;/span&gt;`;
+    await app.db
+      .update(content)
+      .set({
+        imageText: `Hi ${tag('prospect_first_name')} ${tag('prospect_last_name')} at ${tag('prospect_company_name')}`,
+        title: `For the ${tag('prospect_title')}`,
+        updatedAt: new Date(),
+      })
+      .where(eq(content.id, tagged));
+    const cadenceId = await makeCadence(app, clientId, { days: { 1: showing(tagged) } });
+    const prospectId = await makeProspect(app, clientId);
+    const t = await makeTarget(app, clientId, cadenceId, { repId, prospectId });
+    const seen: Buffer[] = [(await adOf(t.token)).png];
+    // Served again from the kept key: the same picture.
+    expect((await adOf(t.token)).png.equals(seen[0]!)).toBe(true);
+    const differs = async () => {
+      const png = (await adOf(t.token)).png;
+      const fresh = seen.every((earlier) => !earlier.equals(png));
+      seen.push(png);
+      return fresh;
+    };
+    const [person] = await app.db.select().from(prospects).where(eq(prospects.id, prospectId));
+    await app.db.update(prospects).set({ firstName: 'Robin' }).where(eq(prospects.id, prospectId));
+    expect(await differs()).toBe(true);
+    await app.db.update(prospects).set({ lastName: 'Okafor' }).where(eq(prospects.id, prospectId));
+    expect(await differs()).toBe(true);
+    await app.db.update(prospects).set({ title: 'Head of Freight' }).where(eq(prospects.id, prospectId));
+    expect(await differs()).toBe(true);
+    await app.db
+      .update(companies)
+      .set({ name: 'Renamed Freight' })
+      .where(eq(companies.id, person!.companyId!));
+    expect(await differs()).toBe(true);
+    const [other] = await app.db
+      .insert(companies)
+      .values({ clientId, integrationId: person!.integrationId, externalId: 'other-co', name: 'Other Co' })
+      .returning({ id: companies.id });
+    await app.db.update(prospects).set({ companyId: other!.id }).where(eq(prospects.id, prospectId));
+    expect(await differs()).toBe(true);
+    // The names it shows are the ones rendered for the person as they now are.
+    const [row] = await app.db.select().from(content).where(eq(content.id, tagged));
+    const [rep] = await app.db.select().from(salesReps).where(eq(salesReps.id, repId));
+    const expected = await adImageFor(app, {
+      content: row!,
+      size: '300x250',
+      target: {
+        rep: rep!,
+        prospect: {
+          firstName: 'Robin',
+          lastName: 'Okafor',
+          title: 'Head of Freight',
+          companyName: 'Other Co',
+        },
+      },
+    });
+    expect(seen.at(-1)!.equals(expected!.png)).toBe(true);
+    expect(await impressionsOf(t.id)).toBe(7);
+  });
+
   it("the client's state version moves on each change the decision reads, once per transaction, and not on counter updates", async () => {
     const t = await servingTarget();
     let v = await version();
@@ -180,6 +251,26 @@ describe('the cached state is the state as it is now', () => {
     await setWebsite(app, clientId, 'https://queue.example');
     expect(await moved()).toBe(true);
     await app.db.update(salesReps).set({ title: 'VP' }).where(eq(salesReps.id, repId));
+    expect(await moved()).toBe(true);
+    // The prospect's fields an ad may name, and its company's name (migration 0065); not the rest.
+    const prospectId = await makeProspect(app, clientId);
+    v = await version();
+    await app.db
+      .update(prospects)
+      .set({ photoUrl: 'https://people.example/kendall.png' })
+      .where(eq(prospects.id, prospectId));
+    expect(await moved()).toBe(false);
+    await app.db.update(prospects).set({ firstName: 'Kendall' }).where(eq(prospects.id, prospectId));
+    expect(await moved()).toBe(false);
+    await app.db.update(prospects).set({ firstName: 'Robin' }).where(eq(prospects.id, prospectId));
+    expect(await moved()).toBe(true);
+    const [person] = await app.db.select().from(prospects).where(eq(prospects.id, prospectId));
+    await app.db
+      .update(companies)
+      .set({ website: 'https://co.example' })
+      .where(eq(companies.id, person!.companyId!));
+    expect(await moved()).toBe(false);
+    await app.db.update(companies).set({ name: 'Renamed Co' }).where(eq(companies.id, person!.companyId!));
     expect(await moved()).toBe(true);
     // Many rows of one client in one transaction: one step.
     await app.db.transaction(async (tx) => {

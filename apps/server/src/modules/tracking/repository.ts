@@ -53,6 +53,11 @@ export type TargetState = {
   verifiedDomains: string[];
   /** The first published, non-archived content of the target's current day, if any. */
   content: ContentRef | null;
+  /**
+   * The person's fields an ad may name (prospect tags), read with the state: a change to them or to
+   * their company's name moves the client's state version (migration 0065), like the rest.
+   */
+  prospect: ProspectInfo;
 };
 
 export type ContentRef = {
@@ -79,6 +84,10 @@ type TargetRow = {
   cadence_name: string;
   runs: boolean;
   content_id: string | null;
+  p_first_name: string | null;
+  p_last_name: string | null;
+  p_title: string | null;
+  p_company: string | null;
 };
 type StateDoc = {
   targets: TargetRow[];
@@ -127,6 +136,8 @@ t as (
       and case when jsonb_typeof(c.selected_sdrs) <> 'array' then true
         when jsonb_array_length(c.selected_sdrs) = 0 then true
         else c.selected_sdrs ? r.id::text end, false) as runs,
+    p.first_name as p_first_name, p.last_name as p_last_name, p.title as p_title,
+    (select co.name from companies co where co.id = p.company_id) as p_company,
     (select x.id from jsonb_array_elements(
         case when jsonb_typeof(cd.content_days) = 'array' then cd.content_days else '[]'::jsonb end
       ) with ordinality as e(item, n)
@@ -148,7 +159,8 @@ const STATE_FIELDS = sql.raw(`
       'sales_rep_id', s.sales_rep_id, 'day_number', s.day_number, 'is_active', s.is_active,
       'impressions', s.impressions, 'clicks', s.clicks, 'views', s.views,
       'super_at', (extract(epoch from s.super_date) * 1000)::float8, 'cadence_name', s.cadence_name,
-      'runs', s.runs, 'content_id', s.content_id) order by s.id), '[]') from s),
+      'runs', s.runs, 'content_id', s.content_id, 'p_first_name', s.p_first_name,
+      'p_last_name', s.p_last_name, 'p_title', s.p_title, 'p_company', s.p_company) order by s.id), '[]') from s),
   'reps', (select coalesce(json_agg(json_build_object('id', r.id, 'selected', r.selected,
       'first_name', r.first_name, 'last_name', r.last_name, 'title', r.title,
       'company_name', r.company_name, 'calendar_url', r.calendar_url, 'photo_url', r.photo_url)), '[]')
@@ -213,6 +225,12 @@ function statesOf(doc: StateDoc): TargetState[] {
             landingPageUrl: content.landing_page_url,
           }
         : null,
+      prospect: {
+        firstName: t.p_first_name ?? '',
+        lastName: t.p_last_name ?? '',
+        title: t.p_title ?? '',
+        companyName: t.p_company,
+      },
     };
   });
 }
@@ -227,27 +245,6 @@ export async function peekTarget(db: Tx, token: string, key: SuppressionKey): Pr
 select json_build_object(${STATE_FIELDS}) as state`;
   const [row] = (await executeNamed<{ state: StateDoc | string }>(db, 'tracking_peek_target', query)).rows;
   return row ? (statesOf(docOf(row.state))[0] ?? null) : null;
-}
-
-/** Names (and title) of prospects, for feed items and prospect tags in ads. */
-export async function prospectInfo(tx: Tx, ids: string[]): Promise<Map<string, ProspectInfo>> {
-  const result = await tx.execute(sql`
-select p.id::text as id, p.first_name, p.last_name, p.title,
-  (select co.name from companies co where co.id = p.company_id) as company_name
-from prospects p where p.id = any(array(select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::uuid))`);
-  type Row = {
-    id: string;
-    first_name: string;
-    last_name: string;
-    title: string;
-    company_name: string | null;
-  };
-  return new Map(
-    rowsOf<Row>(result).map((r) => [
-      r.id,
-      { firstName: r.first_name, lastName: r.last_name, title: r.title, companyName: r.company_name },
-    ]),
-  );
 }
 
 /** One event to record; `ord` is its place in the batch (the order the counters see events in). */

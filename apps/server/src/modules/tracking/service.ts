@@ -21,17 +21,9 @@ import {
   ingestBatch,
   peekTarget,
   peekVersioned,
-  prospectInfo,
   queuePending,
 } from './repository.ts';
-import type {
-  BatchItem,
-  ProspectInfo,
-  QueueItem,
-  StoredFeedItem,
-  TargetState,
-  VersionedState,
-} from './repository.ts';
+import type { BatchItem, QueueItem, StoredFeedItem, TargetState, VersionedState } from './repository.ts';
 
 /** ARCHITECTURE.md §5: a target is super at ≥ 1 click or ≥ 15 impressions within its cadence. */
 export const SUPER_CLICKS = SUPER_RULE.clicks;
@@ -384,11 +376,6 @@ export function createTrackingService(deps: Deps) {
       const [row] = await db.select().from(content).where(eq(content.id, ref.id));
       if (row) contentCache.set(ref.id, { version: ref.version, row });
       return row ?? null;
-    },
-
-    /** A prospect's names, title and company (ads with prospect tags). */
-    async prospect(id: string): Promise<ProspectInfo | null> {
-      return (await prospectInfo(db, [id])).get(id) ?? null;
     },
 
     ensurePartitions: () => ensurePartitions(db),

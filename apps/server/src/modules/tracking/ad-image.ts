@@ -34,10 +34,11 @@ export async function adImage(app: FastifyInstance, target: TargetState, size: A
 /**
  * The renderer's cache keys of the images already served for a target state read by the tracking
  * service's cache (issue 19: the key is a hash of every input of the ad, a tenth of an impression's
- * CPU to recompute; issue 43: with the prospect read per request, ads that name the prospect cost
- * three times the others). A state object lives only as long as the cached state it came from, which
- * is retired when its client's state version moves (content, rep, settings, and the prospect's
- * fields and company name since migration 0065), so the image cannot outlive what it shows. Keys,
- * not images: the renderer's memory stays the one bound on PNG bytes.
+ * CPU to recompute; issue 43: ads that name the prospect, which read it and made their key on every
+ * impression, made the realistic mix cost 1.6–1.7 times the uniform case). A state object lives
+ * only as long as the cached state it came from, which is retired when its client's state version
+ * moves (content, rep, settings, and the prospect's fields and company name since migration 0065),
+ * so the image cannot outlive what it shows. Keys, not images: the renderer's memory stays the one
+ * bound on PNG bytes.
  */
 const served = new WeakMap<TargetState, Partial<Record<AdRendition, string>>>();

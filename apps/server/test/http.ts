@@ -3,7 +3,7 @@ import { BUILT_IN_ROLES } from '@rally/shared';
 import type { BuiltInRole } from '@rally/shared';
 import { randomUUID } from 'node:crypto';
 import { clients, memberships, users } from '../src/db/schema/index.ts';
-import { hashPassword } from '../src/lib/passwords.ts';
+import { hash } from '@node-rs/argon2';
 
 type WriteOptions = Omit<InjectOptions, 'url' | 'method' | 'payload'> & {
   csrf?: string | false;
@@ -85,6 +85,20 @@ export class Browser {
 
 export const PASSWORD = 'correct horse battery';
 
+let passwordHash: Promise<string> | undefined;
+/**
+ * PASSWORD's argon2id hash for the users tests make, made once per worker at argon2's lowest cost.
+ * Sign-in verifies it with the production code (verifyPassword reads the cost from the hash): at
+ * production's cost (lib/passwords.ts) every makeUser and every sign-in of its user took about
+ * 20 ms of CPU each, in thousands of tests per API run. Hashes the app itself makes (sign-up, a new
+ * password) keep production's cost, checked in lib/passwords.test.ts.
+ */
+function testPasswordHash(): Promise<string> {
+  // algorithm 2 is Argon2id (a const enum in the package's types).
+  passwordHash ??= hash(PASSWORD, { algorithm: 2, memoryCost: 64, timeCost: 1, parallelism: 1 });
+  return passwordHash;
+}
+
 let counter = 0;
 /** Creates a client and returns its id. */
 export async function makeClient(app: FastifyInstance, name = `Client ${++counter}`): Promise<string> {
@@ -105,7 +119,7 @@ export async function makeUser(
       email,
       firstName: opts.firstName ?? 'Test',
       lastName: opts.lastName ?? 'User',
-      passwordHash: await hashPassword(PASSWORD),
+      passwordHash: await testPasswordHash(),
     })
     .returning({ id: users.id });
   let first = true;

@@ -92,6 +92,9 @@ export async function foldBatch(
       }
     }
     await tx.execute(sql`select set_config('rally.retention_fold', 'on', true)`);
+    // The day's range on the delete itself, not only in `picked`: joined by id alone, the planner
+    // hashed the batch and scanned every event of the client (old events sit in the default
+    // partition): 0.45 s a batch at 200,000 events, growing with the table (EXPLAIN ANALYZE).
     const [gone] = rowsOf(
       await tx.execute(sql`
         with picked as (
@@ -99,8 +102,9 @@ export async function foldBatch(
            where client_id = ${clientId} and occurred_at >= ${from} and occurred_at < ${to}
            limit ${batchSize}
         ), gone as (
-          delete from engagement_events e using picked p
-           where e.id = p.id and e.occurred_at = p.occurred_at and e.client_id = ${clientId}
+          delete from engagement_events e
+           where e.client_id = ${clientId} and e.occurred_at >= ${from} and e.occurred_at < ${to}
+             and (e.id, e.occurred_at) in (select id, occurred_at from picked)
           returning 1
         )
         select count(*)::int as n from gone`),

@@ -92,24 +92,31 @@ export async function foldBatch(
       }
     }
     await tx.execute(sql`select set_config('rally.retention_fold', 'on', true)`);
-    // The day's range on the delete itself, not only in `picked`: joined by id alone, the planner
-    // hashed the batch and scanned every event of the client (old events sit in the default
-    // partition): 0.45 s a batch at 200,000 events, growing with the table (EXPLAIN ANALYZE).
-    const [gone] = rowsOf(
+    // A batch is a range of the day by time, deleted straight from the (client_id, occurred_at)
+    // index: its end is the (batchSize + 1)-th event's instant, kept as text so no microsecond is
+    // lost. Picking ids and deleting by them made the planner join the batch to the client's other
+    // events (a hash join over every old event: 0.45 s a batch at 200,000 events, growing with the
+    // table), and a generic plan of the same with the day's range took 0.5 s a batch (EXPLAIN ANALYZE).
+    const [edge] = rowsOf(
       await tx.execute(sql`
-        with picked as (
-          select id, occurred_at from engagement_events
-           where client_id = ${clientId} and occurred_at >= ${from} and occurred_at < ${to}
-           limit ${batchSize}
-        ), gone as (
-          delete from engagement_events e
-           where e.client_id = ${clientId} and e.occurred_at >= ${from} and e.occurred_at < ${to}
-             and (e.id, e.occurred_at) in (select id, occurred_at from picked)
-          returning 1
-        )
-        select count(*)::int as n from gone`),
+        select occurred_at::text as at from engagement_events
+         where client_id = ${clientId} and occurred_at >= ${from} and occurred_at < ${to}
+         order by occurred_at offset ${batchSize} limit 1`),
     );
+    const deleteRange = async (range: ReturnType<typeof sql>) =>
+      Number(
+        rowsOf(
+          await tx.execute(sql`
+            with gone as (
+              delete from engagement_events where client_id = ${clientId} and ${range} returning 1
+            ) select count(*)::int as n from gone`),
+        )[0]?.n ?? 0,
+      );
+    const upper = edge ? sql`${String(edge.at)}::timestamptz` : sql`${to}`;
+    let deleted = await deleteRange(sql`occurred_at >= ${from} and occurred_at < ${upper}`);
+    // More than a batch of events at the day's first remaining instant: that instant goes whole.
+    if (deleted === 0 && edge) deleted = await deleteRange(sql`occurred_at = ${upper}`);
     await tx.execute(sql`select set_config('rally.retention_fold', 'off', true)`);
-    return { day, deleted: Number(gone?.n ?? 0), counted };
+    return { day, deleted, counted };
   });
 }

@@ -254,6 +254,26 @@ describe('the retention run over engagement events', () => {
     expect(await rawCount(a.clientId, cutoff)).toBe(10);
   });
 
+  it('folds events that share one instant beyond a batch: that instant goes whole, nothing is left or counted twice', async () => {
+    const t = await world('Retention T');
+    ({ browser } = await signedIn(app, Object.fromEntries(clientIds.map((id) => [id, 'purple_owner']))));
+    // A batch is a range of the day by time (fold.ts): seven events at one instant and two after it,
+    // three to a batch. The first batch's range would be empty, so the instant goes whole.
+    const instant = new Date(cutoff.getTime() - 5 * DAY + 1234);
+    for (let i = 0; i < 7; i++) await t.add(i % 3 ? 'impression' : 'click', instant);
+    await t.add('view', new Date(instant.getTime() + 1));
+    await t.add('impression', new Date(instant.getTime() + 2000));
+    const want = await report(t.clientId, t.adId, oldFrom, oldTo);
+    const first = await runRetention(app.db, { clientId: t.clientId, now, batchSize: 3, maxEventBatches: 1 });
+    expect(first.eventsFolded).toBe(7);
+    expect(await report(t.clientId, t.adId, oldFrom, oldTo)).toEqual(want);
+    const rest = await runRetention(app.db, { clientId: t.clientId, now, batchSize: 3 });
+    expect(rest.eventsFolded).toBe(2);
+    expect(await rawCount(t.clientId)).toBe(0);
+    expect(await rollupSum(t.clientId)).toBe(9);
+    expect(await report(t.clientId, t.adId, oldFrom, oldTo)).toEqual(want);
+  });
+
   it('two runs at once do not fold twice', async () => {
     const d = await world('Retention D');
     ({ browser } = await signedIn(app, Object.fromEntries(clientIds.map((id) => [id, 'purple_owner']))));

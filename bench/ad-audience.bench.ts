@@ -5,7 +5,7 @@ import { adAudiences, clients, cohortMembers, prospects } from '../apps/server/s
 import { hashEmail } from '../apps/server/src/modules/ad-networks/index.ts';
 import { addMembers, connectMetaDirectly, makeCohort } from '../apps/server/test/ad-network-kit.ts';
 import { startFakeMeta } from '../apps/server/test/fakes/meta.ts';
-import { benchConfig, report, scratchDatabase } from './lib.ts';
+import { benchConfig, report, sampleRss, scratchDatabase, timeBatches } from './lib.ts';
 
 /**
  * Issue 39: a cohort of BENCH_AUDIENCE_MEMBERS (100,000) pushed to the Meta fake as a custom
@@ -53,20 +53,15 @@ export async function run() {
     });
     const baselineId = ((await created.json()) as { id: string }).id;
     const hashes = Array.from({ length: members }, (_, i) => hashEmail(`person${i}@example.com`)!);
-    const tb = performance.now();
-    let baselineRequests = 0;
-    for (let i = 0; i < hashes.length; i += 10_000) {
-      const res = await fetch(`${fake.url}/${fake.version}/${baselineId}/users`, {
+    const baseline = await timeBatches(hashes, 10_000, (batch) =>
+      fetch(`${fake.url}/${fake.version}/${baselineId}/users`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({
-          payload: { schema: ['EMAIL'], data: hashes.slice(i, i + 10_000).map((h) => [h]) },
+          payload: { schema: ['EMAIL'], data: batch.map((h) => [h]) },
         }),
-      });
-      if (!res.ok) throw new Error(`baseline: ${res.status} ${await res.text()}`);
-      baselineRequests++;
-    }
-    const baselineSeconds = (performance.now() - tb) / 1000;
+      }),
+    );
 
     const [audience] = await app.db
       .insert(adAudiences)
@@ -79,8 +74,7 @@ export async function run() {
         adAccountId: 'act_1001',
       })
       .returning();
-    let peak = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    const rss = sampleRss();
     const before = fake.requests.length;
     const tp = performance.now();
     await app.adNetworks.push(audience!.id);
@@ -121,16 +115,16 @@ export async function run() {
     await app.adNetworks.push(audience!.id);
     const againSeconds = (performance.now() - t2) / 1000;
     const againRequests = fake.requests.slice(before2).filter((r) => r.path.endsWith('/users')).length;
-    clearInterval(sampler);
+    const peakMiB = rss.stop();
 
     report(
       'ad-audience push',
       `${pushSeconds.toFixed(1)} s, ${pushRequests} req`,
-      `${baselineSeconds.toFixed(2)} s, ${baselineRequests} req`,
-      pushSeconds / baselineSeconds,
+      `${baseline.seconds.toFixed(2)} s, ${baseline.requests} req`,
+      pushSeconds / baseline.seconds,
     );
     console.log(
-      `    peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB; after ${change} left and ${change} joined: ${againSeconds.toFixed(1)} s, ${againRequests} requests`,
+      `    peak RSS ${peakMiB.toFixed(0)} MiB; after ${change} left and ${change} joined: ${againSeconds.toFixed(1)} s, ${againRequests} requests`,
     );
   } finally {
     await app?.close();

@@ -12,7 +12,7 @@ import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import { hashEmailForGoogle } from '../apps/server/src/modules/ad-networks/google/normalise.ts';
 import { addMembers, makeCohort } from '../apps/server/test/ad-network-kit.ts';
 import { startFakeGoogleAds } from '../apps/server/test/fakes/google-ads.ts';
-import { benchConfig, report, scratchDatabase } from './lib.ts';
+import { benchConfig, report, sampleRss, scratchDatabase, timeBatches } from './lib.ts';
 
 /**
  * Issue 39: ad-audience.bench.ts for Google Ads (`npm run bench -- ad-google`). A cohort of
@@ -69,10 +69,8 @@ export async function run() {
     });
     const listId = ((await created.json()) as { id: string }).id;
     const hashes = Array.from({ length: members }, (_, i) => hashEmailForGoogle(`person${i}@example.com`)!);
-    const tb = performance.now();
-    let baselineRequests = 0;
-    for (let i = 0; i < hashes.length; i += 10_000) {
-      const res = await fetch(`${fake.url}/v1/audienceMembers:ingest`, {
+    const baseline = await timeBatches(hashes, 10_000, (batch) =>
+      fetch(`${fake.url}/v1/audienceMembers:ingest`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
@@ -82,17 +80,12 @@ export async function run() {
               productDestinationId: listId,
             },
           ],
-          audienceMembers: hashes
-            .slice(i, i + 10_000)
-            .map((h) => ({ userData: { userIdentifiers: [{ emailAddress: h }] } })),
+          audienceMembers: batch.map((h) => ({ userData: { userIdentifiers: [{ emailAddress: h }] } })),
           encoding: 'HEX',
           termsOfService: { customerMatchTermsOfServiceStatus: 'ACCEPTED' },
         }),
-      });
-      if (!res.ok) throw new Error(`baseline: ${res.status} ${await res.text()}`);
-      baselineRequests++;
-    }
-    const baselineSeconds = (performance.now() - tb) / 1000;
+      }),
+    );
 
     const [audience] = await app.db
       .insert(adAudiences)
@@ -105,8 +98,7 @@ export async function run() {
         adAccountId: '1234567890',
       })
       .returning();
-    let peak = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    const rss = sampleRss();
     const isMembers = (r: { path: string }) => r.path.startsWith('/v1/audienceMembers:');
     const before = fake.requests.length;
     const tp = performance.now();
@@ -148,16 +140,16 @@ export async function run() {
     await app.adNetworks.push(audience!.id);
     const againSeconds = (performance.now() - t2) / 1000;
     const againRequests = fake.requests.slice(before2).filter(isMembers).length;
-    clearInterval(sampler);
+    const peakMiB = rss.stop();
 
     report(
       'ad-audience push (Google Ads)',
       `${pushSeconds.toFixed(1)} s, ${pushRequests} req`,
-      `${baselineSeconds.toFixed(2)} s, ${baselineRequests} req`,
-      pushSeconds / baselineSeconds,
+      `${baseline.seconds.toFixed(2)} s, ${baseline.requests} req`,
+      pushSeconds / baseline.seconds,
     );
     console.log(
-      `    peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB; after ${change} left and ${change} joined: ${againSeconds.toFixed(1)} s, ${againRequests} requests`,
+      `    peak RSS ${peakMiB.toFixed(0)} MiB; after ${change} left and ${change} joined: ${againSeconds.toFixed(1)} s, ${againRequests} requests`,
     );
   } finally {
     await app?.close();

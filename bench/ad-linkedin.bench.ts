@@ -5,7 +5,7 @@ import { adAudiences, clients, cohortMembers, prospects } from '../apps/server/s
 import { hashEmail } from '../apps/server/src/modules/ad-networks/index.ts';
 import { addMembers, connectLinkedInDirectly, makeCohort } from '../apps/server/test/ad-network-kit.ts';
 import { startFakeLinkedIn } from '../apps/server/test/fakes/linkedin.ts';
-import { benchConfig, report, scratchDatabase } from './lib.ts';
+import { benchConfig, report, sampleRss, scratchDatabase, timeBatches } from './lib.ts';
 
 /**
  * Issue 39: ad-audience.bench.ts for LinkedIn (`npm run bench -- ad-linkedin`). A cohort of BENCH_AUDIENCE_MEMBERS (100,000) pushed
@@ -69,22 +69,15 @@ export async function run() {
     // LinkedIn: wait 5 s after creating a segment before adding users (as the job does).
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const hashes = Array.from({ length: members }, (_, i) => hashEmail(`person${i}@example.com`)!);
-    const tb = performance.now();
-    let baselineRequests = 0;
-    for (let i = 0; i < hashes.length; i += 5_000) {
-      const res = await fetch(`${fake.url}/rest/dmpSegments/${baselineId}/users`, {
+    const baseline = await timeBatches(hashes, 5_000, (batch) =>
+      fetch(`${fake.url}/rest/dmpSegments/${baselineId}/users`, {
         method: 'POST',
         headers: { ...headers, 'X-RestLi-Method': 'BATCH_CREATE' },
         body: JSON.stringify({
-          elements: hashes
-            .slice(i, i + 5_000)
-            .map((h) => ({ action: 'ADD', userIds: [{ idType: 'SHA256_EMAIL', idValue: h }] })),
+          elements: batch.map((h) => ({ action: 'ADD', userIds: [{ idType: 'SHA256_EMAIL', idValue: h }] })),
         }),
-      });
-      if (!res.ok) throw new Error(`baseline: ${res.status} ${await res.text()}`);
-      baselineRequests++;
-    }
-    const baselineSeconds = (performance.now() - tb) / 1000;
+      }),
+    );
 
     const [audience] = await app.db
       .insert(adAudiences)
@@ -97,8 +90,7 @@ export async function run() {
         adAccountId: '5001',
       })
       .returning();
-    let peak = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    const rss = sampleRss();
     const before = fake.requests.length;
     const tp = performance.now();
     await app.adNetworks.push(audience!.id);
@@ -139,16 +131,16 @@ export async function run() {
     await app.adNetworks.push(audience!.id);
     const againSeconds = (performance.now() - t2) / 1000;
     const againRequests = fake.requests.slice(before2).filter((r) => r.path.endsWith('/users')).length;
-    clearInterval(sampler);
+    const peakMiB = rss.stop();
 
     report(
       'ad-audience push (LinkedIn)',
       `${pushSeconds.toFixed(1)} s, ${pushRequests} req`,
-      `${baselineSeconds.toFixed(2)} s, ${baselineRequests} req`,
-      pushSeconds / baselineSeconds,
+      `${baseline.seconds.toFixed(2)} s, ${baseline.requests} req`,
+      pushSeconds / baseline.seconds,
     );
     console.log(
-      `    the push includes LinkedIn's 5 s wait after creating the segment; peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB; after ${change} left and ${change} joined: ${againSeconds.toFixed(1)} s, ${againRequests} requests`,
+      `    the push includes LinkedIn's 5 s wait after creating the segment; peak RSS ${peakMiB.toFixed(0)} MiB; after ${change} left and ${change} joined: ${againSeconds.toFixed(1)} s, ${againRequests} requests`,
     );
   } finally {
     await app?.close();

@@ -253,3 +253,34 @@ export async function downloadCsv(url: string, headers: Record<string, string>) 
     heapGrowthMiB: (heapPeak - heapBefore) / 2 ** 20,
   };
 }
+
+/**
+ * The ad benches' plain-`fetch` baseline: `items` sent in batches of `size` by `send`, one request at
+ * a time, each answer checked; seconds and requests.
+ */
+export async function timeBatches<T>(
+  items: readonly T[],
+  size: number,
+  send: (batch: T[]) => Promise<Response>,
+): Promise<{ seconds: number; requests: number }> {
+  const t0 = performance.now();
+  let requests = 0;
+  for (let i = 0; i < items.length; i += size) {
+    const res = await send(items.slice(i, i + size));
+    if (!res.ok) throw new Error(`baseline: ${res.status} ${await res.text()}`);
+    requests++;
+  }
+  return { seconds: (performance.now() - t0) / 1000, requests };
+}
+
+/** This process's RSS sampled every 100 ms from now; `stop()` ends it and gives the peak in MiB. */
+export function sampleRss(): { stop: () => number } {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss) / 2 ** 20;
+    },
+  };
+}

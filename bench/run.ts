@@ -8,6 +8,7 @@
 import * as adAudience from './ad-audience.bench.ts';
 import * as adAudienceLinkedIn from './ad-linkedin.bench.ts';
 import * as adAudienceGoogle from './ad-google.bench.ts';
+import * as adStats from './ad-stats.bench.ts';
 import * as auth from './auth.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as crmSync from './crm-sync.bench.ts';
@@ -76,6 +77,7 @@ const all: Record<string, () => unknown> = {
   erasure: () => erasure.run(),
   'ad-linkedin': () => adAudienceLinkedIn.run(),
   'ad-google': () => adAudienceGoogle.run(),
+  'ad-stats': () => adStats.run(),
 };
 const chosen = names.length ? names : Object.keys(all);
 for (const name of chosen) {

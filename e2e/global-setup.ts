@@ -9,7 +9,6 @@ import { startOidcProvider } from '../apps/server/test/oidc-provider.ts';
 import { demoSalesloftData, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
 import { smallPortal, startFakeHubSpot } from '../apps/server/test/fakes/hubspot.ts';
 import { startFakeDns } from '../apps/server/test/fakes/dns.ts';
-import { startFakeMeta } from '../apps/server/test/fakes/meta.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -89,6 +88,15 @@ async function startDns() {
   };
 }
 
+/** A loopback port free now (the server binds it a moment later). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
 /**
  * Starts the outside services on loopback (SMTP, DNS, Google, Microsoft and a customer's SSO provider)
  * and then the real server wired to them, on a fresh embedded database with the demo seed.
@@ -135,8 +143,11 @@ export default async function globalSetup() {
   // The CRM an owner connects in the CRM settings test (issue 16). Its API answers 250 ms late so the
   // first sync lasts a few seconds and its progress bar can be seen.
   const hubspot = await startFakeHubSpot({ seed: smallPortal(), latencyMs: 250 });
-  // The ad network a marketing manager connects in ad-networks.spec.ts (issue 39).
-  const meta = await startFakeMeta();
+  // The ad network (issue 39) is the demo's own Meta fake, served by the server's process as on
+  // `npm start` (decision 0037): Northwind opens connected, and ad-networks.spec.ts connects Acme to
+  // it by hand. Its port is chosen here so the walks can reach its control endpoints.
+  const metaPort = await freePort();
+  const metaUrl = `http://127.0.0.1:${metaPort}`;
 
   const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
   const server = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
@@ -177,11 +188,8 @@ export default async function globalSetup() {
       HUBSPOT_CLIENT_SECRET: hubspot.clientSecret,
       HUBSPOT_API_URL: hubspot.apiUrl,
       HUBSPOT_AUTH_URL: hubspot.authUrl,
-      META_APP_ID: meta.appId,
-      META_APP_SECRET: meta.appSecret,
-      META_GRAPH_URL: meta.url,
-      META_AUTH_URL: meta.url,
-      META_API_VERSION: meta.version,
+      // No META_APP_ID: the demo's in-process Meta answers on this port.
+      DEMO_META_PORT: String(metaPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -215,7 +223,7 @@ export default async function globalSetup() {
   // Workers read these (Playwright passes the runner's environment to them).
   process.env.E2E_MAILBOX_URL = mailbox.url;
   process.env.E2E_DNS_URL = dns.url;
-  process.env.E2E_META_URL = meta.url;
+  process.env.E2E_META_URL = metaUrl;
   process.env.E2E_SSO_ISSUER = sso.issuer;
   process.env.E2E_SSO_CLIENT_ID = 'rally-sso';
   process.env.E2E_SSO_CLIENT_SECRET = 'rally-sso-secret';
@@ -238,7 +246,6 @@ export default async function globalSetup() {
       dns.close(),
       salesloft.close(),
       hubspot.close(),
-      meta.close(),
     ]);
     if (!process.env.E2E_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   };

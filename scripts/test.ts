@@ -241,10 +241,18 @@ async function e2e(built: boolean) {
 const testDb = process.env.TEST_DATABASE_URL;
 /**
  * API files that run on one database only when both are there: a 100,000-row export (on PGlite it
- * took 30–80 s). It runs on PostgreSQL, the production database; without TEST_DATABASE_URL, on PGlite.
+ * took 30–80 s), and the three walks of every route (fuzzed input, the access matrix, the foreign
+ * tenant: 240–374 s each on PGlite beside the other lanes, 97 s of CPU together). What the walks
+ * check is the routes' own answers, not the engine under them; every route's own tests still run on
+ * both. They run on PostgreSQL, the production database; without TEST_DATABASE_URL, on PGlite.
  * (The crash tests, once here too, are in the multi-process lane.)
  */
-const ONCE_ON_POSTGRES = ['apps/server/test/reports-export.test.ts'];
+const ONCE_ON_POSTGRES = [
+  'apps/server/test/reports-export.test.ts',
+  'apps/server/test/fuzz.test.ts',
+  'apps/server/test/access-matrix.test.ts',
+  'apps/server/test/tenant-walk.test.ts',
+];
 
 /** Whether a Redis answers at `url`: a PING over a plain socket, 1 s at most. */
 function redisAnswers(url: string): Promise<boolean> {

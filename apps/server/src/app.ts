@@ -71,7 +71,7 @@ import { createMailer } from './modules/mail/mailer.ts';
 import { createOutbox } from './modules/mail/outbox.ts';
 import { incrementalityRoutes } from './modules/incrementality/index.ts';
 import { oauthIdentityRoutes, oauthRoutes, ssoSettingsRoutes } from './modules/oauth/index.ts';
-import { samlRoutes, samlSettingsRoutes } from './modules/saml/index.ts';
+import { samlRoutes, samlSettingsRoutes, setupSamlMetadataRefresh } from './modules/saml/index.ts';
 import {
   createSequenceAdapters,
   createSyncService,
@@ -340,6 +340,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   setupBilling(app, { now: opts.billingClock, workers: opts.workers });
   setupDomains(app, { workers: opts.workers });
   setupRetention(app, { workers: opts.workers });
+  setupSamlMetadataRefresh(app, { workers: opts.workers });
 
   await app.register(fastifyCookie);
   await app.register(authPlugin);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { X509Certificate, randomUUID, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,8 @@ import { inflateRawSync } from 'node:zlib';
 /** The part of samlify used here. */
 type IdpEntity = {
   getMetadata(): string;
+  createLogoutRequest(sp: unknown, binding: string, user: object): { context: string };
+  createLogoutResponse(sp: unknown, info: unknown, binding: string, relayState: string): { context: string };
   createLoginResponse(
     sp: unknown,
     info: unknown,
@@ -88,13 +90,25 @@ export type NextLogin = {
   validForMinutes?: number;
   /** Another key than the one the SP was told about. */
   keyPair?: KeyPair;
+  /** Encrypt the assertion to the SP's encryption certificate (its metadata's use="encryption"). */
+  encrypt?: boolean;
 };
+
+/** What the IdP saw of the last AuthnRequest at /sso. */
+export type SeenRequest = { signed: boolean; sigAlg: string | null; verified: boolean };
 
 export type TestSamlIdp = {
   entityId: string;
   ssoUrl: string;
   keyPair: KeyPair;
   metadata: string;
+  /** The last AuthnRequest /sso received, and whether its signature checked out. */
+  lastRequest: SeenRequest | null;
+  sloUrl: string;
+  /** The last LogoutRequest /slo received (HTTP-Redirect), its signature and NameID. */
+  lastLogout: (SeenRequest & { nameId: string }) | null;
+  /** An IdP-initiated LogoutRequest for `nameId`, signed (HTTP-POST binding), base64 as posted. */
+  logoutRequest(spMetadata: string, nameId: string, keyPair?: KeyPair): string;
   setNextLogin(next: NextLogin): void;
   /** Builds a response as the IdP would post it; `inResponseTo` empty for IdP-initiated. */
   respond(spMetadata: string, inResponseTo: string, next?: NextLogin): Promise<string>;
@@ -105,10 +119,40 @@ const xmlEscape = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
+ * The signature of a message sent by HTTP-Redirect, checked as SAML bindings §3.4.4.1 says: over
+ * `SAMLRequest=…&RelayState=…&SigAlg=…` exactly as they came URL-encoded in the query, with the
+ * SP's signing certificate (its metadata's KeyDescriptor use="signing").
+ */
+export function verifyRedirectSignature(rawQuery: string, spMetadata: string): SeenRequest {
+  const raw = new Map(
+    rawQuery.split('&').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const sigAlg = raw.has('SigAlg') ? decodeURIComponent(raw.get('SigAlg')!) : null;
+  const signature = raw.get('Signature');
+  if (!signature || !sigAlg) return { signed: false, sigAlg, verified: false };
+  const octets = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg']
+    .filter((k) => raw.has(k))
+    .map((k) => `${k}=${raw.get(k)}`)
+    .join('&');
+  const cert = /<KeyDescriptor use="signing">[\s\S]*?<ds:X509Certificate>([^<]+)</.exec(spMetadata)?.[1];
+  const hash = { 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256': 'sha256' }[sigAlg];
+  if (!cert || !hash) return { signed: true, sigAlg, verified: false };
+  const verified = verify(
+    hash,
+    Buffer.from(octets),
+    new X509Certificate(Buffer.from(cert, 'base64')).publicKey,
+    Buffer.from(decodeURIComponent(signature), 'base64'),
+  );
+  return { signed: true, sigAlg, verified };
+}
+
+/**
  * A SAML identity provider (samlify) on loopback: `GET /sso` takes an AuthnRequest by HTTP-Redirect
  * and answers with the auto-posting form of a signed login response, as Okta or Entra do.
+ * `wantSignedRequests`: its metadata says WantAuthnRequestsSigned="true" and /sso refuses (400) an
+ * AuthnRequest whose signature is missing or does not verify, as Okta does with "Signed requests" on.
  */
-export async function startSamlIdp(): Promise<TestSamlIdp> {
+export async function startSamlIdp(o: { wantSignedRequests?: boolean } = {}): Promise<TestSamlIdp> {
   // The service provider's metadata, fetched from the entity ID its AuthnRequest names.
   const spMetadata = async (issuer: string) => (await fetch(issuer)).text();
   const keyPair = makeKeyPair();
@@ -120,6 +164,38 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
         res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(idp.metadata);
         return;
       }
+      if (url.pathname === '/slo') {
+        // SP-initiated single logout: check the LogoutRequest's signature, answer a signed
+        // LogoutResponse by the auto-posting form to the SP's SingleLogoutService (HTTP-POST).
+        const request = inflateRawSync(
+          Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64'),
+        ).toString();
+        const id = /\bID="([^"]+)"/.exec(request)?.[1] ?? '';
+        const issuer = /Issuer[^>]*>([^<]+)</.exec(request)?.[1] ?? '';
+        const nameId = /NameID[^>]*>([^<]+)</.exec(request)?.[1] ?? '';
+        const metadata = await spMetadata(issuer);
+        idp.lastLogout = {
+          ...verifyRedirectSignature((req.url ?? '').split('?')[1] ?? '', metadata),
+          nameId,
+        };
+        if (!idp.lastLogout.verified) {
+          res.writeHead(400).end('The LogoutRequest must be signed.');
+          return;
+        }
+        const out = mainEntity.createLogoutResponse(
+          spOf(metadata),
+          { extract: { request: { id } } },
+          'post',
+          '',
+        );
+        const slo = /SingleLogoutService[^>]*Location="([^"]+)"/.exec(metadata)?.[1] ?? '';
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<form method="post" action="${xmlEscape(slo)}"><input name="SAMLResponse" value="${out.context}"></form>`,
+          );
+        return;
+      }
       if (url.pathname !== '/sso' || !next) {
         res.writeHead(404).end();
         return;
@@ -129,7 +205,13 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
       ).toString();
       const id = /\bID="([^"]+)"/.exec(request)?.[1] ?? '';
       const issuer = /Issuer[^>]*>([^<]+)</.exec(request)?.[1] ?? '';
-      const saml = await idp.respond(await spMetadata(issuer), id, next);
+      const metadata = await spMetadata(issuer);
+      idp.lastRequest = verifyRedirectSignature((req.url ?? '').split('?')[1] ?? '', metadata);
+      if (o.wantSignedRequests && !idp.lastRequest.verified) {
+        res.writeHead(400).end('The AuthnRequest must be signed.');
+        return;
+      }
+      const saml = await idp.respond(metadata, id, next);
       const relay = url.searchParams.get('RelayState') ?? '';
       res
         .writeHead(200, { 'content-type': 'text/html' })
@@ -144,13 +226,21 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const entityId = `${base}/metadata`;
   const ssoUrl = `${base}/sso`;
-  const entityOf = (kp: KeyPair) =>
+  const sloUrl = `${base}/slo`;
+  // The SP as samlify sees it from its metadata; logout messages both ways are signed (Okta's rule).
+  const spOf = (metadata: string) =>
+    samlify.ServiceProvider({ metadata, wantLogoutRequestSigned: true, wantLogoutResponseSigned: true });
+  const entityOf = (kp: KeyPair, encrypt = false) =>
     samlify.IdentityProvider({
       entityID: entityId,
       privateKey: kp.key,
       signingCert: kp.cert,
+      wantAuthnRequestsSigned: o.wantSignedRequests ?? false,
+      // samlify's defaults, as Okta's: AES-256-CBC for the assertion, RSA-OAEP for its key.
+      isAssertionEncrypted: encrypt,
       nameIDFormat: [PERSISTENT, EMAIL_FORMAT],
       singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: ssoUrl }],
+      singleLogoutService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: sloUrl }],
     });
   const mainEntity = entityOf(keyPair);
 
@@ -159,6 +249,13 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     ssoUrl,
     keyPair,
     metadata: mainEntity.getMetadata(),
+    lastRequest: null,
+    sloUrl,
+    lastLogout: null,
+    logoutRequest(metadata, nameId, kp) {
+      const entity = kp ? entityOf(kp) : mainEntity;
+      return entity.createLogoutRequest(spOf(metadata), 'post', { logoutNameID: nameId }).context;
+    },
     setNextLogin(n) {
       next = n;
     },
@@ -211,7 +308,7 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
         .replace('@AUTHN@', authn)
         .replace('@ATTRS@', attrs);
       if (sign === 'none') return Buffer.from(xml).toString('base64');
-      const entity = n.keyPair ? entityOf(n.keyPair) : mainEntity;
+      const entity = n.keyPair || n.encrypt ? entityOf(n.keyPair ?? keyPair, n.encrypt) : mainEntity;
       const out = await entity.createLoginResponse(
         sp,
         { extract: { request: { id: inResponseTo } } },

@@ -62,6 +62,11 @@ export type SessionService = {
   ): Promise<AuthContext>;
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   csrfToken(request: FastifyRequest): string;
+  /**
+   * Asked in turn at sign-out, before the session ends: the first URL returned is where the browser
+   * goes next (SAML single logout sends it to the identity provider). Modules push theirs.
+   */
+  logoutRedirects: ((auth: AuthContext) => Promise<string | null>)[];
 };
 
 /** How a session was started, as the audit log records it. */
@@ -278,6 +283,7 @@ export const authPlugin = fp(
         reply.clearCookie(SESSION_HINT_COOKIE, { ...cookieBase });
       },
       csrfToken,
+      logoutRedirects: [],
     };
     app.decorate('sessions', service);
   },

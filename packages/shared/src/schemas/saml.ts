@@ -60,6 +60,17 @@ export const samlSettingsBody = z.object({
   jit_enabled: z.boolean(),
   jit_role: z.enum(SAML_JIT_ROLES, { error: `must be one of ${SAML_JIT_ROLES.join(', ')}` }),
   idp_initiated: z.boolean(),
+  /** Sign our AuthnRequests even when the IdP's metadata does not ask (WantAuthnRequestsSigned). */
+  sign_requests: z.boolean().default(false),
+  /** Refuse assertions not encrypted to our certificate. */
+  require_encryption: z.boolean().default(false),
+  /** The IdP's single logout URL (HTTP-Redirect), when entered by hand; metadata gives its own. */
+  slo_url: z
+    .string()
+    .trim()
+    .max(2000, 'must be at most 2000 characters')
+    .pipe(z.url({ protocol: /^https?$/, message: 'must be a URL, e.g. https://idp.example.com/slo' }))
+    .nullish(),
 });
 export type SamlSettingsBody = z.input<typeof samlSettingsBody>;
 
@@ -82,6 +93,20 @@ export const samlSettingsReply = z.object({
   acs_url: z.string(),
   sp_metadata_url: z.string(),
   login_url: z.string(),
+  /** Our single logout endpoint (HTTP-POST and HTTP-Redirect), and the IdP's, if it has one. */
+  sp_slo_url: z.string(),
+  slo_url: z.string().nullable(),
+  /** Our certificate (PEM) for signing and encryption, to give the IdP, and its fingerprint. */
+  sp_certificate: z.string(),
+  sp_certificate_fingerprint: z.string(),
+  sign_requests: z.boolean(),
+  /** The IdP's metadata asks for signed AuthnRequests: they are signed whatever sign_requests says. */
+  idp_wants_signed_requests: z.boolean(),
+  require_encryption: z.boolean(),
+  /** The metadata URL's daily re-fetch: last success, last try, and the last try's error (else null). */
+  metadata_fetched_at: z.string().nullable(),
+  metadata_checked_at: z.string().nullable(),
+  metadata_error: z.string().nullable(),
   domains: z.array(z.string()),
 });
 export type SamlSettings = z.infer<typeof samlSettingsReply>;

@@ -49,6 +49,8 @@ export const OAUTH_ERRORS = [
   'assertion_replayed',
   /** SAML: the identity provider started the sign-in, which the organisation does not allow. */
   'idp_initiated_off',
+  /** SAML: the organisation requires encrypted assertions and this one was not encrypted. */
+  'assertion_unencrypted',
 ] as const;
 export type OAuthError = (typeof OAUTH_ERRORS)[number];
 

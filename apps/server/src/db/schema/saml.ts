@@ -29,6 +29,24 @@ export const samlConfigs = pgTable('saml_configs', {
   jitRole: text('jit_role').notNull().default('grey_viewer'),
   /** Unsolicited responses (no AuthnRequest of ours) are refused unless the owner turns this on. */
   idpInitiated: boolean('idp_initiated').notNull().default(false),
+  /**
+   * Rally's own key for this client (made at first save): sealed with the secrets-at-rest box
+   * (lib/crypto.ts), and its self-signed certificate, published in our metadata for signing and
+   * encryption. Null only for rows saved before migration 0066, until their next use.
+   */
+  spPrivateKeyEnc: text('sp_private_key_enc'),
+  spCertificate: text('sp_certificate'),
+  /** The owner asks for signed AuthnRequests; the IdP's metadata may also ask (WantAuthnRequestsSigned). */
+  signRequests: boolean('sign_requests').notNull().default(false),
+  idpWantsSignedRequests: boolean('idp_wants_signed_requests').notNull().default(false),
+  /** An assertion that is not encrypted (EncryptedAssertion) to our certificate is refused. */
+  requireEncryption: boolean('require_encryption').notNull().default(false),
+  /** The identity provider's SingleLogoutService (HTTP-Redirect), for single logout; null: none. */
+  sloUrl: text('slo_url'),
+  /** The metadata URL's last fetch (daily job): when it last worked, when last tried, and why it failed. */
+  metadataFetchedAt: timestamp('metadata_fetched_at', { withTimezone: true }),
+  metadataCheckedAt: timestamp('metadata_checked_at', { withTimezone: true }),
+  metadataError: text('metadata_error'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -265,11 +265,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/logout',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Sign out (ends the session)', response: { 204: z.null() } },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Sign out (ends the session); 200 with logout_url when the browser should go on to the identity provider (SAML single logout)',
+        response: { 200: z.object({ logout_url: z.string() }), 204: z.null() },
+      },
     },
     async (request, reply) => {
+      let next: string | null = null;
+      const auth = request.auth;
+      for (const ask of app.sessions.logoutRedirects) {
+        if (!auth) break;
+        // Signing out must not fail on a hook: the session ends in any case.
+        next = await ask(auth).catch((err: unknown) => {
+          request.log.warn({ err }, 'logout redirect failed');
+          return null;
+        });
+        if (next) break;
+      }
       await app.sessions.end(request, reply);
-      return reply.code(204).send(null);
+      return next ? reply.code(200).send({ logout_url: next }) : reply.code(204).send(null);
     },
   );
 

@@ -20,7 +20,15 @@ const DS = 'http://www.w3.org/2000/09/xmldsig#';
 const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 
-export type IdpMetadata = { entityId: string; ssoUrl: string; certificates: string[] };
+export type IdpMetadata = {
+  entityId: string;
+  ssoUrl: string;
+  certificates: string[];
+  /** Its SingleLogoutService (HTTP-Redirect, as node-saml sends LogoutRequests by redirect); null: none. */
+  sloUrl: string | null;
+  /** IDPSSODescriptor's WantAuthnRequestsSigned: it refuses unsigned AuthnRequests. */
+  wantsSignedRequests: boolean;
+};
 
 /**
  * Reads what sign-in needs from an identity provider's metadata: its entity ID, its SingleSignOnService
@@ -31,22 +39,8 @@ export type IdpMetadata = { entityId: string; ssoUrl: string; certificates: stri
 export function parseIdpMetadata(xml: string): IdpMetadata | string {
   // Metadata needs no DTD; refusing one keeps entity expansion out.
   if (/<!DOCTYPE/i.test(xml)) return 'must not contain a DOCTYPE';
-  let doc: XmlElement;
-  const { DOMParser } = require('@xmldom/xmldom') as { DOMParser: XmlParser };
-  try {
-    doc = new DOMParser({
-      errorHandler: {
-        error: (m: string) => {
-          throw new Error(m);
-        },
-        fatalError: (m: string) => {
-          throw new Error(m);
-        },
-      },
-    }).parseFromString(xml, 'text/xml');
-  } catch {
-    return 'is not well-formed XML';
-  }
+  const doc = parseXml(xml);
+  if (!doc) return 'is not well-formed XML';
   const entity = doc.getElementsByTagNameNS(MD, 'EntityDescriptor')[0];
   const entityId = entity?.getAttribute('entityID') ?? '';
   if (!entity || !entityId) return 'has no EntityDescriptor with an entityID';
@@ -68,7 +62,52 @@ export function parseIdpMetadata(xml: string): IdpMetadata | string {
     }
   }
   if (certificates.length === 0) return 'has no signing certificate (KeyDescriptor with X509Certificate)';
-  return { entityId, ssoUrl, certificates };
+  const slo = Array.from(idp.getElementsByTagNameNS(MD, 'SingleLogoutService')).find(
+    (s) => s.getAttribute('Binding') === REDIRECT,
+  );
+  return {
+    entityId,
+    ssoUrl,
+    certificates,
+    sloUrl: slo?.getAttribute('Location') || null,
+    wantsSignedRequests: idp.getAttribute('WantAuthnRequestsSigned') === 'true',
+  };
+}
+
+const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
+
+/**
+ * Whether a SAMLResponse (base64, as posted) carries its assertion only encrypted: an
+ * EncryptedAssertion and no plain Assertion anywhere (before decryption the assertion inside is
+ * ciphertext, so any Assertion element found was sent in the clear).
+ */
+export function isEncryptedResponse(base64: string): boolean {
+  const xml = Buffer.from(base64, 'base64').toString('utf8');
+  const doc = parseXml(xml);
+  if (!doc) return false;
+  return (
+    doc.getElementsByTagNameNS(ASSERTION, 'EncryptedAssertion').length > 0 &&
+    doc.getElementsByTagNameNS(ASSERTION, 'Assertion').length === 0
+  );
+}
+
+function parseXml(xml: string): XmlElement | null {
+  if (/<!DOCTYPE/i.test(xml)) return null;
+  const { DOMParser } = require('@xmldom/xmldom') as { DOMParser: XmlParser };
+  try {
+    return new DOMParser({
+      errorHandler: {
+        error: (m: string) => {
+          throw new Error(m);
+        },
+        fatalError: (m: string) => {
+          throw new Error(m);
+        },
+      },
+    }).parseFromString(xml, 'text/xml');
+  } catch {
+    return null;
+  }
 }
 
 /** A certificate as PEM, from PEM or bare base64 (as metadata holds it); null when it is not one. */

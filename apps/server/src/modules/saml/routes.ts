@@ -12,7 +12,10 @@ import { findUserByEmail } from '../auth/index.ts';
 import { coversAddress } from '../domains/index.ts';
 import { matchSsoIdentity } from '../oauth/sso-identities.ts';
 import { grantMembership, membershipOf } from '../scim/membership.ts';
-import { assertionFacts, serviceProvider } from './service-provider.ts';
+import { isEncryptedResponse } from './idp-metadata.ts';
+import { assertionFacts, serviceProvider, spMetadata } from './service-provider.ts';
+import { spKeyOf } from './sp-keys.ts';
+import { samlSloRoutes } from './slo-routes.ts';
 
 const SPA_CALLBACK = '/auth/callback';
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -42,6 +45,8 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
 
+  await app.register(samlSloRoutes);
+
   const configOf = async (clientId: string) => {
     const [row] = await db.select().from(samlConfigs).where(eq(samlConfigs.clientId, clientId));
     return row ?? null;
@@ -61,7 +66,7 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const row = await configOf(request.params.clientId);
       if (!row) return reply.code(404).send({ message: 'SAML single sign-on is not set up.' });
-      const xml = serviceProvider(config.publicUrl, row).generateServiceProviderMetadata(null, null);
+      const xml = spMetadata(config.publicUrl, row, await spKeyOf(db, box, row));
       return reply.type('application/samlmetadata+xml').send(xml);
     },
   );
@@ -90,7 +95,8 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
           expires: Date.now() + REQUEST_TTL_MS,
         } satisfies z.infer<typeof relaySchema>),
       );
-      const url = await serviceProvider(config.publicUrl, row, { requestId }).getAuthorizeUrlAsync(
+      const key = await spKeyOf(db, box, row);
+      const url = await serviceProvider(config.publicUrl, row, key, { requestId }).getAuthorizeUrlAsync(
         relay,
         undefined,
         {},
@@ -124,9 +130,15 @@ export const samlRoutes: FastifyPluginAsyncZod = async (app) => {
       // Unsolicited (IdP-initiated) responses only when the owner turned them on.
       if (!relay && !row.idpInitiated) return failTo(reply, 'idp_initiated_off');
 
+      // Checked before anything is decrypted: the owner asked that assertions travel encrypted only.
+      if (row.requireEncryption && !isEncryptedResponse(request.body.SAMLResponse)) {
+        request.log.info({ clientId }, 'SAML response refused: assertion not encrypted');
+        return failTo(reply, 'assertion_unencrypted');
+      }
       let profile: Profile;
       try {
-        const sp = serviceProvider(config.publicUrl, row, { expectRequest: relay?.requestId ?? null });
+        const key = await spKeyOf(db, box, row);
+        const sp = serviceProvider(config.publicUrl, row, key, { expectRequest: relay?.requestId ?? null });
         const result = await sp.validatePostResponseAsync({ SAMLResponse: request.body.SAMLResponse });
         if (!result.profile) throw new Error('no profile');
         profile = result.profile;

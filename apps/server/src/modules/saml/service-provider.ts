@@ -4,6 +4,7 @@ import type * as NodeSaml from '@node-saml/node-saml';
 import type { CacheProvider } from '@node-saml/node-saml';
 import { SERVICE_PREFIXES } from '../../lib/prefixes.ts';
 import type { samlConfigs } from '../../db/schema/index.ts';
+import type { SpKeyPair } from './sp-key.ts';
 
 type SamlConfig = typeof samlConfigs.$inferSelect;
 
@@ -18,19 +19,49 @@ export function spUrls(publicUrl: string, clientId: string) {
     acsUrl: `${base}/acs`,
     metadataUrl: `${base}/metadata`,
     loginUrl: `${base}/login`,
+    sloUrl: `${base}/slo`,
   };
+}
+
+/** Whether our AuthnRequests are signed: the owner asked, or the IdP's metadata does. */
+export const signsRequests = (row: SamlConfig) => row.signRequests || row.idpWantsSignedRequests;
+
+/** node-saml, loaded at the first SAML use, not at start (about 0.15 s and 20 MiB: bench/README.md "Embedded mode"). */
+const nodeSaml = () => createRequire(import.meta.url)('@node-saml/node-saml') as typeof NodeSaml;
+
+/**
+ * Our metadata for this client: entity ID, ACS, single logout (HTTP-POST), and our certificate
+ * twice, as KeyDescriptor use="signing" and use="encryption" (one key for both, as Okta and Entra
+ * take one SP certificate for each). AuthnRequestsSigned says what we do, not what we could.
+ */
+export function spMetadata(publicUrl: string, row: SamlConfig, key: SpKeyPair): string {
+  const urls = spUrls(publicUrl, row.clientId);
+  const xml = nodeSaml().generateServiceProviderMetadata({
+    issuer: urls.entityId,
+    callbackUrl: urls.acsUrl,
+    logoutCallbackUrl: urls.sloUrl,
+    identifierFormat: row.nameIdFormat,
+    wantAssertionsSigned: true,
+    privateKey: key.keyPem,
+    publicCerts: key.certPem,
+    signatureAlgorithm: 'sha256',
+    decryptionPvk: key.keyPem,
+    decryptionCert: key.certPem,
+  });
+  return xml.replace(/AuthnRequestsSigned="(true|false)"/, `AuthnRequestsSigned="${signsRequests(row)}"`);
 }
 
 /**
  * The service provider of one client. Signed assertions are required (a signed response around an
  * unsigned assertion is not enough), the audience must be this client's entity ID, and any of the
- * stored certificates may have signed (rotation). `expectRequest`: the ID of the AuthnRequest this
+ * stored certificates may have signed (rotation); `key` is Rally's own for this client. `expectRequest`: the ID of the AuthnRequest this
  * response must answer (SP-initiated); null accepts an unsolicited one (IdP-initiated, when allowed).
  */
 export function serviceProvider(
   publicUrl: string,
   row: SamlConfig,
-  o: { expectRequest?: string | null; requestId?: string } = {},
+  key: SpKeyPair,
+  o: { expectRequest?: string | null; requestId?: string; sign?: boolean } = {},
 ): SAML {
   const urls = spUrls(publicUrl, row.clientId);
   const expected = o.expectRequest;
@@ -42,12 +73,16 @@ export function serviceProvider(
     getAsync: async (key) => (expected && key === expected ? new Date().toISOString() : null),
     removeAsync: async (key) => key,
   };
-  // node-saml and its XML libraries load at the first SAML sign-in, not at start (about 0.15 s
-  // and 20 MiB: bench/README.md "Embedded mode").
-  const { SAML: Saml, ValidateInResponseTo } = createRequire(import.meta.url)(
-    '@node-saml/node-saml',
-  ) as typeof NodeSaml;
+  const { SAML: Saml, ValidateInResponseTo } = nodeSaml();
+  // With privateKey set node-saml signs every redirect it builds (SigAlg + Signature, SAML bindings
+  // §3.4.4.1): AuthnRequests when asked; logout messages always (`sign`), as Okta requires.
+  const sign = o.sign ?? signsRequests(row);
   return new Saml({
+    ...(sign ? { privateKey: key.keyPem, publicCert: key.certPem, signatureAlgorithm: 'sha256' } : {}),
+    // An EncryptedAssertion is decrypted with our key, then its signature checked as for a plain one.
+    decryptionPvk: key.keyPem,
+    ...(row.sloUrl ? { logoutUrl: row.sloUrl } : {}),
+    logoutCallbackUrl: urls.sloUrl,
     issuer: urls.entityId,
     audience: urls.entityId,
     callbackUrl: urls.acsUrl,

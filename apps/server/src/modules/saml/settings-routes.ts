@@ -6,8 +6,8 @@ import { samlSettingsBody, samlSettingsReply } from '@rally/shared/schemas/saml'
 import type { SamlSettings } from '@rally/shared/schemas/saml';
 import { samlConfigs } from '../../db/schema/index.ts';
 import { authOf, tenantOf } from '../../lib/access.ts';
+import { createSecretBox } from '../../lib/crypto.ts';
 import { fieldError, httpError } from '../../lib/errors.ts';
-import { GuardedFetchError, fetchErrorMessage, guardedFetch } from '../../lib/guarded-fetch.ts';
 import { auditRequest } from '../audit/index.ts';
 import { verifiedDomainsOf } from '../domains/index.ts';
 import { SSO_OWNER_ONLY } from '../oauth/sso-settings-routes.ts';
@@ -15,12 +15,13 @@ import { endSsoSessions, storeSsoNotices } from '../oauth/sso-change.ts';
 import type { Change } from '../oauth/sso-change.ts';
 import { forgetSsoIdentities } from '../oauth/sso-identities.ts';
 import { describeCertificate, parseIdpMetadata, toPem } from './idp-metadata.ts';
+import { fetchIdpMetadata } from './metadata-refresh.ts';
 import type { IdpMetadata } from './idp-metadata.ts';
 import { spUrls } from './service-provider.ts';
+import { newSpKey, spKeyOf } from './sp-keys.ts';
 
 const uuidParam = z.uuid('must be the id (UUID) of a client');
 const OWNER = 'purple_owner';
-const METADATA_MAX_BYTES = 1024 * 1024;
 
 type Row = typeof samlConfigs.$inferSelect;
 
@@ -32,8 +33,11 @@ type Row = typeof samlConfigs.$inferSelect;
 export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
 
+  const box = createSecretBox(config.appSecret);
+
   const replyOf = async (row: Row): Promise<SamlSettings> => {
     const urls = spUrls(config.publicUrl, row.clientId);
+    const key = await spKeyOf(db, box, row);
     return {
       enabled: row.enabled,
       idp_entity_id: row.idpEntityId,
@@ -51,6 +55,16 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       acs_url: urls.acsUrl,
       sp_metadata_url: urls.metadataUrl,
       login_url: urls.loginUrl,
+      sp_slo_url: urls.sloUrl,
+      slo_url: row.sloUrl,
+      sp_certificate: key.certPem,
+      sp_certificate_fingerprint: describeCertificate(key.certPem).fingerprint,
+      sign_requests: row.signRequests,
+      idp_wants_signed_requests: row.idpWantsSignedRequests,
+      require_encryption: row.requireEncryption,
+      metadata_fetched_at: row.metadataFetchedAt?.toISOString() ?? null,
+      metadata_checked_at: row.metadataCheckedAt?.toISOString() ?? null,
+      metadata_error: row.metadataError,
       domains: await verifiedDomainsOf(db, row.clientId),
     };
   };
@@ -63,23 +77,9 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       return parsed;
     }
     if (b.metadata_url) {
-      let xml: string;
-      try {
-        // The owner names the address: fetched through the guard, never an internal one (issue 20).
-        const res = await guardedFetch(
-          b.metadata_url,
-          { headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' } },
-          { allowPrivate: config.allowPrivateFetch, timeoutMs: 10_000, maxBytes: METADATA_MAX_BYTES },
-        );
-        if (!res.ok) throw fieldError('body.metadata_url', `answered ${res.status}, not the metadata`);
-        xml = await res.text();
-      } catch (err) {
-        if (err instanceof GuardedFetchError) throw fieldError('body.metadata_url', fetchErrorMessage(err));
-        throw err;
-      }
-      const parsed = parseIdpMetadata(xml);
-      if (typeof parsed === 'string') throw fieldError('body.metadata_url', `the metadata there ${parsed}`);
-      return parsed;
+      const fetched = await fetchIdpMetadata(b.metadata_url, config.allowPrivateFetch);
+      if (typeof fetched === 'string') throw fieldError('body.metadata_url', fetched);
+      return fetched;
     }
     if (!b.idp_entity_id) throw fieldError('body.idp_entity_id', 'is required without metadata');
     if (!b.sso_url) throw fieldError('body.sso_url', 'is required without metadata');
@@ -89,7 +89,13 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!pem) throw fieldError(`body.certificates.${i}`, 'is not an X.509 certificate (PEM or base64)');
       return pem;
     });
-    return { entityId: b.idp_entity_id, ssoUrl: b.sso_url, certificates };
+    return {
+      entityId: b.idp_entity_id,
+      ssoUrl: b.sso_url,
+      certificates,
+      sloUrl: b.slo_url ?? null,
+      wantsSignedRequests: false,
+    };
   };
 
   app.get(
@@ -148,8 +154,23 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         jitEnabled: b.jit_enabled,
         jitRole: b.jit_role,
         idpInitiated: b.idp_initiated,
+        signRequests: b.sign_requests,
+        idpWantsSignedRequests: idp.wantsSignedRequests,
+        requireEncryption: b.require_encryption,
+        sloUrl: idp.sloUrl,
+        // Fetched just now (or not from a URL): the daily re-fetch starts afresh.
+        metadataFetchedAt: b.metadata_xml || !b.metadata_url ? null : new Date(),
+        metadataCheckedAt: b.metadata_xml || !b.metadata_url ? null : new Date(),
+        metadataError: null,
         updatedAt: new Date(),
       };
+      // Rally's own key for this client, made once (about 0.1 s) and kept across saves.
+      const [existing] = await db
+        .select({ cert: samlConfigs.spCertificate })
+        .from(samlConfigs)
+        .where(eq(samlConfigs.clientId, clientId));
+      const made = existing?.cert ? null : await newSpKey(box, clientId);
+      const keys = made ? { spPrivateKeyEnc: made.spPrivateKeyEnc, spCertificate: made.spCertificate } : {};
       const domains = await verifiedDomainsOf(db, clientId);
       const actor = authOf(request).user;
       const { outboxIds, endedFor, before, row } = await db.transaction(async (tx) => {
@@ -161,8 +182,8 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
           .for('update');
         const [row] = await tx
           .insert(samlConfigs)
-          .values({ clientId, ...values })
-          .onConflictDoUpdate({ target: samlConfigs.clientId, set: values })
+          .values({ clientId, ...values, ...keys })
+          .onConflictDoUpdate({ target: samlConfigs.clientId, set: { ...values, ...keys } })
           .returning();
         const issuerChanged = before !== undefined && before.idpEntityId !== values.idpEntityId;
         const change: Change =
@@ -191,7 +212,9 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       for (const id of outboxIds) await app.outbox.dispatch(id);
       for (const userId of endedFor) await app.identity.invalidateUser(userId);
       const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
-        (k) => k !== 'updatedAt' && JSON.stringify(before?.[k]) !== JSON.stringify(values[k]),
+        (k) =>
+          !['updatedAt', 'metadataFetchedAt', 'metadataCheckedAt', 'metadataError'].includes(k) &&
+          JSON.stringify(before?.[k]) !== JSON.stringify(values[k]),
       );
       await auditRequest(db, request, {
         action: 'sso.settings_changed',

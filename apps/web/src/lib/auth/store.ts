@@ -228,13 +228,18 @@ export async function refreshIntegrations(): Promise<void> {
 
 /** Logout: the server call's errors are ignored; the state is reset (SPEC.md §4). */
 export async function logout(): Promise<void> {
+  let next: string | null = null;
   try {
-    await apiRequest('/v1/api/logout', { method: 'POST', retries: 0 });
+    const reply = await apiRequest('/v1/api/logout', { method: 'POST', retries: 0 });
+    // SAML single logout: the server asks that the browser go on to the identity provider.
+    const url = (reply as { logout_url?: unknown } | undefined)?.logout_url;
+    if (typeof url === 'string' && /^https?:\/\//.test(url)) next = url;
   } catch {
     // SPEC.md §4: "Errors from the logout call are ignored."
   }
   resetAuth();
   resetAnalytics();
+  if (next) window.location.assign(next);
 }
 
 /** Back to logged out, keeping the redirect target. */

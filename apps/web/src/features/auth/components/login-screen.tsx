@@ -40,6 +40,8 @@ const CALLBACK_ERRORS: Record<string, string> = {
   assertion_replayed: 'That sign-in was already used. Please sign in again.',
   idp_initiated_off:
     'Your organisation signs in from this app only: start single sign-on here rather than from the identity provider.',
+  assertion_unencrypted:
+    'Your organisation requires encrypted sign-ins, and its identity provider sent one unencrypted. Ask your administrator to turn on assertion encryption with Rally’s certificate.',
   email_unverified:
     'The provider did not confirm that e-mail address. Sign in with your password or an e-mail link, then link the account under Settings › Profile.',
 };

@@ -30,6 +30,16 @@ const settings: SamlSettings = {
   acs_url: `https://app.rally.test/v1/api/auth/saml/${ACME}/acs`,
   sp_metadata_url: `https://app.rally.test/v1/api/auth/saml/${ACME}/metadata`,
   login_url: `https://app.rally.test/v1/api/auth/saml/${ACME}/login`,
+  sp_slo_url: `https://app.rally.test/v1/api/auth/saml/${ACME}/slo`,
+  slo_url: null,
+  sp_certificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+  sp_certificate_fingerprint: '12:34:56',
+  sign_requests: false,
+  idp_wants_signed_requests: false,
+  require_encryption: false,
+  metadata_fetched_at: null,
+  metadata_checked_at: null,
+  metadata_error: null,
   domains: ['acme.com'],
 };
 
@@ -89,6 +99,42 @@ describe('SAML single sign-on', () => {
       jit_enabled: true,
       jit_role: 'grey_viewer',
       idp_initiated: false,
+      sign_requests: false,
+      require_encryption: false,
+    });
+  });
+
+  it('an owner downloads Rally’s certificate, turns on signed requests and required encryption, and sees a failed metadata refresh', async () => {
+    const user = userEvent.setup();
+    const fetched = {
+      ...settings,
+      metadata_url: 'https://acme.okta.com/app/exk1/sso/saml/metadata',
+      metadata_fetched_at: '2026-12-05T03:00:00.000Z',
+      metadata_checked_at: '2026-12-06T03:00:00.000Z',
+      metadata_error: 'answered 503, not the metadata',
+    };
+    const server = await signIn('purple_owner', {
+      [`GET ${SAML}`]: { body: fetched },
+      [`PUT ${SAML}`]: { body: { ...fetched, sign_requests: true, require_encryption: true } },
+    });
+    render('owner');
+    const panel = await region();
+    const download = await within(panel).findByRole('link', { name: /Download certificate/ });
+    expect(download).toHaveAttribute('download', 'rally-saml-certificate.pem');
+    expect(decodeURIComponent(download.getAttribute('href')!)).toContain(settings.sp_certificate);
+    expect(within(panel).getByText(settings.sp_slo_url)).toBeInTheDocument();
+    expect(within(panel).getByRole('status', { name: 'Metadata refresh' })).toHaveTextContent(
+      /The last fetch failed: answered 503, not the metadata/,
+    );
+    await user.click(within(panel).getByRole('switch', { name: /Sign authentication requests/ }));
+    await user.click(within(panel).getByRole('switch', { name: /Require encrypted assertions/ }));
+    await user.click(within(panel).getByRole('button', { name: 'Save SAML' }));
+    await waitFor(() => expect(server.calls.some((c) => c.init?.method === 'PUT')).toBe(true));
+    const put = server.calls.find((c) => c.init?.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toMatchObject({
+      metadata_url: fetched.metadata_url,
+      sign_requests: true,
+      require_encryption: true,
     });
   });
 

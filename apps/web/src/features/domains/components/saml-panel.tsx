@@ -24,6 +24,7 @@ import { FormError, fieldErrorsOf } from '../../../components/form-error.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { CopyValue } from '../../../components/copy-value.tsx';
 import { useSaml, useSaveSaml } from '../api/saml.ts';
+import { SamlMetadataRefresh, SamlSpCertificate } from './saml-sp-details.tsx';
 import type { SsoAccess } from './sso-panel.tsx';
 
 const NAMEID_LABELS: Record<(typeof SAML_NAMEID_FORMATS)[number], string> = {
@@ -113,6 +114,9 @@ function SamlForm({ clientId, settings }: { clientId: string; settings: SamlSett
       jit_enabled: settings?.jit_enabled ?? false,
       jit_role: settings?.jit_role ?? 'grey_viewer',
       idp_initiated: settings?.idp_initiated ?? false,
+      sign_requests: settings?.sign_requests ?? false,
+      require_encryption: settings?.require_encryption ?? false,
+      slo_url: settings?.slo_url ?? '',
       enabled: settings?.enabled ?? false,
     },
   });
@@ -136,6 +140,9 @@ function SamlForm({ clientId, settings }: { clientId: string; settings: SamlSett
     jit_enabled: v.jit_enabled,
     jit_role: v.jit_role as SamlSettingsBody['jit_role'],
     idp_initiated: v.idp_initiated,
+    sign_requests: v.sign_requests,
+    require_encryption: v.require_encryption,
+    slo_url: v.source === 'manual' ? v.slo_url.trim() || null : null,
   });
   const errors = fieldErrorsOf(save.error);
   return (
@@ -180,7 +187,14 @@ function SamlForm({ clientId, settings }: { clientId: string; settings: SamlSett
             </div>
             <div>
               <Text size="sm" fw={500}>
-                Certificates
+                Single logout URL
+              </Text>
+              <CopyValue value={settings.sp_slo_url} label="single logout URL" />
+            </div>
+            <SamlSpCertificate settings={settings} />
+            <div>
+              <Text size="sm" fw={500}>
+                Identity provider certificates
               </Text>
               {settings.certificates.map((c) => (
                 <Text key={c.fingerprint} size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
@@ -189,6 +203,15 @@ function SamlForm({ clientId, settings }: { clientId: string; settings: SamlSett
                 </Text>
               ))}
             </div>
+            <div>
+              <Text size="sm" fw={500}>
+                Identity provider single logout
+              </Text>
+              <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                {settings.slo_url ?? 'None: signing out of Rally ends the Rally session only.'}
+              </Text>
+            </div>
+            <SamlMetadataRefresh settings={settings} />
           </SimpleGrid>
         )}
         {!settings && (
@@ -229,6 +252,11 @@ function SamlForm({ clientId, settings }: { clientId: string; settings: SamlSett
               rows={4}
               {...form.getInputProps('certificates')}
             />
+            <TextInput
+              label="Single logout URL (optional)"
+              placeholder="https://idp.example.com/slo"
+              {...form.getInputProps('slo_url')}
+            />
           </>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
@@ -263,6 +291,20 @@ function SamlForm({ clientId, settings }: { clientId: string; settings: SamlSett
           label="Allow sign-in started at the identity provider (IdP-initiated)"
           description="Off: members start from Rally's sign-in URL, which ties each answer to a request."
           {...form.getInputProps('idp_initiated', { type: 'checkbox' })}
+        />
+        <Switch
+          label="Sign authentication requests"
+          description={
+            settings?.idp_wants_signed_requests
+              ? 'Your identity provider’s metadata asks for signed requests: they are signed in any case.'
+              : 'Signed with Rally’s certificate (RSA-SHA256). Upload the certificate at the identity provider first.'
+          }
+          {...form.getInputProps('sign_requests', { type: 'checkbox' })}
+        />
+        <Switch
+          label="Require encrypted assertions"
+          description="Refuse a sign-in whose assertion is not encrypted to Rally’s certificate."
+          {...form.getInputProps('require_encryption', { type: 'checkbox' })}
         />
         <Switch
           label="Turn on SAML single sign-on"

@@ -32,6 +32,8 @@ describe('dashboard/stats engaged targets from each target’s last event (issue
       )[0]?.n,
     );
   const shown = async (from: Date, to: Date) => {
+    // Each call computes afresh: the minute's results (issue 43, report-results.ts) are forgotten.
+    await app.db.execute(sql`delete from report_results`);
     const res = await owner.get(`${base}/dashboard/stats?from=${epoch(from)}&to=${epoch(to)}`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json().engaged_targets as number;
@@ -107,6 +109,7 @@ describe('dashboard/stats engaged targets from each target’s last event (issue
     // events do; the other client's own count does not move.
     const foreignRange = `from=${epoch(at(-DAY))}&to=${epoch(at(DAY))}`;
     const { browser: foreignOwner } = await signedIn(app, { [foreign.clientId]: 'purple_owner' });
+    await app.db.execute(sql`delete from report_results`);
     const foreignBefore = (
       await foreignOwner.get(`/v1/report/client/${foreign.clientId}/dashboard/stats?${foreignRange}`)
     ).json().engaged_targets;

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { engagementEvents, opportunities, prospects, targets } from '../src/db/schema/index.ts';
 import { FEED_TOTAL_CAP, reportFeed } from '../src/modules/reports/signals.ts';
 import { makeCadence, makeIntegration } from './engagement.ts';
@@ -64,6 +64,9 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
       .returning({ id: targets.id });
     const eur = await s.deal(s.beta, { name: 'Beta euro', amount: 70_000, created: daysAgo(3) });
     await app.db.update(opportunities).set({ currency: 'EUR' }).where(eq(opportunities.id, eur));
+    // The minute's result (issue 43, reports-dashboard-cache.test.ts) forgotten: computed afresh.
+    const forget = () => app.db.execute(sql`delete from report_results`);
+    await forget();
     const again = await sdr.get(`${base}/dashboard/stats?${RANGE}`);
     expect(again.json()).toMatchObject({
       currency: 'USD',
@@ -74,6 +77,7 @@ describe('signal reports: dashboard, utilization, feed, priority (issue 17)', as
     });
     // Made active, the first one counts.
     await app.db.update(targets).set({ isActive: true }).where(eq(targets.id, extra[0]!.id));
+    await forget();
     expect((await sdr.get(`${base}/dashboard/stats?${RANGE}`)).json().active_targets).toBe(6);
     await app.db.delete(targets).where(
       inArray(

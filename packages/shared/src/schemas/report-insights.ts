@@ -215,6 +215,11 @@ export const dashboardStatsSchema = z.object({
   open_pipeline_cents: z.number().int(),
   pipeline_generated_cents: z.number().int(),
   revenue_influenced_cents: z.number().int(),
+  /**
+   * When these numbers were computed (issue 43): a reply may be one computed up to 60 s before for
+   * the same client and range, shared by every instance; show it as "as of HH:MM:SS".
+   */
+  as_of: at,
 });
 export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
 
@@ -335,7 +340,17 @@ export const priorityRowSchema = z.object({
   priority_marked_at: at.nullable(),
 });
 export type PriorityRow = z.infer<typeof priorityRowSchema>;
-export const prioritySchema = z.object({ days: count, items: z.array(priorityRowSchema), ...paged });
+/**
+ * `from` is where the ranked engagement starts: the local midnight `days - 1` days before today in
+ * `time_zone` (the client's), so the list ranks by whole days, today so far included (issue 43).
+ */
+export const prioritySchema = z.object({
+  days: count,
+  from: at,
+  time_zone: z.string(),
+  items: z.array(priorityRowSchema),
+  ...paged,
+});
 export type Priority = z.infer<typeof prioritySchema>;
 
 /**

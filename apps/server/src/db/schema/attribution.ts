@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { clients } from './identity.ts';
 import { opportunities } from './crm.ts';
 import { opportunityStageHistory } from './crm.ts';
@@ -116,3 +127,24 @@ export const attributionState = pgTable('attribution_state', {
   windowDays: integer('window_days').notNull(),
   refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Report replies computed in the last minute, shared by every instance (issue 43: dashboard/stats may
+ * serve a result computed in the last 60 s for the same client and range, with its time). In the
+ * database rather than each instance's memory, so every instance serves the same result with the same
+ * "as of" (reports/report-results.ts).
+ */
+export const reportResults = pgTable(
+  'report_results',
+  {
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    report: text('report').notNull(),
+    /** The request's range as asked (`from`, `to`; empty when left out). */
+    key: text('key').notNull(),
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+    body: jsonb('body').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.report, t.key] })],
+);

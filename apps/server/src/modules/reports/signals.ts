@@ -27,6 +27,7 @@ import { engagedProspects, outreachCte, outreachTypes } from './accounts.ts';
 import { iso, num, openOpportunity, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
 import { attributionWindow, epochOf, rangeOf, summary } from './service.ts';
+import { recentResult } from './report-results.ts';
 import { orderBySort } from './report-sort.ts';
 import type { SortKeys } from './report-sort.ts';
 
@@ -401,7 +402,39 @@ function markedCte(clientId: string, withTargets: boolean): SQL {
 }
 
 /**
- * Open opportunities ranked by their account's engagement in the last `days` days: score =
+ * The range pipeline/priority ranks by (issue 43, the product owner's decision): whole days in the
+ * client's time zone (its billing account's, UTC without one), today so far and the `days - 1` days
+ * before, so the range starts at a local midnight. In UTC that is a rollup day's start and no event of
+ * a cut first day is read raw; elsewhere the cut is the zone's offset, the same every call. Also
+ * whether any target is marked as a sales priority (one round trip).
+ */
+export async function priorityRange(
+  db: Db,
+  clientId: string,
+  days: number,
+  now = new Date(),
+): Promise<{ range: Range; timeZone: string; marks: boolean }> {
+  const [r] = rowsOf(
+    await db.execute(sql`
+      with zone as (
+        select coalesce((select time_zone from billing_accounts where client_id = ${clientId}), 'UTC') as tz
+      )
+      select zone.tz,
+             (date_trunc('day', ${now}::timestamptz at time zone zone.tz) - make_interval(days => ${days - 1}))
+               at time zone zone.tz as from_at,
+             exists (select 1 from sales_priorities where client_id = ${clientId} and target_id is not null) as t
+        from zone`),
+  );
+  if (!r) throw new Error('priorityRange: the look-up returned no row');
+  return {
+    range: { from: new Date(r.from_at as string | Date), to: now },
+    timeZone: String(r.tz),
+    marks: Boolean(r.t),
+  };
+}
+
+/**
+ * Open opportunities ranked by their account's engagement in whole days (`priorityRange`): score =
  * impressions + 5 × clicks + 5 × landing page views; ties by the latest engagement, then amount.
  * Opportunities of accounts marked as a sales priority come first. Only the accounts of open
  * opportunities are tied to their prospects (`open_accounts`): the others would be joined to nothing.
@@ -412,12 +445,8 @@ async function priorityStatement(
   q: { days: number; sort?: PrioritySort | undefined; order?: SortOrder | undefined },
   limit: number | null,
   offset: number,
-): Promise<SQL> {
-  const range = { from: new Date(Date.now() - q.days * DAY_MS), to: new Date() };
-  const [marks] = rowsOf(
-    await db.execute(sql`
-      select exists (select 1 from sales_priorities where client_id = ${clientId} and target_id is not null) as t`),
-  );
+): Promise<{ statement: SQL; range: Range; timeZone: string }> {
+  const { range, timeZone, marks } = await priorityRange(db, clientId, q.days);
   await attributionWindow(db, clientId);
   await ensureAccountMonths(db, clientId, range);
   // An asked column's order numbers the rows (rn) so the page keeps it once its prospects are counted.
@@ -427,10 +456,10 @@ async function priorityStatement(
   // Accounts engaged in the range from the account rollups (account-rollups.ts); engaged prospects
   // are counted for the page's rows only. The open accounts are read once: each part of the
   // rollups filters on them.
-  return sql`
+  const statement = sql`
     with open_accounts as materialized (${openAccounts}),
     ${accountEngagementIn(clientId, range, sql`select company_id from open_accounts`)},
-    ${markedCte(clientId, Boolean(marks?.t))},
+    ${markedCte(clientId, marks)},
     ranked as (
       select o.id, o.name, o.account_name, o.company_id, coalesce(s.label, o.stage) as stage, o.amount_cents,
              o.currency, o.close_date::text as close_date,
@@ -449,6 +478,7 @@ async function priorityStatement(
     select r.*, case when r.score > 0 then ${engagedProspects(clientId, range, sql`r.company_id`)} else 0 end as prospects
       from ranked r
      order by ${sorted ? sql`r.rn` : sql`r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`}`;
+  return { statement, range, timeZone };
 }
 
 const priorityScore = sql`coalesce(eng.impressions, 0) + 5 * coalesce(eng.clicks, 0) + 5 * coalesce(eng.views, 0)`;
@@ -498,10 +528,12 @@ export async function priority(
   },
 ): Promise<Priority> {
   const { page, pageSize, offset } = paging(q);
-  const statement = await priorityStatement(db, clientId, q, pageSize, offset);
+  const { statement, range, timeZone } = await priorityStatement(db, clientId, q, pageSize, offset);
   const rows = rowsOf(await readAccountEngagement(db, statement));
   return {
     days: q.days,
+    from: range.from.toISOString(),
+    time_zone: timeZone,
     items: rows.map(toPriorityRow),
     total: num(rows[0]?.total),
     page,
@@ -511,7 +543,7 @@ export async function priority(
 
 /** Every open opportunity, ranked, page by page (the export). */
 export async function priorityExport(db: Db, clientId: string, q: { days: number }) {
-  const statement = await priorityStatement(db, clientId, q, null, 0);
+  const { statement } = await priorityStatement(db, clientId, q, null, 0);
   return { days: q.days, pages: mapPages(cursorPages(db, statement), toPriorityRow) };
 }
 
@@ -549,6 +581,20 @@ export function engagedTargets(clientId: string, range: Range, now = Date.now())
  * `pipeline/generated` and `opportunity?filter=influenced`.
  */
 export async function dashboardStats(db: Db, clientId: string, q: ReportRangeQuery): Promise<DashboardStats> {
+  // Issue 43: a result computed in the last minute for the same client and range (as asked: a range
+  // left open at "now" is the same range a minute later) is served with its time.
+  const key = `from=${q.from ?? ''}&to=${q.to ?? ''}`;
+  const { result, asOf } = await recentResult(db, clientId, 'dashboard/stats', key, () =>
+    computeDashboardStats(db, clientId, q),
+  );
+  return { ...result, as_of: asOf.toISOString() };
+}
+
+async function computeDashboardStats(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery,
+): Promise<Omit<DashboardStats, 'as_of'>> {
   const range = rangeOf(q);
   // The summary gives the main currency too.
   const [s, counts, contacted, openByCurrency] = await Promise.all([

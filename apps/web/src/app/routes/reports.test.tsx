@@ -279,7 +279,17 @@ describe('/reports tabs (issue 17)', () => {
 
   it('old links still open their report: ?tab=priority is Pipeline › Priority, ?tab=content Engagement › Content', async () => {
     const { router } = await open(`/reports?client_id=${ACME}&tab=priority`, {
-      [`${base}/pipeline/priority`]: { body: { days: 30, items: [], total: 0, page: 1, page_size: 25 } },
+      [`${base}/pipeline/priority`]: {
+        body: {
+          days: 30,
+          from: '2026-11-07T00:00:00.000Z',
+          time_zone: 'UTC',
+          items: [],
+          total: 0,
+          page: 1,
+          page_size: 25,
+        },
+      },
       [`${base}/content`]: { body: { range, ads: [], landing_pages: [] } },
       [`${base}/networks`]: { body: { range, rows: [], totals: [] } },
     });

@@ -7,6 +7,7 @@ import type { SortState } from '../../../components/data-table/index.ts';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { PAGE_SIZE, usePriority } from '../api/get-insights.ts';
 import { Empty, ExportButton, Pages } from './report-parts.tsx';
+import { wholeDays } from './priority-days.ts';
 import { PriorityBulkActions, priorityColumns } from './report-tables.tsx';
 
 /** Pipeline › Priority: open opportunities by their account's engagement; sorted by the server across pages. */
@@ -46,6 +47,7 @@ export function PriorityPanel({
           Open opportunities ranked by their account&apos;s recent engagement with your ads. Score:
           impressions + 5 × clicks + 5 × landing page views. Accounts marked as a sales priority (★) come
           first.
+          {q.data ? <> {wholeDays(q.data.days, q.data.from, q.data.time_zone)}</> : null}
         </Text>
         <Group gap="sm">
           <SegmentedControl

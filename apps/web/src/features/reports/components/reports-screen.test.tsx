@@ -39,6 +39,8 @@ const ALIGNMENT = {
 const ACCOUNT = '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00a009';
 const priorityList = (marked: boolean) => ({
   days: 30,
+  from: '2026-11-06T05:00:00.000Z',
+  time_zone: 'America/New_York',
   items: [
     {
       opportunity_id: '6f1c2a8e-4b1d-4c3a-9e51-0a7d2c00b001',
@@ -121,6 +123,12 @@ describe('ReportsScreen (issue 17)', () => {
     const table = await screen.findByRole('table', { name: 'Open opportunities by engagement' });
     const row = within(table).getByRole('row', { name: /Fleet pilot/ });
     expect(within(row).getByText('27')).toBeInTheDocument();
+    // The days the engagement counts, beside the list (issue 43).
+    expect(
+      screen.getByText(
+        /Engagement counts whole days in America\/New_York: today so far and the previous 29 days \(since midnight, Nov 6\)\./,
+      ),
+    ).toBeInTheDocument();
     expect(within(row).getByText('$45,000')).toBeInTheDocument();
     expect(within(row).getByLabelText('Brightline Freight: sales priority')).toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: /sales priority/ })).not.toBeInTheDocument();

@@ -113,6 +113,27 @@ export async function connectLinkedInDirectly(
   return row!;
 }
 
+/** A Google Ads connection written straight to the table, with customer 1234567890 chosen (no page). */
+export async function connectGoogleDirectly(
+  app: FastifyInstance,
+  clientId: string,
+  token: { accessToken: string; refreshToken: string | null; expiresAt: string },
+) {
+  const box = createSecretBox(app.config.appSecret);
+  const [row] = await app.db
+    .insert(adNetworkConnections)
+    .values({
+      clientId,
+      network: 'google',
+      credentialsEnc: box.encrypt(JSON.stringify({ kind: 'oauth', ...token })),
+      accountName: 'Google Ads login with 3 accounts',
+      adAccountId: '1234567890',
+      adAccountName: 'Acme Search',
+    })
+    .returning();
+  return row!;
+}
+
 /**
  * A test app whose Meta adapter talks to `fake` (test/fakes/meta.ts), with retries that do not wait
  * (each wait asked for goes to `sleep`); without queue workers unless `workers` is true, so a test runs

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createGoogleAdsCampaigns } from './google-ads-campaigns.ts';
 
 /**
  * A strict fake of what Rally uses of Google for Customer Match, on loopback: Google's OAuth
@@ -28,6 +29,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  *   never send one). Over 300 requests a minute, or when told, 429 RESOURCE_EXHAUSTED with an
  *   ErrorInfo naming the quota and a RetryInfo (Limits: "rejected with the error RESOURCE_EXHAUSTED
  *   and HTTP status 429").
+ * - Campaigns, ad groups, assets, ads, status changes and GAQL search with daily metrics:
+ *   test/fakes/google-ads-campaigns.ts and google-ads-gaql.ts (every `customers/{id}/…:mutate` and
+ *   `…:search` call goes there, with `login-customer-id` required).
  * - Shortcut: a list's size is counted at once (Google takes up to 48 hours).
  */
 
@@ -66,7 +70,9 @@ const badRequest = (field: string, message: string) =>
     },
   ]);
 
-export async function startFakeGoogleAds(opts: { matchRate?: number; perMinute?: number } = {}) {
+export async function startFakeGoogleAds(
+  opts: { matchRate?: number; perMinute?: number; pageRows?: number } = {},
+) {
   const version = GOOGLE_ADS_VERSION;
   const clientId = 'google-ads-client.apps.googleusercontent.com';
   const clientSecret = 'google-ads-secret';
@@ -76,6 +82,7 @@ export async function startFakeGoogleAds(opts: { matchRate?: number; perMinute?:
       id: '1234567890',
       descriptiveName: 'Acme Search',
       currencyCode: 'USD',
+      timeZone: 'America/New_York',
       status: 'ENABLED',
       manager: false,
     },
@@ -83,16 +90,34 @@ export async function startFakeGoogleAds(opts: { matchRate?: number; perMinute?:
       id: '2345678901',
       descriptiveName: 'Acme Old',
       currencyCode: 'EUR',
+      timeZone: 'Europe/Paris',
       status: 'CANCELED',
       manager: false,
     },
-    { id: '9990001112', descriptiveName: 'Acme MCC', currencyCode: 'USD', status: 'ENABLED', manager: true },
+    {
+      id: '9990001112',
+      descriptiveName: 'Acme MCC',
+      currencyCode: 'USD',
+      timeZone: 'America/New_York',
+      status: 'ENABLED',
+      manager: true,
+    },
   ];
   const codes = new Map<string, { redirectUri: string; scope: string }>();
   const refreshTokens = new Map<string, { scope: string; revoked: boolean }>();
   const accessTokens = new Map<string, { expires: number; refresh: string; scope: string }>();
   const lists = new Map<string, GoogleUserList>();
   const addCounts = new Map<string, number>();
+  const campaigns = createGoogleAdsCampaigns({
+    version,
+    customers,
+    // The Google Ads API names a Data Manager user list `customers/{c}/userLists/{id}`.
+    hasUserList: (rn) =>
+      lists.has(
+        rn.replace(/^customers\/(\d+)\/userLists\//, 'accountTypes/GOOGLE_ADS/accounts/$1/userLists/'),
+      ),
+    pageRows: opts.pageRows,
+  });
   const requests: { method: string; path: string; members: number }[] = [];
   const recent: number[] = [];
   let nextList = 7_000_000_000;
@@ -330,20 +355,8 @@ export async function startFakeGoogleAds(opts: { matchRate?: number; perMinute?:
           ]);
         if (path === `/${version}/customers:listAccessibleCustomers` && method === 'GET')
           return send(res, 200, { resourceNames: customers.map((c) => `customers/${c.id}`) });
-        const search = new RegExp(`^/${version}/customers/(\\d{10}):search$`).exec(
-          path.replace('/googleAds:search', ':search'),
-        );
-        if (search && method === 'POST') {
-          const c = customers.find((x) => x.id === search[1]);
-          if (!c) throw new Refusal(403, 'PERMISSION_DENIED', 'The caller does not have permission');
-          if (typeof json.query !== 'string' || !/\bFROM\s+customer\b/i.test(json.query))
-            throw badRequest('query', 'This fake answers GAQL queries FROM customer only.');
-          return send(res, 200, {
-            results: [{ customer: { resourceName: `customers/${c.id}`, ...c } }],
-            fieldMask:
-              'customer.id,customer.descriptiveName,customer.currencyCode,customer.status,customer.manager',
-          });
-        }
+        const reply = campaigns.route(method, path, json, req.headers);
+        if (reply) return send(res, reply.status, reply.body);
         throw new Refusal(404, 'NOT_FOUND', `Method not found: ${method} ${path}`);
       }
 
@@ -433,6 +446,8 @@ export async function startFakeGoogleAds(opts: { matchRate?: number; perMinute?:
     clientSecret,
     developerToken,
     lists,
+    /** Budgets, campaigns, ad groups, assets, ads, `setDay`, `disapprove`, `throttleNext`. */
+    campaigns,
     requests,
     addCounts,
     /** Env for createTestApp: every Google host is this fake. */

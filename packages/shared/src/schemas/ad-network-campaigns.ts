@@ -94,7 +94,14 @@ export const adCampaignOptionsReply = z.object({
   minimum_daily_budget_minor: z.number().int(),
   currency: z.string().nullable(),
   page_name: z.string().nullable(),
-  placements: z.array(z.object({ size: z.string(), label: z.string() })),
+  /** `also`: further sizes the same ad carries (Google's responsive display ad: a square too). */
+  placements: z.array(
+    z.object({ size: z.string(), label: z.string(), also: z.array(z.string()).default([]) }),
+  ),
+  /** Whether the ads speak as a page chosen in Settings (false on Google Ads: the advertiser). */
+  needs_page: z.boolean().default(true),
+  /** The budget kinds the network takes (Google Ads: daily only). */
+  budget_kinds: z.array(z.enum(['daily', 'lifetime'])).default(['daily', 'lifetime']),
 });
 
 /** A campaign's daily results as the network reports them (issue 39 "Results"); money in cents. */

@@ -137,7 +137,13 @@ export function adCampaignRoutes(
           minimum_daily_budget_minor: api.minimumDailyBudget,
           currency: null,
           page_name: conn?.pageName ?? null,
-          placements: api.placements.map((p) => ({ size: p.size, label: p.label })),
+          placements: api.placements.map((p) => ({
+            size: p.size,
+            label: p.label,
+            also: [...(p.also ?? [])],
+          })),
+          needs_page: api.needsPage !== false,
+          budget_kinds: [...(api.budgetKinds ?? ['daily', 'lifetime'])],
         };
       },
     );
@@ -217,7 +223,7 @@ export function adCampaignRoutes(
             409,
             `${name} stopped accepting Rally: ${conn.inactiveReason ?? 'connect it again.'}`,
           );
-        if (!conn.pageId)
+        if (!conn.pageId && api.needsPage !== false)
           throw httpError(
             409,
             `Choose the page your ads speak as in Settings › Ad networks › ${name} first.`,
@@ -232,6 +238,8 @@ export function adCampaignRoutes(
         const ends = b.ends_at ? new Date(b.ends_at) : null;
         if (starts.getTime() < Date.now() - 3600_000)
           throw fieldError('body.starts_at', 'must not be in the past');
+        if (api.budgetKinds && !api.budgetKinds.includes(b.budget_kind))
+          throw fieldError('body.budget_kind', `must be ${api.budgetKinds.join(' or ')} on ${name}`);
         const min = api.minimumDailyBudget;
         const money = (m: number) => (m / 100).toFixed(2);
         if (b.budget_kind === 'daily' && b.budget_minor < min)

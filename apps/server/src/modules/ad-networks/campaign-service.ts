@@ -41,12 +41,24 @@ export function campaignLink(
   return url.toString();
 }
 
-/** The network's own words from a refusal (Graph's error_user_msg or message), else the error's. */
+/**
+ * The network's own words from a refusal (Graph's error_user_msg or message, Google Ads' GoogleAdsFailure
+ * errors), else the error's.
+ */
 export function networkWords(err: unknown): string {
   if (err instanceof VendorError) {
     try {
-      const body = JSON.parse(err.body) as { error?: { message?: string; error_user_msg?: string } };
+      const body = JSON.parse(err.body) as {
+        error?: {
+          message?: string;
+          error_user_msg?: string;
+          // Google Ads: a GoogleAdsFailure in details carries the words of each error.
+          details?: { errors?: { message?: string }[] }[];
+        };
+      };
       const e = body.error;
+      const google = (e?.details ?? []).flatMap((d) => (d.errors ?? []).flatMap((x) => x.message ?? []));
+      if (google.length) return google.join(' ').slice(0, 500);
       if (e?.error_user_msg || e?.message) return (e.error_user_msg ?? e.message ?? '').slice(0, 500);
     } catch {
       // Not JSON: the status line below says what there is.
@@ -98,7 +110,8 @@ export function createAdCampaignService(deps: {
     if (!conn.isActive) return fail(`${name} is not connected: ${conn.inactiveReason ?? 'connect it again'}`);
     const api = base.adapters[conn.network].campaigns;
     if (!api) return fail(`Rally cannot run campaigns on ${name} yet.`);
-    if (!conn.pageId) return fail(`Choose the page your ads speak as in Settings › Ad networks › ${name}.`);
+    if (!conn.pageId && api.needsPage !== false)
+      return fail(`Choose the page your ads speak as in Settings › Ad networks › ${name}.`);
     const adAccountId = audience.adAccountId ?? conn.adAccountId;
     if (!audience.networkAudienceId || !adAccountId) {
       if (audience.state === 'held' || audience.state === 'failed')
@@ -125,7 +138,13 @@ export function createAdCampaignService(deps: {
         let campaignRemoteId = c.networkCampaignId;
         if (!campaignRemoteId) {
           campaignRemoteId = (
-            await net.createCampaign(ctx, adAccountId, { name: `Rally · ${c.name}`, objective: c.objective })
+            await net.createCampaign(ctx, adAccountId, {
+              name: `Rally · ${c.name}`,
+              objective: c.objective,
+              budget: { kind: c.budgetKind, minor: c.budgetMinor },
+              startsAt: c.startsAt,
+              endsAt: c.endsAt,
+            })
           ).id;
           await set(c.id, { networkCampaignId: campaignRemoteId });
         }
@@ -148,10 +167,19 @@ export function createAdCampaignService(deps: {
         for (const placement of net.placements) {
           const rendered = await creatives.render(c.contentId, placement.size);
           if (!rendered) throw new Error('The ad could not be drawn.');
+          // Further images the same ad carries (Google: the square beside the landscape).
+          const more: { size: PlacementSize; png: Buffer; key: string }[] = [];
+          for (const size of placement.also ?? []) {
+            const r = await creatives.render(c.contentId, size);
+            if (!r) throw new Error('The ad could not be drawn.');
+            more.push({ size, ...r });
+          }
           const link = campaignLink(landingUrl, c, conn.network, placement.size);
           // Pixels, texts and link together: any change makes a new creative on the same ad.
           const renderKey = createHash('sha256')
-            .update(JSON.stringify([rendered.key, copy.headline, copy.message, link]))
+            .update(
+              JSON.stringify([rendered.key, ...more.map((m) => m.key), copy.headline, copy.message, link]),
+            )
             .digest('hex');
           const at = ads.findIndex((x) => x.size === placement.size);
           let entry = at >= 0 ? ads[at] : undefined;
@@ -164,6 +192,12 @@ export function createAdCampaignService(deps: {
               `rally-${c.id}-${placement.size}.png`,
               conn.pageId ?? '',
             );
+            const moreImages = [];
+            for (const m of more) {
+              const name = `rally-${c.id}-${m.size}.png`;
+              const up = await net.uploadImage(ctx, adAccountId, m.png, name, conn.pageId ?? '');
+              moreImages.push({ size: m.size, hash: up.hash });
+            }
             const { id: creativeId } = await net.createCreative(ctx, adAccountId, {
               name: `Rally · ${c.name} · ${placement.size}`,
               pageId: conn.pageId ?? '',
@@ -171,6 +205,7 @@ export function createAdCampaignService(deps: {
               link,
               headline: copy.headline,
               message: copy.message,
+              ...(moreImages.length ? { moreImages } : {}),
             });
             entry = {
               size: placement.size,

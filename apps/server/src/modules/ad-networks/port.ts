@@ -129,8 +129,18 @@ export type RemoteDailyStat = {
 export type AdNetworkCampaignApi = {
   /** The smallest daily budget the network takes, in minor units of the account's currency. */
   readonly minimumDailyBudget: number;
-  /** Image sizes an ad is created at (one ad per size, each in its placement). */
-  readonly placements: readonly { size: PlacementSize; label: string }[];
+  /**
+   * Image sizes an ad is created at (one ad per size, each in its placement). `also`: further sizes
+   * the same ad carries (Google's responsive display ad needs a landscape and a square image).
+   */
+  readonly placements: readonly { size: PlacementSize; label: string; also?: readonly PlacementSize[] }[];
+  /**
+   * Whether ads speak as a page chosen in Settings (Meta, LinkedIn); false where the network names
+   * the advertiser itself (Google Ads). Absent means true.
+   */
+  readonly needsPage?: boolean;
+  /** The budget kinds the network takes from Rally; absent means both. */
+  readonly budgetKinds?: readonly CampaignBudget['kind'][];
   /**
    * Uploads a PNG to the ad account's image library; the network's handle for it. `pageId` is the
    * page the ads speak as (LinkedIn's Images API makes the organisation the image's owner).
@@ -142,11 +152,21 @@ export type AdNetworkCampaignApi = {
     name: string,
     pageId: string,
   ): Promise<{ hash: string }>;
-  /** Creates a campaign, always paused: nothing spends until Rally launches it. */
+  /**
+   * Creates a campaign, always paused: nothing spends until Rally launches it. The budget and
+   * schedule are given too for a network that holds them on the campaign (Google Ads); the others
+   * set them on the ad set.
+   */
   createCampaign(
     ctx: AdapterContext,
     adAccountId: string,
-    spec: { name: string; objective: CampaignObjective },
+    spec: {
+      name: string;
+      objective: CampaignObjective;
+      budget?: CampaignBudget;
+      startsAt?: Date;
+      endsAt?: Date | null;
+    },
   ): Promise<{ id: string }>;
   /** The audience, budget and schedule (an ad set on Meta), delivering as soon as its campaign does. */
   createAdSet(
@@ -173,6 +193,8 @@ export type AdNetworkCampaignApi = {
       link: string;
       headline: string;
       message: string;
+      /** The placement's `also` images, uploaded beside the main one. */
+      moreImages?: { size: PlacementSize; hash: string }[];
     },
   ): Promise<{ id: string }>;
   createAd(

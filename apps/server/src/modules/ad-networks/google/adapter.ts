@@ -8,6 +8,7 @@ import {
 } from '../../integrations/vendor-http.ts';
 import type { ClassifiedResponse, ResponseVerdict } from '../../integrations/vendor-http.ts';
 import type { AdNetworkAdapter, AdapterContext, OAuthCredentials, RemoteAdAccount } from '../port.ts';
+import { googleCampaignApi } from './campaigns.ts';
 import { hashEmailForGoogle } from './normalise.ts';
 
 /**
@@ -152,6 +153,19 @@ export function createGoogleAdsAdapter(config: GoogleAdsConfig, opts: AdapterOpt
   /** Google Ads API calls carry the developer token (Google Ads API › Make your first API call). */
   const adsHeaders = (): Record<string, string> => ({ 'developer-token': config.developerToken ?? '' });
 
+  /**
+   * A Google Ads API method of a customer: POST with the developer token and `login-customer-id`,
+   * the customer whose access the call uses ("API call structure › Request headers": digits only;
+   * the login reaches these accounts directly, listAccessibleCustomers).
+   */
+  const call = <T>(ctx: AdapterContext, customer: string, method: string, body: unknown) =>
+    http.request<T>(ctx, {
+      method: 'POST',
+      url: `${ads}/customers/${customer}/${method}`,
+      headers: { ...adsHeaders(), 'login-customer-id': customer },
+      body,
+    });
+
   function destination(audienceId: string) {
     const m = LIST_NAME.exec(audienceId);
     if (!m) throw new Error(`not a Google Ads user list: ${audienceId}`);
@@ -178,6 +192,7 @@ export function createGoogleAdsAdapter(config: GoogleAdsConfig, opts: AdapterOpt
     // YouTube and Lookalike seeds need 1,000: said on the screen, not enforced here.
     minimumAudience: 100,
     hashEmail: hashEmailForGoogle,
+    campaigns: googleCampaignApi({ call }),
 
     authorizeUrl({ state, redirectUri }) {
       // OAuth 2.0 for Web Server Applications: offline access gives a refresh token; `prompt=consent`

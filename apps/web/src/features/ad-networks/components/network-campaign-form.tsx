@@ -73,6 +73,11 @@ export function NetworkCampaignForm({
   const errors = fieldErrorsOf(create.error);
   const fieldError = (f: string) => errors[f] || undefined;
   const minimum = money(o.minimum_daily_budget_minor);
+  // A network may take one kind only (Google Ads: daily).
+  const kinds = o.budget_kinds;
+  const budgetKind = kinds.includes(kind) ? kind : (kinds[0] ?? 'daily');
+  // Every image an ad carries, in placement order (Google's one ad holds a landscape and a square).
+  const tiles = o.placements.flatMap((p) => [p.size, ...p.also].map((size) => ({ size, label: p.label })));
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -83,7 +88,7 @@ export function NetworkCampaignForm({
       content_id: chosen.id,
       name,
       objective,
-      budget_kind: kind,
+      budget_kind: budgetKind,
       budget_minor: Math.round(Number(amount) * 100),
       // A first day of today starts now: midnight has passed.
       starts_at: new Date(Math.max(start, Date.now() + 60_000)).toISOString(),
@@ -111,7 +116,11 @@ export function NetworkCampaignForm({
         />
         <Select
           label="Ad"
-          description={`Shown as ${o.page_name ?? 'your page'}; each personalisation tag shows its fallback.`}
+          description={
+            o.needs_page
+              ? `Shown as ${o.page_name ?? 'your page'}; each personalisation tag shows its fallback.`
+              : `${networkLabel} shows your ad account's name as the advertiser; each personalisation tag shows its fallback.`
+          }
           data={ads.map((c) => ({ value: c.id, label: c.name || c.title || 'Untitled ad' }))}
           value={chosen?.id ?? null}
           allowDeselect={false}
@@ -123,8 +132,8 @@ export function NetworkCampaignForm({
             <Text size="sm" fw={500} mb={4}>
               Creatives per placement
             </Text>
-            <SimpleGrid cols={{ base: 1, sm: o.placements.length }}>
-              {o.placements.map((p) => (
+            <SimpleGrid cols={{ base: 1, sm: tiles.length }}>
+              {tiles.map((p) => (
                 <Paper key={p.size} withBorder radius="sm" p="xs">
                   <Image
                     src={`${chosen.preview_paths[p.size] ?? ''}.png`}
@@ -153,15 +162,17 @@ export function NetworkCampaignForm({
             Budget
           </Text>
           <Group align="flex-start" gap="sm">
-            <SegmentedControl
-              aria-label="Budget kind"
-              value={kind}
-              onChange={(v) => setKind(v as 'daily' | 'lifetime')}
-              data={[
-                { value: 'daily', label: 'Per day' },
-                { value: 'lifetime', label: 'For the whole schedule' },
-              ]}
-            />
+            {kinds.length > 1 && (
+              <SegmentedControl
+                aria-label="Budget kind"
+                value={budgetKind}
+                onChange={(v) => setKind(v as 'daily' | 'lifetime')}
+                data={[
+                  { value: 'daily', label: 'Per day' },
+                  { value: 'lifetime', label: 'For the whole schedule' },
+                ]}
+              />
+            )}
             <NumberInput
               aria-label="Budget amount"
               min={0}
@@ -174,7 +185,8 @@ export function NetworkCampaignForm({
             />
           </Group>
           <Text size="xs" c="dimmed" mt={4}>
-            In the ad account&apos;s currency. {networkLabel} needs at least {minimum} a day.
+            {kinds.length > 1 ? '' : 'A budget per day. '}In the ad account&apos;s currency. {networkLabel}{' '}
+            needs at least {minimum} a day.
           </Text>
         </div>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -189,7 +201,7 @@ export function NetworkCampaignForm({
           <TextInput
             type="date"
             label="Last day"
-            description={kind === 'daily' ? 'Leave empty to run until paused.' : undefined}
+            description={budgetKind === 'daily' ? 'Leave empty to run until paused.' : undefined}
             value={endsOn}
             error={fieldError('ends_at')}
             onChange={(e) => setEndsOn(e.currentTarget.value)}

@@ -51,12 +51,15 @@ export function NetworkCampaignResults({
   clientId,
   id,
   network,
+  reportsReach,
   atNetwork,
   canSpend,
 }: {
   clientId: string;
   id: string;
   network: string;
+  /** Whether the network reports reach per day (Meta); LinkedIn and Google Ads do not. */
+  reportsReach: boolean;
   atNetwork: boolean;
   canSpend: boolean;
 }) {
@@ -117,8 +120,9 @@ export function NetworkCampaignResults({
         )}
         {s.days.length === 0 ? (
           <Text size="sm" c="dimmed" ta="center" py="md">
-            No results yet. {network} reports impressions, reach, clicks and spend per day once the campaign
-            has run{atNetwork ? '; Rally pulls them every hour.' : ' (it is not at the network yet).'}
+            No results yet. {network} reports impressions,{reportsReach ? ' reach,' : ''} clicks and spend per
+            day once the campaign has run
+            {atNetwork ? '; Rally pulls them every hour.' : ' (it is not at the network yet).'}
           </Text>
         ) : (
           <>
@@ -134,7 +138,7 @@ export function NetworkCampaignResults({
               dataKey="label"
               series={[
                 { name: 'impressions', label: 'Impressions', color: 'indigo.6' },
-                { name: 'reach', label: 'Reach', color: 'orange.7' },
+                ...(reportsReach ? [{ name: 'reach', label: 'Reach', color: 'orange.7' }] : []),
                 // Clicks are a hundredth of impressions: on their own axis, else they flatten to zero.
                 { name: 'clicks', label: 'Clicks (right axis)', color: 'teal.7', yAxisId: 'right' },
               ]}
@@ -169,6 +173,12 @@ export function NetworkCampaignResults({
               </Table>
             </Table.ScrollContainer>
             <Table.ScrollContainer minWidth={480} mah={320}>
+              {!reportsReach && (
+                <Text size="xs" c="dimmed" mb={4}>
+                  {network} reports no reach per day for its ads: the Reach column is left empty rather than
+                  guessed.
+                </Text>
+              )}
               <Table striped stickyHeader aria-label="Results per day">
                 <Table.Thead>
                   <Table.Tr>
@@ -184,7 +194,7 @@ export function NetworkCampaignResults({
                     <Table.Tr key={d.day}>
                       <Table.Td>{formatDay(d.day)}</Table.Td>
                       <Table.Td ta="right">{count.format(d.impressions)}</Table.Td>
-                      <Table.Td ta="right">{count.format(d.reach)}</Table.Td>
+                      <Table.Td ta="right">{reportsReach ? count.format(d.reach) : '—'}</Table.Td>
                       <Table.Td ta="right">{count.format(d.clicks)}</Table.Td>
                       <Table.Td ta="right">{spendText(d.spend_minor, s.currency)}</Table.Td>
                     </Table.Tr>

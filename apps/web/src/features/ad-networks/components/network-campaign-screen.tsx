@@ -147,6 +147,7 @@ function NetworkCampaignView({
         clientId={clientId}
         id={c.id}
         network={network}
+        reportsReach={c.network === 'meta'}
         atNetwork={c.network_campaign_id !== null}
         canSpend={canSpend}
       />

@@ -144,10 +144,26 @@ describe('the network campaign page', () => {
     const perDay = within(results).getByRole('table', { name: 'Results per day' });
     // Newest day first.
     expect(within(perDay).getAllByRole('row')[1]?.textContent).toContain(formatDay('2026-12-04'));
+    // Meta reports reach per day.
+    expect(within(perDay).getByText('1,600')).toBeTruthy();
     expect(within(results).getByText(/only from Rally.s own tags/)).toBeTruthy();
     expect(within(results).getByRole('button', { name: /Export days \(CSV\)/ })).toBeTruthy();
     await userEvent.click(within(results).getByRole('button', { name: 'Pull results now' }));
     expect(server.calls.some((c) => c.init?.method === 'POST' && c.url.endsWith('/stats/pull'))).toBe(true);
+  });
+
+  it('a Google Ads campaign’s days leave Reach empty: Google reports no reach per day for its ads', async () => {
+    await signIn('green_manager', {
+      [`GET /v1/ad-networks/campaigns/${campaign().id}`]: { body: campaign({ network: 'google' }) },
+      [`GET /v1/ad-networks/campaigns/${campaign().id}/stats`]: {
+        body: { ...ran, network: 'google', days: ran.days.map((d) => ({ ...d, reach: 0 })) },
+      },
+    });
+    showCampaign();
+    const results = await screen.findByRole('region', { name: 'Results' });
+    expect(await within(results).findByText(/Google Ads reports no reach per day/)).toBeTruthy();
+    const perDay = within(results).getByRole('table', { name: 'Results per day' });
+    expect(within(perDay).getAllByRole('row')[1]?.textContent).toContain('—');
   });
 
   it('the results say when the last pull failed, and offer a retry when they cannot load', async () => {
@@ -405,5 +421,61 @@ describe('a new campaign from Run on networks', () => {
       String(server.calls.filter((c) => c.init?.method === 'POST').at(-1)?.init?.body),
     ) as Record<string, unknown>;
     expect(sent).toMatchObject({ audience_id: 'a1', budget_minor: 2_000, name: 'Q1 buyers on LinkedIn' });
+  });
+  it('offers Google Ads: one responsive display ad with both images, a daily budget only, no page', async () => {
+    const google: AdNetworkInfo = {
+      ...meta,
+      network: 'google',
+      label: 'Google Ads (Customer Match)',
+      minimum_audience: 100,
+      connection: { ...meta.connection!, ad_account_id: '1234567890', page_id: null, page_name: null },
+    };
+    const server = await signIn('green_manager', {
+      'GET /v1/ad-networks': { body: [google] },
+      'GET /v1/ad-networks/audiences': { body: [{ ...audience, network: 'google' }] },
+      'GET /v1/ad-networks/campaigns': { body: [] },
+      'GET /v1/ad-networks/google/campaign-options': {
+        body: {
+          network: 'google',
+          minimum_daily_budget_minor: 100,
+          currency: null,
+          page_name: null,
+          placements: [{ size: '1200x628', label: 'Responsive display ad', also: ['1080x1080'] }],
+          needs_page: false,
+          budget_kinds: ['daily'],
+        },
+      },
+      'GET /sc/content': { body: { items: [ad], total: 1 } },
+      'POST /v1/ad-networks/campaigns': { status: 201, body: campaign({ network: 'google' }) },
+    });
+    renderRoutes(
+      [
+        {
+          path: '/c',
+          element: <RunOnNetworks clientId={ACME} source={{ kind: 'cohort', id: 'co1' }} canWrite />,
+        },
+        { path: '/network-campaigns/:id', element: <p>campaign page</p> },
+      ],
+      `/c?client_id=${ACME}`,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'New campaign on Google Ads' }));
+    const form = await screen.findByRole('form', { name: 'New network campaign' });
+    expect(within(form).getByText(/shows your ad account's name as the advertiser/)).toBeTruthy();
+    for (const size of ['1200x628', '1080x1080'])
+      expect(
+        within(form)
+          .getByRole('img', { name: `Responsive display ad (${size}) preview` })
+          .getAttribute('src'),
+      ).toBe(`/content/preview/xyz/${size}.png`);
+    // Google takes a daily budget only: no choice of kind is offered.
+    expect(within(form).queryByRole('radiogroup', { name: 'Budget kind' })).toBeNull();
+    expect(within(form).queryByText('For the whole schedule')).toBeNull();
+    expect(within(form).getByText(/A budget per day\..*Google Ads needs at least 1\.00 a day/)).toBeTruthy();
+    await userEvent.click(within(form).getByRole('button', { name: 'Create paused' }));
+    expect(await screen.findByText('campaign page')).toBeTruthy();
+    const sent = JSON.parse(
+      String(server.calls.filter((c) => c.init?.method === 'POST').at(-1)?.init?.body),
+    ) as Record<string, unknown>;
+    expect(sent).toMatchObject({ audience_id: 'a1', budget_kind: 'daily', name: 'Q1 buyers on Google Ads' });
   });
 });

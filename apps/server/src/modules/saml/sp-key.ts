@@ -52,6 +52,17 @@ const SHA256_RSA = '1.2.840.113549.1.1.11';
 const COMMON_NAME = '2.5.4.3';
 
 /** A fresh RSA-2048 key and a self-signed SHA-256 certificate for it, valid ten years. */
+/**
+ * A certificate serial from random bytes: positive (RFC 5280 §4.1.2.2) and minimally encoded. The
+ * first byte is kept in 0x40–0x7f: a zero first byte before one under 0x80 is padding DER forbids,
+ * and OpenSSL refused such a certificate ("illegal padding"), about one key in 256.
+ */
+export function serialNumber(random: Buffer): Buffer {
+  const serial = Buffer.from(random);
+  serial.writeUInt8(((serial[0] ?? 0) & 0x3f) | 0x40, 0);
+  return serial;
+}
+
 export async function generateSpKeyPair(commonName: string): Promise<SpKeyPair> {
   const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
   const name = seq(set(seq(oid(COMMON_NAME), utf8(commonName.slice(0, 64)))));
@@ -59,8 +70,7 @@ export async function generateSpKeyPair(commonName: string): Promise<SpKeyPair> 
   const until = new Date(now);
   until.setUTCFullYear(until.getUTCFullYear() + VALID_YEARS);
   const algorithm = seq(oid(SHA256_RSA), nul());
-  const serial = randomBytes(16);
-  serial.writeUInt8((serial[0] ?? 0) & 0x7f, 0); // positive (RFC 5280 §4.1.2.2)
+  const serial = serialNumber(randomBytes(16));
   const tbs = seq(
     tlv(0xa0, int(Buffer.from([2]))), // version 3
     int(serial),

@@ -91,6 +91,33 @@ describe('SAML settings', () => {
     expect(byHand.json().certificates).toHaveLength(2);
   });
 
+  it('saved again by hand with the certificates box empty keeps the certificates on file for the same provider only', async () => {
+    const { url, owner } = await setup();
+    const first = await owner.put(url, body());
+    expect(first.statusCode, first.body).toBe(200);
+    const onFile = first.json().certificates;
+    expect(onFile).toHaveLength(1);
+    // What the settings screen sends once saved: the fields by hand, no certificate pasted.
+    const byHand = {
+      metadata_xml: null,
+      idp_entity_id: idp.entityId,
+      sso_url: idp.ssoUrl,
+      certificates: [],
+      jit_enabled: true,
+    };
+    const again = await owner.put(url, body(byHand));
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({
+      certificates: onFile,
+      jit_enabled: true,
+      idp_entity_id: idp.entityId,
+    });
+    const other = await owner.put(url, body({ ...byHand, idp_entity_id: 'https://idp.example/other' }));
+    expect(other.statusCode).toBe(422);
+    expect(other.json().errors[0].field).toBe('body.certificates');
+    expect((await owner.get(url)).json().idp_entity_id).toBe(idp.entityId);
+  });
+
   it('answers 422 naming the field', async () => {
     const { url, owner } = await setup();
     const cases: [Partial<SamlSettingsBody> | Record<string, unknown>, string][] = [

@@ -70,7 +70,10 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   /** The identity provider from pasted metadata, fetched metadata, or the fields entered by hand. */
-  const idpOf = async (b: z.infer<typeof samlSettingsBody>): Promise<IdpMetadata> => {
+  const idpOf = async (
+    b: z.infer<typeof samlSettingsBody>,
+    stored: typeof samlConfigs.$inferSelect | undefined,
+  ): Promise<IdpMetadata> => {
     if (b.metadata_xml) {
       const parsed = parseIdpMetadata(b.metadata_xml);
       if (typeof parsed === 'string') throw fieldError('body.metadata_xml', parsed);
@@ -83,6 +86,19 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     if (!b.idp_entity_id) throw fieldError('body.idp_entity_id', 'is required without metadata');
     if (!b.sso_url) throw fieldError('body.sso_url', 'is required without metadata');
+    // The screen shows saved settings as fields entered by hand, with the certificates box empty (a
+    // certificate is shown by its fingerprint, not its PEM): saved again with no certificate for the
+    // same identity provider, the certificates on file stay. A new provider needs its own.
+    const same = stored && stored.idpEntityId === b.idp_entity_id ? stored : undefined;
+    if (!b.certificates?.length && same?.certificates.length) {
+      return {
+        entityId: b.idp_entity_id,
+        ssoUrl: b.sso_url,
+        certificates: same.certificates,
+        sloUrl: b.slo_url ?? null,
+        wantsSignedRequests: same.idpWantsSignedRequests,
+      };
+    }
     if (!b.certificates?.length) throw fieldError('body.certificates', 'needs at least one certificate');
     const certificates = b.certificates.map((c, i) => {
       const pem = toPem(c);
@@ -134,7 +150,8 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (tenant.role !== OWNER) throw httpError(403, SSO_OWNER_ONLY);
       const { clientId } = tenant;
       const b = request.body;
-      const idp = await idpOf(b);
+      const [stored] = await db.select().from(samlConfigs).where(eq(samlConfigs.clientId, clientId));
+      const idp = await idpOf(b, stored);
       if (config.nodeEnv === 'production' && new URL(idp.ssoUrl).protocol !== 'https:') {
         throw fieldError(
           b.metadata_xml ? 'body.metadata_xml' : 'body.sso_url',
@@ -165,11 +182,7 @@ export const samlSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         updatedAt: new Date(),
       };
       // Rally's own key for this client, made once (about 0.1 s) and kept across saves.
-      const [existing] = await db
-        .select({ cert: samlConfigs.spCertificate })
-        .from(samlConfigs)
-        .where(eq(samlConfigs.clientId, clientId));
-      const made = existing?.cert ? null : await newSpKey(box, clientId);
+      const made = stored?.spCertificate ? null : await newSpKey(box, clientId);
       const keys = made ? { spPrivateKeyEnc: made.spPrivateKeyEnc, spCertificate: made.spCertificate } : {};
       const domains = await verifiedDomainsOf(db, clientId);
       const actor = authOf(request).user;

@@ -248,7 +248,11 @@ function SamlForm({ clientId, settings }: { clientId: string; settings: SamlSett
             <TextInput label="Sign-on URL" {...form.getInputProps('sso_url')} />
             <Textarea
               label="Signing certificates (PEM)"
-              description="Paste the new certificate beside the old one while rotating: either may sign."
+              description={
+                settings?.certificates.length
+                  ? `Empty keeps the ${settings.certificates.length === 1 ? 'certificate' : `${settings.certificates.length} certificates`} on file for this provider. To rotate, paste the new certificate beside the old one: either may sign.`
+                  : 'Paste the new certificate beside the old one while rotating: either may sign.'
+              }
               rows={4}
               {...form.getInputProps('certificates')}
             />

@@ -299,11 +299,16 @@ describe('AdEditorScreen', () => {
     // Menus and modals open with a transition, slow on a busy machine (5 s was missed twice in a
     // full run beside other work; at load 15 even 30 s, twice in one CI-like run of 2026-12-06, when
     // the click had landed on a button the screen then replaced): the menu is asked for again, up to
-    // three times, until its item shows.
+    // three times, until its item shows. Only while the button says the menu is closed: a second
+    // click on an open menu whose item was still in its transition closed it again (failed so in a
+    // CI-like run); the item is taken while it is still fading in (`hidden`).
     let item: HTMLElement | null = null;
     for (let attempt = 0; attempt < 3 && !item; attempt++) {
-      await user.click(await screen.findByRole('button', { name: 'More actions' }));
-      item = await screen.findByRole('menuitem', { name: 'Delete' }, { timeout: 20_000 }).catch(() => null);
+      const button = await screen.findByRole('button', { name: 'More actions' });
+      if (button.getAttribute('aria-expanded') !== 'true') await user.click(button);
+      item = await screen
+        .findByRole('menuitem', { name: 'Delete', hidden: true }, { timeout: 20_000 })
+        .catch(() => null);
     }
     expect(item, 'the More actions menu opened').not.toBeNull();
     await user.click(item!);

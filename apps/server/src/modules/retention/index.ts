@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { askPeriodically } from '../../lib/periodic-job.ts';
 import { runRetention } from './run.ts';
 
 export { retentionRoutes } from './routes.ts';
@@ -32,22 +33,11 @@ export function setupRetention(app: FastifyInstance, opts: { workers?: boolean }
     // One queued or running at a time; a run missed is the next ask's.
     { policy: 'exclusive', retryLimit: 0 },
   );
-  let first: NodeJS.Timeout | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const ask = () => {
-    app.queue
-      .send(RETENTION_JOB, {})
-      .catch((err: unknown) => app.log.warn({ err }, 'could not queue the retention run'));
-  };
-  app.addHook('onReady', async () => {
-    if (opts.workers === false) return;
-    first = setTimeout(ask, FIRST_ASK_MS);
-    first.unref();
-    timer = setInterval(ask, ASK_EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearTimeout(first);
-    clearInterval(timer);
+  askPeriodically(app, {
+    job: RETENTION_JOB,
+    label: 'retention run',
+    firstMs: FIRST_ASK_MS,
+    everyMs: ASK_EVERY_MS,
+    workers: opts.workers,
   });
 }

@@ -1,5 +1,6 @@
 import { eq, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { askPeriodically } from '../../lib/periodic-job.ts';
 import type { Db } from '../../db/client.ts';
 import { samlConfigs } from '../../db/schema/index.ts';
 import { GuardedFetchError, fetchErrorMessage, guardedFetch } from '../../lib/guarded-fetch.ts';
@@ -113,22 +114,11 @@ export function setupSamlMetadataRefresh(app: FastifyInstance, opts: { workers?:
     },
     { policy: 'exclusive', retryLimit: 0 },
   );
-  let first: NodeJS.Timeout | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const ask = () => {
-    app.queue
-      .send(SAML_METADATA_JOB, {})
-      .catch((err: unknown) => app.log.warn({ err }, 'could not queue the SAML metadata refresh'));
-  };
-  app.addHook('onReady', async () => {
-    if (opts.workers === false) return;
-    first = setTimeout(ask, FIRST_ASK_MS);
-    first.unref();
-    timer = setInterval(ask, ASK_EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearTimeout(first);
-    clearInterval(timer);
+  askPeriodically(app, {
+    job: SAML_METADATA_JOB,
+    label: 'SAML metadata refresh',
+    firstMs: FIRST_ASK_MS,
+    everyMs: ASK_EVERY_MS,
+    workers: opts.workers,
   });
 }

@@ -1,11 +1,11 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../apps/server/src/app.ts';
-import { adAudiences, clients, cohortMembers, prospects } from '../apps/server/src/db/schema/index.ts';
+import { adAudiences, cohortMembers, prospects } from '../apps/server/src/db/schema/index.ts';
 import { hashEmail } from '../apps/server/src/modules/ad-networks/index.ts';
-import { addMembers, connectMetaDirectly, makeCohort } from '../apps/server/test/ad-network-kit.ts';
+import { addMembers, makeCohort } from '../apps/server/test/ad-network-kit.ts';
 import { startFakeMeta } from '../apps/server/test/fakes/meta.ts';
-import { benchConfig, report, sampleRss, scratchDatabase, timeBatches } from './lib.ts';
+import { report, sampleRss, scratchDatabase, timeBatches } from './lib.ts';
+import { metaBenchApp } from './meta-bench-app.ts';
 
 /**
  * Issue 39: a cohort of BENCH_AUDIENCE_MEMBERS (100,000) pushed to the Meta fake as a custom
@@ -21,24 +21,9 @@ export async function run() {
   const db = await scratchDatabase(serverUrl);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp(
-      benchConfig(db.url, {
-        META_APP_ID: fake.appId,
-        META_APP_SECRET: fake.appSecret,
-        META_GRAPH_URL: fake.url,
-        META_AUTH_URL: fake.url,
-        META_API_VERSION: fake.version,
-      }),
-      { workers: false },
-    );
-    await app.ready();
-    const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
-    const clientId = client!.id;
-    const token = fake.mintToken(60 * 24 * 3600);
-    const connection = await connectMetaDirectly(app, clientId, {
-      accessToken: token,
-      expiresAt: new Date(Date.now() + 60 * 24 * 3600_000).toISOString(),
-    });
+    const started = await metaBenchApp(fake, db.url);
+    app = started.app;
+    const { clientId, token, connection } = started;
     const t0 = performance.now();
     const cohort = await makeCohort(app, clientId, 'Bench', members);
     console.log(

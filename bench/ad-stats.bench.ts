@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../apps/server/src/app.ts';
-import { adAudiences, adCampaignStats, adCampaigns, clients } from '../apps/server/src/db/schema/index.ts';
-import { connectMetaDirectly, makeCohort } from '../apps/server/test/ad-network-kit.ts';
+import { adAudiences, adCampaignStats, adCampaigns } from '../apps/server/src/db/schema/index.ts';
+import { makeCohort } from '../apps/server/test/ad-network-kit.ts';
 import { makeContent } from '../apps/server/test/engagement.ts';
 import { startFakeMeta } from '../apps/server/test/fakes/meta.ts';
-import { benchConfig, report, sampleRss, scratchDatabase } from './lib.ts';
+import { report, sampleRss, scratchDatabase } from './lib.ts';
+import { metaBenchApp } from './meta-bench-app.ts';
 
 const DAY_MS = 86_400_000;
 const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
@@ -37,24 +37,9 @@ export async function run() {
   const db = await scratchDatabase(serverUrl);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp(
-      benchConfig(db.url, {
-        META_APP_ID: fake.appId,
-        META_APP_SECRET: fake.appSecret,
-        META_GRAPH_URL: fake.url,
-        META_AUTH_URL: fake.url,
-        META_API_VERSION: fake.version,
-      }),
-      { workers: false },
-    );
-    await app.ready();
-    const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
-    const clientId = client!.id;
-    const token = fake.mintToken(60 * 24 * 3600);
-    const connection = await connectMetaDirectly(app, clientId, {
-      accessToken: token,
-      expiresAt: new Date(Date.now() + 60 * 24 * 3600_000).toISOString(),
-    });
+    const started = await metaBenchApp(fake, db.url);
+    app = started.app;
+    const { clientId, token, connection } = started;
     const cohort = await makeCohort(app, clientId, 'Bench', 10);
     const contentId = await makeContent(app, clientId, { landingPageUrl: 'https://bench.test/' });
     const [audience] = await app.db

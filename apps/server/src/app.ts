@@ -69,7 +69,7 @@ import { userRoutes } from './modules/users/index.ts';
 import { SCIM_PREFIX, scimRoutes, scimTokenRoutes } from './modules/scim/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createOutbox } from './modules/mail/outbox.ts';
-import { incrementalityRoutes } from './modules/incrementality/index.ts';
+import { incrementalityRoutes, setupLift } from './modules/incrementality/index.ts';
 import { oauthIdentityRoutes, oauthRoutes, ssoSettingsRoutes } from './modules/oauth/index.ts';
 import { samlRoutes, samlSettingsRoutes, setupSamlMetadataRefresh } from './modules/saml/index.ts';
 import {
@@ -313,6 +313,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   setupAdNetworks(app, { adapters: opts.adapters, workers: opts.workers });
   setupExportFiles(app);
   setupReports(app, { workers: opts.workers });
+  setupLift(app, { workers: opts.workers });
   app.decorate('integrationSync', integrationSync);
   setupAdFields(app);
   app.decorate('routeAccess', []);

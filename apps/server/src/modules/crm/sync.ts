@@ -12,6 +12,7 @@ import type { ApiUsage, SyncCursor, SyncProgress } from '../../db/schema/index.t
 import type { SecretBox } from '../../lib/crypto.ts';
 import type { JobQueue } from '../../lib/queue.ts';
 import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
+import { LIFT_JOB } from '../incrementality/jobs.ts';
 import { VendorAuthError } from '../integrations/vendor-http.ts';
 import { CRM_SOURCES } from './port.ts';
 import type {
@@ -469,11 +470,15 @@ export function createCrmSyncService(deps: Deps) {
         ...also,
       })
       .where(eq(integrations.id, integrationId));
-    // What the sync changed is folded into the stored attribution now, not at the next report.
+    // What the sync changed is folded into the stored attribution and lift outcomes now, not at the
+    // next report.
     if (!failed) {
       queue
         .send(ATTRIBUTION_JOB, {})
         .catch((err: unknown) => log.warn({ err }, 'could not queue the attribution refresh'));
+      queue
+        .send(LIFT_JOB, {})
+        .catch((err: unknown) => log.warn({ err }, 'could not queue the lift outcomes refresh'));
       await deps
         .afterSync?.(integrationId)
         .catch((err: unknown) => log.warn({ err }, 'could not queue the ad-field write'));

@@ -1,1 +1,2 @@
+export { setupLift } from './jobs.ts';
 export { incrementalityRoutes } from './routes.ts';

@@ -3,17 +3,12 @@ import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { mainCurrency } from '../reports/repository.ts';
 import { num, rowsOf } from '../reports/report-sql.ts';
+import { baseCtes, meetingJoin, opportunityRows, opportunityTotals, windowOf } from './lift-sql.ts';
 
 /**
- * The lift report's reads (issue 45; docs/reports.md "Lift"). Only targets assigned while their
- * cadence had a holdout take part (`holdout_group` set by the insert trigger of migration 0053).
- * Each one's outcomes are counted in the window after it entered (its row's creation):
- * - a meeting: its prospect's CRM contact has an activity of a meeting type (the CRM connection's
- *   `meeting_activity_types`) whose last time falls in the window;
- * - opportunities created in the window on its accounts (the stored prospect–account ties, as every
- *   report ties them), their amount in the client's main currency as pipeline;
- * - won revenue: those accounts' won opportunities closing in the window.
- * A superprospect among them (exposed only: the held out count nothing) is the Rally fee.
+ * The lift report's reads (issue 45; docs/reports.md "Lift"): the computation from the facts at read
+ * time (what lift-sql.ts counts), for a window other than the stored one (store.ts) and the export;
+ * the holdout settings.
  */
 
 export type LiftScope =
@@ -28,6 +23,8 @@ export type GroupSums = {
   won: { sum: number; sumSquares: number };
   superprospects: number;
 };
+
+export type LiftSums = { exposed: GroupSums; heldOut: GroupSums; currency: string; heldOutShare: number };
 
 const emptyGroup = (): GroupSums => ({
   targets: 0,
@@ -56,68 +53,12 @@ export async function scopeCondition(db: Db, clientId: string, scope: LiftScope)
   return row ? sql`t.cadence_id = ${num(row.cadence_id)}` : null;
 }
 
-const windowOf = (days: number) => sql`make_interval(days => ${days})`;
-
-/**
- * The CTEs every lift read starts from: `mt` (the client's meeting activity types per CRM
- * connection) and `tg` (the scope's assigned targets, with when each entered). The tenant is fixed
- * by `tg`: contacts, ties and opportunities below are reached from its prospects and their
- * companies only, by the indexes those columns lead (a `client_id` condition there lets the planner
- * scan every row of the client per target, as PGlite keeps no statistics).
- */
-function baseCtes(clientId: string, where: SQL, page?: { after: string; limit: number }): SQL {
-  return sql`
-    mt as (
-      select s.integration_id, x.type
-        from crm_integration_settings s
-        cross join lateral jsonb_array_elements_text(
-          case when jsonb_typeof(s.meeting_activity_types) = 'array' then s.meeting_activity_types else '[]'::jsonb end
-        ) as x(type)
-       where s.client_id = ${clientId}
-    ), tg as materialized (
-      select t.id, t.prospect_id, t.cadence_id, t.holdout_group, t.created_at as entered, t.super_date
-        from targets t
-       where t.client_id = ${clientId} and t.holdout_group is not null and ${where}
-         ${page ? sql`and t.id > ${page.after} order by t.id limit ${page.limit}` : sql``}
-    )`;
-}
-
-/** Joins from `tg` to its target's meetings in the window (a meeting-type activity last done in it). */
-function meetingJoin(win: SQL): SQL {
-  return sql`
-    join crm_contacts cc on cc.prospect_id = tg.prospect_id and not cc.is_deleted
-    join crm_activity_counts a on a.contact_id = cc.id
-      and a.last_activity_at >= tg.entered and a.last_activity_at < tg.entered + ${win}
-    join mt on mt.integration_id = a.integration_id and mt.type = a.activity_type`;
-}
-
-/** From `tg`: each opportunity on its target's accounts once, created and won in the window or not. */
-function opportunityRows(win: SQL, onePerTarget: SQL): SQL {
-  return sql`
-    select distinct tg.id, tg.holdout_group, o.id as opportunity_id, o.amount_cents, o.currency,
-      o.crm_created_at >= tg.entered and o.crm_created_at < tg.entered + ${win} as created_in,
-      o.is_won and o.close_date is not null
-        and o.close_date::timestamptz + interval '1 day' > tg.entered
-        and o.close_date::timestamptz < tg.entered + ${win} as won_in
-      from ${onePerTarget}
-      join prospect_account_ties pt on pt.prospect_id = tg.prospect_id
-      join opportunities o on o.company_id = pt.company_id and not o.is_deleted`;
-}
-
-/** Counts and amounts of `opportunityRows`, as `created`, `pipeline`, `won` (cents, main currency). */
-function opportunityTotals(currency: string): SQL {
-  return sql`
-    count(*) filter (where x.created_in) as created,
-    coalesce(sum(x.amount_cents) filter (where x.created_in and x.currency = ${currency}), 0) as pipeline,
-    coalesce(sum(x.amount_cents) filter (where x.won_in and x.currency = ${currency}), 0) as won`;
-}
-
 export async function liftSums(
   db: Db,
   clientId: string,
   scope: LiftScope,
   windowDays: number,
-): Promise<{ exposed: GroupSums; heldOut: GroupSums; currency: string; heldOutShare: number } | null> {
+): Promise<LiftSums | null> {
   const where = await scopeCondition(db, clientId, scope);
   if (!where) return null;
   const currency = await mainCurrency(db, clientId);
@@ -157,6 +98,14 @@ export async function liftSums(
         from opp group by holdout_group
       ) o on o.holdout_group = g.holdout_group`),
   );
+  return toLiftSums(rows, currency);
+}
+
+/**
+ * A group's row per `holdout_group` (targets, meetings, with_opportunity, opportunities, supers;
+ * pipeline and won with their `_squares`, in the currency's units) as the report's sums.
+ */
+export function toLiftSums(rows: Record<string, unknown>[], currency: string): LiftSums {
   const out = { exposed: emptyGroup(), heldOut: emptyGroup() };
   for (const r of rows) {
     const g = r.holdout_group === 'held_out' ? out.heldOut : out.exposed;
@@ -220,21 +169,26 @@ export async function* assignmentPages(
         order by tg.id`),
     );
     if (!rows.length) return;
-    yield rows.map((r) => ({
-      target_id: String(r.id),
-      prospect_name: String(r.name),
-      email: String(r.email),
-      cadence: String(r.cadence),
-      group: r.holdout_group === 'held_out' ? 'held_out' : 'exposed',
-      entered_at: new Date(r.entered as string).toISOString(),
-      meeting: r.met === true,
-      opportunities: num(r.opportunities),
-      pipeline: num(r.pipeline) / 100,
-      won: num(r.won) / 100,
-    }));
+    yield rows.map(toAssignmentRow);
     after = String(rows[rows.length - 1]?.id);
     if (rows.length < pageSize) return;
   }
+}
+
+/** An export row from a query's `id, holdout_group, entered, met, opportunities, pipeline, won` (cents), `name, email, cadence`. */
+export function toAssignmentRow(r: Record<string, unknown>): AssignmentRow {
+  return {
+    target_id: String(r.id),
+    prospect_name: String(r.name),
+    email: String(r.email),
+    cadence: String(r.cadence),
+    group: r.holdout_group === 'held_out' ? 'held_out' : 'exposed',
+    entered_at: new Date(r.entered as string).toISOString(),
+    meeting: r.met === true,
+    opportunities: num(r.opportunities),
+    pipeline: num(r.pipeline) / 100,
+    won: num(r.won) / 100,
+  };
 }
 
 /** The client's attribution window (client settings), the lift report's default window. */

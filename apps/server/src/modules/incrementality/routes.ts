@@ -26,6 +26,7 @@ import {
   setHoldoutPercent,
 } from './repository.ts';
 import type { AssignmentRow, LiftScope } from './repository.ts';
+import { storedAssignmentPages, storedLiftSums } from './store.ts';
 
 const clientIdParam = z.object({ clientId: z.uuid('must be the id (UUID) of a client') });
 const cadenceParams = clientIdParam.extend({
@@ -99,8 +100,13 @@ export const incrementalityRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function reportFor(clientId: string, q: LiftQuery): Promise<LiftReport> {
     const scope = scopeOf(q);
-    const windowDays = q.window_days ?? (await attributionWindowDays(db, clientId));
-    const sums = await liftSums(db, clientId, scope, windowDays);
+    const stored = await attributionWindowDays(db, clientId);
+    const windowDays = q.window_days ?? stored;
+    // The client's window reads the stored outcomes (store.ts); another one is counted from the facts.
+    const sums =
+      windowDays === stored
+        ? await storedLiftSums(db, clientId, scope, windowDays)
+        : await liftSums(db, clientId, scope, windowDays);
     if (!sums) throw httpError(404, `The ${q.scope} was not found.`);
     return liftReport(sums, {
       scope: { kind: q.scope, id: q.id ?? null, name: await scopeName(db, clientId, scope) },
@@ -145,14 +151,17 @@ export const incrementalityRoutes: FastifyPluginAsyncZod = async (app) => {
       const clientId = tenantOf(request).clientId;
       const q = request.query;
       const scope = scopeOf(q);
-      const windowDays = q.window_days ?? (await attributionWindowDays(db, clientId));
+      const stored = await attributionWindowDays(db, clientId);
+      const windowDays = q.window_days ?? stored;
       if (!(await scopeCondition(db, clientId, scope))) throw httpError(404, `The ${q.scope} was not found.`);
       const name = q.scope === 'client' ? 'client' : `${q.scope}-${q.id}`;
       return streamCsv(
         reply,
         `holdout-assignments-${name}-${windowDays}d.csv`,
         ASSIGNMENT_COLUMNS,
-        assignmentPages(db, clientId, scope, windowDays),
+        windowDays === stored
+          ? storedAssignmentPages(db, clientId, scope, windowDays)
+          : assignmentPages(db, clientId, scope, windowDays),
       );
     },
   );

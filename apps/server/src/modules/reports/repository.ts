@@ -5,7 +5,7 @@ import type { OpportunityReportSort, ProgressedSort, SortOrder } from '@rally/sh
 import { orderBySort } from './report-sort.ts';
 import type { SortKeys } from './report-sort.ts';
 import { accountsEngagedIn, ensureAccountMonths, readAccountEngagement } from './account-rollups.ts';
-import { engagementCounts, ensureRollups } from './rollups.ts';
+import { engagementCounts, engagementTotals, ensureRollups } from './rollups.ts';
 import { iso, num, rowsOf } from './report-sql.ts';
 import type { Range, Row } from './report-sql.ts';
 
@@ -531,14 +531,15 @@ export async function generatedTotals(db: Db, clientId: string, range: Range) {
 /**
  * The opportunity totals of a range in one currency (the summary's): created in the range, generated
  * among them, won (closed) in it, influenced among those, and the opportunities of the range in other
- * currencies; then the opportunities progressed in it (once each, however often they moved).
+ * currencies; then the opportunities progressed in it (once each, however often they moved), unless
+ * `chosenStageIds` is null (0 then: not asked).
  */
 export async function opportunityTotals(
   db: Db,
   clientId: string,
   range: Range,
   currency: string,
-  chosenStageIds: string[],
+  chosenStageIds: string[] | null,
 ) {
   const createdIn = sql`(${createdAt} >= ${range.from} and ${createdAt} < ${range.to})`;
   const wonIn = sql`(o.is_won and o.close_date >= ${range.from}::date and o.close_date < ${range.to}::date)`;
@@ -558,9 +559,13 @@ export async function opportunityTotals(
     ),
     p as (
       -- A semi-join: a hash of the progress moves' opportunities, not a sort of the moves by it.
-      select o.id, o.amount_cents from opportunities o
+      ${
+        chosenStageIds
+          ? sql`select o.id, o.amount_cents from opportunities o
        where o.client_id = ${clientId} and not o.is_deleted and ${mine}
-         and o.id in (select m.opportunity_id ${progressedFrom(clientId, range, chosenStageIds)})
+         and o.id in (select m.opportunity_id ${progressedFrom(clientId, range, chosenStageIds)})`
+          : sql`select null::uuid as id, 0::bigint as amount_cents where false`
+      }
     )
     select count(*) filter (where not ${mine}) as other,
            count(*) filter (where ${mine} and ${createdIn}) as created,
@@ -628,17 +633,18 @@ export async function wonByMonth(
 /** Engagement of the range: events by type, accounts engaged, new superprospects. */
 export async function engagementIn(db: Db, clientId: string, range: Range) {
   // The event counts come from the daily rollups (rollups.ts), the accounts from the account
-  // rollups (account-rollups.ts): both exact like the raw count.
-  await ensureRollups(db, clientId, range);
+  // rollups (account-rollups.ts): both exact like the raw count. The day the range starts in is
+  // rolled up too, for its counts by hour.
+  await ensureRollups(db, clientId, range, { cutDay: true });
   await ensureAccountMonths(db, clientId, range);
   const result = await readAccountEngagement(
     db,
     sql`
-    with ${engagementCounts(clientId, range)}, ${accountsEngagedIn(clientId, range)}
+    with ${engagementTotals(clientId, range)}, ${accountsEngagedIn(clientId, range)}
     select
-      (select coalesce(sum(n), 0) from counts where type = 'impression') as impressions,
-      (select coalesce(sum(n), 0) from counts where type = 'click') as clicks,
-      (select coalesce(sum(n), 0) from counts where type = 'view') as views,
+      (select coalesce(sum(n), 0) from type_counts where type = 'impression') as impressions,
+      (select coalesce(sum(n), 0) from type_counts where type = 'click') as clicks,
+      (select coalesce(sum(n), 0) from type_counts where type = 'view') as views,
       (select count(*) from accounts_engaged_in) as engaged_accounts,
       (select count(*) from targets t
         where t.client_id = ${clientId}

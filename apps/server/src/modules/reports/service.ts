@@ -80,15 +80,25 @@ async function progressStageIds(db: Db, clientId: string): Promise<string[]> {
   return [...new Set([...(row?.selectedStageIds ?? []), ...(row?.valuableStageIds ?? [])])];
 }
 
-export async function summary(db: Db, clientId: string, q: ReportRangeQuery): Promise<ReportSummary> {
+/**
+ * The summary of a range. `progressed: false` (dashboard/stats, which shows no progressed pipeline)
+ * leaves the progressed opportunities uncounted, at 0: counting them is most of the totals' work.
+ */
+export async function summary(
+  db: Db,
+  clientId: string,
+  q: ReportRangeQuery,
+  opts: { progressed?: boolean } = {},
+): Promise<ReportSummary> {
   const range = rangeOf(q);
   const windowDays = await attributionWindow(db, clientId);
+  const progressed = opts.progressed ?? true;
   // The main currency (a scan of the client's opportunities) is only needed by the totals: it runs
   // before them, beside the engagement statement, not before both.
   const opportunities = async () => {
     const [currency, stages] = await Promise.all([
       mainCurrency(db, clientId),
-      progressStageIds(db, clientId),
+      progressed ? progressStageIds(db, clientId) : null,
     ]);
     return { currency, totals: await opportunityTotals(db, clientId, range, currency, stages) };
   };

@@ -596,9 +596,9 @@ async function computeDashboardStats(
   q: ReportRangeQuery,
 ): Promise<Omit<DashboardStats, 'as_of'>> {
   const range = rangeOf(q);
-  // The summary gives the main currency too.
+  // The summary gives the main currency too; the dashboard shows no progressed pipeline.
   const [s, counts, contacted, openByCurrency] = await Promise.all([
-    summary(db, clientId, q),
+    summary(db, clientId, q, { progressed: false }),
     // Active targets per active cadence, each counted index-only (targets_active_cadence_idx).
     withoutParallelWorkers(
       db,
@@ -611,7 +611,11 @@ async function computeDashboardStats(
           where cd.client_id = ${clientId} and cd.status = 'active' and cd.is_super) as targets,
         ${engagedTargets(clientId, range)} as engaged`,
     ),
-    utilization(db, clientId, { ...q, filter: 'all' }, { limit: 1 }),
+    // The contacted superprospects alone: the count of the range's superprospects is the summary's.
+    withoutParallelWorkers(
+      db,
+      sql`with ${contactedCte(clientId, range)} select count(*) as n from contacted`,
+    ),
     // The open pipeline per currency, beside the rest rather than after the main currency is known.
     withoutParallelWorkers(
       db,
@@ -635,7 +639,7 @@ async function computeDashboardStats(
     views: s.views,
     ctr: ratio(s.clicks, s.impressions),
     new_superprospects: s.new_superprospects,
-    superprospects_contacted: contacted.contacted,
+    superprospects_contacted: num(rowsOf(contacted)[0]?.n),
     open_opportunities: num(open?.n),
     open_pipeline_cents: num(open?.cents),
     pipeline_generated_cents: s.pipeline_generated_cents,

@@ -33,6 +33,8 @@ export class JobQueue {
   private readonly log: FastifyBaseLogger;
   private readonly pollingIntervalSeconds: number;
   private readonly serialiseStart: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** This process's worker of each queue, woken when this process sends it a job. */
+  private readonly workerIds = new Map<string, string>();
 
   constructor(
     execute: SqlExecutor,
@@ -91,7 +93,7 @@ export class JobQueue {
     for (const r of this.registrations) {
       const batchSize = r.work.batchSize ?? 1;
       const handler = r.handler as JobHandler<object>;
-      await this.boss.work<object>(
+      const workerId = await this.boss.work<object>(
         r.name,
         {
           pollingIntervalSeconds: this.pollingIntervalSeconds,
@@ -99,30 +101,58 @@ export class JobQueue {
           ...(batchSize > 1 ? { burstWhenBatchFull: true } : {}),
         },
         async (jobs) => {
-          if (batchSize > 1) {
-            // Side by side; one failure fails the batch, whose jobs are retried (handlers are idempotent).
-            const results = await Promise.allSettled(jobs.map((job) => handler(job.data, job)));
-            const failed = results.find((x) => x.status === 'rejected');
-            if (failed) throw failed.reason;
-            return;
-          }
-          for (const job of jobs) {
-            this.log.debug({ job: r.name, id: job.id }, 'job started');
-            await handler(job.data, job);
+          // A worker fetches again at once after jobs, not after the polling interval: with
+          // several jobs queued (a chain, a burst of sends) each would otherwise wait a poll.
+          // pg-boss bursts on its own only for full batches of more than one. An empty fetch
+          // goes back to polling.
+          try {
+            await this.runFetched(r.name, batchSize, handler, jobs);
+          } finally {
+            const id = this.workerIds.get(r.name);
+            if (id && this.started) this.boss.notifyWorker(id);
           }
         },
       );
+      this.workerIds.set(r.name, workerId);
     }
     this.started = true;
   }
 
-  send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
-    return this.boss.send(name, data, options);
+  private async runFetched(
+    name: string,
+    batchSize: number,
+    handler: JobHandler<object>,
+    jobs: Job<object>[],
+  ): Promise<void> {
+    if (batchSize > 1) {
+      // Side by side; one failure fails the batch, whose jobs are retried (handlers are idempotent).
+      const results = await Promise.allSettled(jobs.map((job) => handler(job.data, job)));
+      const failed = results.find((x) => x.status === 'rejected');
+      if (failed) throw failed.reason;
+      return;
+    }
+    for (const job of jobs) {
+      this.log.debug({ job: name, id: job.id }, 'job started');
+      await handler(job.data, job);
+    }
+  }
+
+  /**
+   * Queues a job. A job this process can run at once wakes its worker here instead of waiting for
+   * the next poll (up to the polling interval of latency per step of a chain of jobs); other
+   * instances' workers find it at their next poll, as before.
+   */
+  async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    const id = await this.boss.send(name, data, options);
+    const workerId = this.workerIds.get(name);
+    if (id && workerId && this.started && !options.startAfter) this.boss.notifyWorker(workerId);
+    return id;
   }
 
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.workerIds.clear();
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

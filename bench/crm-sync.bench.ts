@@ -1,17 +1,30 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
-import { crmContacts, integrations, opportunities } from '../apps/server/src/db/schema/index.ts';
+import {
+  crmContacts,
+  crmListMembers,
+  crmLists,
+  integrations,
+  opportunities,
+} from '../apps/server/src/db/schema/index.ts';
 import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
 import { benchConfig, connectCrm, forkFake, report, scratchDatabase } from './lib.ts';
 
-type FakeInfo = { authUrl: string; clientId: string; clientSecret: string; seededMs: number };
+type FakeInfo = {
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  campaignId: string | null;
+  seededMs: number;
+};
 
 /** The Salesforce fake in a child process (bench/salesforce-server.ts), driven over IPC. */
-async function startFake(opps: number, contacts: number) {
+async function startFake(opps: number, contacts: number, members: number) {
   const fake = await forkFake('bench/salesforce-server.ts', 'Salesforce', {
     BENCH_CRM_OPPORTUNITIES: String(opps),
     BENCH_CRM_CONTACTS: String(contacts),
+    BENCH_CRM_CAMPAIGN_MEMBERS: String(members),
   });
   return {
     info: await fake.call<FakeInfo>('info'),
@@ -22,13 +35,20 @@ async function startFake(opps: number, contacts: number) {
 }
 
 /** The floor: the same SOQL queries walked by nextRecordsUrl with plain fetch, nothing stored. */
-async function plainPaging(creds: OAuthCredentials, apiVersion: string) {
+async function plainPaging(creds: OAuthCredentials, apiVersion: string, campaignId: string | null) {
   const t = performance.now();
   let rows = 0;
   let requests = 0;
   for (const soql of [
     'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, IsDeleted, SystemModstamp FROM Contact ORDER BY SystemModstamp ASC',
     'SELECT Id, Name, AccountId, OwnerId, StageName, Amount, CloseDate, Probability, IsClosed, IsWon, IsDeleted, CreatedDate, SystemModstamp FROM Opportunity ORDER BY SystemModstamp ASC',
+    // The campaign (a list) and its members, as the sync reads them (adapter.ts lists/listMembers).
+    ...(campaignId
+      ? [
+          'SELECT Id, Name, IsActive, NumberOfContacts, NumberOfLeads, SystemModstamp FROM Campaign ORDER BY SystemModstamp ASC',
+          `SELECT Id, ContactId, LeadId, Status, CreatedDate FROM CampaignMember WHERE CampaignId = '${campaignId}' ORDER BY CreatedDate ASC`,
+        ]
+      : []),
   ]) {
     let url: string | undefined =
       `${creds.instanceUrl}/services/data/${apiVersion}/query?${new URLSearchParams({ q: soql })}`;
@@ -49,16 +69,20 @@ async function plainPaging(creds: OAuthCredentials, apiVersion: string) {
  * BENCH_CRM_CONTACTS (200,000) contacts from the in-repo fake into a fresh database (PGlite, or a
  * scratch database on BENCH_DATABASE_URL / TEST_DATABASE_URL): seconds, requests, peak RSS of this
  * process, set against paging the same records with plain fetch and no database in the same run.
+ * Issue 43's Salesforce campaign sync: BENCH_CRM_CAMPAIGN_MEMBERS (0) of the contacts are members of
+ * one campaign, a list whose members the sync reads whole; the floor then pages the campaign and its
+ * members too.
  */
 export async function run() {
   const opps = Number(process.env.BENCH_CRM_OPPORTUNITIES ?? 100_000);
   const contacts = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);
+  const members = Math.min(contacts, Number(process.env.BENCH_CRM_CAMPAIGN_MEMBERS ?? 0));
   const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
   const driver = serverUrl ? 'postgres' : 'pglite';
-  const fake = await startFake(opps, contacts);
-  const { authUrl, clientId, clientSecret, seededMs } = fake.info;
+  const fake = await startFake(opps, contacts, members);
+  const { authUrl, clientId, clientSecret, campaignId, seededMs } = fake.info;
   console.log(
-    `crm-sync: Salesforce fake (own process) seeded with ${opps} opportunities and ${contacts} contacts in ${(seededMs / 1000).toFixed(1)} s; ${driver}`,
+    `crm-sync: Salesforce fake (own process) seeded with ${opps} opportunities and ${contacts} contacts${members ? ` (${members} of them in one campaign)` : ''} in ${(seededMs / 1000).toFixed(1)} s; ${driver}`,
   );
   const db = await scratchDatabase(serverUrl);
   let app: FastifyInstance | undefined;
@@ -73,10 +97,12 @@ export async function run() {
     await app.ready();
     const { creds, clientId: benchClientId, integrationId } = await connectCrm(app, 'salesforce');
 
-    await plainPaging(creds, config.vendors.salesforce.apiVersion); // warm-up (JIT, sockets)
+    const version = config.vendors.salesforce.apiVersion;
+    await plainPaging(creds, version, campaignId); // warm-up (JIT, sockets)
     await fake.clear();
-    const floor = await plainPaging(creds, config.vendors.salesforce.apiVersion);
-    if (floor.rows !== opps + contacts) throw new Error(`plain paging read ${floor.rows} rows`);
+    const floor = await plainPaging(creds, version, campaignId);
+    const expected = opps + contacts + (campaignId ? 1 + members : 0);
+    if (floor.rows !== expected) throw new Error(`plain paging read ${floor.rows} rows, not ${expected}`);
 
     await fake.clear();
     let peak = process.memoryUsage().rss;
@@ -95,8 +121,19 @@ export async function run() {
     if (stored.opps !== opps || stored.contacts !== contacts) {
       throw new Error(`stored ${stored.opps} opportunities and ${stored.contacts} contacts`);
     }
+    if (campaignId) {
+      const [list] = await app.db
+        .select({ id: crmLists.id })
+        .from(crmLists)
+        .where(and(eq(crmLists.clientId, benchClientId), eq(crmLists.externalId, campaignId)));
+      const [m] = await app.db
+        .select({ n: count() })
+        .from(crmListMembers)
+        .where(eq(crmListMembers.listId, list!.id));
+      if (m!.n !== members) throw new Error(`stored ${m!.n} campaign members, not ${members}`);
+    }
     report(
-      `crm-sync ${opps} opportunities + ${contacts} contacts (${driver})`,
+      `crm-sync ${opps} opportunities + ${contacts} contacts${members ? ` + a ${members}-member campaign` : ''} (${driver})`,
       `${seconds.toFixed(1)} s, ${Math.round((opps + contacts) / seconds)} rows/s`,
       `${floor.seconds.toFixed(1)} s (plain paging)`,
       seconds / floor.seconds,

@@ -9,6 +9,8 @@ type Call = { id: number; op: string; arg?: unknown };
 
 const opportunities = Number(process.env.BENCH_CRM_OPPORTUNITIES ?? 100_000);
 const contacts = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);
+// Issue 43's list sync: the first BENCH_CRM_CAMPAIGN_MEMBERS contacts are members of one campaign.
+const campaignMembers = Math.min(contacts, Number(process.env.BENCH_CRM_CAMPAIGN_MEMBERS ?? 0));
 const started = performance.now();
 const fake = await startFakeSalesforce({ seed: smallOrg() });
 const stages = ['Prospecting', 'Qualification', 'Proposal/Price Quote', 'Closed Won', 'Closed Lost'];
@@ -16,14 +18,26 @@ const accounts: string[] = [];
 for (let i = 0; i < 1000; i++) {
   accounts.push(fake.add('Account', { Name: `Account ${i}`, Website: `account${i}.example` }).Id);
 }
+const campaign =
+  campaignMembers > 0
+    ? fake.add('Campaign', {
+        Name: 'Bench campaign',
+        IsActive: true,
+        NumberOfContacts: campaignMembers,
+        NumberOfLeads: 0,
+      })
+    : undefined;
 for (let i = 0; i < contacts; i++) {
-  fake.add('Contact', {
+  const contact = fake.add('Contact', {
     Email: `person${i}@account${i % 1000}.example`,
     FirstName: `First${i}`,
     LastName: `Last${i}`,
     Title: 'Buyer',
     AccountId: accounts[i % 1000],
   });
+  if (campaign && i < campaignMembers) {
+    fake.add('CampaignMember', { CampaignId: campaign.Id, ContactId: contact.Id, Status: 'Sent' });
+  }
 }
 for (let i = 0; i < opportunities; i++) {
   const stage = stages[i % stages.length]!;
@@ -41,7 +55,13 @@ for (let i = 0; i < opportunities; i++) {
 const seededMs = performance.now() - started;
 
 const ops: Record<string, (arg: unknown) => unknown> = {
-  info: () => ({ authUrl: fake.authUrl, clientId: fake.clientId, clientSecret: fake.clientSecret, seededMs }),
+  info: () => ({
+    authUrl: fake.authUrl,
+    clientId: fake.clientId,
+    clientSecret: fake.clientSecret,
+    campaignId: campaign?.Id ?? null,
+    seededMs,
+  }),
   clear: () => fake.clearRequests(),
   requests: () => fake.requests.length,
 };

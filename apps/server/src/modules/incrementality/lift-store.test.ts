@@ -270,6 +270,14 @@ describe('stored lift outcomes', () => {
     expect(await dirtyLiftClients(app.db)).toContain(acme);
     await expectSame('window of 30 days', 30);
     expect(await dirtyLiftClients(app.db)).not.toContain(acme);
+    // Deals on no account name no target but still move the main currency: back to USD.
+    await run(sql`
+      insert into opportunities (client_id, integration_id, external_id, name, account_name, amount_cents,
+        currency, stage, crm_created_at, is_closed, is_won)
+      select ${acme}, ${integrationId}, 'no-account-' || g, 'Deal', '', 100, 'USD', 'Stage', now(), false, false
+        from generate_series(1, 1000) g`);
+    await expectSame('main currency back by deals on no account', 30);
+    expect((await liftSums(app.db, acme, { kind: 'client' }, 30))!.currency).toBe('USD');
   });
 
   it('the export reads the stored rows: the same rows as counted from the facts, page by page', async () => {

@@ -92,15 +92,17 @@ const ADD_SUMS = sql`on conflict (client_id, cadence_id, holdout_group) do updat
  * otherwise one transaction, serialised per client by an advisory lock.
  */
 export async function refreshLift(db: Db, clientId: string, windowDays: number): Promise<string> {
-  const currency = await mainCurrency(db, clientId);
   const [probe] = rowsOf(
     await db.execute(sql`
       select s.window_days, s.currency,
              exists(select 1 from lift_dirty d where d.client_id = ${clientId}) as dirty
         from (select 1) one left join lift_state s on s.client_id = ${clientId}`),
   );
-  if (probe && Number(probe.window_days) === windowDays && probe.currency === currency && !probe.dirty)
-    return currency;
+  // Every write of an opportunity marks its client (migration 0070): with no marker, the main
+  // currency is the one stored, and the client's opportunities need not be counted by currency.
+  if (probe && Number(probe.window_days) === windowDays && probe.currency !== null && !probe.dirty)
+    return String(probe.currency);
+  const currency = await mainCurrency(db, clientId);
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('rally.lift'), hashtext(${clientId}))`);
     const [state] = rowsOf(

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { linkedInAnalytics } from './linkedin-analytics.ts';
-import type { FakeLinkedInDay } from './linkedin-analytics.ts';
+import type { FakeLinkedInCompanyDay, FakeLinkedInDay } from './linkedin-analytics.ts';
 
-export type { FakeLinkedInDay };
+export type { FakeLinkedInCompanyDay, FakeLinkedInDay };
 
 /**
  * The campaign half of the LinkedIn fake (test/fakes/linkedin.ts): images, dark posts, campaign
@@ -117,7 +117,8 @@ export function createLinkedInCampaigns(deps: {
   const creatives = new Map<string, FakeLinkedInCreative>();
   /** creative id → day (YYYY-MM-DD) → results. */
   const days = new Map<string, Map<string, FakeLinkedInDay>>();
-  const analytics = linkedInAnalytics({ creatives, campaigns, days, refuse });
+  const companyDays = new Map<string, Map<string, Map<string, FakeLinkedInCompanyDay>>>();
+  const analytics = linkedInAnalytics({ creatives, campaigns, days, companyDays, refuse });
 
   const need = (token: unknown, method: string, path: string, scope: string) => {
     if (!deps.scopes(token).includes(scope))
@@ -425,6 +426,14 @@ export function createLinkedInCampaigns(deps: {
       const m = days.get(creativeId) ?? new Map<string, FakeLinkedInDay>();
       m.set(day, r);
       days.set(creativeId, m);
+    },
+    /** What LinkedIn counts for one company (organisation id) on a creative's day, before its privacy minimum. */
+    setCompanyDay: (creativeId: string, day: string, organizationId: string, r: FakeLinkedInCompanyDay) => {
+      const byDay = companyDays.get(creativeId) ?? new Map<string, Map<string, FakeLinkedInCompanyDay>>();
+      const orgs = byDay.get(day) ?? new Map<string, FakeLinkedInCompanyDay>();
+      orgs.set(organizationId, r);
+      byDay.set(day, orgs);
+      companyDays.set(creativeId, byDay);
     },
     /** LinkedIn's review refuses the creative (review.status REJECTED with its reason). */
     reject: (creativeId: string, reason: string) => {

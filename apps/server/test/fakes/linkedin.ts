@@ -38,6 +38,8 @@ import { createLinkedInCampaigns } from './linkedin-campaigns.ts';
  *   5 s after the segment was created (`settleMs`). Values must be SHA-256 hex digests: anything else
  *   is refused (LinkedIn would not match it; Rally must never send one). At most `BATCH_LIMIT` per call.
  *   Over the per-minute limit: 429 with no Retry-After ("Rate Limits").
+ * - Organisations not administered ("Organization Lookup API"): `organizationsLookup?ids=List(…)`, a
+ *   BATCH_GET answering `{results, statuses, errors}`.
  * - Campaigns, images, posts, creatives and analytics: test/fakes/linkedin-campaigns.ts. A segment's
  *   LINKEDIN destination names its ad segment (`destinationSegmentId`, "DMP Segment Destinations"),
  *   which campaign targeting uses.
@@ -76,6 +78,19 @@ export type LinkedInSegment = {
   createdAt: number;
   members: Set<string>;
 };
+
+/** An organisation as "Organization Lookup API" describes it (the fields Rally reads). */
+export type FakeLinkedInOrganization = {
+  id: number;
+  localizedName: string;
+  vanityName: string;
+  localizedWebsite?: string;
+};
+/**
+ * organizationsLookup ids per call. Not LinkedIn's figure (its page gives none): Rally's batch,
+ * enforced so the adapter keeps to the batch it declares.
+ */
+export const LOOKUP_LIMIT = 50;
 
 export type StartFakeLinkedInOptions = {
   version?: string;
@@ -123,8 +138,12 @@ export async function startFakeLinkedIn(opts: StartFakeLinkedInOptions = {}) {
     { organization: 'urn:li:organization:7001', role: 'ADMINISTRATOR', state: 'APPROVED' },
     { organization: 'urn:li:organization:7002', role: 'ANALYST', state: 'APPROVED' },
   ];
-  const orgs = new Map([
-    ['7001', { id: 7001, localizedName: 'Acme Corp', vanityName: 'acme' }],
+  /** Organisations LinkedIn knows: the client's pages and, for organizationsLookup, any company. */
+  const orgs = new Map<string, FakeLinkedInOrganization>([
+    [
+      '7001',
+      { id: 7001, localizedName: 'Acme Corp', vanityName: 'acme', localizedWebsite: 'https://www.acme.test' },
+    ],
     ['7002', { id: 7002, localizedName: 'Acme Labs', vanityName: 'acme-labs' }],
   ]);
   let nextSegment = 880000;
@@ -361,6 +380,31 @@ export async function startFakeLinkedIn(opts: StartFakeLinkedInOptions = {}) {
         ),
       );
     }
+    if (rel === '/organizationsLookup' && method === 'GET') {
+      // "Organization Lookup API": a Rest.li BATCH_GET, `ids=List(<id>,…)`; each known id in
+      // `results` with its status in `statuses`, an unknown one in `errors` (the call still 200s).
+      need(t, method, rel, 'r_organization_admin', 'rw_organization_admin');
+      const m = /^List\(([^)]*)\)$/.exec(q.get('ids') ?? '');
+      const ids = m?.[1] ? m[1].split(',') : [];
+      if (!ids.length || ids.some((id) => !/^\d+$/.test(id)))
+        throw refuse(400, 'ids must be List(<organization id>,…)', { code: 'ILLEGAL_ARGUMENT' });
+      if (ids.length > LOOKUP_LIMIT)
+        throw refuse(400, `at most ${LOOKUP_LIMIT} ids per request`, { code: 'ILLEGAL_ARGUMENT' });
+      const results: Record<string, FakeLinkedInOrganization> = {};
+      const statuses: Record<string, number> = {};
+      const errors: Record<string, unknown> = {};
+      for (const id of ids) {
+        const o = orgs.get(id);
+        if (o) {
+          results[id] = o;
+          statuses[id] = 200;
+        } else {
+          statuses[id] = 404;
+          errors[id] = { status: 404, message: `Organization ${id} not found` };
+        }
+      }
+      return send(res, 200, { results, statuses, errors });
+    }
     const org = /^\/organizations\/(\d+)$/.exec(rel);
     if (org && method === 'GET') {
       need(t, method, rel, 'r_organization_admin', 'rw_organization_admin');
@@ -503,6 +547,8 @@ export async function startFakeLinkedIn(opts: StartFakeLinkedInOptions = {}) {
     requests,
     /** Images, posts, groups, campaigns, creatives, `setDay` and `reject` (linkedin-campaigns.ts). */
     campaigns,
+    /** Organisations by id: add one so organizationsLookup describes it. */
+    organizations: orgs,
     addCounts,
     /** The next `n` users calls answer 503: nothing is stored. */
     failNext: (n: number) => {

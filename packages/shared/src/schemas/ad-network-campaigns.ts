@@ -126,3 +126,73 @@ export const adCampaignStatsReply = z.object({
   ads: z.array(z.object({ ad_id: z.string(), label: z.string(), ...statCounts })),
 });
 export type AdCampaignStats = z.infer<typeof adCampaignStatsReply>;
+
+/**
+ * Company-level engagement a network reports (issue 39: LinkedIn's MEMBER_COMPANY pivot). Counts are
+ * the network's, per organisation; LinkedIn leaves out companies under its privacy minimum, so the
+ * rows do not add up to the campaign's totals. Per-person counts come only from Rally's tags.
+ */
+export const companyEngagementRow = z.object({
+  /** The network's organisation id (LinkedIn: the number of `urn:li:organization:…`). */
+  organization_id: z.string(),
+  name: z.string().nullable(),
+  /** The organisation's website host as the network gives it, lower-cased without "www.". */
+  domain: z.string().nullable(),
+  /** The CRM account Rally matched it to (by website domain, else vanity name), if any. */
+  account_id: z.uuid().nullable(),
+  account_name: z.string().nullable(),
+  company_id: z.uuid().nullable(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  first_day: z.string(),
+  last_day: z.string(),
+});
+export type CompanyEngagementRow = z.infer<typeof companyEngagementRow>;
+
+/** `GET /v1/ad-networks/campaigns/{id}/companies`: the companies a campaign reached, most impressions first. */
+export const adCampaignCompaniesReply = z.object({
+  campaign_id: z.uuid(),
+  network: z.string(),
+  /** Whether the network reports engagement per company at all (LinkedIn does; Meta and Google do not). */
+  supported: z.boolean(),
+  pulled_at: iso.nullable(),
+  /** The smallest count the network reports a company at (LinkedIn's privacy minimum). */
+  privacy_minimum: z.number().int().nullable(),
+  items: z.array(companyEngagementRow),
+});
+export type AdCampaignCompanies = z.infer<typeof adCampaignCompaniesReply>;
+
+export const COMPANY_ENGAGEMENT_DAYS_DEFAULT = 90;
+export const companyEngagementParams = z.object({
+  companyId: z.uuid({ error: 'must be the id (UUID) of a company' }),
+});
+export const companyEngagementQuery = z
+  .object({
+    days: z.coerce
+      .number({ error: 'must be a whole number of days' })
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1')
+      .max(730, 'must be at most 730 (LinkedIn keeps company-level data two years)')
+      .default(COMPANY_ENGAGEMENT_DAYS_DEFAULT),
+  })
+  .strict();
+
+/** `GET /v1/ad-networks/company-engagement/{companyId}`: an account's engagement as the networks report it. */
+export const companyEngagementReply = z.object({
+  company_id: z.uuid(),
+  days: z.number().int(),
+  since: z.string(),
+  /** Per network and campaign, over the last `days` days. */
+  items: z.array(
+    z.object({
+      network: z.string(),
+      campaign_id: z.uuid(),
+      campaign_name: z.string(),
+      impressions: z.number().int(),
+      clicks: z.number().int(),
+      last_day: z.string(),
+    }),
+  ),
+  totals: z.object({ impressions: z.number().int(), clicks: z.number().int() }),
+});
+export type CompanyEngagement = z.infer<typeof companyEngagementReply>;

@@ -13,6 +13,8 @@ export const JOURNEY_RULE_KINDS = [
   'opportunity_created',
   'crm_stage_reached',
   'days_in_stage_gte',
+  'network_impressions_gte',
+  'network_clicks_gte',
 ] as const;
 export type JourneyRuleKind = (typeof JOURNEY_RULE_KINDS)[number];
 export const JOURNEY_RULE_LABELS: Record<JourneyRuleKind, string> = {
@@ -22,6 +24,8 @@ export const JOURNEY_RULE_LABELS: Record<JourneyRuleKind, string> = {
   opportunity_created: 'An opportunity is created',
   crm_stage_reached: 'An opportunity reaches CRM stage',
   days_in_stage_gte: 'Days in the current stage at least',
+  network_impressions_gte: 'Company impressions reported by an ad network at least',
+  network_clicks_gte: 'Company clicks reported by an ad network at least',
 };
 /** Rules that take a number (`value`); crm_stage_reached takes `crm_stage_id`. */
 export const JOURNEY_COUNT_RULES: readonly JourneyRuleKind[] = [
@@ -29,7 +33,21 @@ export const JOURNEY_COUNT_RULES: readonly JourneyRuleKind[] = [
   'clicks_gte',
   'views_gte',
   'days_in_stage_gte',
+  'network_impressions_gte',
+  'network_clicks_gte',
 ];
+/**
+ * Rules on the engagement an ad network reports for the account's company (LinkedIn's company-level
+ * results, matched to the CRM account by domain): `value` within the last `days` days. Per-person
+ * counts stay with Rally's tags.
+ */
+export const JOURNEY_NETWORK_RULES: readonly JourneyRuleKind[] = [
+  'network_impressions_gte',
+  'network_clicks_gte',
+];
+/** LinkedIn keeps company-level (professional demographic) results for two years. */
+export const JOURNEY_RULE_DAYS_MAX = 730;
+export const JOURNEY_RULE_DAYS_DEFAULT = 30;
 export const JOURNEY_MATCH = ['any', 'all'] as const;
 export const DEFAULT_JOURNEY_STAGES = ['Unaware', 'Aware', 'Engaged', 'Opportunity', 'Customer'] as const;
 export const JOURNEY_NAME_MAX = 120;
@@ -53,11 +71,21 @@ export const journeyRuleSchema = z
       .nullish(),
     /** The CRM stage of crm_stage_reached (GET /rest/crm_stage). */
     crm_stage_id: uuid('a CRM stage').nullish(),
+    /** The window of a network rule: engagement reported in the last `days` days. */
+    days: z
+      .number({ error: 'must be a whole number of days' })
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1')
+      .max(JOURNEY_RULE_DAYS_MAX, `must be at most ${JOURNEY_RULE_DAYS_MAX}`)
+      .nullish(),
   })
   .strict()
   .superRefine((r, ctx) => {
     if (JOURNEY_COUNT_RULES.includes(r.kind) && (r.value === undefined || r.value === null)) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: `is required for ${r.kind}` });
+    }
+    if (JOURNEY_NETWORK_RULES.includes(r.kind) && (r.days === undefined || r.days === null)) {
+      ctx.addIssue({ code: 'custom', path: ['days'], message: `is required for ${r.kind}` });
     }
     if (r.kind === 'crm_stage_reached' && !r.crm_stage_id) {
       ctx.addIssue({ code: 'custom', path: ['crm_stage_id'], message: 'is required for crm_stage_reached' });
@@ -147,6 +175,8 @@ export const journeyStageSchema = z.object({
       kind: z.enum(JOURNEY_RULE_KINDS),
       value: z.number().int().nullable(),
       crm_stage_id: z.uuid().nullable(),
+      /** The window of a network rule (days), else null. */
+      days: z.number().int().nullable(),
     }),
   ),
   match: z.enum(JOURNEY_MATCH),

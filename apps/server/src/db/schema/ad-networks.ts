@@ -19,6 +19,7 @@ import { cadences } from './integrations.ts';
 import { cohorts } from './cohorts.ts';
 import { journeyStages } from './journeys.ts';
 import { content } from './content.ts';
+import { crmAccounts } from './crm.ts';
 
 /** Networks Rally runs audiences on (issue 39, decision 0025). */
 export const AD_NETWORK_NAMES = ['meta', 'linkedin', 'google'] as const;
@@ -261,5 +262,60 @@ export const adCampaignStats = pgTable(
   (t) => [
     primaryKey({ columns: [t.campaignId, t.networkAdId, t.day] }),
     index('ad_network_campaign_stats_client_day_idx').on(t.clientId, t.day),
+  ],
+);
+
+/**
+ * An organisation (company) a network reports engagement for, as its lookup API describes it
+ * (LinkedIn "Organization Lookup API"), and the client's CRM account Rally matched it to: by the
+ * website's domain, else by the vanity name against a domain's first label when exactly one account
+ * has it. Unmatched organisations are matched again at every pull (the CRM may sync the account later).
+ */
+export const adNetworkOrganizations = pgTable(
+  'ad_network_organizations',
+  {
+    clientId: tenant(),
+    network: text('network', { enum: AD_NETWORK_NAMES }).notNull(),
+    /** The network's id (LinkedIn: the number of `urn:li:organization:…`). */
+    organizationId: text('organization_id').notNull(),
+    name: text('name'),
+    vanityName: text('vanity_name'),
+    website: text('website'),
+    /** Lower-cased host without "www.", the match key to crm_accounts.domain. */
+    domain: text('domain'),
+    crmAccountId: uuid('crm_account_id').references(() => crmAccounts.id, { onDelete: 'set null' }),
+    /** How the match was made: 'domain' or 'vanity_name'; null while unmatched. */
+    matchedBy: text('matched_by'),
+    lookedUpAt: timestamp('looked_up_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.network, t.organizationId] }),
+    index('ad_network_organizations_account_idx').on(t.crmAccountId),
+  ],
+);
+
+/**
+ * A network's daily engagement of one company with one campaign (issue 39 "Results": LinkedIn's
+ * MEMBER_COMPANY pivot), as reported: companies under the network's privacy minimum are absent. The
+ * stats job replaces the rows of the days it pulls, like ad_network_campaign_stats.
+ */
+export const adCompanyStats = pgTable(
+  'ad_network_company_stats',
+  {
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => adCampaigns.id, { onDelete: 'cascade' }),
+    clientId: tenant(),
+    network: text('network', { enum: AD_NETWORK_NAMES }).notNull(),
+    organizationId: text('organization_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+    clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+    pulledAt: timestamp('pulled_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.organizationId, t.day] }),
+    index('ad_network_company_stats_org_day_idx').on(t.clientId, t.network, t.organizationId, t.day),
   ],
 );

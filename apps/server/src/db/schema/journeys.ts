@@ -19,6 +19,8 @@ export type StoredJourneyRule = {
   kind: string;
   value: number | null;
   crm_stage_id: string | null;
+  /** The window of a network engagement rule (days); absent on rules stored before it. */
+  days?: number | null;
 };
 
 const timestamps = {

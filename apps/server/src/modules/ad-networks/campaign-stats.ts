@@ -5,6 +5,8 @@ import { adAudiences, adCampaignStats, adCampaigns, adNetworkConnections } from 
 import type { JobQueue } from '../../lib/queue.ts';
 import { VendorAuthError, VendorError } from '../integrations/vendor-http.ts';
 import { networkWords } from './campaign-service.ts';
+import { pullCompanyStats } from './company-stats.ts';
+import type { CompanyPull } from './company-stats.ts';
 import type { AdNetworkService } from './service.ts';
 
 export const AD_CAMPAIGN_STATS_JOB = 'ad-campaign-stats';
@@ -22,8 +24,11 @@ const DAY_MS = 86_400_000;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const maxDay = (...days: string[]) => days.reduce((a, b) => (a > b ? a : b));
 
-/** What a pull did: the days asked for and the rows the network gave; null when nothing was asked. */
-export type StatsPull = { since: string; until: string; rows: number } | null;
+/**
+ * What a pull did: the days asked for and the rows the network gave, and the company-level pull
+ * where the network reports one (null when that failed); null when nothing was asked.
+ */
+export type StatsPull = { since: string; until: string; rows: number; companies?: CompanyPull | null } | null;
 
 /**
  * Daily results of network campaigns (issue 39 "Results"): a job per campaign pulls its ads' days
@@ -131,7 +136,25 @@ export function createAdCampaignStats(deps: {
         })
         .where(eq(adCampaigns.id, c.id));
     });
-    return { since, until, rows: got.rows.length };
+    let companies: CompanyPull | null = null;
+    if (api.companies) {
+      // Company-level results are extra: their failure leaves the campaign's own results stored.
+      try {
+        companies = await pullCompanyStats({
+          db,
+          log,
+          api: api.companies,
+          run: (fn) => base.withNetwork(conn, (_adapter, ctx) => fn(ctx)),
+          campaign: { id: c.id, clientId: c.clientId, remoteId, network: conn.network },
+          range: { since, until },
+          now,
+        });
+      } catch (err) {
+        log.warn({ err, campaignId: c.id }, 'company-level results pull failed; the next pull tries again');
+      }
+    }
+    // `companies` only where the network reports them (LinkedIn).
+    return { since, until, rows: got.rows.length, ...(api.companies ? { companies } : {}) };
   }
 
   async function requestPull(campaignId: string): Promise<void> {

@@ -13,6 +13,7 @@ import { createAdCampaignService } from './campaign-service.ts';
 import { createAdCampaignStats } from './campaign-stats.ts';
 import type { AdCampaignStats } from './campaign-stats.ts';
 import { adCampaignStatsRoutes } from './campaign-stats-routes.ts';
+import { adCompanyRoutes } from './company-routes.ts';
 import type { AdCampaignService } from './campaign-service.ts';
 import { adImageFor, networkAdCopy } from '../creative/index.ts';
 import { adNetworkRoutes } from './routes.ts';
@@ -106,4 +107,5 @@ export const adNetworkApiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(adAudiencePreviewRoute(app.adNetworks));
   await app.register(adCampaignRoutes(app.adNetworks, app.adCampaigns));
   await app.register(adCampaignStatsRoutes(app.adNetworks, app.adCampaignStats));
+  await app.register(adCompanyRoutes(app.adNetworks));
 };

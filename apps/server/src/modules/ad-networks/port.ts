@@ -126,7 +126,49 @@ export type RemoteDailyStat = {
   spendMinor: number;
 };
 
+/** One company's engagement with a campaign on one day, as the network reports it. */
+export type RemoteCompanyDay = {
+  /** YYYY-MM-DD in the ad account's time zone. */
+  day: string;
+  /** The network's organisation id (LinkedIn: the number of `urn:li:organization:…`). */
+  organizationId: string;
+  impressions: number;
+  clicks: number;
+};
+
+/** An organisation as the network's lookup describes it. */
+export type RemoteOrganization = {
+  id: string;
+  name: string | null;
+  vanityName: string | null;
+  /** Its website as the network has it (any form: "https://www.acme.com/", "acme.com"). */
+  website: string | null;
+};
+
+/**
+ * Company-level engagement (issue 39: LinkedIn's MEMBER_COMPANY pivot); absent where the network
+ * does not report it (Meta, Google Ads).
+ */
+export type AdNetworkCompanyApi = {
+  /** The least count the network reports a company at (smaller ones are left out). */
+  readonly privacyMinimum: number;
+  /** How far back the network keeps company-level results, in days. */
+  readonly keptDays: number;
+  /** Organisations per lookup call. */
+  readonly lookupBatch: number;
+  /** Per company and day, the campaign's engagement from `since` to `until` (both included). */
+  dailyStats(
+    ctx: AdapterContext,
+    campaignId: string,
+    range: { since: string; until: string },
+  ): Promise<RemoteCompanyDay[]>;
+  /** The organisations of `ids` (≤ lookupBatch) the network can describe; unknown ones are absent. */
+  lookup(ctx: AdapterContext, ids: string[]): Promise<RemoteOrganization[]>;
+};
+
 export type AdNetworkCampaignApi = {
+  /** Company-level engagement, where the network reports it. */
+  readonly companies?: AdNetworkCompanyApi;
   /** The smallest daily budget the network takes, in minor units of the account's currency. */
   readonly minimumDailyBudget: number;
   /**

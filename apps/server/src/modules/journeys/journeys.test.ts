@@ -194,8 +194,8 @@ describe('building a journey', () => {
       [5, 'Customer'],
     ]);
     expect(journey.stages[1]!.rules).toEqual([
-      { kind: 'impressions_gte', value: 3, crm_stage_id: null },
-      { kind: 'days_in_stage_gte', value: 7, crm_stage_id: null },
+      { kind: 'impressions_gte', value: 3, crm_stage_id: null, days: null },
+      { kind: 'days_in_stage_gte', value: 7, crm_stage_id: null, days: null },
     ]);
     const first = await evaluate();
     expect(first).toMatchObject({ entered: 3, moved: 0 });

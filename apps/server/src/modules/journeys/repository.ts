@@ -338,6 +338,22 @@ function ruleSql(r: StoredJourneyRule, ctx: { clientId: string; journeyCreatedAt
       return sql`a.clk >= ${n}`;
     case 'views_gte':
       return sql`a.vw >= ${n}`;
+    case 'network_impressions_gte':
+    case 'network_clicks_gte': {
+      // The engagement ad networks report for the account's company (LinkedIn's company-level
+      // results, ad-networks/company-stats.ts), through the CRM account each organisation matched,
+      // on the days from `days` ago (UTC) to now.
+      const metric = sql.raw(r.kind === 'network_clicks_gte' ? 's.clicks' : 's.impressions');
+      const since = new Date(ctx.now.getTime() - (Number(r.days ?? 1) - 1) * DAY_MS)
+        .toISOString()
+        .slice(0, 10);
+      return sql`a.company_id is not null and (select coalesce(sum(${metric}), 0) from ad_network_company_stats s
+        join ad_network_organizations o on o.client_id = s.client_id and o.network = s.network
+          and o.organization_id = s.organization_id
+        join crm_accounts ca on ca.id = o.crm_account_id
+        where s.client_id = ${ctx.clientId} and ca.company_id = a.company_id
+          and s.day >= ${since}::date) >= ${n}`;
+    }
     case 'days_in_stage_gte':
       return sql`a.stage_entered_at <= ${new Date(ctx.now.getTime() - n * DAY_MS).toISOString()}::timestamptz`;
     case 'opportunity_created':

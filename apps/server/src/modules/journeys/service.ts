@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { DEFAULT_JOURNEY_STAGES } from '@rally/shared/schemas/journeys';
+import { DEFAULT_JOURNEY_STAGES, JOURNEY_NETWORK_RULES } from '@rally/shared/schemas/journeys';
 import type {
   Journey,
   JourneyCohortsReply,
@@ -68,6 +68,7 @@ function toApi(j: JourneyRow, stages: StageRow[], moves: number): Journey {
         kind: r.kind as Journey['stages'][number]['rules'][number]['kind'],
         value: r.value ?? null,
         crm_stage_id: r.crm_stage_id ?? null,
+        days: r.days ?? null,
       })),
       match: s.match,
       accounts: s.accounts,
@@ -155,6 +156,7 @@ export function createJourneyService(deps: Deps) {
         kind: r.kind,
         value: r.kind === 'crm_stage_reached' || r.kind === 'opportunity_created' ? null : (r.value ?? null),
         crm_stage_id: r.kind === 'crm_stage_reached' ? (r.crm_stage_id ?? null) : null,
+        days: JOURNEY_NETWORK_RULES.includes(r.kind) ? (r.days ?? null) : null,
       })),
       match: s.match,
     }));

@@ -10,6 +10,7 @@ import {
 import type { VendorRequest } from '../../integrations/vendor-http.ts';
 import type { AdNetworkAdapter, AdapterContext, OAuthCredentials, RemoteAdAccount } from '../port.ts';
 import { linkedInCampaignApi } from './campaigns.ts';
+import { linkedInCompanyApi } from './companies.ts';
 
 /**
  * LinkedIn (Marketing API, versioned REST at `/rest/…`). Sources, on learn.microsoft.com/linkedin:
@@ -340,14 +341,18 @@ export function createLinkedInAdapter(config: LinkedInConfig, opts: AdapterOptio
     addMembers: (ctx, audienceId, hashes) => members(ctx, audienceId, 'ADD', hashes),
     removeMembers: (ctx, audienceId, hashes) => members(ctx, audienceId, 'REMOVE', hashes),
 
-    campaigns: linkedInCampaignApi({
-      http,
-      call,
-      createdId: (ctx) => createdIds.get(ctx),
-      // "DMP Segment Destinations": destinationSegmentId is the ad segment targeting names.
-      adSegmentOf: async (ctx, id) =>
-        (await segment(ctx, id)).destinations?.find((d) => d.destination === 'LINKEDIN')
-          ?.destinationSegmentId ?? null,
-    }),
+    campaigns: {
+      ...linkedInCampaignApi({
+        http,
+        call,
+        createdId: (ctx) => createdIds.get(ctx),
+        // "DMP Segment Destinations": destinationSegmentId is the ad segment targeting names.
+        adSegmentOf: async (ctx, id) =>
+          (await segment(ctx, id)).destinations?.find((d) => d.destination === 'LINKEDIN')
+            ?.destinationSegmentId ?? null,
+      }),
+      // Company-level engagement (MEMBER_COMPANY) and the organisations behind it.
+      companies: linkedInCompanyApi({ call }),
+    },
   };
 }

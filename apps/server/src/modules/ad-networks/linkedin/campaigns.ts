@@ -75,11 +75,11 @@ function minorToAmount(minor: number, currency: string | null): string {
   return digits ? (minor / 10 ** digits).toFixed(digits) : String(minor);
 }
 /** A Rest.li 2.0 date: `(year:2026,month:3,day:1)`. */
-function restliDate(day: string): string {
+export function restliDate(day: string): string {
   const [y, m, d] = day.split('-').map(Number);
   return `(year:${y},month:${m},day:${d})`;
 }
-const pad = (n: number) => String(n).padStart(2, '0');
+export const pad = (n: number) => String(n).padStart(2, '0');
 
 type CreativeReply = {
   id: string;

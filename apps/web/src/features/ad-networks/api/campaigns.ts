@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import {
   adCampaignListReply,
   adCampaignOptionsReply,
+  adCampaignCompaniesReply,
   adCampaignSchema,
   adCampaignStatsReply,
 } from '@rally/shared/schemas/ad-network-campaigns';
@@ -112,9 +113,28 @@ export function usePullNetworkCampaignStats(clientId: string, id: string) {
         clientId,
       }),
     meta: { toast: false },
-    onSuccess: (data) => queryClient.setQueryData(['ad-networks', clientId, 'campaigns', id, 'stats'], data),
+    onSuccess: (data) => {
+      queryClient.setQueryData(['ad-networks', clientId, 'campaigns', id, 'stats'], data);
+      // A pull also brings the companies (LinkedIn): ask for them again.
+      void queryClient.invalidateQueries({
+        queryKey: ['ad-networks', clientId, 'campaigns', id, 'companies'],
+      });
+    },
   });
 }
+
+/** The companies a campaign reached, as the network reports them (LinkedIn's company-level results). */
+export const useNetworkCampaignCompanies = (clientId: string, id: string, enabled = true) =>
+  useQuery({
+    queryKey: ['ad-networks', clientId, 'campaigns', id, 'companies'],
+    queryFn: ({ signal }) =>
+      apiRequest(`/v1/ad-networks/campaigns/${id}/companies`, {
+        schema: adCampaignCompaniesReply,
+        clientId,
+        signal,
+      }),
+    enabled,
+  });
 
 export async function downloadNetworkCampaignStats(clientId: string, id: string, filename: string) {
   saveBlob(await apiBlob(`/v1/ad-networks/campaigns/${id}/stats.csv`, { clientId }), filename);

@@ -78,6 +78,40 @@ describe('Settings › Ad networks', () => {
     expect(screen.getByText('Needs reconnecting')).toBeTruthy();
   });
 
+  it('shows a LinkedIn connection whose token was revoked with LinkedIn’s reason and offers to reconnect', async () => {
+    await signIn('purple_owner', {
+      'GET /v1/ad-networks': {
+        body: [
+          meta({ available: false }),
+          {
+            network: 'linkedin',
+            label: 'LinkedIn',
+            available: true,
+            minimum_audience: 300,
+            connection: {
+              ...connection,
+              ad_account_id: '5001',
+              is_active: false,
+              // The adapter's words for LinkedIn's 401 (65601 REVOKED_ACCESS_TOKEN).
+              inactive_reason:
+                'LinkedIn refused Rally’s access: The token used in the request has been revoked by the user. Connect LinkedIn again.',
+            },
+          },
+        ],
+      },
+    });
+    renderRoutes(
+      [{ path: '/settings/ad-networks', element: <AdNetworksScreen /> }],
+      `/settings/ad-networks?client_id=${ACME}`,
+    );
+    const card = await screen.findByRole('region', { name: 'LinkedIn' });
+    expect(
+      await within(card).findByText(/has been revoked by the user\. Connect LinkedIn again/),
+    ).toBeTruthy();
+    expect(within(card).getByText('Needs reconnecting')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Reconnect LinkedIn' })).toBeTruthy();
+  });
+
   it('shows LinkedIn beside Meta with its own words and sends the owner to LinkedIn’s consent', async () => {
     const linkedin = (over: Partial<AdNetworkInfo> = {}): AdNetworkInfo => ({
       network: 'linkedin',

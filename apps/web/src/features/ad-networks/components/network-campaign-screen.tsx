@@ -22,6 +22,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/store.ts';
 import { useNetworkCampaign, useNetworkCampaignAction } from '../api/campaigns.ts';
 import { budgetText, campaignBadge } from './network-campaigns.tsx';
+import { NetworkCampaignCompanies } from './network-campaign-companies.tsx';
 import { NetworkCampaignResults } from './network-campaign-results.tsx';
 
 const NETWORK_LABELS: Record<string, string> = { meta: 'Meta', linkedin: 'LinkedIn', google: 'Google Ads' };
@@ -151,6 +152,9 @@ function NetworkCampaignView({
         atNetwork={c.network_campaign_id !== null}
         canSpend={canSpend}
       />
+      {c.network === 'linkedin' && (
+        <NetworkCampaignCompanies clientId={clientId} id={c.id} network={network} />
+      )}
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Journey } from '@rally/shared/schemas/journeys';
@@ -34,8 +34,8 @@ const journey: Journey = {
   name: 'Directors journey',
   stages: [
     stage(1, 'Unaware', 7),
-    stage(2, 'Aware', 2, [{ kind: 'impressions_gte', value: 3, crm_stage_id: null }]),
-    stage(3, 'Engaged', 1, [{ kind: 'clicks_gte', value: 1, crm_stage_id: null }]),
+    stage(2, 'Aware', 2, [{ kind: 'impressions_gte', value: 3, crm_stage_id: null, days: null }]),
+    stage(3, 'Engaged', 1, [{ kind: 'clicks_gte', value: 1, crm_stage_id: null, days: null }]),
   ],
   accounts: 10,
   moves: 3,
@@ -50,23 +50,28 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+function serveJourney(saved: unknown[]) {
+  const server = fakeServer({
+    ...acmeSession('green_manager'),
+    [`GET /v1/api/cohort/${COHORT}`]: {
+      body: { id: COHORT, name: 'Directors', status: 'active', size: 30, accounts: 10 },
+    },
+    [`GET /v1/rest/client/${ACME}/journey`]: { body: { items: [journey] } },
+    'GET /sc/content': { body: { items: [] } },
+    [`GET /v1/rest/client/${ACME}/crm/opportunity/stage`]: { body: [] },
+    [`PUT /v1/rest/client/${ACME}/journey/${JOURNEY}`]: (init) => {
+      saved.push(JSON.parse(String(init?.body)));
+      return { body: journey };
+    },
+  });
+  vi.stubGlobal('fetch', server.fetchFn);
+  return server;
+}
+
 describe('JourneyBuilderScreen (issue 18 "stages renameable and reorderable")', () => {
   it('renames and reorders stages, and saves them in the new order with their ids (PUT)', async () => {
     const saved: unknown[] = [];
-    const server = fakeServer({
-      ...acmeSession('green_manager'),
-      [`GET /v1/api/cohort/${COHORT}`]: {
-        body: { id: COHORT, name: 'Directors', status: 'active', size: 30, accounts: 10 },
-      },
-      [`GET /v1/rest/client/${ACME}/journey`]: { body: { items: [journey] } },
-      'GET /sc/content': { body: { items: [] } },
-      [`GET /v1/rest/client/${ACME}/crm/opportunity/stage`]: { body: [] },
-      [`PUT /v1/rest/client/${ACME}/journey/${JOURNEY}`]: (init) => {
-        saved.push(JSON.parse(String(init?.body)));
-        return { body: journey };
-      },
-    });
-    vi.stubGlobal('fetch', server.fetchFn);
+    serveJourney(saved);
     await loadSession();
     const user = userEvent.setup();
     renderRoutes(
@@ -102,5 +107,47 @@ describe('JourneyBuilderScreen (issue 18 "stages renameable and reorderable")', 
     expect(body.stages[1]!.rules).toEqual([{ kind: 'clicks_gte', value: 1 }]);
     expect(body.stages[2]!.rules).toEqual([{ kind: 'impressions_gte', value: 3 }]);
     expect(await screen.findByText('view')).toBeInTheDocument();
+  });
+
+  it('edits a network engagement rule: the company impressions LinkedIn reports within a number of days', async () => {
+    const saved: unknown[] = [];
+    serveJourney(saved);
+    await loadSession();
+    const user = userEvent.setup();
+    renderRoutes(
+      [
+        { path: '/cohorts/:id/journey', element: <JourneyBuilderScreen /> },
+        { path: '/cohorts/:id/journey/view', element: <p>view</p> },
+      ],
+      `/cohorts/${COHORT}/journey?client_id=${ACME}`,
+    );
+    await screen.findByLabelText(/^Stage 3 name/i, undefined, { timeout: 10_000 });
+    const kind = await screen.findByRole('combobox', { name: 'Rule 1 of Engaged' });
+    await user.click(kind);
+    // Each rule's Select has its own (portalled) list: take the option from this one's.
+    await waitFor(() => expect(kind.getAttribute('aria-controls')).toBeTruthy());
+    const list = document.getElementById(kind.getAttribute('aria-controls')!)!;
+    // jsdom never ends the dropdown's opening transition, so the options count as hidden there.
+    await user.click(
+      within(list).getByRole('option', {
+        name: 'Company impressions reported by an ad network at least',
+        hidden: true,
+      }),
+    );
+    // The window starts at 30 days; the note says whose counts these are.
+    const days = await screen.findByRole('textbox', { name: 'Days of rule 1 of Engaged' });
+    expect(days).toHaveValue('30');
+    expect(screen.getByText(/Per-person counts come only from Rally/)).toBeInTheDocument();
+    const value = screen.getByRole('textbox', { name: 'Value of rule 1 of Engaged' });
+    await user.clear(value);
+    await user.type(value, '50');
+    await user.clear(days);
+    await user.type(days, '14');
+    await user.click(screen.getByRole('button', { name: 'Save journey' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    const body = saved[0] as { stages: { rules: unknown[] }[] };
+    expect(body.stages[2]!.rules).toEqual([{ kind: 'network_impressions_gte', value: 50, days: 14 }]);
+    // Other rules are sent without a window.
+    expect(body.stages[1]!.rules).toEqual([{ kind: 'impressions_gte', value: 3 }]);
   });
 });

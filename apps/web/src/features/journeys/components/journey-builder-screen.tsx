@@ -5,10 +5,7 @@ import {
   Badge,
   Button,
   Group,
-  NumberInput,
   Paper,
-  SegmentedControl,
-  Select,
   Stack,
   Text,
   TextInput,
@@ -21,12 +18,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import {
   DEFAULT_JOURNEY_STAGES,
   JOURNEY_COUNT_RULES,
-  JOURNEY_RULE_KINDS,
-  JOURNEY_RULE_LABELS,
+  JOURNEY_NETWORK_RULES,
   JOURNEY_STAGES_MAX,
-  JOURNEY_STAGE_RULES_MAX,
 } from '@rally/shared/schemas/journeys';
-import type { Journey, JourneyRuleKind, JourneyStageInput } from '@rally/shared/schemas/journeys';
+import type { Journey, JourneyStageInput } from '@rally/shared/schemas/journeys';
 import { MultiSelect } from '../../../components/multi-select.tsx';
 import { ScreenLoader } from '../../../components/layouts/screen-suspense.tsx';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
@@ -36,8 +31,9 @@ import { useCohortHead, useCohortJourney } from '../api/get-journey.ts';
 import { useCrmStageOptions, useStageContent } from '../api/get-options.ts';
 import type { ContentOption } from '../api/get-options.ts';
 import { useSaveJourney } from '../api/save-journey.ts';
+import { RulesEditor } from './journey-rules-editor.tsx';
+import type { DraftRule } from './journey-rules-editor.tsx';
 
-type DraftRule = { kind: JourneyRuleKind; value: number | null; crm_stage_id: string | null };
 type DraftStage = {
   key: string;
   id?: string;
@@ -57,7 +53,12 @@ function fromJourney(j: Journey): DraftStage[] {
     id: s.id,
     name: s.name,
     content_ids: s.content_ids,
-    rules: s.rules.map((r) => ({ kind: r.kind, value: r.value, crm_stage_id: r.crm_stage_id })),
+    rules: s.rules.map((r) => ({
+      kind: r.kind,
+      value: r.value,
+      crm_stage_id: r.crm_stage_id,
+      days: r.days ?? null,
+    })),
     match: s.match,
     accounts: s.accounts,
   }));
@@ -85,6 +86,7 @@ function toInput(stages: DraftStage[]): JourneyStageInput[] {
             kind: r.kind,
             ...(JOURNEY_COUNT_RULES.includes(r.kind) ? { value: r.value } : {}),
             ...(r.kind === 'crm_stage_reached' ? { crm_stage_id: r.crm_stage_id } : {}),
+            ...(JOURNEY_NETWORK_RULES.includes(r.kind) ? { days: r.days } : {}),
           })),
     match: s.match,
   }));
@@ -388,103 +390,5 @@ function StageCard({
         )}
       </Stack>
     </Paper>
-  );
-}
-
-function RulesEditor({
-  label,
-  stage,
-  crmStages,
-  onChange,
-}: {
-  label: string;
-  stage: DraftStage;
-  crmStages: { value: string; label: string }[];
-  onChange: (patch: Partial<DraftStage>) => void;
-}) {
-  const setRule = (k: number, patch: Partial<DraftRule>) =>
-    onChange({ rules: stage.rules.map((r, i) => (i === k ? { ...r, ...patch } : r)) });
-  return (
-    <Stack gap="xs">
-      <Group gap="sm">
-        <Text size="sm" fw={500}>
-          An account moves here when
-        </Text>
-        {stage.rules.length > 1 && (
-          <SegmentedControl
-            size="xs"
-            aria-label={`How the rules of ${label} combine`}
-            value={stage.match}
-            onChange={(v) => onChange({ match: v === 'all' ? 'all' : 'any' })}
-            data={[
-              { value: 'any', label: 'any rule holds' },
-              { value: 'all', label: 'all rules hold' },
-            ]}
-          />
-        )}
-      </Group>
-      {stage.rules.length === 0 && (
-        <Text size="sm" c="dimmed">
-          No rules yet: no account moves into this stage.
-        </Text>
-      )}
-      {stage.rules.map((r, k) => (
-        <Group key={k} gap="sm" align="flex-end" wrap="wrap">
-          <Select
-            label={`Rule ${k + 1} of ${label}`}
-            data={JOURNEY_RULE_KINDS.map((kind) => ({ value: kind, label: JOURNEY_RULE_LABELS[kind] }))}
-            value={r.kind}
-            allowDeselect={false}
-            onChange={(v) => v && setRule(k, { kind: v as JourneyRuleKind })}
-            w={300}
-          />
-          {JOURNEY_COUNT_RULES.includes(r.kind) && (
-            <NumberInput
-              label={r.kind === 'days_in_stage_gte' ? 'Days' : 'At least'}
-              aria-label={`Value of rule ${k + 1} of ${label}`}
-              min={1}
-              max={100_000}
-              allowDecimal={false}
-              value={r.value ?? ''}
-              onChange={(v) => setRule(k, { value: typeof v === 'number' ? v : null })}
-              w={120}
-            />
-          )}
-          {r.kind === 'crm_stage_reached' && (
-            <Select
-              label="CRM stage"
-              aria-label={`CRM stage of rule ${k + 1} of ${label}`}
-              data={crmStages}
-              value={r.crm_stage_id}
-              onChange={(v) => setRule(k, { crm_stage_id: v })}
-              placeholder={crmStages.length ? 'Choose a stage' : 'No CRM stages'}
-              w={240}
-            />
-          )}
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={`Remove rule ${k + 1} of ${label}`}
-            onClick={() => onChange({ rules: stage.rules.filter((_, i) => i !== k) })}
-            mb={4}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
-      ))}
-      <Group>
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconPlus size={14} />}
-          disabled={stage.rules.length >= JOURNEY_STAGE_RULES_MAX}
-          onClick={() =>
-            onChange({ rules: [...stage.rules, { kind: 'impressions_gte', value: 1, crm_stage_id: null }] })
-          }
-        >
-          Add a rule to {label}
-        </Button>
-      </Group>
-    </Stack>
   );
 }

@@ -352,5 +352,7 @@ const REASONS: Record<string, string> = {
   days_in_stage_gte: 'days in stage',
   opportunity_created: 'opportunity created',
   crm_stage_reached: 'CRM stage reached',
+  network_impressions_gte: 'company impressions reported by LinkedIn',
+  network_clicks_gte: 'company clicks reported by LinkedIn',
 };
 const reasonText = (r: string) => REASONS[r] ?? r;

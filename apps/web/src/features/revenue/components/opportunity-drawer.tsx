@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { formatDay } from '@rally/shared';
 import { PanelError, PanelLoading } from '../../../components/panel-states.tsx';
 import { useOpportunityDetail } from '../api/get-reports.ts';
+import { NetworkEngagement } from './network-engagement.tsx';
 
 const fullMoney = (cents: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
@@ -95,6 +96,7 @@ export function OpportunityDrawer({
               </Table>
             )}
           </Stack>
+          <NetworkEngagement clientId={clientId} companyId={o.company_id} />
           <Stack gap="xs">
             <Title order={3} size="h5">
               Stage history

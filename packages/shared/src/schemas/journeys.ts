@@ -24,8 +24,8 @@ export const JOURNEY_RULE_LABELS: Record<JourneyRuleKind, string> = {
   opportunity_created: 'An opportunity is created',
   crm_stage_reached: 'An opportunity reaches CRM stage',
   days_in_stage_gte: 'Days in the current stage at least',
-  network_impressions_gte: 'Company impressions reported by an ad network at least',
-  network_clicks_gte: 'Company clicks reported by an ad network at least',
+  network_impressions_gte: 'Network-reported company impressions at least',
+  network_clicks_gte: 'Network-reported company clicks at least',
 };
 /** Rules that take a number (`value`); crm_stage_reached takes `crm_stage_id`. */
 export const JOURNEY_COUNT_RULES: readonly JourneyRuleKind[] = [

@@ -130,7 +130,7 @@ describe('JourneyBuilderScreen (issue 18 "stages renameable and reorderable")', 
     // jsdom never ends the dropdown's opening transition, so the options count as hidden there.
     await user.click(
       within(list).getByRole('option', {
-        name: 'Company impressions reported by an ad network at least',
+        name: 'Network-reported company impressions at least',
         hidden: true,
       }),
     );

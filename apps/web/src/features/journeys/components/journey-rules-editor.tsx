@@ -78,7 +78,8 @@ export function RulesEditor({
             value={r.kind}
             allowDeselect={false}
             onChange={(v) => v && setKind(k, v as JourneyRuleKind)}
-            w={300}
+            // Wide enough for the longest kind ("Network-reported company impressions at least").
+            w={390}
           />
           {JOURNEY_COUNT_RULES.includes(r.kind) && (
             <NumberInput

@@ -9,7 +9,7 @@ import {
   opportunities,
 } from '../apps/server/src/db/schema/index.ts';
 import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
-import { benchConfig, connectCrm, forkFake, report, scratchDatabase } from './lib.ts';
+import { benchConfig, connectCrm, forkFake, report, sampleRss, scratchDatabase } from './lib.ts';
 
 type FakeInfo = {
   authUrl: string;
@@ -105,13 +105,12 @@ export async function run() {
     if (floor.rows !== expected) throw new Error(`plain paging read ${floor.rows} rows, not ${expected}`);
 
     await fake.clear();
-    let peak = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
     const rssBefore = process.memoryUsage().rss;
+    const memory = sampleRss();
     const started = performance.now();
     await app.crmSync.run({ integrationId: integrationId });
     const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
+    const peak = memory.stop() * 2 ** 20;
     const requests = await fake.requests();
     const [row] = await app.db.select().from(integrations).where(eq(integrations.id, integrationId));
     if (row?.lastError) throw new Error(`sync: ${row.lastError}`);
@@ -145,7 +144,7 @@ export async function run() {
       requests / floor.requests,
     );
     console.log(
-      `    peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${(rssBefore / 2 ** 20).toFixed(0)} MiB just before the sync)`,
+      `    peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${(rssBefore / 2 ** 20).toFixed(0)} MiB just before the sync); live heap's growth ${memory.liveHeapGrowthMiB().toFixed(0)} MiB`,
     );
   } finally {
     await app?.close();

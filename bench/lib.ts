@@ -274,13 +274,26 @@ export async function timeBatches<T>(
 }
 
 /** This process's RSS sampled every 100 ms from now; `stop()` ends it and gives the peak in MiB. */
-export function sampleRss(): { stop: () => number } {
+export function sampleRss(): { stop: () => number; liveHeapGrowthMiB: () => number } {
   let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  // The live heap besides RSS: V8 keeps what it once reserved, so RSS alone cannot tell what is held
+  // from garbage not yet collected. A full collection every 2 s where the bench runs with --expose-gc.
+  globalThis.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let heapPeak = heapBefore;
+  let ticks = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+    if (globalThis.gc && ++ticks % 20 === 0) {
+      globalThis.gc();
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    }
+  }, 100);
   return {
     stop: () => {
       clearInterval(timer);
       return Math.max(peak, process.memoryUsage().rss) / 2 ** 20;
     },
+    liveHeapGrowthMiB: () => (heapPeak - heapBefore) / 2 ** 20,
   };
 }

@@ -123,7 +123,7 @@ analyze tg;`,
   );
   await c.query(
     `drop index engagement_events_target_idx; drop index engagement_events_client_idx;
-     drop index engagement_events_client_engaged_idx`,
+     drop index engagement_events_client_engaged_idx; drop index engagement_events_client_views_idx`,
   );
   const chunks = 12;
   for (let i = 0; i < chunks; i++) {
@@ -151,11 +151,13 @@ select t.client_id, t.id, t.cadence_id, 'click', now() - interval '1 day' * (g %
 from generate_series(1, 10) g cross join targets t where t.client_id = '${SMALL_CLIENT}';`,
   );
   await step(
-    'events: rebuild the three indexes',
+    'events: rebuild the four indexes',
     `create index engagement_events_target_idx on engagement_events using btree (target_id, occurred_at);
      create index engagement_events_client_idx on engagement_events using btree (client_id, occurred_at);
      create index engagement_events_client_engaged_idx on engagement_events using btree
-       (client_id, occurred_at desc, type, target_id) where type in ('click', 'view');`,
+       (client_id, occurred_at desc, type, target_id) where type in ('click', 'view');
+     create index engagement_events_client_views_idx on engagement_events using btree
+       (client_id, occurred_at) include (content_id, target_id) where type = 'view';`,
   );
   // The events' triggers are off during the load (replica): each target's last event (migration
   // 0035) is filled here, as the migration fills it from existing events.
@@ -164,9 +166,23 @@ from generate_series(1, 10) g cross join targets t where t.client_id = '${SMALL_
     `insert into target_engagement_last (client_id, target_id, last_at)
      select client_id, target_id, max(occurred_at) from engagement_events group by client_id, target_id`,
   );
+  // And each (ad, target) pair's last event with the days' counts of them (migration 0072).
+  await step(
+    "each ad and target's last event",
+    `set work_mem = '256MB';
+     insert into content_target_last (client_id, content_id, target_id, last_at)
+     select client_id, content_id, target_id, max(occurred_at) from engagement_events
+      where content_id is not null group by client_id, content_id, target_id;
+     insert into content_reach_days (client_id, content_id, day, targets)
+     select client_id, content_id, (last_at at time zone 'UTC')::date, count(*) from content_target_last
+      group by 1, 2, 3;
+     reset work_mem;`,
+  );
   // The same for each prospect's accounts (migration 0037), from the prospects, companies and CRM rows
   // loaded above.
   await step("each prospect's accounts", `select prospect_ties_fill()`);
+  // And the outreach counts per account (migration 0073), from those ties and the CRM rows.
+  await step('outreach per account', `select account_outreach_fill()`);
   // Issue 45: a 10 % holdout on every cadence, each target assigned as the insert trigger of
   // migration 0053 would (off here, replica role), so the lift report reads 1,000,000 assigned targets.
   await step(

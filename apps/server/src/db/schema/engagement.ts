@@ -52,6 +52,8 @@ export const engagementEvents = pgTable(
     index('engagement_events_email_idx')
       .on(t.cadenceId, t.occurredAt)
       .where(sql`${t.type} = 'impression' and ${t.size} = 'email'`),
+    // Also `engagement_events_client_views_idx` (client_id, occurred_at) INCLUDE (content_id,
+    // target_id) WHERE type = 'view', in migration 0074 only: Drizzle cannot express INCLUDE.
   ],
 );
 

@@ -33,12 +33,12 @@ import type { SortKeys } from './report-sort.ts';
 /**
  * The CRM activity counts that are sales outreach: the types each CRM connection's settings name
  * as outreach (crm_integration_settings.outreach_activity_types). A CTE `outreach (contact_id,
- * activity_type, count, last_activity_at)`.
+ * activity_type, count, last_activity_at)`. `alignment` reads the same counts per account from
+ * `account_outreach` (migration 0073), which must stay equal to this.
  */
 export function outreachCte(clientId: string, lastIn?: { from: Date; to?: Date }): SQL {
   // `lastIn` keeps only the counts last done from `from` (and before `to`), before the per-row type
-  // test and the join to the live contacts (alignment: a quarter of the client's counts at the
-  // bench's size).
+  // test and the join to the live contacts (utilization).
   return sql`outreach as (
     select ac.contact_id, ac.activity_type, ac.count, ac.last_activity_at
       from crm_activity_counts ac
@@ -48,30 +48,6 @@ export function outreachCte(clientId: string, lastIn?: { from: Date; to?: Date }
        ${lastIn ? sql`and ac.last_activity_at >= ${lastIn.from}` : sql``}
        ${lastIn?.to ? sql`and ac.last_activity_at < ${lastIn.to}` : sql``}
        and ac.activity_type in (select jsonb_array_elements_text(s.outreach_activity_types))
-  )`;
-}
-
-/**
- * The CRM contacts with outreach in the range, with each account they belong to: by the CRM
- * account's company, or by the contact's prospect (its stored ties). Each worked contact is read
- * once. A CTE `contact_accounts (company_id, contact_id, prospect_id)`; needs `outreach`.
- */
-function contactAccountsCte(clientId: string, range: Range): SQL {
-  return sql`worked as (
-      select distinct ou.contact_id from outreach ou
-       where ou.last_activity_at >= ${range.from} and ou.last_activity_at < ${range.to}
-    ),
-    contact_accounts as (
-      select distinct x.company_id, cc.id as contact_id, cc.prospect_id
-        from crm_contacts cc
-        left join crm_accounts a on a.id = cc.account_id and not a.is_deleted
-        cross join lateral (
-          select a.company_id where a.company_id is not null
-          union all
-          select pt.company_id from prospect_account_ties pt
-           where pt.prospect_id = cc.prospect_id and pt.client_id = ${clientId}
-        ) x
-       where cc.client_id = ${clientId} and not cc.is_deleted and cc.id in (select contact_id from worked)
   )`;
 }
 
@@ -94,18 +70,19 @@ const SEGMENT_WHERE: Record<AlignmentSegment, SQL> = {
 /**
  * Accounts with outreach (an outreach activity last done in the range) or ad engagement in the range
  * (account-rollups.ts; `ensureAccountMonths` first). Engaged prospects are counted for the rows
- * shown only (`engagedProspects`).
+ * shown only (`engagedProspects`). The outreach is read per account (`account_outreach`, migration
+ * 0073: each outreach count once per account its contact belongs to, by the CRM account or the
+ * prospect's stored ties), so no contact is tied to its accounts here.
  */
 function alignmentRows(clientId: string, range: Range): SQL {
-  return sql`with ${outreachCte(clientId, range)}, ${contactAccountsCte(clientId, range)},
-    ${accountEngagementIn(clientId, range)},
+  return sql`with ${accountEngagementIn(clientId, range)},
     o as (
-      select ca.company_id, sum(ou.count)::int as activities, count(distinct ca.contact_id)::int as contacts,
-             max(ou.last_activity_at) as last_at
-        from contact_accounts ca
-        join outreach ou on ou.contact_id = ca.contact_id
-       where ou.last_activity_at >= ${range.from} and ou.last_activity_at < ${range.to}
-       group by ca.company_id
+      select ao.company_id, sum(ao.count)::int as activities, count(distinct ao.contact_id)::int as contacts,
+             max(ao.last_activity_at) as last_at
+        from account_outreach ao
+       where ao.client_id = ${clientId}
+         and ao.last_activity_at >= ${range.from} and ao.last_activity_at < ${range.to}
+       group by ao.company_id
     ),
     ads as (select * from account_engagement_in)
     select c.id as account_id, c.name, c.website,

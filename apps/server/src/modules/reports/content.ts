@@ -10,6 +10,7 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { iso, num, rowsOf } from './repository.ts';
 import type { Range, Row } from './repository.ts';
+import { reachedTargets } from './content-reach.ts';
 import { engagementCounts, ensureRollups } from './rollups.ts';
 import { epochOf, rangeOf } from './service.ts';
 
@@ -23,12 +24,12 @@ const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 
 
 /**
  * The event counts come from the daily rollups (rollups.ts, after `ensureRollups`); the targets
- * reached are distinct over the whole range, which no sum of days gives, so they are counted from
- * the raw events.
+ * reached are distinct over the whole range, which no sum of days gives: they come from each (ad,
+ * target) pair's last event (content-reach.ts).
  */
 function contentRows(clientId: string, range: Range, contentId?: string) {
   return sql`
-    with ${engagementCounts(clientId, range, contentId)}
+    with ${engagementCounts(clientId, range, contentId)}, ${reachedTargets(clientId, range, contentId)}
     select c.id, coalesce(c.name, '') as name, c.title, c.status, c.is_archived, c.landing_page_id,
            coalesce(x.impressions, 0) as impressions, coalesce(x.clicks, 0) as clicks,
            coalesce(x.views, 0) as views, coalesce(r.targets, 0) as targets
@@ -42,14 +43,7 @@ function contentRows(clientId: string, range: Range, contentId?: string) {
          where k.content_id is not null
          group by k.content_id
       ) x on x.content_id = c.id
-      left join (
-        select e.content_id, count(distinct e.target_id) as targets
-          from engagement_events e
-         where e.client_id = ${clientId} and e.content_id is not null
-           and e.occurred_at >= ${range.from} and e.occurred_at < ${range.to}
-           ${contentId ? sql`and e.content_id = ${contentId}` : sql``}
-         group by e.content_id
-      ) r on r.content_id = c.id
+      left join reached r on r.content_id = c.id
      where c.client_id = ${clientId}
        ${contentId ? sql`and c.id = ${contentId}` : sql`and (not c.is_archived or x.content_id is not null)`}
      order by coalesce(x.impressions, 0) desc, coalesce(x.clicks, 0) desc, lower(coalesce(c.name, c.title)), c.id`;

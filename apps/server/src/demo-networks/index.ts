@@ -35,7 +35,7 @@ export const demoNetworksWanted = (config: Config): boolean => config.seedDemo &
 /** The demo's Meta on loopback (`port` 0: any free one), its world loaded. */
 export async function startDemoMeta(port = 0): Promise<DemoNetworks> {
   const world = demoMetaDelivery();
-  const meta = await startFakeMeta({ port, delivery: world.delivery });
+  const meta = await startFakeMeta({ port, delivery: world.delivery, keepRequests: 100 });
   loadDemoMetaWorld(meta);
   return { meta, setAnchor: world.setAnchor, close: meta.close };
 }

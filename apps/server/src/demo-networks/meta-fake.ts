@@ -54,6 +54,11 @@ export type StartFakeMetaOptions = {
   port?: number;
   /** An ad's results on a day nobody set (meta-fake-insights.ts), for the demo and the stats bench. */
   delivery?: (adId: string, day: string) => FakeMetaDay | null;
+  /**
+   * How many of the latest requests `requests` keeps (default: all, for tests that count them). The
+   * demo's Meta runs as long as `npm start` does: there it keeps a few, not one entry per request.
+   */
+  keepRequests?: number;
 };
 
 type GraphError = {
@@ -265,6 +270,7 @@ export async function startFakeMeta(opts: StartFakeMetaOptions = {}) {
       const body = req.method === 'GET' ? {} : await readBody(req);
       const entry = { method: req.method ?? 'GET', path, members: 0 };
       requests.push(entry);
+      if (requests.length > (opts.keepRequests ?? Infinity)) requests.shift();
 
       if (path === '/dialog/oauth') {
         const code = randomBytes(12).toString('hex');

@@ -33,7 +33,9 @@ describe('GET imports/{id}/skipped.csv: the rows an import skipped, to fix and u
     return waitFor(async () => {
       const body = (await b.get(`${base()}/imports/${created.id}`)).json() as FileImport;
       return body.status === 'done' ? body : null;
-    }, 30_000);
+      // The import runs in a child process of its own (child-process.ts), which loads the app's
+      // modules first: 30 s ran out once in a CI-like run beside the other lanes.
+    }, 90_000);
   }
 
   const file = [

@@ -3,9 +3,8 @@ import { samplePortraitPng } from '../../creative/index.ts';
 import { startFakeLinkedIn } from '../../../../test/fakes/linkedin.ts';
 import type { FakeLinkedIn } from '../../../../test/fakes/linkedin.ts';
 import { VendorAuthError, VendorError } from '../../integrations/vendor-http.ts';
-import type { AdapterContext, Credentials } from '../../integrations/port.ts';
 import type { AdNetworkCampaignApi, CampaignBudget } from '../port.ts';
-import { createLinkedInAdapter } from './adapter.ts';
+import { linkedInOnFake } from '../../../../test/linkedin-kit.ts';
 import { LINKEDIN_MINIMUM_DAILY_BUDGET } from './campaigns.ts';
 
 // Issue 39 "Creatives and campaigns" and "Results", on LinkedIn: campaigns are created paused with
@@ -22,25 +21,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 function setup() {
-  const li = createLinkedInAdapter(
-    {
-      apiUrl: fake.url,
-      authUrl: fake.url,
-      apiVersion: fake.version,
-      clientId: fake.clientId,
-      clientSecret: fake.clientSecret,
-      sourcePlatform: 'RALLY',
-    },
-    { retry: { sleep: async () => undefined, baseDelayMs: 1 } },
-  );
-  const tokens = fake.mintTokens();
-  const creds: Credentials = {
-    kind: 'oauth',
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    expiresAt: new Date(Date.now() + 30 * day).toISOString(),
-  };
-  const ctx: AdapterContext = { credentials: () => creds, saveCredentials: async () => undefined };
+  const { li, ctx } = linkedInOnFake(fake);
   return { li, ctx, api: li.campaigns as AdNetworkCampaignApi };
 }
 

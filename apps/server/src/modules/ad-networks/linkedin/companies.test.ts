@@ -4,9 +4,8 @@ import { COMPANY_PRIVACY_MINIMUM } from '../../../../test/fakes/linkedin-analyti
 import { LOOKUP_LIMIT, startFakeLinkedIn } from '../../../../test/fakes/linkedin.ts';
 import type { FakeLinkedIn } from '../../../../test/fakes/linkedin.ts';
 import { VendorAuthError } from '../../integrations/vendor-http.ts';
-import type { AdapterContext, Credentials } from '../../integrations/port.ts';
 import type { AdNetworkCampaignApi, AdNetworkCompanyApi } from '../port.ts';
-import { createLinkedInAdapter } from './adapter.ts';
+import { linkedInOnFake } from '../../../../test/linkedin-kit.ts';
 import { LINKEDIN_COMPANY_PRIVACY_MINIMUM, LINKEDIN_LOOKUP_BATCH } from './companies.ts';
 
 // Issue 39 "Results": LinkedIn's company-level engagement (the MEMBER_COMPANY pivot of "Reporting")
@@ -22,27 +21,9 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 function setup() {
-  const li = createLinkedInAdapter(
-    {
-      apiUrl: fake.url,
-      authUrl: fake.url,
-      apiVersion: fake.version,
-      clientId: fake.clientId,
-      clientSecret: fake.clientSecret,
-      sourcePlatform: 'RALLY',
-    },
-    { retry: { sleep: async () => undefined, baseDelayMs: 1 } },
-  );
-  const tokens = fake.mintTokens();
-  const creds: Credentials = {
-    kind: 'oauth',
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    expiresAt: new Date(Date.now() + 30 * DAY).toISOString(),
-  };
-  const ctx: AdapterContext = { credentials: () => creds, saveCredentials: async () => undefined };
+  const { li, ctx, token } = linkedInOnFake(fake);
   const api = li.campaigns as AdNetworkCampaignApi;
-  return { li, ctx, api, companies: api.companies as AdNetworkCompanyApi, token: tokens.accessToken };
+  return { li, ctx, api, companies: api.companies as AdNetworkCompanyApi, token };
 }
 
 /** A campaign group with one creative, as Rally makes them. */

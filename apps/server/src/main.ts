@@ -1,7 +1,15 @@
-import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig } from './config/env.ts';
+import { enableCompileCache, flushCompileCache } from 'node:module';
 import type { Config } from './config/env.ts';
-import { registerFastResolve } from './lib/module-hooks.ts';
+
+// V8's compiled code and the type-stripped source of every module, kept on disk between starts
+// (NODE_COMPILE_CACHE names the folder, else the OS temp folder; NODE_DISABLE_COMPILE_CACHE=1 turns
+// it off): a restart compiles and strips nothing it compiled before (bench/README.md "Embedded mode").
+// It only covers modules loaded after this call, so everything else below is imported dynamically.
+enableCompileCache();
+
+const { default: closeWithGrace } = await import('close-with-grace');
+const { ConfigError, loadConfig } = await import('./config/env.ts');
+const { registerFastResolve } = await import('./lib/module-hooks.ts');
 
 // Before any module that reaches drizzle-orm or date-fns (@rally/shared does) is resolved.
 registerFastResolve();
@@ -43,6 +51,8 @@ const lines = [
   ...(config.seedDemo ? [`Demo sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`] : []),
 ];
 console.log(`\n  ${lines.join('\n  ')}\n`);
+// Node writes the cache at exit; written now, a server that is killed still leaves it for the next start.
+flushCompileCache();
 
 // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, stop jobs, close the database.
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -182,7 +182,14 @@ from generate_series(1, 10) g cross join targets t where t.client_id = '${SMALL_
   // loaded above.
   await step("each prospect's accounts", `select prospect_ties_fill()`);
   // And the outreach counts per account (migration 0073), from those ties and the CRM rows.
-  await step('outreach per account', `select account_outreach_fill()`);
+  // The tables just loaded have no statistics yet (autovacuum is off here and may lag anywhere): without
+  // them the fill probed each contact's ties through the (client, company) index, a whole client's
+  // ties per contact (over 45 minutes at this size, never finished).
+  await step(
+    'outreach per account',
+    `analyze prospect_account_ties, crm_contacts, crm_accounts, crm_activity_counts, crm_integration_settings;
+     select account_outreach_fill()`,
+  );
   // Issue 45: a 10 % holdout on every cadence, each target assigned as the insert trigger of
   // migration 0053 would (off here, replica role), so the lift report reads 1,000,000 assigned targets.
   await step(

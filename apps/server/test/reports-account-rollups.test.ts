@@ -96,6 +96,13 @@ describe('account reports over account rollups: exact at every moment (issue 17)
   const b = await scene(app, 'Roll B', 11);
   const { browser: ownerA } = await signedIn(app, { [a.clientId]: 'purple_owner' });
   const { browser: ownerB } = await signedIn(app, { [b.clientId]: 'purple_owner' });
+  /** An event of one of a scene's people, to be given its time. */
+  const late = (s: typeof a, who: number, type: 'impression' | 'click' | 'view') => ({
+    clientId: s.clientId,
+    targetId: s.people[who]!.targetId,
+    cadenceId: s.cadenceId,
+    type,
+  });
 
   /** The model, applied to the raw events: each event counts for every account its prospect is tied to. */
   async function reference(clientId: string, from: number, to: number): Promise<Map<string, Engagement>> {
@@ -317,6 +324,35 @@ describe('account reports over account rollups: exact at every moment (issue 17)
       .limit(1);
     await app.db.delete(engagementEvents).where(eq(engagementEvents.id, oldest!.id));
     await expectExact('a deleted event');
+  });
+
+  it("takes a cut start day from its accounts' hours, made again after a write to that day", async () => {
+    // A range from 03:20 takes the day's hours from 04:00 on from account_engagement_hours (migration
+    // 0075) and 03:20-04:00 raw; an event written to either part drops the day's rows with its marker.
+    const day = today - 30 * DAY;
+    const from = day + 3 * HOUR + 20 * 60_000;
+    const to = today - 2 * DAY + 5 * HOUR;
+    const check = async (moment: string) =>
+      expect(Object.fromEntries(await reported(ownerA, a.clientId, from, to)), moment).toEqual(
+        Object.fromEntries(await reference(a.clientId, from, to)),
+      );
+    const made = async () =>
+      (
+        (await app.database.execute(
+          `select count(*)::int as n from account_engagement_hour_days where client_id = $1 and day = $2`,
+          [a.clientId, new Date(day).toISOString().slice(0, 10)],
+        )) as { rows: { n: number }[] }
+      ).rows[0]!.n;
+    await check('first read');
+    expect(await made()).toBe(1);
+    await app.db.insert(engagementEvents).values([
+      { ...late(a, 1, 'click'), occurredAt: new Date(day + 21 * HOUR) },
+      { ...late(a, 0, 'view'), occurredAt: new Date(day + 3 * HOUR + 40 * 60_000) },
+      { ...late(a, 4, 'impression'), occurredAt: new Date(day + 3 * HOUR + 19 * 60_000) },
+    ]);
+    expect(await made()).toBe(0);
+    await check('after writes to the start day');
+    expect(await made()).toBe(1);
   });
 
   it("counts today's events up to a minute ago, and forgets them when a late event lands before", async () => {

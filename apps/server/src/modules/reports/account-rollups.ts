@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { accountProspects, rowsOf } from './report-sql.ts';
 import type { Range } from './report-sql.ts';
 import { ensureRollups, wholeDaysOf } from './rollups.ts';
+import { ensureStartHours, forgetHours, hoursValid, startHoursDay, startHoursPart } from './account-hours.ts';
 
 /**
  * Engagement per account over a range (docs/reports.md "Account rollups", migration 0030).
@@ -28,6 +29,7 @@ import { ensureRollups, wholeDaysOf } from './rollups.ts';
  */
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const monthOf = (ms: number) => {
   const d = new Date(ms);
@@ -73,9 +75,16 @@ function monthValid(clientId: string, month: string, hi: string, op: '>=' | '=' 
  * days not counted yet. A day whose lock is busy or whose daily marker is missing stops its month
  * there (those days are read raw). Returns the days added.
  */
-export async function ensureAccountMonths(db: Db, clientId: string, range: Range): Promise<number> {
+export async function ensureAccountMonths(
+  db: Db,
+  clientId: string,
+  range: Range,
+  // The start day's rows by hour too (account-hours.ts), for `accountEngagementIn`'s counts.
+  opts: { startHours?: boolean } = {},
+): Promise<number> {
   const days = await countMonths(db, clientId, range);
   await ensureToday(db, clientId, range);
+  if (opts.startHours) await ensureStartHours(db, clientId, range);
   return days;
 }
 
@@ -352,8 +361,10 @@ export async function forgetAccounts(db: Db, clientId: string, companies: string
   await db.execute(sql`delete from account_engagement_today where client_id = ${clientId}`);
   if (companies === 'all' || companies.length > RECOUNT_ACCOUNTS_MAX) {
     await db.execute(sql`delete from account_engagement_months where client_id = ${clientId}`);
+    await forgetHours(db, clientId, 'all');
     return;
   }
+  await forgetHours(db, clientId, companies);
   const ids = sql`${sql.param(companies)}::uuid[]`;
   await db.execute(sql`
     delete from account_engagement where client_id = ${clientId} and company_id = any(${ids})`);
@@ -429,6 +440,8 @@ function rangeParts(
   // The start day's part gives the accounts with events from `from` on by itself (from each day's
   // last event moment), so no event before `from` is read, whatever the hour.
   startDayWhole = false,
+  // The start day from hour k on, from its rows by hour (account-hours.ts), where they hold.
+  hoursPart?: (day: number, k: number) => SQL,
 ): { parts: SQL[]; rawEvents: SQL; startDay: SQL | null } {
   // The raw intervals: before the first whole day, after the last, and each month's days when the
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
@@ -454,15 +467,29 @@ function rangeParts(
   const startEdge = (first: number) => {
     const dayStart = first - DAY_MS;
     const cut = range.from.getTime() - dayStart;
+    // The start day's rows by hour (account-hours.ts), when given and made: the hours from `from`'s
+    // next on from them, the rest of `from`'s hour raw. The ways below only while they do not hold.
+    const hours = hoursPart ? startHoursDay(range) : null;
+    const held = hours?.day === dayStart ? hoursValid(clientId, dayStart) : null;
+    if (hours && held && hoursPart) {
+      raws.push(raw(range.from, new Date(dayStart + hours.k * HOUR_MS), sql`not ${held}`));
+      parts.push(hoursPart(hours.day, hours.k));
+    }
+    // A gate (the branch reads when it is false) that is also true while the hours hold.
+    const unless = (gate?: SQL) => (held ? (gate ? sql`(${gate} or ${held})` : held) : gate);
     if (cut <= 0 || cut >= DAY_MS || (!startDayWhole && cut > DAY_MS / 2)) {
-      raws.push(raw(range.from, new Date(first)));
+      raws.push(raw(range.from, new Date(first), unless()));
       return;
     }
     const month = dateOf(monthOf(dayStart));
     const valid = monthValid(clientId, month, dateOf(first));
-    raws.push(raw(range.from, new Date(first), valid));
-    if (!startDayWhole) raws.push(raw(new Date(dayStart), range.from, sql`not ${valid}`, -1));
-    startDay = startDayPart({ month, d: dayOfMonth(dayStart), valid });
+    raws.push(raw(range.from, new Date(first), unless(valid)));
+    if (!startDayWhole) raws.push(raw(new Date(dayStart), range.from, unless(sql`not ${valid}`), -1));
+    startDay = startDayPart({
+      month,
+      d: dayOfMonth(dayStart),
+      valid: held ? sql`(${valid} and not ${held})` : valid,
+    });
   };
   if (!whole) raws.push(raw(range.from, range.to));
   else if (whole.end === today && range.to.getTime() > today) {
@@ -529,6 +556,8 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
           from account_engagement_days r
          where r.client_id = ${clientId} and r.month = ${month}::date and ${valid} ${only(sql`r.company_id`)}`;
     },
+    false,
+    (day, k) => startHoursPart(clientId, day, k, only),
   );
   if (startDay) parts.push(startDay);
   return sql`raw_events as (${rawEvents}),

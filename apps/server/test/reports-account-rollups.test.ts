@@ -233,6 +233,12 @@ describe('account reports over account rollups: exact at every moment (issue 17)
       [a.clientId],
     )) as { rows: { n: number }[] };
     expect(rows.rows[0]!.n).toBeGreaterThan(0);
+    // alignment's ranges kept their whole days summed per account (migration 0075), read since.
+    const sums = (await app.database.execute(
+      'select count(*)::int as n from account_engagement_range_rows where client_id = $1',
+      [a.clientId],
+    )) as { rows: { n: number }[] };
+    expect(sums.rows[0]!.n).toBeGreaterThan(0);
     // Nothing of A is counted for B and the other way round.
     const foreign = (await app.database.execute(
       `select count(*)::int as n from account_engagement r join companies c on c.id = r.company_id

@@ -32,3 +32,43 @@ CREATE TABLE "account_engagement_hours" (
 	CONSTRAINT "account_engagement_hours_pk" PRIMARY KEY("client_id","day","company_id"),
 	CONSTRAINT "account_engagement_hours_day_fk" FOREIGN KEY ("client_id","day") REFERENCES "account_engagement_hour_days"("client_id","day") ON DELETE cascade
 );
+--> statement-breakpoint
+-- A range's whole days summed per account (account-ranges.ts): `alignment` summed one row per month
+-- and account at every call (about 180,000 for 90 days at the reports bench's size) and read the
+-- start month's cumulative arrays; these are one narrow row per account, made from the month rollups
+-- while every month they read is counted and valid, with those months' rows locked.
+CREATE TABLE "account_engagement_ranges" (
+	"client_id" uuid NOT NULL,
+	"first_day" date NOT NULL,
+	"end_day" date NOT NULL,
+	"built_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "account_engagement_ranges_pk" PRIMARY KEY("client_id","first_day","end_day"),
+	CONSTRAINT "account_engagement_ranges_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade
+);
+--> statement-breakpoint
+-- The days [first_day, end_day) of each account with events in them.
+CREATE TABLE "account_engagement_range_rows" (
+	"client_id" uuid NOT NULL,
+	"first_day" date NOT NULL,
+	"end_day" date NOT NULL,
+	"company_id" uuid NOT NULL,
+	"impressions" bigint NOT NULL,
+	"clicks" bigint NOT NULL,
+	"views" bigint NOT NULL,
+	"last_at" timestamp with time zone,
+	CONSTRAINT "account_engagement_range_rows_pk" PRIMARY KEY("client_id","first_day","end_day","company_id"),
+	CONSTRAINT "account_engagement_range_rows_range_fk" FOREIGN KEY ("client_id","first_day","end_day") REFERENCES "account_engagement_ranges"("client_id","first_day","end_day") ON DELETE cascade
+);
+--> statement-breakpoint
+-- A month that goes (a write to one of its counted days, changed ties of many accounts) takes the
+-- sums over it with it.
+CREATE FUNCTION account_engagement_ranges_month_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM account_engagement_ranges g
+   WHERE g.client_id = OLD.client_id AND g.first_day < (OLD.month + interval '1 month')::date
+     AND g.end_day > OLD.month;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "account_engagement_ranges_month_gone" AFTER DELETE ON "account_engagement_months"
+  FOR EACH ROW EXECUTE FUNCTION account_engagement_ranges_month_gone();

@@ -4,6 +4,19 @@ import type { Db } from '../../db/client.ts';
 import { accountProspects, rowsOf } from './report-sql.ts';
 import type { Range } from './report-sql.ts';
 import { ensureRollups, wholeDaysOf } from './rollups.ts';
+import {
+  DAY_MS,
+  dateArray,
+  dateOf,
+  dayOfMonth,
+  monthCountParts,
+  monthOf,
+  monthSpans,
+  monthValid,
+  nextMonth,
+} from './account-months.ts';
+import type { MonthSpan } from './account-months.ts';
+import { ensureRangeSums, forgetRangeSums, rangeSums } from './account-ranges.ts';
 import { ensureStartHours, forgetHours, hoursValid, startHoursDay, startHoursPart } from './account-hours.ts';
 
 /**
@@ -28,47 +41,11 @@ import { ensureStartHours, forgetHours, hoursValid, startHoursDay, startHoursPar
  *   counted from the raw events in the same statement, each tied through the prospect's indexes.
  */
 
-const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const monthOf = (ms: number) => {
-  const d = new Date(ms);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-};
-const nextMonth = (ms: number) => {
-  const d = new Date(ms);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-};
-const dayOfMonth = (ms: number) => new Date(ms).getUTCDate();
-const dateArray = (dates: string[]) => sql`${`{${dates.join(',')}}`}::date[]`;
 /** Days added in one count past which the table's statistics are taken again. */
 const ANALYZE_AFTER_DAYS = 20;
 /** Accounts named by changed ties past which every month is counted again instead. */
 const RECOUNT_ACCOUNTS_MAX = 500;
-
-/** The months a range's whole days touch, as [month start, covered end) in ms; empty when none. */
-function monthSpans(range: Range, now = Date.now()): { month: number; lo: number; hi: number }[] {
-  const whole = wholeDaysOf(range, now);
-  if (!whole) return [];
-  const spans: { month: number; lo: number; hi: number }[] = [];
-  for (let m = monthOf(whole.first); m < whole.end; m = nextMonth(m))
-    spans.push({ month: m, lo: Math.max(m, whole.first), hi: Math.min(nextMonth(m), whole.end) });
-  return spans;
-}
-
-/**
- * A month that counts the days [month, hi) (`through` compared to `hi` by `op`), all with a valid
- * daily marker.
- */
-function monthValid(clientId: string, month: string, hi: string, op: '>=' | '=' | '>' = '>='): SQL {
-  return sql`exists (
-      select 1 from account_engagement_months am
-       where am.client_id = ${clientId} and am.month = ${month}::date and am.through ${sql.raw(op)} ${hi}::date
-         and (select count(*) from engagement_rollup_days d
-               where d.client_id = ${clientId} and d.day >= ${month}::date and d.day < ${hi}::date
-                 and (d.folded or d.part is not distinct from engagement_partition_of(d.day)))
-             = ${hi}::date - ${month}::date)`;
-}
 
 /**
  * Counts the months of the range's whole days up to yesterday (or the month's end), adding only the
@@ -79,12 +56,16 @@ export async function ensureAccountMonths(
   db: Db,
   clientId: string,
   range: Range,
-  // The start day's rows by hour too (account-hours.ts), for `accountEngagementIn`'s counts.
-  opts: { startHours?: boolean } = {},
+  // For `accountEngagementIn`'s counts: the start day's rows by hour (account-hours.ts) and the range's
+  // whole days summed per account (account-ranges.ts) too.
+  opts: { counts?: boolean } = {},
 ): Promise<number> {
   const days = await countMonths(db, clientId, range);
   await ensureToday(db, clientId, range);
-  if (opts.startHours) await ensureStartHours(db, clientId, range);
+  if (opts.counts) {
+    await ensureStartHours(db, clientId, range);
+    await ensureRangeSums(db, clientId, range);
+  }
   return days;
 }
 
@@ -379,6 +360,8 @@ export async function forgetAccounts(db: Db, clientId: string, companies: string
     lo: Date.parse(`${String(r.month)}T00:00:00Z`),
     hi: Date.parse(`${String(r.through)}T00:00:00Z`),
   }));
+  // After the months are locked: sums made from them meanwhile are in, and go.
+  await forgetRangeSums(db, clientId);
   if (months.length)
     await addDays(db, clientId, accountProspects(clientId, sql`select unnest(${ids})`), months, companies);
 }
@@ -419,9 +402,6 @@ export async function withoutParallelWorkers(db: Db, query: SQL) {
   });
 }
 
-/** A month of a range as its readers see it: the month and the end of its span as dates, the span's
- * start in ms, and the first and last day of the month it covers. */
-type MonthSpan = { month: string; hi: string; lo: number; a: number; b: number };
 /** The day a range starts in when it is taken from the counts: its month, day of the month, and the
  * month's validity through it. */
 type StartDay = { month: string; d: number; valid: SQL };
@@ -520,28 +500,12 @@ function rangeParts(
  */
 export function accountEngagementIn(clientId: string, range: Range, companies?: SQL): SQL {
   const only = (col: SQL) => (companies ? sql`and ${col} in (${companies})` : sql``);
+  // The whole days from their kept sums per account where they hold (account-ranges.ts), else by month.
+  const sums = rangeSums(clientId, range);
   const { parts, rawEvents, startDay } = rangeParts(
     clientId,
     range,
-    ({ month, hi, lo, a, b }) => {
-      const before = (col: string) => (a > 1 ? sql`r.${sql.raw(col)}[${a - 1}]` : sql`0`);
-      const out: SQL[] = [];
-      // Days from the month's first to its last counted: the narrow totals. Otherwise two subscripts.
-      if (a === 1)
-        out.push(sql`
-          select r.company_id, r.impressions, r.clicks, r.views, r.last_at
-            from account_engagement r
-           where r.client_id = ${clientId} and r.month = ${month}::date
-             and ${monthValid(clientId, month, hi, '=')} ${only(sql`r.company_id`)}`);
-      out.push(sql`
-        select r.company_id, r.impressions[${b}] - ${before('impressions')} as impressions,
-               r.clicks[${b}] - ${before('clicks')} as clicks, r.views[${b}] - ${before('views')} as views,
-               case when r.last_at[${b}] >= ${new Date(lo)} then r.last_at[${b}] end as last_at
-          from account_engagement_days r
-         where r.client_id = ${clientId} and r.month = ${month}::date
-           and ${monthValid(clientId, month, hi, a === 1 ? '>' : '>=')} ${only(sql`r.company_id`)}`);
-      return out;
-    },
+    (span) => monthCountParts(clientId, span, only, sums ? sql`not ${sums.valid}` : undefined),
     (counted) => sql`
       select r.company_id, r.impressions, r.clicks, r.views, r.last_at
         from account_engagement_today_rows r
@@ -560,6 +524,7 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
     (day, k) => startHoursPart(clientId, day, k, only),
   );
   if (startDay) parts.push(startDay);
+  if (sums) parts.push(sums.part(only));
   return sql`raw_events as (${rawEvents}),
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     account_engagement_parts as (

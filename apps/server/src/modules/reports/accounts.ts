@@ -198,7 +198,7 @@ export async function alignment(
   const pageSize = q.page_size ?? 50;
   const page = q.page ?? 1;
   await attributionWindow(db, clientId);
-  await ensureAccountMonths(db, clientId, range, { startHours: true });
+  await ensureAccountMonths(db, clientId, range, { counts: true });
   // One statement gives the page and every segment's count; only a page past the end, which has no
   // row to carry them, counts again.
   const [pageResult, types] = await Promise.all([
@@ -242,7 +242,7 @@ export async function alignmentExport(
 ) {
   const range = rangeOf(q);
   await attributionWindow(db, clientId);
-  await ensureAccountMonths(db, clientId, range, { startHours: true });
+  await ensureAccountMonths(db, clientId, range, { counts: true });
   const statement = alignmentStatement(clientId, range, q.segment, null, 0);
   return { range: epochOf(range), pages: mapPages(cursorPages(db, statement), toAlignment) };
 }

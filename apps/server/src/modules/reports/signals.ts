@@ -448,7 +448,7 @@ async function priorityStatement(
 ): Promise<{ statement: SQL; range: Range; timeZone: string }> {
   const { range, timeZone, marks } = await priorityRange(db, clientId, q.days);
   await attributionWindow(db, clientId);
-  await ensureAccountMonths(db, clientId, range, { startHours: true });
+  await ensureAccountMonths(db, clientId, range, { counts: true });
   // An asked column's order numbers the rows (rn) so the page keeps it once its prospects are counted.
   const sorted = q.sort ? orderBySort(PRIORITY_ORDER[q.sort], q.order, sql`o.id`) : null;
   const openAccounts = sql`select o.company_id from opportunities o

@@ -332,7 +332,7 @@ describe('account reports over account rollups: exact at every moment (issue 17)
     await expectExact('a deleted event');
   });
 
-  it("takes a cut start day from its accounts' hours, made again after a write to that day", async () => {
+  it("takes a cut start day from its accounts' hours and the whole days from their sums, exact after writes", async () => {
     // A range from 03:20 takes the day's hours from 04:00 on from account_engagement_hours (migration
     // 0075) and 03:20-04:00 raw; an event written to either part drops the day's rows with its marker.
     const day = today - 30 * DAY;
@@ -359,6 +359,21 @@ describe('account reports over account rollups: exact at every moment (issue 17)
     expect(await made()).toBe(0);
     await check('after writes to the start day');
     expect(await made()).toBe(1);
+    // The same range's whole days, kept summed per account (account_engagement_range_rows), after a
+    // write to one of those days (its month goes, and the sums with it) and after changed ties.
+    const [added] = await app.db
+      .insert(engagementEvents)
+      .values({ ...late(a, 2, 'view'), occurredAt: new Date(today - 10 * DAY) })
+      .returning({ id: engagementEvents.id });
+    await check('after a write to a whole day of the range');
+    // A deleted event marks nothing for the attribution: only its month's going drops the sums.
+    await app.db.delete(engagementEvents).where(eq(engagementEvents.id, added!.id));
+    await check('after a delete on a whole day of the range');
+    await app.db
+      .update(prospects)
+      .set({ companyId: a.alpha })
+      .where(eq(prospects.id, a.people[2]!.prospectId));
+    await check('after a prospect moved from Beta to Alpha');
   });
 
   it("counts today's events up to a minute ago, and forgets them when a late event lands before", async () => {

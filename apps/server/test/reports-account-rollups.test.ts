@@ -476,6 +476,12 @@ describe('account reports over account rollups: exact at every moment (issue 17)
   });
 
   it('pipeline/priority ranks by the same per-account engagement of the last days', async () => {
+    // Two open opportunities of one account: its engaged prospects are counted once for both rows.
+    await a.deal(a.alpha, {
+      name: 'Roll A Alpha second deal',
+      amount: 50_00,
+      created: new Date(NOW - 2 * DAY),
+    });
     for (const days of [7, 30]) {
       const res = await ownerA.get(`/v1/report/client/${a.clientId}/pipeline/priority?days=${days}`);
       expect(res.statusCode, res.body).toBe(200);
@@ -502,6 +508,9 @@ describe('account reports over account rollups: exact at every moment (issue 17)
           last_at: item.last_engaged_at,
         }).toEqual(w ?? { impressions: 0, clicks: 0, views: 0, prospects: 0, last_at: null });
       }
+      expect(
+        (res.json().items as { company_id: string }[]).filter((i) => i.company_id === a.alpha),
+      ).toHaveLength(2);
     }
     // The statement-level check of the migration's trigger: a month goes with its day's marker.
     await app.db.execute(sql`delete from engagement_rollup_days where client_id = ${b.clientId}`);

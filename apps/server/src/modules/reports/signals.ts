@@ -474,9 +474,15 @@ async function priorityStatement(
        where o.client_id = ${clientId} and not o.is_deleted and ${openOpportunity}
        order by ${sorted ? sql`rn` : sql`marked.marked_at is null, score desc, eng.last_at desc nulls last, o.amount_cents desc, o.id`}
        limit ${limit} offset ${offset}
+    ),
+    -- Once per account of the page: the top opportunities are often several of one large account.
+    page_prospects as (
+      select a.company_id, ${engagedProspects(clientId, range, sql`a.company_id`)} as n
+        from (select distinct company_id from ranked where score > 0) a
     )
-    select r.*, case when r.score > 0 then ${engagedProspects(clientId, range, sql`r.company_id`)} else 0 end as prospects
+    select r.*, case when r.score > 0 then pp.n else 0 end as prospects
       from ranked r
+      left join page_prospects pp on pp.company_id = r.company_id
      order by ${sorted ? sql`r.rn` : sql`r.marked_at is null, r.score desc, r.last_at desc nulls last, r.amount_cents desc, r.id`}`;
   return { statement, range, timeZone };
 }

@@ -260,14 +260,20 @@ async function idsByExternal(
   return out;
 }
 
+/**
+ * Rows for `insert … select … from jsonb_to_recordset(…)`: a whole batch in one parameter, so a
+ * batch is one statement however many rows it holds (issue 43: a multi-row VALUES of 500 rows is
+ * 6,500 parameters to bind, parse and plan, twice a batch), and the same on PGlite and PostgreSQL.
+ * Times go as ISO text (what the drivers send for a Date); a lone surrogate becomes U+FFFD as the
+ * drivers' UTF-8 makes it (jsonb refuses its escape).
+ */
+const wellFormed = (_key: string, v: unknown) =>
+  typeof v === 'string' ? v.replace(/\p{Cs}/gu, '\uFFFD') : v;
+const recordset = (rows: object[]) => sql`jsonb_to_recordset(${JSON.stringify(rows, wellFormed)}::jsonb)`;
+
 export async function upsertContacts(tx: Tx, ref: IntegrationRef, contacts: RemoteContact[]): Promise<void> {
   const unique = lastByKey(contacts, (c) => c.externalId);
-  const accounts = await idsByExternal(
-    tx,
-    crmAccounts,
-    ref.id,
-    unique.flatMap((c) => c.accountExternalId ?? []),
-  );
+  if (unique.length === 0) return;
   const emails = [...new Set(unique.flatMap((c) => emailKey(c.email) ?? []))];
   const prospectOf = new Map<string, string>();
   for (const part of chunks(emails)) {
@@ -278,43 +284,37 @@ export async function upsertContacts(tx: Tx, ref: IntegrationRef, contacts: Remo
       .orderBy(prospects.createdAt, prospects.id);
     for (const r of rows) if (!prospectOf.has(r.email)) prospectOf.set(r.email, r.id);
   }
-  for (const part of chunks(unique)) {
-    await tx
-      .insert(crmContacts)
-      .values(
-        part.map((c) => ({
-          clientId: ref.clientId,
-          integrationId: ref.id,
-          externalId: c.externalId,
+  // The account is looked up by its external id in the statement (the unique index of
+  // integration + external id), not in a statement of its own.
+  await tx.execute(sql`
+    insert into crm_contacts (client_id, integration_id, external_id, email, first_name, last_name, title,
+      account_external_id, account_id, prospect_id, owner_external_id, crm_updated_at, is_deleted)
+    select ${ref.clientId}::uuid, ${ref.id}::integer, x.external_id, x.email,
+           coalesce(x.first_name, ''), coalesce(x.last_name, ''), coalesce(x.title, ''),
+           x.account_external_id, a.id, x.prospect_id, x.owner_external_id, x.crm_updated_at, x.is_deleted
+      from ${recordset(
+        unique.map((c) => ({
+          external_id: c.externalId,
           email: c.email,
-          firstName: c.firstName,
-          lastName: c.lastName,
+          first_name: c.firstName,
+          last_name: c.lastName,
           title: c.title,
-          accountExternalId: c.accountExternalId,
-          accountId: (c.accountExternalId && accounts.get(c.accountExternalId)?.id) || null,
-          prospectId: prospectOf.get(emailKey(c.email) ?? '') ?? null,
-          ownerExternalId: c.ownerExternalId,
-          crmUpdatedAt: when(c.updatedAt),
-          isDeleted: c.isDeleted ?? false,
+          account_external_id: c.accountExternalId,
+          prospect_id: prospectOf.get(emailKey(c.email) ?? '') ?? null,
+          owner_external_id: c.ownerExternalId,
+          crm_updated_at: when(c.updatedAt)?.toISOString() ?? null,
+          is_deleted: c.isDeleted ?? false,
         })),
-      )
-      .onConflictDoUpdate({
-        target: [crmContacts.integrationId, crmContacts.externalId],
-        set: {
-          email: sql`excluded.email`,
-          firstName: sql`excluded.first_name`,
-          lastName: sql`excluded.last_name`,
-          title: sql`excluded.title`,
-          accountExternalId: sql`excluded.account_external_id`,
-          accountId: sql`excluded.account_id`,
-          prospectId: sql`excluded.prospect_id`,
-          ownerExternalId: sql`excluded.owner_external_id`,
-          crmUpdatedAt: sql`excluded.crm_updated_at`,
-          isDeleted: sql`excluded.is_deleted`,
-          updatedAt: sql`now()`,
-        },
-      });
-  }
+      )} as x(external_id text, email text, first_name text, last_name text, title text,
+              account_external_id text, prospect_id uuid, owner_external_id text, crm_updated_at timestamptz,
+              is_deleted boolean)
+      left join crm_accounts a on a.integration_id = ${ref.id} and a.external_id = x.account_external_id
+    on conflict (integration_id, external_id) do update set
+      email = excluded.email, first_name = excluded.first_name, last_name = excluded.last_name,
+      title = excluded.title, account_external_id = excluded.account_external_id,
+      account_id = excluded.account_id, prospect_id = excluded.prospect_id,
+      owner_external_id = excluded.owner_external_id, crm_updated_at = excluded.crm_updated_at,
+      is_deleted = excluded.is_deleted, updated_at = now()`);
 }
 
 /** Stage id of the integration by (pipeline, key); also by key alone as a fallback. */
@@ -601,40 +601,29 @@ export async function upsertListMembers(
   memberType?: RemoteList['memberType'],
 ): Promise<void> {
   const unique = lastByKey(members, (m) => m.memberExternalId);
-  const ids = unique.map((m) => m.memberExternalId);
+  if (unique.length === 0) return;
   // HubSpot's contact and company ids share one number space: a contact list's member must not
-  // take the account that happens to have its id (and the lookup was a wasted statement a page).
-  const none = new Map<string, { id: string }>();
-  const contacts = memberType === 'account' ? none : await idsByExternal(tx, crmContacts, ref.id, ids);
-  const accounts =
-    memberType === 'contact' || memberType === 'lead'
-      ? none
-      : await idsByExternal(tx, crmAccounts, ref.id, ids);
-  for (const part of chunks(unique)) {
-    await tx
-      .insert(crmListMembers)
-      .values(
-        part.map((m) => ({
-          clientId: ref.clientId,
-          listId,
-          memberExternalId: m.memberExternalId,
-          contactId: contacts.get(m.memberExternalId)?.id ?? null,
-          accountId: accounts.get(m.memberExternalId)?.id ?? null,
+  // take the account that happens to have its id. The lookups are joins of the one statement
+  // (issue 43: a statement per table and 500 members before).
+  const byContact = memberType !== 'account';
+  const byAccount = memberType !== 'contact' && memberType !== 'lead';
+  await tx.execute(sql`
+    insert into crm_list_members (client_id, list_id, member_external_id, contact_id, account_id, status, added_at)
+    select ${ref.clientId}::uuid, ${listId}::uuid, x.member_external_id,
+           ${byContact ? sql`c.id` : sql`null::uuid`}, ${byAccount ? sql`a.id` : sql`null::uuid`},
+           coalesce(x.status, ''), x.added_at
+      from ${recordset(
+        unique.map((m) => ({
+          member_external_id: m.memberExternalId,
           status: m.status,
-          addedAt: when(m.addedAt),
+          added_at: when(m.addedAt)?.toISOString() ?? null,
         })),
-      )
-      .onConflictDoUpdate({
-        target: [crmListMembers.listId, crmListMembers.memberExternalId],
-        set: {
-          contactId: sql`excluded.contact_id`,
-          accountId: sql`excluded.account_id`,
-          status: sql`excluded.status`,
-          addedAt: sql`excluded.added_at`,
-          updatedAt: sql`now()`,
-        },
-      });
-  }
+      )} as x(member_external_id text, status text, added_at timestamptz)
+      ${byContact ? sql`left join crm_contacts c on c.integration_id = ${ref.id} and c.external_id = x.member_external_id` : sql``}
+      ${byAccount ? sql`left join crm_accounts a on a.integration_id = ${ref.id} and a.external_id = x.member_external_id` : sql``}
+    on conflict (list_id, member_external_id) do update set
+      contact_id = excluded.contact_id, account_id = excluded.account_id, status = excluded.status,
+      added_at = excluded.added_at, updated_at = now()`);
 }
 
 /** After a full walk of a list's members: forget those not seen, and store the count. */

@@ -207,6 +207,31 @@ export async function connectCrm(app: FastifyInstance, source: 'hubspot' | 'sale
   const consent = await fetch(adapter.authorizeUrl!({ state: 'bench', redirectUri }), { redirect: 'manual' });
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
   const creds = await adapter.exchangeCode!({ code, redirectUri });
+  return { creds, ...(await storeIntegration(app, source, creds)) };
+}
+
+/** Connects Marketo as its form does: the API user's client id and secret exchanged for a token. */
+export async function connectMarketo(
+  app: FastifyInstance,
+  fake: { restUrl: string; clientId: string; clientSecret: string },
+) {
+  const creds = await app.crmSync.adapters.marketo!.connect!({
+    kind: 'client_credentials',
+    clientId: fake.clientId,
+    clientSecret: fake.clientSecret,
+    baseUrl: fake.restUrl,
+    accessToken: null,
+    expiresAt: null,
+  });
+  return { creds, ...(await storeIntegration(app, 'marketo', creds)) };
+}
+
+/** A new client with a CRM integration holding `creds` (encrypted). */
+async function storeIntegration(
+  app: FastifyInstance,
+  source: 'hubspot' | 'salesforce' | 'marketo',
+  creds: object,
+) {
   const [client] = await app.db.insert(clients).values({ name: 'Bench' }).returning({ id: clients.id });
   const [integration] = await app.db
     .insert(integrations)
@@ -216,7 +241,7 @@ export async function connectCrm(app: FastifyInstance, source: 'hubspot' | 'sale
       credentialsEnc: createSecretBox(app.config.appSecret).encrypt(JSON.stringify(creds)),
     })
     .returning({ id: integrations.id });
-  return { creds, clientId: client!.id, integrationId: integration!.id };
+  return { clientId: client!.id, integrationId: integration!.id };
 }
 
 /** Reads a download as it streams (never whole): seconds, bytes, lines, and the process's peak RSS. */

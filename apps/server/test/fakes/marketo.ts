@@ -145,6 +145,20 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(t));
   const newToken = () => Buffer.from(randomUUID()).toString('base64url').slice(0, 40);
 
+  /**
+   * A lead by id through an index of positions, rebuilt when it no longer matches the array (a lead
+   * added, deleted or replaced): a list's page of members is then not a scan of every lead per member
+   * (the crm-sync bench's lists of 100,000).
+   */
+  let positions = new Map<number, number>();
+  function leadOf(id: number): MktoLead | undefined {
+    const at = positions.get(id);
+    if (at !== undefined && leads[at]?.id === id) return leads[at];
+    positions = new Map(leads.map((l, i) => [l.id, i]));
+    const again = positions.get(id);
+    return again === undefined ? undefined : leads[again];
+  }
+
   const tick = () => {
     clock = Math.max(clock + 1000, now() - 3_600_000);
     return new Date(clock).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -316,10 +330,11 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
     if (at === undefined) throw new MktoError('1003', 'Invalid next page token');
     return at;
   }
-  function leadDbPage<T>(rows: T[], q: URLSearchParams) {
+  /** `shape` makes only the page's rows (a list of 100,000 is not picked whole for each page). */
+  function leadDbPage<T, R = T>(rows: T[], q: URLSearchParams, shape?: (row: T) => R) {
     const from = start(q);
     const size = batchSize(q);
-    const slice = rows.slice(from, from + size);
+    const slice = shape ? rows.slice(from, from + size).map(shape) : rows.slice(from, from + size);
     const more = from + size < rows.length;
     let token: string | undefined;
     if (more) {
@@ -380,11 +395,8 @@ export async function startFakeMarketo(opts: StartFakeMarketoOptions = {}) {
       const list = lists.find((l) => l.id === Number(members[1]));
       if (!list) throw new MktoError('1013', 'Static list not found');
       const fields = leadFields(q);
-      const rows = list.members.flatMap((id) => {
-        const lead = leads.find((l) => l.id === id);
-        return lead ? [pick(lead, fields)] : [];
-      });
-      return leadDbPage(rows, q);
+      const present = list.members.flatMap((id) => leadOf(id) ?? []);
+      return leadDbPage(present, q, (lead) => pick(lead, fields));
     }
     if (p === '/rest/asset/v1/staticLists.json') {
       const offset = Number(q.get('offset') ?? 0);

@@ -9,6 +9,7 @@ import {
   opportunities,
 } from '../apps/server/src/db/schema/index.ts';
 import type { OAuthCredentials } from '../apps/server/src/modules/crm/index.ts';
+import { runMarketo } from './crm-sync-marketo.ts';
 import { benchConfig, connectCrm, forkFake, report, sampleRss, scratchDatabase } from './lib.ts';
 
 type FakeInfo = {
@@ -71,9 +72,10 @@ async function plainPaging(creds: OAuthCredentials, apiVersion: string, campaign
  * process, set against paging the same records with plain fetch and no database in the same run.
  * Issue 43's Salesforce campaign sync: BENCH_CRM_CAMPAIGN_MEMBERS (0) of the contacts are members of
  * one campaign, a list whose members the sync reads whole; the floor then pages the campaign and its
- * members too.
+ * members too. BENCH_CRM_SOURCE=marketo: a Marketo static list instead (crm-sync-marketo.ts).
  */
 export async function run() {
+  if (process.env.BENCH_CRM_SOURCE === 'marketo') return runMarketo();
   const opps = Number(process.env.BENCH_CRM_OPPORTUNITIES ?? 100_000);
   const contacts = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);
   const members = Math.min(contacts, Number(process.env.BENCH_CRM_CAMPAIGN_MEMBERS ?? 0));

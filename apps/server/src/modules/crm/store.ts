@@ -284,14 +284,18 @@ export async function upsertContacts(tx: Tx, ref: IntegrationRef, contacts: Remo
       .orderBy(prospects.createdAt, prospects.id);
     for (const r of rows) if (!prospectOf.has(r.email)) prospectOf.set(r.email, r.id);
   }
-  // The account is looked up by its external id in the statement (the unique index of
-  // integration + external id), not in a statement of its own.
+  // The account is looked up by its external id in the statement, not in a statement of its own: a
+  // subquery per row probes the unique index (integration, external id), whatever the planner would
+  // make of a join with a table whose statistics a bulk load has outrun (autovacuum may be off).
   await tx.execute(sql`
     insert into crm_contacts (client_id, integration_id, external_id, email, first_name, last_name, title,
       account_external_id, account_id, prospect_id, owner_external_id, crm_updated_at, is_deleted)
     select ${ref.clientId}::uuid, ${ref.id}::integer, x.external_id, x.email,
            coalesce(x.first_name, ''), coalesce(x.last_name, ''), coalesce(x.title, ''),
-           x.account_external_id, a.id, x.prospect_id, x.owner_external_id, x.crm_updated_at, x.is_deleted
+           x.account_external_id,
+           (select a.id from crm_accounts a
+             where a.integration_id = ${ref.id} and a.external_id = x.account_external_id),
+           x.prospect_id, x.owner_external_id, x.crm_updated_at, x.is_deleted
       from ${recordset(
         unique.map((c) => ({
           external_id: c.externalId,
@@ -308,7 +312,6 @@ export async function upsertContacts(tx: Tx, ref: IntegrationRef, contacts: Remo
       )} as x(external_id text, email text, first_name text, last_name text, title text,
               account_external_id text, prospect_id uuid, owner_external_id text, crm_updated_at timestamptz,
               is_deleted boolean)
-      left join crm_accounts a on a.integration_id = ${ref.id} and a.external_id = x.account_external_id
     on conflict (integration_id, external_id) do update set
       email = excluded.email, first_name = excluded.first_name, last_name = excluded.last_name,
       title = excluded.title, account_external_id = excluded.account_external_id,
@@ -603,14 +606,15 @@ export async function upsertListMembers(
   const unique = lastByKey(members, (m) => m.memberExternalId);
   if (unique.length === 0) return;
   // HubSpot's contact and company ids share one number space: a contact list's member must not
-  // take the account that happens to have its id. The lookups are joins of the one statement
-  // (issue 43: a statement per table and 500 members before).
+  // take the account that happens to have its id. The lookups are subqueries of the one statement,
+  // each an index probe as in upsertContacts (issue 43: a statement per table and 500 members before).
   const byContact = memberType !== 'account';
   const byAccount = memberType !== 'contact' && memberType !== 'lead';
   await tx.execute(sql`
     insert into crm_list_members (client_id, list_id, member_external_id, contact_id, account_id, status, added_at)
     select ${ref.clientId}::uuid, ${listId}::uuid, x.member_external_id,
-           ${byContact ? sql`c.id` : sql`null::uuid`}, ${byAccount ? sql`a.id` : sql`null::uuid`},
+           ${byContact ? sql`(select c.id from crm_contacts c where c.integration_id = ${ref.id} and c.external_id = x.member_external_id)` : sql`null::uuid`},
+           ${byAccount ? sql`(select a.id from crm_accounts a where a.integration_id = ${ref.id} and a.external_id = x.member_external_id)` : sql`null::uuid`},
            coalesce(x.status, ''), x.added_at
       from ${recordset(
         unique.map((m) => ({
@@ -619,8 +623,6 @@ export async function upsertListMembers(
           added_at: when(m.addedAt)?.toISOString() ?? null,
         })),
       )} as x(member_external_id text, status text, added_at timestamptz)
-      ${byContact ? sql`left join crm_contacts c on c.integration_id = ${ref.id} and c.external_id = x.member_external_id` : sql``}
-      ${byAccount ? sql`left join crm_accounts a on a.integration_id = ${ref.id} and a.external_id = x.member_external_id` : sql``}
     on conflict (list_id, member_external_id) do update set
       contact_id = excluded.contact_id, account_id = excluded.account_id, status = excluded.status,
       added_at = excluded.added_at, updated_at = now()`);

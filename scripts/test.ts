@@ -242,6 +242,15 @@ async function e2e(built: boolean) {
 }
 
 const testDb = process.env.TEST_DATABASE_URL;
+
+/**
+ * Four API files at a time, not Vitest's two. The API runs wait far more than they compute: alone, the
+ * PGlite run used 584 s of CPU in 1,100 s with two files at a time (half a core), the PostgreSQL run
+ * finished in 421 s with four (2026-12-06, bench/README.md "CI time"). Each file has a database of its
+ * own; test apps keep four connections (test/helpers.ts), so four files stay far under PostgreSQL's
+ * 100 connections (54 at most, sampled).
+ */
+const API_WORKERS = ['--maxWorkers=4'];
 /**
  * API files that run on one database only when both are there: a 100,000-row export (on PGlite it
  * took 30–80 s), and the three walks of every route (fuzzed input, the access matrix, the foreign
@@ -293,15 +302,15 @@ async function multiprocess(): Promise<Outcome | undefined> {
   const ownUrl = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100 && !(await redisAnswers(ownUrl)); i++) await new Promise((r) => setTimeout(r, 50));
   try {
-    // One file at a time: each starts up to three servers, and beside the PostgreSQL API run two
-    // files at once took the server past its 100 connections ("too many clients", a server that
-    // could not start) in a CI-like run.
+    // Two files at a time: each starts up to three servers (six connections each) and waits on them
+    // most of the time. It runs after the PostgreSQL API run (below): beside it, two files at once
+    // took the server past its 100 connections ("too many clients") in a CI-like run.
     return await vitest(
       'multi-process (PostgreSQL, own Redis)',
       ['multiprocess'],
       { TEST_DATABASE_URL: testDb, REDIS_URL: ownUrl },
       [],
-      ['--maxWorkers=1'],
+      ['--maxWorkers=2'],
     );
   } finally {
     if (redis.exitCode === null && redis.pid) {
@@ -328,9 +337,13 @@ const e2eRun = check('web build (for the end-to-end tests)', 'npm', ['run', 'bui
   (build) => e2e(build.failed === 0),
 );
 const apiPgRun = testDb
-  ? vitest(`api (PostgreSQL ${new URL(testDb).host}${new URL(testDb).pathname})`, ['server'], {
-      TEST_DATABASE_URL: testDb,
-    })
+  ? vitest(
+      `api (PostgreSQL ${new URL(testDb).host}${new URL(testDb).pathname})`,
+      ['server'],
+      { TEST_DATABASE_URL: testDb },
+      [],
+      API_WORKERS,
+    )
   : Promise.resolve(undefined);
 const [[types, lint, format], [unit, apiLite], apiPg, multi] = await Promise.all([
   checks,
@@ -343,6 +356,7 @@ const [[types, lint, format], [unit, apiLite], apiPg, multi] = await Promise.all
       ['server'],
       { TEST_DATABASE_URL: undefined, DATABASE_URL: undefined },
       testDb ? ONCE_ON_POSTGRES : [],
+      API_WORKERS,
     );
     return [unitRun, liteRun] as const;
   })(),

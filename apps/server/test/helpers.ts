@@ -103,6 +103,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     // New cadences hold out no one unless a test asks (incrementality tests): a random tenth of a
     // test's targets showing no ad would make every count in the suite a matter of chance.
     HOLDOUT_DEFAULT_PERCENT: '0',
+    // Four connections, not production's ten: npm test runs four files at a time beside the other
+    // lanes, and at ten a test app's job pollers alone took PostgreSQL past its 100 connections.
+    // A request waits for a free connection as in production; a test that needs more sets its own.
+    DATABASE_POOL_SIZE: '4',
     ...opts.env,
   });
   // A job this app sends wakes its worker at once (lib/queue.ts), so the poll only finds retries and

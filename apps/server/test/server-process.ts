@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
@@ -6,6 +7,12 @@ import { FIXTURE_WEB_DIST, here } from './helpers.ts';
 
 /** The real server's entry point, as `npm start` runs it. */
 export const MAIN = path.join(here, '../src/main.ts');
+
+/**
+ * The Redis keys and channels of this worker's servers: npm test runs two multi-process files at a
+ * time on one Redis, and their servers (all on 127.0.0.1) must not share sign-in limits or caches.
+ */
+const REDIS_PREFIX = `rally-multi-${randomUUID().slice(0, 8)}:`;
 
 export type ServerProcess = { child: ChildProcess; url: string; output: () => string };
 
@@ -26,10 +33,10 @@ export function startServer(
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         WEB_DIST: FIXTURE_WEB_DIST,
-        // The multi-process suite runs beside the PostgreSQL API suite on one server whose
-        // max_connections is 100: three instances of two files at 10 each plus the API suite's
-        // apps ran out of them ("too many clients", a tag answered 500). Six each leave room.
+        // PostgreSQL's max_connections is 100: three instances of two files at 10 each plus the API
+        // suite's apps ran out of them ("too many clients", a tag answered 500). Six each leave room.
         DATABASE_POOL_SIZE: '6',
+        REDIS_PREFIX,
         HOLDOUT_DEFAULT_PERCENT: '0',
         ...env,
       },

@@ -4,8 +4,7 @@
  * contacts over 1,000 companies, all of them members of one static list, driven over IPC.
  */
 import { smallPortal, startFakeHubSpot } from '../apps/server/test/fakes/hubspot.ts';
-
-type Call = { id: number; op: string; arg?: unknown };
+import { serveOps } from './fake-server-ipc.ts';
 
 const members = Number(process.env.BENCH_HUBSPOT_MEMBERS ?? 100_000);
 const started = performance.now();
@@ -43,12 +42,4 @@ const ops: Record<string, (arg: unknown) => unknown> = {
   requests: () => fake.requests.length,
 };
 
-process.on('message', (msg: Call) => {
-  try {
-    process.send!({ id: msg.id, result: ops[msg.op]!(msg.arg) ?? null });
-  } catch (err) {
-    process.send!({ id: msg.id, error: String(err) });
-  }
-});
-process.on('SIGTERM', () => void fake.close().then(() => process.exit(0)));
-process.send!({ id: 0, result: 'ready' });
+serveOps(ops, () => fake.close());

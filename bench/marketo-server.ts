@@ -4,8 +4,7 @@
  * IPC channel like bench/salesforce-server.ts.
  */
 import { startFakeMarketo } from '../apps/server/test/fakes/marketo.ts';
-
-type Call = { id: number; op: string; arg?: unknown };
+import { serveOps } from './fake-server-ipc.ts';
 
 const members = Number(process.env.BENCH_CRM_MARKETO_MEMBERS ?? 100_000);
 const started = performance.now();
@@ -46,12 +45,4 @@ const ops: Record<string, (arg: unknown) => unknown> = {
   },
 };
 
-process.on('message', (msg: Call) => {
-  try {
-    process.send!({ id: msg.id, result: ops[msg.op]!(msg.arg) ?? null });
-  } catch (err) {
-    process.send!({ id: msg.id, error: String(err) });
-  }
-});
-process.on('SIGTERM', () => void fake.close().then(() => process.exit(0)));
-process.send!({ id: 0, result: 'ready' });
+serveOps(ops, () => fake.close());

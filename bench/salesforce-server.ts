@@ -4,8 +4,7 @@
  * opportunities and BENCH_CRM_CONTACTS contacts over 1,000 accounts, driven over the IPC channel.
  */
 import { smallOrg, startFakeSalesforce } from '../apps/server/test/fakes/salesforce.ts';
-
-type Call = { id: number; op: string; arg?: unknown };
+import { serveOps } from './fake-server-ipc.ts';
 
 const opportunities = Number(process.env.BENCH_CRM_OPPORTUNITIES ?? 100_000);
 const contacts = Number(process.env.BENCH_CRM_CONTACTS ?? 200_000);
@@ -66,12 +65,4 @@ const ops: Record<string, (arg: unknown) => unknown> = {
   requests: () => fake.requests.length,
 };
 
-process.on('message', (msg: Call) => {
-  try {
-    process.send!({ id: msg.id, result: ops[msg.op]!(msg.arg) ?? null });
-  } catch (err) {
-    process.send!({ id: msg.id, error: String(err) });
-  }
-});
-process.on('SIGTERM', () => void fake.close().then(() => process.exit(0)));
-process.send!({ id: 0, result: 'ready' });
+serveOps(ops, () => fake.close());

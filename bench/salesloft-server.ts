@@ -5,8 +5,7 @@
  */
 import { pageCost, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
 import { STEP_DAYS, generateTeam } from './salesloft-team.ts';
-
-type Call = { id: number; op: string; arg?: unknown };
+import { serveOps } from './fake-server-ipc.ts';
 
 const size = Number(process.env.BENCH_SYNC_MEMBERSHIPS ?? 50_000);
 const started = performance.now();
@@ -43,12 +42,4 @@ const ops: Record<string, (arg: unknown) => unknown> = {
   },
 };
 
-process.on('message', (msg: Call) => {
-  try {
-    process.send!({ id: msg.id, result: ops[msg.op]!(msg.arg) ?? null });
-  } catch (err) {
-    process.send!({ id: msg.id, error: String(err) });
-  }
-});
-process.on('SIGTERM', () => void fake.close().then(() => process.exit(0)));
-process.send!({ id: 0, result: 'ready' });
+serveOps(ops, () => fake.close());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLinkedIn } from '../../../../test/fakes/linkedin.ts';
 import type { FakeLinkedIn } from '../../../../test/fakes/linkedin.ts';
+import { linkedInConfig } from '../../../../test/linkedin-kit.ts';
 import { VendorAuthError } from '../../integrations/vendor-http.ts';
 import type { AdapterContext, Credentials } from '../../integrations/port.ts';
 import { hashEmail } from '../hashing.ts';
@@ -14,15 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const config = (over: Partial<Parameters<typeof createLinkedInAdapter>[0]> = {}) => ({
-  apiUrl: fake.url,
-  authUrl: fake.url,
-  apiVersion: fake.version,
-  clientId: fake.clientId,
-  clientSecret: fake.clientSecret,
-  sourcePlatform: 'RALLY',
-  ...over,
-});
+const config = (over: Partial<Parameters<typeof createLinkedInAdapter>[0]> = {}) =>
+  linkedInConfig(fake, over);
 const adapter = (over: Partial<Parameters<typeof createLinkedInAdapter>[0]> = {}) =>
   createLinkedInAdapter(config(over), {
     retry: { sleep: async (ms) => void waits.push(ms), baseDelayMs: 1 },

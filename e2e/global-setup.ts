@@ -9,6 +9,7 @@ import { startOidcProvider } from '../apps/server/test/oidc-provider.ts';
 import { demoSalesloftData, startFakeSalesloft } from '../apps/server/test/fakes/salesloft.ts';
 import { smallPortal, startFakeHubSpot } from '../apps/server/test/fakes/hubspot.ts';
 import { startFakeDns } from '../apps/server/test/fakes/dns.ts';
+import { freePort } from '../apps/server/test/free-port.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -86,15 +87,6 @@ async function startDns() {
       await new Promise<void>((r) => http.close(() => r()));
     },
   };
-}
-
-/** A loopback port free now (the server binds it a moment later). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
 }
 
 /**

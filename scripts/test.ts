@@ -5,12 +5,13 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import type { JsonTestResults } from 'vitest/reporters';
+import { freePort } from '../apps/server/test/free-port.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = path.join(root, '.tmp');
@@ -47,11 +48,34 @@ function niced(cmd: string, args: string[], keepPriority = false): [string, stri
 }
 
 /** A command with its output shown as it comes (the end-to-end run, the one lane printed live). */
-function run(cmd: string, args: string[], env: Record<string, string | undefined> = {}): Promise<number> {
+/**
+ * Runs a command with its output printed live; resolves with its exit code and its last lines (kept so
+ * a run that fails before any test, such as a global setup whose server never started, can say why in
+ * the summary at the end: a CI log keeps only its tail).
+ */
+function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; tail: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    child.once('error', () => resolve(1));
-    child.once('close', (code) => resolve(code ?? 1));
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    let tail: string[] = [];
+    const keep = (stream: NodeJS.WriteStream) => (c: Buffer) => {
+      stream.write(c);
+      tail = [...tail, ...(stripAnsi(c.toString()) ?? '').split('\n')]
+        .filter((l) => l.trim())
+        .map((l) => l.slice(0, 300))
+        .slice(-40);
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.once('error', (err) => resolve({ code: 1, tail: [String(err)] }));
+    child.once('close', (code) => resolve({ code: code ?? 1, tail }));
   });
 }
 
@@ -159,16 +183,6 @@ function firstLine(text: string | undefined): string {
   return (text ?? '').split('\n')[0]?.slice(0, 300) ?? '';
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
   banner('Installing Debian chromium (missing)');
@@ -204,18 +218,22 @@ async function e2e(built: boolean) {
   const report = path.join(tmp, 'playwright.json');
   rmSync(report, { force: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
-  const code = await run(node, [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'], {
-    E2E_PORT: String(await freePort()),
-    E2E_RETRIES: '1',
-    // Beside the other lanes every screen is several times slower than alone (playwright.config.ts).
-    E2E_TIME_FACTOR: process.env.E2E_TIME_FACTOR ?? '2',
-    E2E_DATA_DIR: dataDir,
-    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-    // The API suites' database must not leak into the server under test.
-    DATABASE_URL: undefined,
-    // The API suites run beside it on the same Redis: the server's keys and channels stay apart.
-    REDIS_PREFIX: `rally-e2e-${process.pid}:`,
-  });
+  const { code, tail } = await run(
+    node,
+    [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'],
+    {
+      E2E_PORT: String(await freePort()),
+      E2E_RETRIES: '1',
+      // Beside the other lanes every screen is several times slower than alone (playwright.config.ts).
+      E2E_TIME_FACTOR: process.env.E2E_TIME_FACTOR ?? '2',
+      E2E_DATA_DIR: dataDir,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      // The API suites' database must not leak into the server under test.
+      DATABASE_URL: undefined,
+      // The API suites run beside it on the same Redis: the server's keys and channels stay apart.
+      REDIS_PREFIX: `rally-e2e-${process.pid}:`,
+    },
+  );
   rmSync(dataDir, { recursive: true, force: true });
   let passed = 0;
   let failed = 0;
@@ -236,8 +254,13 @@ async function e2e(built: boolean) {
       for (const child of suite.suites ?? []) walk(child);
     };
     for (const suite of r.suites) walk(suite);
+    // Errors outside any test (global setup, a spec that does not load).
+    for (const e of r.errors) notes.push(`error: ${firstLine(stripAnsi(e.message))}`);
   }
-  if (code !== 0 && failed === 0) failed = 1;
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    notes.push(`exited with ${code} before any test failed; its last lines:`, ...tail.map((l) => `  ${l}`));
+  }
   outcomes.push({ name: 'e2e', passed, failed, seconds: (Date.now() - t) / 1000, notes });
 }
 

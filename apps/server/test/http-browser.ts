@@ -1,15 +1,3 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-
-/** A free loopback port: the app's PUBLIC_URL (and so its redirect URIs) must be known before it starts. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 type StoredCookie = { value: string; path: string };
 
 /**

@@ -8,7 +8,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +15,7 @@ import type { FeedItem } from '@rally/shared/schemas/feed';
 import { Redis } from 'ioredis';
 import { connectPostgres } from '../../src/db/client.ts';
 import { afterFile } from '../cleanups.ts';
+import { freePort } from '../free-port.ts';
 import { freshDatabaseUrl, TEST_DATABASE_URL } from '../helpers.ts';
 import { startServer, stopServer } from '../server-process.ts';
 import type { ServerProcess } from '../server-process.ts';
@@ -24,15 +24,6 @@ import type { ServerProcess } from '../server-process.ts';
 export const CLUSTER_READY = Boolean(TEST_DATABASE_URL);
 /** …and those with Redis: `redis-server` on PATH as well. */
 export const CLUSTER_REDIS_READY = CLUSTER_READY && spawnSync('redis-server', ['--version']).status === 0;
-
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const address = srv.address();
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 export type RedisProcess = {
   url: string;

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { oauthIdentities, sessions } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { PASSWORD, makeClient, makeUser } from '../../../test/http.ts';
-import { HttpBrowser, atSpaCallback, freePort } from '../../../test/http-browser.ts';
+import { freePort } from '../../../test/free-port.ts';
+import { HttpBrowser, atSpaCallback } from '../../../test/http-browser.ts';
 import { startOidcProvider } from '../../../test/oidc-provider.ts';
 import type { TestOidcAccount } from '../../../test/oidc-provider.ts';
 

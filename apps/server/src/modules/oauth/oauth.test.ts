@@ -5,7 +5,8 @@ import { Secret, TOTP } from 'otpauth';
 import { users } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeClient, makeUser } from '../../../test/http.ts';
-import { HttpBrowser, atSpaCallback, freePort } from '../../../test/http-browser.ts';
+import { freePort } from '../../../test/free-port.ts';
+import { HttpBrowser, atSpaCallback } from '../../../test/http-browser.ts';
 import { startOidcProvider } from '../../../test/oidc-provider.ts';
 import type { TestOidcProvider } from '../../../test/oidc-provider.ts';
 

@@ -4,7 +4,7 @@ import type { SamlSettingsBody } from '@rally/shared/schemas/saml';
 import { memberships, samlAssertions, sessions, ssoIdentities, users } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { Browser, makeClient, makeUser, signedIn } from '../../../test/http.ts';
-import { freePort } from '../../../test/http-browser.ts';
+import { freePort } from '../../../test/free-port.ts';
 import { startFakeDns } from '../../../test/fakes/dns.ts';
 import { makeKeyPair, startSamlIdp } from '../../../test/saml-idp.ts';
 import type { NextLogin } from '../../../test/saml-idp.ts';

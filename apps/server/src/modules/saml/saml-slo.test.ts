@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { auditLog, sessions } from '../../db/schema/index.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { Browser, makeUser } from '../../../test/http.ts';
-import { freePort } from '../../../test/http-browser.ts';
+import { freePort } from '../../../test/free-port.ts';
 import { startFakeDns } from '../../../test/fakes/dns.ts';
 import { samlFlow, sessionCookie } from '../../../test/saml-flow.ts';
 import { makeKeyPair, startSamlIdp } from '../../../test/saml-idp.ts';

@@ -4,7 +4,7 @@ import { samlConfigs } from '../../db/schema/index.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeUser } from '../../../test/http.ts';
-import { freePort } from '../../../test/http-browser.ts';
+import { freePort } from '../../../test/free-port.ts';
 import { startFakeDns } from '../../../test/fakes/dns.ts';
 import { failed, samlFlow, sessionCookie } from '../../../test/saml-flow.ts';
 import { makeKeyPair, startSamlIdp, verifyRedirectSignature } from '../../../test/saml-idp.ts';

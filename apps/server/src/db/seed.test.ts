@@ -11,6 +11,7 @@ import {
   adNetworkConnections,
   cadences,
   clients,
+  demoSeedRuns,
   integrations,
   memberships,
   opportunities,
@@ -23,6 +24,7 @@ import {
   DEMO_CLIENTS,
   DEMO_EMAIL,
   DEMO_PASSWORD,
+  DEMO_SEED_VERSION,
   seedDemo,
   seedDemoAll,
   seedDemoData,
@@ -190,8 +192,18 @@ describe('demo seed', () => {
             .where(eq(adCampaignStats.clientId, agency))
         )[0]!.n;
       const before = await count();
+      // The seed's version is recorded once its steps have run, and a restart that finds it skips them.
+      expect(await app.db.select({ version: demoSeedRuns.version }).from(demoSeedRuns)).toEqual([
+        { version: DEMO_SEED_VERSION },
+      ]);
       const second = await seedDemoAll(app, { networks });
       expect(second).toMatchObject({ networkCampaigns: 0, networkStats: 0 });
+      // A new version (the marker absent) runs the steps again, which add nothing either.
+      await app.db.delete(demoSeedRuns);
+      expect(await seedDemoAll(app, { networks })).toEqual(second);
+      expect(await app.db.select({ version: demoSeedRuns.version }).from(demoSeedRuns)).toEqual([
+        { version: DEMO_SEED_VERSION },
+      ]);
       expect(await app.db.select().from(adCampaigns).where(eq(adCampaigns.clientId, agency))).toHaveLength(2);
       expect(
         await app.db

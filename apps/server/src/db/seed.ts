@@ -25,7 +25,7 @@ import { seedDemoAdNetwork } from '../modules/ad-networks/demo.ts';
 import type { AdCampaignStats } from '../modules/ad-networks/campaign-stats.ts';
 import type { DemoNetworks } from '../demo-networks/index.ts';
 import { createSecretBox } from '../lib/crypto.ts';
-import { clients, integrations, memberships, salesReps, users } from './schema/index.ts';
+import { clients, demoSeedRuns, integrations, memberships, salesReps, users } from './schema/index.ts';
 
 export const DEMO_EMAIL = 'demo@rally.test';
 export const DEMO_PASSWORD = 'rally-demo-2026';
@@ -313,14 +313,51 @@ export async function seedDemoSdrRep(db: Db): Promise<{ renamed: number }> {
  * the same way, so a seed added here is fuzzed too. The whole seed holds a lock on the database:
  * each step checks "already there?" before writing, so instances starting together would each find
  * nothing and seed twice (issue 41 item 1: a crash on integrations_client_source_uq, 1,636
- * engagement events instead of 1,514).
+ * engagement events instead of 1,514). Once they have all run, DEMO_SEED_VERSION is recorded, and a
+ * start that finds it skips them without the lock.
  */
 export async function seedDemoAll(
   app: FastifyInstance,
   opts: { networks?: DemoNetworks | null } = {},
 ): Promise<DemoSeedSummary> {
-  return app.database.withLock(DEMO_SEED_LOCK, () => seedDemoSteps(app, opts.networks ?? null));
+  // A restart of a seeded database: one read instead of the steps' checks, and no lock.
+  if (await demoSeeded(app.db)) return NOTHING_SEEDED;
+  return app.database.withLock(DEMO_SEED_LOCK, async () => {
+    // Another instance may have finished while this one waited for the lock.
+    if (await demoSeeded(app.db)) return NOTHING_SEEDED;
+    const summary = await seedDemoSteps(app, opts.networks ?? null);
+    await app.db.insert(demoSeedRuns).values({ version: DEMO_SEED_VERSION }).onConflictDoNothing();
+    return summary;
+  });
 }
+
+/**
+ * The demo seed's version, recorded once its steps have all run (table demo_seed_runs): a start
+ * that finds it skips them. Raise it when a step is added or changes what it makes, so that
+ * databases seeded before run the steps again once (each adds only what is missing).
+ */
+export const DEMO_SEED_VERSION = 1;
+
+async function demoSeeded(db: Db): Promise<boolean> {
+  const [row] = await db
+    .select({ version: demoSeedRuns.version })
+    .from(demoSeedRuns)
+    .where(eq(demoSeedRuns.version, DEMO_SEED_VERSION));
+  return row !== undefined;
+}
+
+const NOTHING_SEEDED: DemoSeedSummary = {
+  users: false,
+  imported: 0,
+  opportunities: 0,
+  content: 0,
+  events: 0,
+  cohorts: 0,
+  campaigns: 0,
+  invoices: 0,
+  networkCampaigns: 0,
+  networkStats: 0,
+};
 
 /** What one run of the demo seed made (all zero when the data was there already). */
 export type DemoSeedSummary = {
@@ -337,6 +374,7 @@ export type DemoSeedSummary = {
   networkStats: number;
 };
 
+// A step added here, or one that makes something new, raises DEMO_SEED_VERSION.
 async function seedDemoSteps(app: FastifyInstance, networks: DemoNetworks | null): Promise<DemoSeedSummary> {
   const users = await seedDemo(app.db);
   const data = await seedDemoData({ db: app.db, config: app.config, log: app.log });

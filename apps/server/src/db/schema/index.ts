@@ -24,3 +24,4 @@ export * from './suppressions.ts';
 export * from './erasures.ts';
 export * from './retention.ts';
 export * from './saml.ts';
+export * from './demo.ts';

@@ -106,6 +106,12 @@ declare module 'fastify' {
 export type BuildOptions = {
   /** Run job workers in this process (default true). */
   workers?: boolean;
+  /**
+   * Start the job workers only when `app.queue.startWorkers()` is called, not at ready: `main.ts`
+   * calls it once listening, so their first fetches stay out of the start (the tests, which never
+   * listen, keep them at ready).
+   */
+  deferWorkers?: boolean;
   /** Job polling interval; tests shorten it. */
   jobPollingSeconds?: number;
   /** Start the in-memory embedded database from this dump (tests: skips initdb and migrations). */
@@ -321,7 +327,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Messages stored but never queued (a crash between the two) are swept up at start and every minute.
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    await queue.start({ workers: opts.workers ?? true });
+    await queue.start({ workers: (opts.workers ?? true) && !opts.deferWorkers });
     const requeued = await outbox.requeuePending();
     if (requeued) app.log.info({ requeued }, 'queued pending e-mails again');
     sweep = setInterval(() => {

@@ -33,7 +33,7 @@ const { DEMO_EMAIL, DEMO_PASSWORD, seedDemoAll } = await import('./db/seed.ts');
 // Decision 0037: the demo's Meta, served in this process on loopback when no Meta app is set up.
 const { demoNetworksWanted, startDemoNetworks } = await import('./demo-networks/index.ts');
 const demo = demoNetworksWanted(config) ? await startDemoNetworks(config) : null;
-const app = await buildApp(demo?.config ?? config);
+const app = await buildApp(demo?.config ?? config, { deferWorkers: true });
 if (demo) app.addHook('onClose', () => demo.networks.close());
 if (config.seedDemo && config.services.includes('main')) {
   app.log.info({ seed: await seedDemoAll(app, { networks: demo?.networks }) }, 'demo seed');
@@ -51,6 +51,9 @@ const lines = [
   ...(config.seedDemo ? [`Demo sign-in: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`] : []),
 ];
 console.log(`\n  ${lines.join('\n  ')}\n`);
+// The job workers start once the server listens: their first fetches (one per queue) ran in the
+// middle of the start and the demo seed's checks before.
+await app.queue.startWorkers();
 // Node writes the cache at exit; written now, a server that is killed still leaves it for the next start.
 flushCompileCache();
 

@@ -30,6 +30,7 @@ export class JobQueue {
   readonly boss: PgBoss;
   private readonly registrations: Registration[] = [];
   private started = false;
+  private workersStarted = false;
   private readonly log: FastifyBaseLogger;
   private readonly pollingIntervalSeconds: number;
   private readonly serialiseStart: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -91,10 +92,19 @@ export class JobQueue {
         });
       }
     });
-    if (!opts.workers) {
-      this.started = true;
-      return;
-    }
+    this.started = true;
+    if (opts.workers) await this.startWorkers();
+  }
+
+  /**
+   * Starts this process's worker of every queue (once; `start` does it unless told not to). The
+   * embedded server calls it after `listen`, so the workers' first fetches do not run in the middle
+   * of the start (bench/README.md "Embedded mode").
+   */
+  async startWorkers(): Promise<void> {
+    if (!this.started) throw new Error('Start the queue before its workers');
+    if (this.workersStarted) return;
+    this.workersStarted = true;
     for (const r of this.registrations) {
       const batchSize = r.work.batchSize ?? 1;
       const handler = r.handler as JobHandler<object>;
@@ -120,7 +130,6 @@ export class JobQueue {
       );
       this.workerIds.set(r.name, workerId);
     }
-    this.started = true;
   }
 
   private async runFetched(

@@ -1,5 +1,10 @@
 import { enableCompileCache, flushCompileCache } from 'node:module';
 import type { Config } from './config/env.ts';
+import { restartWithMallocTrim } from './config/malloc.ts';
+
+// Embedded mode on Linux: the process starts again at once, with malloc told to give freed memory back
+// (config/malloc.ts).
+restartWithMallocTrim();
 
 // V8's compiled code and the type-stripped source of every module, kept on disk between starts
 // (NODE_COMPILE_CACHE names the folder, else the OS temp folder; NODE_DISABLE_COMPILE_CACHE=1 turns

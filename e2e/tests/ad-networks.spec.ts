@@ -2,6 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { formatDay } from '@rally/shared';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, signInAs, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 // The campaign walk below runs on the connection the first test makes: one after the other.
 test.describe.configure({ mode: 'serial' });
@@ -39,7 +40,7 @@ test('an owner connects Meta, chooses the ad account and runs a cohort on it', a
   await choose('Facebook page', 'Acme on Facebook');
   await card.getByRole('button', { name: 'Save' }).click();
   await expect(card.getByText('Meta ad account set to Acme Ads.')).toBeVisible();
-  await page.screenshot({ path: 'test-results/ad-networks-settings.png', fullPage: true });
+  await shot(page, 'ad-networks-settings', { fullPage: true });
 
   await page.goto(`/cohorts?client_id=${CLIENTS.acme}`);
   await page.getByRole('table', { name: 'Cohorts' }).getByRole('link', { name: 'Engaged prospects' }).click();
@@ -47,7 +48,7 @@ test('an owner connects Meta, chooses the ad account and runs a cohort on it', a
   await panel.getByRole('button', { name: 'Run on Meta' }).click();
   await expect(panel.getByText('Held')).toBeVisible({ timeout: 20_000 });
   await expect(panel.getByText(/shows ads only to audiences of at least 100 matched people/)).toBeVisible();
-  await page.screenshot({ path: 'test-results/ad-networks-cohort.png', fullPage: true });
+  await shot(page, 'ad-networks-cohort', { fullPage: true });
 
   // The demo's first cohort has a journey: its view offers each stage as a network audience.
   await page.goto(`/cohorts?client_id=${CLIENTS.acme}`);
@@ -62,11 +63,11 @@ test('an owner connects Meta, chooses the ad account and runs a cohort on it', a
   await expect(stages.getByText(/the members of the accounts in “/)).toBeVisible();
   await stages.getByRole('button', { name: 'Run on Meta' }).click();
   await expect(stages.getByText(/^(Held|Ready)$/)).toBeVisible({ timeout: 20_000 });
-  await page.screenshot({ path: 'test-results/ad-networks-journey.png', fullPage: true });
+  await shot(page, 'ad-networks-journey', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/settings/ad-networks?client_id=${CLIENTS.acme}`);
   await expect(page.locator('input[value="Acme Ads (USD)"]')).toBeVisible();
-  await page.screenshot({ path: 'test-results/ad-networks-settings-phone.png', fullPage: true });
+  await shot(page, 'ad-networks-settings-phone', { fullPage: true });
 });
 
 /** A cadence of `n` prospects of its own in Acme, through the app's file import (as the signed-in owner). */
@@ -171,14 +172,14 @@ test('a marketing manager runs a cadence on Meta, launches a campaign and reads 
     await expect(results.getByRole('table', { name: 'Results per day' })).toContainText(
       formatDay(today, 'en-US'),
     );
-    await manager.screenshot({ path: 'test-results/ad-networks-campaign-results.png', fullPage: true });
+    await shot(manager, 'ad-networks-campaign-results', { fullPage: true });
 
     // Reports: the campaign's row beside the ads' own, with its spend.
     await manager.goto(`/reports?client_id=${CLIENTS.acme}&tab=engagement&view=content`);
     const networks = manager.getByRole('table', { name: 'Network campaigns' });
     await expect(networks.getByRole('link', { name: `${cadence} on Meta` })).toBeVisible({ timeout: 30_000 });
     await expect(networks.getByRole('row').filter({ hasText: `${cadence} on Meta` })).toContainText('$19.75');
-    await manager.screenshot({ path: 'test-results/ad-networks-reports.png', fullPage: true });
+    await shot(manager, 'ad-networks-reports', { fullPage: true });
 
     // Revenue: the return line names the network spend beside Rally's fee.
     await manager.goto(`/revenue?client_id=${CLIENTS.acme}`);

@@ -1,13 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 44: Settings › Audit log as an owner meets it (their own sign-in is on it, the chain checks
  * out, filters narrow it, the CSV downloads), at desktop and phone widths; an SDR does not see it.
  */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-const SHOTS = process.env.E2E_SHOTS_DIR;
 
 for (const [label, viewport] of [
   ['desktop', { width: 1280, height: 800 }],
@@ -26,7 +26,7 @@ for (const [label, viewport] of [
           ? page.getByRole('table', { name: 'Audit log entries' })
           : page.getByRole('list', { name: 'Audit log entries' });
       await expect(entries.getByText('Signed in').first()).toBeVisible();
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/audit-log-${label}.png`, fullPage: true });
+      await shot(page, `audit-log-${label}`, { fullPage: true });
 
       await page.getByLabel('Action').selectOption({ label: 'Signed in' });
       await expect(entries.getByText('Signed in').first()).toBeVisible();

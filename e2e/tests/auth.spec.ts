@@ -14,6 +14,7 @@ import {
   signInUI,
   unique,
 } from './support.ts';
+import { shot } from './shots.ts';
 
 const totp = (secret: string) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
@@ -294,7 +295,7 @@ test.describe('sign-in methods (issue 4)', () => {
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
     const knownText = await page.getByRole('status').innerText();
-    await page.screenshot({ path: test.info().outputPath('register-check-email.png') });
+    await shot(page, 'register-check-email');
     await expect
       .poll(async () => {
         const mails = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/`)).json()) as Mail[];
@@ -318,7 +319,7 @@ test.describe('sign-in methods (issue 4)', () => {
     expect(await guest.getByRole('status').innerText()).toBe(knownText.replace(SAM.email, email));
     await guest.goto(await linkFromMail(email, SIGN_UP_LINK));
     await expect(guest.getByRole('heading', { name: 'Finish creating your account' })).toBeVisible();
-    await guest.screenshot({ path: test.info().outputPath('register-finish.png') });
+    await shot(guest, 'register-finish');
     await guest.getByLabel('Password', { exact: true }).fill('a long enough password');
     await guest.getByRole('button', { name: 'Create my account' }).click();
     await expectSignedIn(guest, 'Nora New');
@@ -332,7 +333,7 @@ test.describe('sign-in methods (issue 4)', () => {
     await expect(
       page.getByText('This sign-up link is invalid, has expired or was already used'),
     ).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath('register-link-used.png') });
+    await shot(page, 'register-link-used');
     await guest.close();
   });
 });

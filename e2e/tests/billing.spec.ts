@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, DEMO, SAM, expectSignedIn, signInUI } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 9: the billing screen as its users see it. The demo seed gives Northwind a local test card,
@@ -43,7 +44,7 @@ test.describe('/settings/billing', () => {
     await expect(invoices.getByRole('row').filter({ hasText: 'Open' })).toHaveCount(1);
     await expect(invoices.getByRole('alert', { name: /Invoice R-\d+ is open/ })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Usage' })).toContainText('Estimated charge');
-    await page.screenshot({ path: '../.tmp/e2e-results/billing-owner.png', fullPage: true });
+    await shot(page, 'billing-owner', { fullPage: true });
 
     const paidRow = invoices.getByRole('row').filter({ hasText: 'Paid' });
     const number = (await paidRow.getByRole('link').textContent())!;
@@ -53,7 +54,7 @@ test.describe('/settings/billing', () => {
     await expect(page.getByTestId('invoice-total')).toHaveText(/^Total \$[\d,]+\.00$/);
     await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
     await expect(page).toHaveTitle('Rally - Invoice');
-    await page.screenshot({ path: '../.tmp/e2e-results/billing-invoice.png', fullPage: true });
+    await shot(page, 'billing-invoice', { fullPage: true });
   });
 
   test('a yellow_sdr cannot open /settings/billing (error page) and the cog leads to /settings/connections', async ({

@@ -2,16 +2,13 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 item 14 (part): a new ad and a new landing page, made as a person would at desktop and
  * phone width, start in the client's brand colours (Acme's demo brand: #111827, #ffffff, #f97316),
  * not black and white, and a new page with its logo. Screenshots go to E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
 const axe = async (page: Page) =>
   (
     await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()

@@ -12,6 +12,7 @@ import {
   unique,
 } from './support.ts';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { shot } from './shots.ts';
 
 /**
  * Issue 7, cadences and sales reps in the browser: SPEC.md §2 "/cadence and /cadence/{id} | Cadence
@@ -21,7 +22,6 @@ import type { APIRequestContext, Page } from '@playwright/test';
  */
 
 const CADENCE = 'Webinar Follow-up';
-const SHOTS = 'test-results';
 
 /** A published content item of Northwind to put on a day (the content studio's own API). */
 async function publishedContent(request: APIRequestContext, name: string) {
@@ -75,7 +75,7 @@ async function ownerWalk(page: Page, contentName: string) {
   await expect(row).toBeVisible();
   await expect(row.getByRole('img', { name: 'File import logo' })).toBeVisible();
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/cadences-list.png`, fullPage: true });
+  await shot(page, 'cadences-list', { fullPage: true });
 
   await row.getByRole('link', { name: CADENCE }).click();
   await expect(page).toHaveURL(/\/cadence\/\d+\?client_id=.*&integration_id=\d+/);
@@ -120,7 +120,7 @@ async function ownerWalk(page: Page, contentName: string) {
   await page.getByRole('option', { name: /Maya Lindgren/ }).click();
   await page.getByRole('option', { name: /Theo Baptiste/ }).click();
   await page.keyboard.press('Escape');
-  await page.screenshot({ path: `${SHOTS}/cadence-editing.png`, fullPage: true });
+  await shot(page, 'cadence-editing', { fullPage: true });
 
   const bar = page.getByRole('region', { name: 'Unsaved changes' });
   await bar.getByRole('button', { name: 'Save changes' }).click();
@@ -140,7 +140,7 @@ async function ownerWalk(page: Page, contentName: string) {
   await expect(repsAgain.getByText('Maya Lindgren')).toBeVisible();
   await expect(repsAgain.getByText('Theo Baptiste')).toBeVisible();
   await expect(repsAgain.getByText('Priya Natarajan')).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/cadence-saved.png`, fullPage: true });
+  await shot(page, 'cadence-saved', { fullPage: true });
 
   // And the list shows ads on and the two reps.
   await page.getByRole('link', { name: 'Cadences' }).first().click();
@@ -192,7 +192,7 @@ test.describe('cadences (issue 7)', () => {
     for (const name of ['Pause', 'Resume', 'Activate', 'Finish', 'Sync now', 'Add content to Day 1'])
       await expect(page.getByRole('button', { name })).toHaveCount(0);
     await expect(page.getByRole('combobox', { name: 'Sales reps' })).toHaveCount(0);
-    await page.screenshot({ path: `${SHOTS}/cadence-read-only.png`, fullPage: true });
+    await shot(page, 'cadence-read-only', { fullPage: true });
     // The server agrees: a write is refused.
     const id = new URL(page.url()).pathname.split('/').pop();
     const res = await api(page.request, 'PUT', `/sc/cadence/${id}`, { is_super: true }, CLIENTS.acme);
@@ -209,7 +209,7 @@ test.describe('sales reps (issue 7)', () => {
     const row = table.getByRole('row', { name: 'Owen Castillo' });
     await expect(row).toBeVisible();
     await expect(table.getByRole('columnheader', { name: 'Active targets' })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/sales-reps.png`, fullPage: true });
+    await shot(page, 'sales-reps', { fullPage: true });
 
     const title = `Head of Partnerships ${Date.now() % 10_000}`;
     await row.getByRole('button', { name: 'Edit Owen Castillo' }).click();
@@ -219,7 +219,7 @@ test.describe('sales reps (issue 7)', () => {
     await drawer.getByRole('button', { name: 'Save' }).click();
     await expect(drawer.getByText(/Enter a web address/)).toBeVisible();
     await drawer.getByLabel('Calendar URL').fill('https://cal.example.com/owen');
-    await page.screenshot({ path: `${SHOTS}/sales-rep-drawer.png`, fullPage: true });
+    await shot(page, 'sales-rep-drawer', { fullPage: true });
     await drawer.getByRole('button', { name: 'Save' }).click();
     await expect(drawer).toHaveCount(0);
     await expect(row.getByText(title)).toBeVisible();
@@ -262,7 +262,7 @@ test.describe('sales reps (issue 7)', () => {
     const rows = page.getByRole('table', { name: 'Sales reps' }).getByRole('row');
     await expect(rows.nth(1)).toHaveAccessibleName('Theo Baptiste');
     await expect(rows.nth(2)).toHaveAccessibleName('Maya Lindgren');
-    await page.screenshot({ path: `${SHOTS}/sales-reps-photo.png`, fullPage: true });
+    await shot(page, 'sales-reps-photo', { fullPage: true });
   });
 });
 
@@ -335,6 +335,6 @@ test.describe('sync a cadence (issue 7)', () => {
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await page.getByRole('button', { name: 'Sync now' }).click();
     await expect(page.getByText('Synced just now')).toBeVisible({ timeout: 30_000 });
-    await page.screenshot({ path: `${SHOTS}/cadence-salesloft.png`, fullPage: true });
+    await shot(page, 'cadence-salesloft', { fullPage: true });
   });
 });

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, pngOf, signInAs, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 8, the content studio in the browser: the ad creative editor with its live preview at the
@@ -10,7 +11,6 @@ import { CLIENTS, SAM, pngOf, signInAs, signInTo } from './support.ts';
  * photographed into test-results/content-studio.
  */
 
-const SHOTS = 'test-results/content-studio';
 const AGENCY = CLIENTS.agency;
 
 /** Waits until every image in `scope` has loaded real pixels. */
@@ -50,13 +50,13 @@ test.describe('content studio (issue 8)', () => {
     // may have added ads to this client already: the seed's two are the least there can be.
     await expect(list.locator('img').nth(1)).toBeVisible();
     await expectImagesLoaded(list.locator('img'), await list.locator('img').count());
-    await page.screenshot({ path: `${SHOTS}/content-list.png`, fullPage: true });
+    await shot(page, 'content-list', { fullPage: true });
 
     const name = `Launch ${Date.now()}`;
     await page.getByRole('button', { name: 'New ad' }).click();
     const dialog = page.getByRole('dialog', { name: 'New ad creative' });
     await dialog.getByLabel('Name').fill(name);
-    await page.screenshot({ path: `${SHOTS}/content-new.png` });
+    await shot(page, 'content-new');
     await dialog.getByRole('button', { name: 'Create and edit' }).click();
     await expect(page).toHaveURL(/\/content\/[0-9a-f-]{36}\?client_id=/);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -85,7 +85,7 @@ test.describe('content studio (issue 8)', () => {
     const accent = page.getByRole('textbox', { name: 'Accent' });
     await accent.fill('#GGGGGG');
     await expect(page.getByText('This is not a valid hex color')).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/ad-editor-bad-colour.png`, fullPage: true });
+    await shot(page, 'ad-editor-bad-colour', { fullPage: true });
     await accent.fill('#ffb400');
     await expect(page.getByText('This is not a valid hex color')).toHaveCount(0);
 
@@ -106,13 +106,13 @@ test.describe('content studio (issue 8)', () => {
     expect(natural).toEqual(['1080x1080', '1200x628', '728x90', '300x250']);
     // Close the colour picker before the photograph.
     await page.getByRole('heading', { level: 1, name }).click();
-    await page.screenshot({ path: `${SHOTS}/ad-editor.png`, fullPage: true });
+    await shot(page, 'ad-editor', { fullPage: true });
 
     // Publishing without a landing page is refused, naming the field.
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByText('Not published yet')).toBeVisible();
     await expect(page.getByText(/This is required to publish: choose a landing page/)).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/ad-editor-publish-refused.png`, fullPage: true });
+    await shot(page, 'ad-editor-publish-refused', { fullPage: true });
 
     await page.getByRole('combobox', { name: 'Landing page' }).click();
     await page.getByRole('option', { name: 'Growth audit' }).click();
@@ -120,7 +120,7 @@ test.describe('content studio (issue 8)', () => {
     await expect(page.getByText('The ad is published: cadence days can show it.')).toBeVisible();
     await expect(page.getByLabel('Status: Published')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Publish' })).toHaveCount(0);
-    await page.screenshot({ path: `${SHOTS}/ad-editor-published.png`, fullPage: true });
+    await shot(page, 'ad-editor-published', { fullPage: true });
 
     // Saved: a reload shows what was typed, and the list shows it published.
     await page.reload();
@@ -138,7 +138,7 @@ test.describe('content studio (issue 8)', () => {
     await page.goto(`/content?client_id=${AGENCY}`);
     await page.getByText('Archived', { exact: true }).click();
     await expect(list.getByRole('row', { name })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/content-archived.png`, fullPage: true });
+    await shot(page, 'content-archived', { fullPage: true });
   });
 
   test('build a landing page, save it, open its public URL in a fresh browser context', async ({
@@ -151,7 +151,7 @@ test.describe('content studio (issue 8)', () => {
     await expect(
       page.getByRole('table', { name: 'Landing pages' }).getByRole('row', { name: 'Growth audit' }),
     ).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/landing-pages.png`, fullPage: true });
+    await shot(page, 'landing-pages', { fullPage: true });
 
     const name = `Robots page ${Date.now()}`;
     await page.getByRole('button', { name: 'New landing page' }).click();
@@ -175,10 +175,10 @@ test.describe('content studio (issue 8)', () => {
     const frame = page.frameLocator('iframe[title="Landing page preview"]');
     await expect(frame.getByText('Robots that ship by Friday')).toBeVisible();
     await expect(frame.locator('strong', { hasText: 'guaranteed' })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/landing-page-editor.png`, fullPage: true });
+    await shot(page, 'landing-page-editor', { fullPage: true });
     await page.getByText('Mobile', { exact: true }).click();
     await expect(frame.getByText('Robots that ship by Friday')).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/landing-page-editor-mobile.png`, fullPage: true });
+    await shot(page, 'landing-page-editor-mobile', { fullPage: true });
 
     const href = await page.getByRole('link', { name: 'Open' }).getAttribute('href');
     expect(href).toMatch(/^\/lp\/[1-9A-HJ-NP-Za-km-z]+$/);
@@ -194,7 +194,7 @@ test.describe('content studio (issue 8)', () => {
     ).toBeVisible();
     await expect(publicPage.getByText('Three reasons teams choose us.')).toBeVisible();
     await expect(publicPage.getByRole('link', { name: /Talk to us/ }).first()).toBeVisible();
-    await publicPage.screenshot({ path: `${SHOTS}/landing-page-public.png`, fullPage: true });
+    await shot(publicPage, 'landing-page-public', { fullPage: true });
     await visitor.close();
   });
 
@@ -207,7 +207,7 @@ test.describe('content studio (issue 8)', () => {
     await expect(
       page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Brand & website' }),
     ).toHaveAttribute('aria-current', 'page');
-    await page.screenshot({ path: `${SHOTS}/website-settings.png`, fullPage: true });
+    await shot(page, 'website-settings', { fullPage: true });
 
     await upload(page, page.getByRole('button', { name: 'Upload logo' }), {
       name: 'fake.png',
@@ -217,7 +217,7 @@ test.describe('content studio (issue 8)', () => {
     await expect(
       page.getByText('“fake.png” was not uploaded: it is not a PNG, JPEG, GIF or WebP image.'),
     ).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/website-upload-refused.png`, fullPage: true });
+    await shot(page, 'website-upload-refused', { fullPage: true });
 
     await upload(page, page.getByRole('button', { name: 'Upload logo' }), {
       name: 'logo.png',
@@ -232,7 +232,7 @@ test.describe('content studio (issue 8)', () => {
     await page.reload();
     await expect(page.getByRole('img', { name: 'Logo' }).first()).toHaveAttribute('src', /^\/files\//);
     await expectImagesLoaded(page.getByRole('img', { name: 'Logo' }), 2);
-    await page.screenshot({ path: `${SHOTS}/website-settings-logo.png`, fullPage: true });
+    await shot(page, 'website-settings-logo', { fullPage: true });
   });
 
   test('/client-settings/facebook shows a Facebook-style post of a published ad', async ({ page }) => {
@@ -244,7 +244,7 @@ test.describe('content studio (issue 8)', () => {
     await expectImagesLoaded(post.getByRole('img', { name: /at 1200x628$/ }), 1);
     await page.getByRole('textbox', { name: 'Page name' }).fill('Northwind Growth');
     await expect(post.getByText('Northwind Growth')).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/facebook-settings.png`, fullPage: true });
+    await shot(page, 'facebook-settings', { fullPage: true });
     await page.goto(`/client-settings?client_id=${AGENCY}`);
     await expect(page).toHaveURL(/\/client-settings\/website\?client_id=/);
   });
@@ -261,7 +261,7 @@ test.describe('content studio (issue 8)', () => {
       await page.getByRole('textbox', { name: 'Domain', exact: true }).fill('https://nope');
       await page.getByRole('button', { name: 'Add domain' }).click();
       await expect(page.getByText(/must be a host name such as go\.example\.com/)).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/domain-empty.png`, fullPage: true });
+      await shot(page, 'domain-empty', { fullPage: true });
       const domain = `go-${Date.now()}.acme-robotics.example`;
       await page.getByRole('textbox', { name: 'Domain', exact: true }).fill(domain);
       await page.getByRole('button', { name: 'Add domain' }).click();
@@ -281,7 +281,7 @@ test.describe('content studio (issue 8)', () => {
           .filter({ hasText: domain })
           .or(page.getByText(/The DNS lookup timed out|DNS did not answer/)),
       ).toBeVisible({ timeout: 20_000 });
-      await page.screenshot({ path: `${SHOTS}/domain-set.png`, fullPage: true });
+      await shot(page, 'domain-set', { fullPage: true });
       await page.getByRole('button', { name: 'Remove' }).click();
       await page
         .getByRole('dialog', { name: 'Remove the domain?' })
@@ -305,10 +305,10 @@ test.describe('content studio (issue 8)', () => {
       page.getByRole('group', { name: 'Ad preview at four sizes' }).getByRole('img'),
       4,
     );
-    await page.screenshot({ path: `${SHOTS}/ad-editor-read-only.png`, fullPage: true });
+    await shot(page, 'ad-editor-read-only', { fullPage: true });
     await page.goto(`/client-settings/website?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('note')).toContainText('permission to change the settings');
     await expect(page.getByRole('button', { name: 'Upload logo' })).toHaveCount(0);
-    await page.screenshot({ path: `${SHOTS}/website-settings-read-only.png`, fullPage: true });
+    await shot(page, 'website-settings-read-only', { fullPage: true });
   });
 });

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 16 in the browser: an owner connects HubSpot (the fake on loopback, started by the global
@@ -24,7 +25,7 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   }
   // This installation has no Salesforce app: not offered (issue 42 item 3).
   await expect(page.getByText('Salesforce', { exact: true })).toHaveCount(0);
-  await page.screenshot({ path: 'test-results/crm-connections.png', fullPage: true });
+  await shot(page, 'crm-connections', { fullPage: true });
 
   await page.goto(`/settings/integrations/hubspot?client_id=${clientId}`);
   await expect(page.getByRole('heading', { name: 'HubSpot', level: 1 })).toBeVisible();
@@ -56,7 +57,7 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   // Owners with their (here unmapped) sales reps, and the activity definitions.
   await expect(page.getByRole('table', { name: 'CRM owners' }).getByRole('row')).toHaveCount(3);
   await expect(page.getByRole('heading', { name: 'Activity definitions' })).toBeVisible();
-  await page.screenshot({ path: 'test-results/crm-hubspot.png', fullPage: true });
+  await shot(page, 'crm-hubspot', { fullPage: true });
 
   // Issue 38: the ad fields' panel works for a CRM connection too. Rally creates the two contact
   // properties in HubSpot (the fake keeps HubSpot's rules: a property group, the schema scope).
@@ -69,7 +70,7 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(adFields.getByRole('switch', { name: 'Write the fields' })).toBeChecked();
   await expect(adFields.getByText(/written · \d+ waiting/)).toBeVisible();
   await adFields.scrollIntoViewIfNeeded();
-  await adFields.screenshot({ path: 'test-results/crm-hubspot-ad-fields.png' });
+  await shot(adFields, 'crm-hubspot-ad-fields');
 
   // The synced deals with their stages, in the reports (off for a new client until the owner turns it on).
   await page.goto(`/reports?tab=opportunities&client_id=${clientId}`);
@@ -81,7 +82,7 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await page.goto(`/settings/integrations/marketo?client_id=${clientId}`);
   await expect(page.getByRole('region', { name: 'Marketo credentials' })).toBeVisible();
   await expect(page.getByLabel('REST API endpoint')).toBeVisible();
-  await page.screenshot({ path: 'test-results/crm-marketo.png', fullPage: true });
+  await shot(page, 'crm-marketo', { fullPage: true });
 
   // This server has no Salesforce app: issue 42 item 3 offers no connect step (its login choice,
   // issue 40 item 2, is covered by the web unit test and login.test.ts), and says so in plain words.
@@ -91,5 +92,5 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(sf.getByRole('radiogroup', { name: 'Where does your org log in?' })).toHaveCount(0);
   await expect(sf.getByRole('button', { name: 'Connect Salesforce' })).toHaveCount(0);
   await expect(sf).not.toContainText('SALESFORCE_CLIENT_ID');
-  await sf.screenshot({ path: 'test-results/crm-salesforce-not-set-up.png' });
+  await shot(sf, 'crm-salesforce-not-set-up');
 });

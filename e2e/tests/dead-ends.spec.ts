@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, registerViaApi, signInTo, unique } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 item 15, dead ends, clicked through as a person would at desktop and phone width: the
@@ -10,10 +10,6 @@ import { CLIENTS, api, registerViaApi, signInTo, unique } from './support.ts';
  * cadence, "Prepare file" links to Export files, and a webhook's "Retrying" badge is read whole.
  * Screenshots go to E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string, fullPage = true) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
-};
 
 for (const [label, viewport] of [
   ['desktop', { width: 1280, height: 800 }],
@@ -83,7 +79,7 @@ for (const [label, viewport] of [
       const panel = page.getByRole('region', { name: 'Export files' });
       await expect(panel).toBeFocused();
       await expect(panel).toBeInViewport();
-      await shot(page, `prepare-file-${label}`, false);
+      await shot(page, `prepare-file-${label}`, { fullPage: false });
     });
 
     test("a retrying webhook delivery's badge reads whole beside a long answer", async ({ page }) => {

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 39 "The demo gets a connected network … so a new user sees the channel working on
@@ -16,13 +17,13 @@ test('the demo user finds Meta connected and a live campaign with four weeks of 
   await expect(card.getByText('Ana Marketer')).toBeVisible();
   await expect(page.locator('input[value="Northwind Ads (USD)"]')).toBeVisible();
   await expect(card.getByRole('button', { name: 'Connect Meta' })).toHaveCount(0);
-  await page.screenshot({ path: 'test-results/demo-network-settings.png', fullPage: true });
+  await shot(page, 'demo-network-settings', { fullPage: true });
 
   // Reports list the network campaigns beside the ads' own; the live one opens its page.
   await page.goto(`/reports?client_id=${CLIENTS.agency}&tab=engagement&view=content`);
   const networks = page.getByRole('table', { name: 'Network campaigns' });
   await expect(networks.getByRole('link', { name: 'Growth audit launch' })).toBeVisible({ timeout: 30_000 });
-  await page.screenshot({ path: 'test-results/demo-network-reports.png', fullPage: true });
+  await shot(page, 'demo-network-reports', { fullPage: true });
   await networks.getByRole('link', { name: 'Engaged accounts · always on' }).click();
   await expect(page).toHaveURL(/\/network-campaigns\/[0-9a-f-]{36}\?client_id=/);
   const results = page.getByRole('region', { name: 'Results' });
@@ -37,10 +38,10 @@ test('the demo user finds Meta connected and a live campaign with four weeks of 
       .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
       .toBe(true);
   }
-  await page.screenshot({ path: 'test-results/demo-network-campaign.png', fullPage: true });
+  await shot(page, 'demo-network-campaign', { fullPage: true });
 
   // Revenue: the return line names the network spend beside Rally's fee.
   await page.goto(`/revenue?client_id=${CLIENTS.agency}`);
   await expect(page.getByText(/network spend/).first()).toBeVisible({ timeout: 30_000 });
-  await page.screenshot({ path: 'test-results/demo-network-revenue.png', fullPage: true });
+  await shot(page, 'demo-network-revenue', { fullPage: true });
 });

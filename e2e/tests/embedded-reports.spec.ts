@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Another tool's page that frames `src`: a real server on 127.0.0.1 (another origin than Rally's
@@ -31,7 +32,7 @@ async function otherTool(src: string): Promise<{ url: string; close: () => Promi
 test('the owner shares a report as a link, others open and embed it, then it is revoked', async ({
   page,
   browser,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   await signInTo(page, `/reports?client_id=${CLIENTS.acme}&tab=shared`);
   const name = `Board summary ${Date.now()}`;
@@ -45,7 +46,7 @@ test('the owner shares a report as a link, others open and embed it, then it is 
   const row = page.getByRole('table', { name: 'Shared links' }).getByRole('row', { name: new RegExp(name) });
   await expect(row).toContainText('active');
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: testInfo.outputPath('embedded-reports-panel.png'), fullPage: true });
+  await shot(page, 'embedded-reports-panel', { fullPage: true });
   const panelAxe = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
@@ -64,7 +65,7 @@ test('the owner shares a report as a link, others open and embed it, then it is 
   const impressions = viewer.getByText('Impressions').locator('xpath=..');
   await expect(impressions).toContainText(/\d/);
   await expect(viewer.getByRole('banner')).toHaveCount(0);
-  await viewer.screenshot({ path: testInfo.outputPath('embedded-report.png'), fullPage: true });
+  await shot(viewer, 'embedded-report', { fullPage: true });
   const axe = await new AxeBuilder({ page: viewer })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
@@ -76,7 +77,7 @@ test('the owner shares a report as a link, others open and embed it, then it is 
   await wiki.goto(tool.url);
   const frame = wiki.frameLocator('iframe[title="Rally report"]');
   await expect(frame.getByRole('heading', { level: 1, name })).toBeVisible();
-  await wiki.screenshot({ path: testInfo.outputPath('embedded-report-framed.png') });
+  await shot(wiki, 'embedded-report-framed');
   await tool.close();
 
   // Revoked: the link stops working at once.
@@ -86,7 +87,7 @@ test('the owner shares a report as a link, others open and embed it, then it is 
   await viewer.reload();
   await expect(viewer.getByRole('heading', { level: 1, name: 'This link no longer works' })).toBeVisible();
   await expect(viewer.getByText(/has been revoked/)).toBeVisible();
-  await viewer.screenshot({ path: testInfo.outputPath('embedded-report-revoked.png') });
+  await shot(viewer, 'embedded-report-revoked');
   expect(errors).toEqual([]);
   await guest.close();
 });

@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, importCadence, signInAs } from './support.ts';
 import { openProspectDrawer, prospectBrowser, showAdsOnDay, tagsIn } from './tag-walk.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 7 end to end: "an owner switches ads on for a cadence, assigns content to day 2, opens a
@@ -15,7 +16,6 @@ import { openProspectDrawer, prospectBrowser, showAdsOnDay, tagsIn } from './tag
  * Acme's seeded ad "Picks per hour", which no suite edits (apps/server/src/modules/content/demo.ts).
  */
 
-const SHOTS = 'test-results';
 const ACME = CLIENTS.acme;
 /** One of Acme's two seeded published ads; its clicks land on Acme's seeded landing page. */
 const CONTENT = 'Picks per hour';
@@ -38,7 +38,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
 
   // The cadence screen: ads are off for a newly imported cadence; switch them on, content on day 2.
   await showAdsOnDay(page, ACME, cadence, 2, CONTENT);
-  await page.screenshot({ path: `${SHOTS}/walk-cadence.png`, fullPage: true });
+  await shot(page, 'walk-cadence', { fullPage: true });
 
   // The feed, open in its own tab; the page must not reload.
   const feed = await page.context().newPage();
@@ -63,8 +63,8 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   await expect(tags.getByRole('link', { name: /Open ad/ })).toHaveAttribute('href', adTag);
   await expect(tags.getByRole('button', { name: `Copy Ad tag, ${cadence}` })).toBeVisible();
   await expect(tags.getByRole('button', { name: `Copy Click tag, ${cadence}` })).toBeVisible();
-  await drawer.screenshot({ path: `${SHOTS}/walk-drawer-tags.png` });
-  await page.screenshot({ path: `${SHOTS}/walk-drawer.png` });
+  await shot(drawer, 'walk-drawer-tags');
+  await shot(page, 'walk-drawer');
 
   // The prospect sees the ad (a 200 PNG: day 2's content) and clicks it (302 to the landing page).
   const visitor = await prospectBrowser(browser, baseURL!);
@@ -74,7 +74,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
     expect(ad?.status()).toBe(200);
     expect(ad?.headers()['content-type']).toBe('image/png');
     expect((await ad!.body()).subarray(1, 4).toString('ascii')).toBe('PNG');
-    await seen.screenshot({ path: `${SHOTS}/walk-ad.png` });
+    await shot(seen, 'walk-ad');
 
     // A person looks at the ad before clicking it: a click within a second of the image fetch is
     // part of a mail scanner's burst and is not counted (decision 0017).
@@ -85,7 +85,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
     expect((await redirect!.response())?.status()).toBe(302);
     expect(seen.url()).toMatch(new RegExp(`/lp/[1-9A-HJ-NP-Za-km-z]+\\?t=${token}$`));
     expect(clicked?.status()).toBe(200);
-    await seen.screenshot({ path: `${SHOTS}/walk-landing.png` });
+    await shot(seen, 'walk-landing');
   } finally {
     await visitor.close();
   }
@@ -99,7 +99,7 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   await expect(clickItem).toContainText('rep Maya Lindgren');
   await expect(superItem).toContainText('just now');
   expect(await feed.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
-  await feed.screenshot({ path: `${SHOTS}/walk-feed.png`, fullPage: true });
+  await shot(feed, 'walk-feed', { fullPage: true });
   expect(feedErrors).toEqual([]);
 
   // And the prospect is super in that cadence now, with the impression and the click counted.

@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 item 8, formats and words, read as a person would at desktop and phone width: a shared
@@ -9,10 +9,6 @@ import { CLIENTS, SAM, signInTo } from './support.ts';
  * content.write); a switch labelled for what it does, its state said beside it; "Superprospects
  * expected". Screenshots go to E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
 const US_DAY = /[A-Z][a-z]{2} \d{1,2}, \d{4}/;
 const OTHER_DAY = /\b\d{1,2} [A-Z][a-z]{2} \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{2}\/\d{2}\/\d{4}\b/;
 

@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { SAM, expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
 import type { Page } from '@playwright/test';
+import { shot } from './shots.ts';
 
 /**
  * Issue 6 in the browser: a new client connects a sequence platform (the Salesloft fake on loopback,
@@ -36,7 +37,7 @@ test.describe('onboarding and connections (issue 6)', () => {
     await expect(page.getByText(`${count} of ${count} selected`)).toBeVisible();
     await reps.getByRole('checkbox').nth(1).uncheck();
     await expect(page.getByText(`${count - 1} of ${count} selected`)).toBeVisible();
-    await page.screenshot({ path: 'test-results/onboarding-reps.png', fullPage: true });
+    await shot(page, 'onboarding-reps', { fullPage: true });
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'You are all set' })).toBeVisible({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Go to the feed' }).click();
@@ -48,7 +49,7 @@ test.describe('onboarding and connections (issue 6)', () => {
     await expect(card.getByText('Active', { exact: true })).toBeVisible();
     await expect(card.getByText(/Last synced/)).toBeVisible();
     await expect(card.getByRole('img', { name: 'Salesloft logo' })).toBeVisible();
-    await page.screenshot({ path: 'test-results/connections.png', fullPage: true });
+    await shot(page, 'connections', { fullPage: true });
     await card.getByRole('button', { name: 'Sync now' }).click();
     await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: 30_000 });
     await card.getByRole('button', { name: 'Disconnect' }).click();
@@ -91,7 +92,7 @@ test.describe('onboarding and connections (issue 6)', () => {
     await expect(
       problems.getByRole('row', { name: /4 Cadence day must be a whole number of at least 1/ }),
     ).toBeVisible();
-    await page.screenshot({ path: 'test-results/onboarding-mapping.png', fullPage: true });
+    await shot(page, 'onboarding-mapping', { fullPage: true });
     await page.getByRole('button', { name: 'Import 2 rows' }).click();
     await expect(page.getByText('2 rows imported')).toBeVisible({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Continue', exact: true }).click();

@@ -1,12 +1,12 @@
 import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /** The demo marketing manager of Acme (apps/server/src/db/seed.ts). */
 const MORGAN = { email: 'morgan@rally.test', password: 'rally-demo-2026', name: 'Morgan Lee' };
 const PROSPECT_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const SHOTS = 'test-results';
 
 /** A browser of the prospect: no Rally session, a desktop browser's user agent. */
 async function prospectBrowser(browser: Browser, baseURL: string) {
@@ -57,7 +57,7 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Add a rule to Aware' }).click();
   await expect(page.getByLabel('Value of rule 1 of Aware')).toHaveValue('1');
-  await page.screenshot({ path: `${SHOTS}/journey-builder.png`, fullPage: true });
+  await shot(page, 'journey-builder', { fullPage: true });
   await page.getByRole('button', { name: 'Save journey' }).click();
 
   // The journey view: every account starts in Cold.
@@ -92,7 +92,7 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
   await expect(moves.getByRole('row').filter({ hasText: 'Aware' }).first()).toContainText('Cold');
   if (member.company_name) await expect(moves).toContainText(member.company_name);
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
-  await page.screenshot({ path: `${SHOTS}/journey-view.png`, fullPage: true });
+  await shot(page, 'journey-view', { fullPage: true });
 
   // The cohort page shows each member's stage.
   await page.goto(`/cohorts/${cohortId}?client_id=${CLIENTS.acme}`);

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 45: the lift report on Revenue, as an owner and as an SDR would meet it. The suite's server
@@ -19,7 +20,6 @@ async function expectNoAxeViolations(page: Page) {
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);
 }
-const SHOTS = process.env.E2E_SHOTS_DIR;
 
 for (const [label, viewport] of [
   ['desktop', { width: 1280, height: 800 }],
@@ -60,7 +60,7 @@ for (const [label, viewport] of [
         page.getByText(/: 20 % of the prospects entering from now on are held out\./),
       ).toBeVisible();
       await expect(input).toHaveValue('20');
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/lift-${label}.png`, fullPage: true });
+      await shot(page, `lift-${label}`, { fullPage: true });
       await expectNoAxeViolations(page);
 
       // The compare list offers the cadence now that it has a share.

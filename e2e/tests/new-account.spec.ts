@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { registerViaApi, unique } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 item 5, a new account is not a wall, clicked through as a person would at desktop and phone
@@ -10,10 +11,6 @@ import { registerViaApi, unique } from './support.ts';
  * drafted before anything is connected; Revenue says what to connect instead of $0. Axe finds nothing.
  * Screenshots go to E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
 const axe = async (page: Page) =>
   (
     await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()

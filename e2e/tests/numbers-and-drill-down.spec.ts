@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 items 6, 7 and 10, clicked through as an agency owner would at desktop and phone width:
@@ -10,10 +11,6 @@ import { CLIENTS, api, signInTo } from './support.ts';
  * record, and charts that read right. Each screen opened is checked with axe (0 violations).
  * Screenshots go to E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 async function expectNoAxeViolations(page: Page) {
   const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();

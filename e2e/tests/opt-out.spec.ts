@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, importCadence, signInAs } from './support.ts';
 import { impressionsCell, openProspectDrawer, prospectBrowser, showAdsOnDay, tagsIn } from './tag-walk.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 44's opt-out in Chromium: "a prospect opens an ad, follows 'Why am I seeing this?', stops the
@@ -10,7 +11,6 @@ import { impressionsCell, openProspectDrawer, prospectBrowser, showAdsOnDay, tag
  */
 const ACME = CLIENTS.acme;
 const CONTENT = 'Picks per hour';
-const SHOTS = 'test-results';
 test.describe.configure({ timeout: 180_000 });
 
 test('a prospect stops the ads from the landing page; the tag then serves the neutral image and counts nothing, and a re-import keeps them out', async ({
@@ -49,10 +49,10 @@ test('a prospect stops the ads from the landing page; the tag then serves the ne
     await expect(seen.getByText(/This ad was shown to you by/)).toBeVisible();
     await expect(seen.getByText('Acme Robotics').first()).toBeVisible();
     expect(await seen.content()).not.toContain(email);
-    await seen.screenshot({ path: `${SHOTS}/opt-out-why.png`, fullPage: true });
+    await shot(seen, 'opt-out-why', { fullPage: true });
     await seen.getByRole('button', { name: 'Stop showing me these ads' }).click();
     await expect(seen.getByText(/You will not see these ads again/)).toBeVisible();
-    await seen.screenshot({ path: `${SHOTS}/opt-out-done.png`, fullPage: true });
+    await shot(seen, 'opt-out-done', { fullPage: true });
 
     // The same tag now serves the neutral image, every time.
     for (let i = 0; i < 2; i++) {
@@ -71,7 +71,7 @@ test('a prospect stops the ads from the landing page; the tag then serves the ne
   await page.goto(`/settings/suppressions?client_id=${ACME}`);
   await page.getByRole('textbox', { name: 'Search addresses' }).fill(email);
   await expect(page.getByRole('cell', { name: email, exact: true })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/opt-out-list.png`, fullPage: true });
+  await shot(page, 'opt-out-list', { fullPage: true });
 
   // An import of the same person into another cadence: skipped and counted as suppressed.
   const again = await importCadence(page.request, ACME, `${cadence} again`, who);

@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures.ts';
 import { CLIENTS, api, importCadence, signInAs } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 item 1: a person opens the seeded ad and sees its tag as words with a fallback, never
@@ -24,7 +25,7 @@ test('the seeded ad shows its tag as {{Label | fallback}}, and a render without 
   for (const box of await page.getByRole('textbox').all()) {
     expect(await box.inputValue()).not.toMatch(/<span|data-id/);
   }
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/ad-editor.png`, fullPage: true });
+  await shot(page, 'ad-editor', { fullPage: true });
 
   // The cadence page's e-mail ad: rendered for no one in particular.
   const stamp = Date.now().toString(36);
@@ -52,6 +53,6 @@ test('the seeded ad shows its tag as {{Label | fallback}}, and a render without 
   await expect(panel.getByRole('img', { name: /e-mail ad/ })).toHaveJSProperty('naturalWidth', 1200);
   if (SHOTS) {
     await panel.scrollIntoViewIfNeeded();
-    await panel.screenshot({ path: `${SHOTS}/cadence-email-ad.png` });
+    await shot(panel, 'cadence-email-ad');
   }
 });

@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
 import type { Page } from '@playwright/test';
+import { shot } from './shots.ts';
 
 /**
  * Issue 7 in the browser: "/prospects — a paged, sortable, searchable list (name, company, email,
@@ -10,7 +11,6 @@ import type { Page } from '@playwright/test';
  * (apps/server/src/db/demo/prospects.csv), its engagement from the demo seed.
  */
 
-const SHOTS = 'test-results';
 const NORTHWIND = CLIENTS.agency;
 
 test.describe.configure({ timeout: 90_000 });
@@ -24,7 +24,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
   await expect(page.getByRole('heading', { name: 'Prospects', level: 1 })).toBeVisible();
   await expect(rows(page).first()).toBeVisible({ timeout: 20_000 });
   expect(await rows(page).count()).toBeGreaterThan(20);
-  await page.screenshot({ path: `${SHOTS}/prospects-list.png`, fullPage: true });
+  await shot(page, 'prospects-list', { fullPage: true });
 
   // Paging: 50 a page; the demo CSV has 60 people.
   await expect(rows(page)).toHaveCount(50);
@@ -49,7 +49,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
   await expect(rows(page)).toHaveCount(1);
   await search.fill('no such prospect anywhere');
   await expect(page.getByText('No prospects match')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/prospects-no-match.png` });
+  await shot(page, 'prospects-no-match');
   await page.getByRole('button', { name: 'Clear search and filters' }).click();
   await expect(search).toHaveValue('');
   await expect(rows(page).first()).toBeVisible();
@@ -75,7 +75,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
       return values.length > 1 && values.every((v, i) => i === 0 || values[i - 1]! >= v) && values[0]! > 0;
     })
     .toBe(true);
-  await page.screenshot({ path: `${SHOTS}/prospects-filtered-sorted.png`, fullPage: true });
+  await shot(page, 'prospects-filtered-sorted', { fullPage: true });
 
   // The drawer: each cadence entry with assignee, engagements, impressions and super date.
   await page.goto(`/prospects?client_id=${NORTHWIND}`);
@@ -95,7 +95,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
     'Impressions',
     'Super date',
   ]);
-  await page.screenshot({ path: `${SHOTS}/prospects-drawer.png` });
+  await shot(page, 'prospects-drawer');
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
 });
@@ -115,7 +115,7 @@ test('feed: headline cards, the activity list, and a new item pushed live withou
   await expect(activity.locator('li').first()).toBeVisible();
   await expect(activity).toContainText(/became a superprospect|clicked an ad/);
   await expect(activity.locator('li').first()).toContainText(/ago|just now/);
-  await page.screenshot({ path: `${SHOTS}/feed.png`, fullPage: true });
+  await shot(page, 'feed', { fullPage: true });
   // Paged by page and page_size (SPEC.md §9): 20 at first, "Load more" for the rest.
   const first = (await (
     await page.request.get('/sc/dashboard/feed/data?page_size=20', { headers: { 'x-client-id': NORTHWIND } })
@@ -156,7 +156,7 @@ test('feed: headline cards, the activity list, and a new item pushed live withou
   await expect(item).toContainText('1 row imported');
   await expect(item).toContainText('just now');
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
-  await page.screenshot({ path: `${SHOTS}/feed-live-import.png`, fullPage: true });
+  await shot(page, 'feed-live-import', { fullPage: true });
 
   // And under All, at the top.
   await page.getByText('All', { exact: true }).click();
@@ -176,7 +176,7 @@ test('feed: the setup checklist names what blocks results and links to the scree
   await expect(
     page.getByText(/has no photo: their prospects' ads and landing pages show initials/),
   ).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/feed-setup-checklist.png`, fullPage: true });
+  await shot(page, 'feed-setup-checklist', { fullPage: true });
   await panel.getByRole('link', { name: 'Add photos' }).click();
   await expect(page).toHaveURL(new RegExp(`/client-settings/sales-reps\\?client_id=${CLIENTS.acme}$`));
   await expect(page.getByRole('heading', { name: 'Sales reps', level: 1 })).toBeVisible();

@@ -5,6 +5,7 @@ import { sampleLogoPng, samplePortraitPng } from '../../apps/server/src/modules/
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, signInAs } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 8, the server-rendered pages in Chromium: "/lp/{base58} | Landing page by base58 id, empty
@@ -13,7 +14,6 @@ import { CLIENTS, api, signInAs } from './support.ts';
  * through every HTML and text field of the API, and nothing of it runs on the public page.
  */
 
-const SHOTS = 'test-results';
 /** Northwind's seeded landing page (apps/server/src/modules/content/demo.ts). */
 const DEMO_PAGE = `/lp/${uuidToBase58('6f1c2a8e-4b1d-4c3a-9e51-0a7d2c100101')}`;
 
@@ -227,7 +227,7 @@ test.describe('public pages (issue 8)', () => {
         expect(
           await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
         ).toEqual([w, h]);
-        await image.screenshot({ path: `${SHOTS}/ad-template-${templateId}-${size}.png` });
+        await shot(image, `ad-template-${templateId}-${size}`);
       }
     }
 
@@ -271,16 +271,16 @@ test.describe('public pages (issue 8)', () => {
     );
     await expect(visit.page.getByRole('img', { name: 'Jane Cooper' })).toBeVisible();
     await visit.page.setViewportSize({ width: 1280, height: 900 });
-    await visit.page.screenshot({ path: `${SHOTS}/landing-page-desktop.png`, fullPage: true });
+    await shot(visit.page, 'landing-page-desktop', { fullPage: true });
     await visit.page.setViewportSize({ width: 390, height: 844 });
-    await visit.page.screenshot({ path: `${SHOTS}/landing-page-phone.png`, fullPage: true });
+    await shot(visit.page, 'landing-page-phone', { fullPage: true });
     await visit.context.close();
 
     // The demo's seeded page, as a prospect would see it (no token: its tags read their fallback).
     const demo = await visitAsStranger(browser, baseURL!, DEMO_PAGE);
     expect(demo.response?.status()).toBe(200);
     await expect(demo.page.getByRole('heading', { level: 1 })).toHaveText('Your growth audit, there');
-    await demo.page.screenshot({ path: `${SHOTS}/landing-page-demo.png`, fullPage: true });
+    await shot(demo.page, 'landing-page-demo', { fullPage: true });
     await demo.context.close();
   });
 });

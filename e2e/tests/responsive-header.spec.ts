@@ -1,10 +1,11 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, DEMO, expectSignedIn, signInUI } from './support.ts';
+import { shot } from './shots.ts';
 
 test.describe('header on a narrow and a wide screen (SPEC.md §2 "Header and navigation", §9 layout width)', () => {
   test('at 375 px the navigation is behind a burger; the drawer navigates; switcher and account menu stay reachable', async ({
     page,
-  }, testInfo) => {
+  }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await signInUI(page, DEMO.email, DEMO.password);
     await expectSignedIn(page, DEMO.name);
@@ -15,7 +16,7 @@ test.describe('header on a narrow and a wide screen (SPEC.md §2 "Header and nav
     await expect(burger).toBeVisible();
     // Nothing in the header overflows the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: testInfo.outputPath('header-375.png'), animations: 'disabled' });
+    await shot(page, 'header-375', { animations: 'disabled' });
 
     await burger.click();
     const drawer = page.getByRole('dialog');
@@ -23,7 +24,7 @@ test.describe('header on a narrow and a wide screen (SPEC.md §2 "Header and nav
       'href',
       `/cadence?client_id=${CLIENTS.agency}`,
     );
-    await page.screenshot({ path: testInfo.outputPath('drawer-375.png'), animations: 'disabled' });
+    await shot(page, 'drawer-375', { animations: 'disabled' });
     await drawer.getByRole('link', { name: 'Clients' }).click();
     await expect(page).toHaveURL(new RegExp(`/clients\\?client_id=${CLIENTS.agency}$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Clients' })).toBeVisible();
@@ -35,15 +36,15 @@ test.describe('header on a narrow and a wide screen (SPEC.md §2 "Header and nav
 
     await header.getByRole('button', { name: 'Account menu' }).click();
     await expect(page.getByRole('menuitem', { name: 'Log out' })).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('account-375.png'), animations: 'disabled' });
+    await shot(page, 'account-375', { animations: 'disabled' });
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await expect(page).toHaveURL(/\/login$/);
-    await page.screenshot({ path: testInfo.outputPath('login-375.png'), animations: 'disabled' });
+    await shot(page, 'login-375', { animations: 'disabled' });
   });
 
   test('at 1280 px the links are inline, no burger, and the content column is 980 to 1200 px wide', async ({
     page,
-  }, testInfo) => {
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signInUI(page, DEMO.email, DEMO.password);
     await expectSignedIn(page, DEMO.name);
@@ -54,6 +55,6 @@ test.describe('header on a narrow and a wide screen (SPEC.md §2 "Header and nav
     const main = await page.locator('main > div').first().boundingBox();
     expect(main!.width).toBeGreaterThanOrEqual(980);
     expect(main!.width).toBeLessThanOrEqual(1200);
-    await page.screenshot({ path: testInfo.outputPath('header-1280.png'), animations: 'disabled' });
+    await shot(page, 'header-1280', { animations: 'disabled' });
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, signInAs, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 17: the Revenue screen on the demo data (a Salesforce-like CRM with opportunities over six
@@ -171,7 +172,7 @@ test.describe('/revenue custom period on a phone (issue 22)', () => {
     // The popover closes on its own (110 ms after the second day).
     await expect(dialog).toBeHidden();
     await expect(page.getByText(/of \d+ new opportunities/)).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath('revenue-custom-phone.png'), fullPage: true });
+    await shot(page, 'revenue-custom-phone', { fullPage: true });
   });
 });
 
@@ -201,7 +202,7 @@ test('revenue import from the app: the revenue kind, the column mapping, a dry r
   await page.getByRole('button', { name: 'Check the file' }).click();
   const report = page.getByRole('region', { name: 'Check report' });
   await expect(report).toContainText('Rows with problems');
-  await page.screenshot({ path: test.info().outputPath('revenue-import-check.png'), fullPage: true });
+  await shot(page, 'revenue-import-check', { fullPage: true });
   await page.getByRole('button', { name: 'Import 1 row' }).click();
   await expect(page.getByText('1 row imported')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('progressbar', { name: 'Import progress 100%' })).toBeVisible();

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, api, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 44: an owner makes a SCIM provisioning token in Settings › Domains, copies it from the one
@@ -18,7 +19,6 @@ async function expectNoAxeViolations(page: Page) {
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);
 }
-const SHOTS = process.env.E2E_SHOTS_DIR;
 
 for (const [label, viewport] of [
   ['desktop', { width: 1280, height: 800 }],
@@ -41,7 +41,7 @@ for (const [label, viewport] of [
       expect(secret).toMatch(/^rally_scim_[\w-]{43}$/);
       const row = panel.getByRole('row').filter({ hasText: name });
       await expect(row.getByText('Last used never')).toBeVisible();
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/scim-${label}.png`, fullPage: true });
+      await shot(page, `scim-${label}`, { fullPage: true });
       await expectNoAxeViolations(page);
 
       // The identity provider can use it.

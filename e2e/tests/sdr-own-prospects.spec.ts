@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, api, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 item 9, clicked through as the demo SDR (Sam, a sales rep at Acme) at desktop and phone
@@ -9,10 +10,6 @@ import { CLIENTS, SAM, api, signInTo } from './support.ts';
  * URL, they are in the rep list, and read-only screens say in one line why. Axe finds nothing.
  * Screenshots go to E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
 const axe = async (page: Page) =>
   (
     await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()

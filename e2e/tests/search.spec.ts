@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 17: global search in the header, and /reports read-only for an SDR. Northwind's prospects come
@@ -14,9 +15,7 @@ const axe = async (page: Page) =>
   ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
 
 test.describe('global search (issue 17)', () => {
-  test('the owner types a prospect name in the header search and opens the prospect', async ({
-    page,
-  }, testInfo) => {
+  test('the owner types a prospect name in the header search and opens the prospect', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signInTo(page, `/feed?client_id=${NORTHWIND}`);
     const header = page.locator('header');
@@ -29,16 +28,13 @@ test.describe('global search (issue 17)', () => {
     await expect(option).toBeVisible();
     await expect(option).toHaveAttribute('aria-selected', 'true');
     await expect(dialog.getByRole('group', { name: 'Prospects' })).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('search-1280.png'), animations: 'disabled' });
+    await shot(page, 'search-1280', { animations: 'disabled' });
     expect(await axe(page)).toEqual([]);
     await box.press('Enter');
     await expect(page).toHaveURL(/\/prospects\?client_id=[^&]+&prospect=[0-9a-f-]{36}$/);
     const drawer = page.getByRole('dialog', { name: 'Kendall Ellery' });
     await expect(drawer.getByRole('table', { name: 'Cadence entries' })).toBeVisible();
-    await page.screenshot({
-      path: testInfo.outputPath('search-opened-prospect.png'),
-      animations: 'disabled',
-    });
+    await shot(page, 'search-opened-prospect', { animations: 'disabled' });
 
     // Ctrl+K from anywhere; a company opens its buying group; nothing found says so.
     await page.keyboard.press('Escape');
@@ -54,23 +50,21 @@ test.describe('global search (issue 17)', () => {
     await page.keyboard.press('Control+k');
     await dialog.getByRole('combobox').fill('no such thing anywhere');
     await expect(dialog.getByText('No results for “no such thing anywhere”')).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('search-empty.png'), animations: 'disabled' });
+    await shot(page, 'search-empty', { animations: 'disabled' });
     await page.keyboard.press('Escape');
 
     // Nothing in the header overflows at 1280 px, for an agency owner with every link and the switcher.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
-    await page.screenshot({ path: testInfo.outputPath('header-1280.png'), animations: 'disabled' });
+    await shot(page, 'header-1280', { animations: 'disabled' });
   });
 
-  test('at 375 px the search is an icon beside the burger and opens full screen', async ({
-    page,
-  }, testInfo) => {
+  test('at 375 px the search is an icon beside the burger and opens full screen', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await signInTo(page, `/feed?client_id=${NORTHWIND}`);
     const header = page.locator('header');
     await expect(header.getByRole('button', { name: 'Open navigation' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: testInfo.outputPath('header-search-375.png'), animations: 'disabled' });
+    await shot(page, 'header-search-375', { animations: 'disabled' });
     await header.getByRole('button', { name: 'Search' }).click();
     const dialog = page.getByRole('dialog', { name: 'Search' });
     await dialog.getByRole('combobox').fill('ellery');
@@ -78,7 +72,7 @@ test.describe('global search (issue 17)', () => {
     const box = await dialog.boundingBox();
     expect(box?.width).toBeLessThanOrEqual(375);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: testInfo.outputPath('search-375.png'), animations: 'disabled' });
+    await shot(page, 'search-375', { animations: 'disabled' });
     await dialog.getByRole('option', { name: /Kendall Ellery/ }).click();
     await expect(page.getByRole('dialog', { name: 'Kendall Ellery' })).toBeVisible();
   });
@@ -86,7 +80,7 @@ test.describe('global search (issue 17)', () => {
 
 test('an SDR sees the reports read-only: the four tabs, no priority marks, no switch for the revenue report', async ({
   page,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInTo(page, `/reports?client_id=${CLIENTS.acme}`, SAM);
@@ -95,7 +89,7 @@ test('an SDR sees the reports read-only: the four tabs, no priority marks, no sw
   await expect(
     page.getByRole('table', { name: 'Accounts by alignment' }).getByRole('row').nth(1),
   ).toBeVisible();
-  await page.screenshot({ path: testInfo.outputPath('reports-sdr-engagement.png'), fullPage: true });
+  await shot(page, 'reports-sdr-engagement', { fullPage: true });
 
   await page.getByRole('tab', { name: 'Pipeline' }).click();
   await page.getByRole('tab', { name: 'Priority' }).click();
@@ -112,7 +106,7 @@ test('an SDR sees the reports read-only: the four tabs, no priority marks, no sw
       .or(page.getByText('Ask an owner or admin of this client to turn it on.')),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Turn on the revenue report' })).toHaveCount(0);
-  await page.screenshot({ path: testInfo.outputPath('reports-sdr-opportunities.png'), fullPage: true });
+  await shot(page, 'reports-sdr-opportunities', { fullPage: true });
   expect(await axe(page)).toEqual([]);
   await page.getByRole('tab', { name: 'Revenue' }).click();
   await expect(

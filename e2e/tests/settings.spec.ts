@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, SAM as SAM_USER, signInTo, signUpUI } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Profile, two-step verification, users and clients screens, as a user. Tests run in parallel on
@@ -224,7 +225,7 @@ test.describe('clients', () => {
 test.describe('client settings: notifications (issue 17)', () => {
   test('the owner turns on a rep superprospect e-mail and a weekly digest; it is kept after a reload', async ({
     page,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000);
     await signInTo(page, `/client-settings/notifications?client_id=${CLIENTS.acme}`);
     await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
@@ -240,7 +241,7 @@ test.describe('client settings: notifications (issue 17)', () => {
     await page.getByRole('button', { name: 'Save notifications' }).click();
     await expect(page.getByText('Notifications saved.')).toBeVisible();
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: testInfo.outputPath('client-settings-notifications.png'), fullPage: true });
+    await shot(page, 'client-settings-notifications', { fullPage: true });
 
     await page.reload();
     const again = page.getByRole('switch', { name: `E-mail ${name} about new superprospects` });
@@ -271,7 +272,7 @@ test.describe('settings navigation (issue 42 item 2)', () => {
     await expect(nav.getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
     for (const group of ['Workspace', 'Client', 'Integrations'])
       await expect(nav.getByRole('group', { name: group })).toBeVisible();
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-billing-desktop.png`, fullPage: true });
+    await shot(page, 'settings-billing-desktop', { fullPage: true });
 
     const pages: [string, RegExp, string][] = [
       ['Profile', /\/settings\/profile/, 'Profile'],
@@ -291,7 +292,7 @@ test.describe('settings navigation (issue 42 item 2)', () => {
       await expect(page.getByRole('heading', { level: 1 }).first()).toContainText(heading);
       await expect(nav.getByRole('link', { name: link })).toHaveAttribute('aria-current', 'page');
     }
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-connections-desktop.png`, fullPage: true });
+    await shot(page, 'settings-connections-desktop', { fullPage: true });
 
     // The header search finds a settings page by name.
     await page.getByRole('button', { name: 'Search' }).click();
@@ -313,14 +314,14 @@ test.describe('settings navigation (issue 42 item 2)', () => {
     await expect(page.getByRole('navigation', { name: 'Settings' })).toBeHidden();
     const menu = page.getByRole('button', { name: 'Settings: Connections' });
     await expect(menu).toBeVisible();
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/settings-connections-phone.png`, fullPage: true });
+    await shot(page, 'settings-connections-phone', { fullPage: true });
     await menu.click();
     await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Billing' })).toHaveCount(0);
     await expect(page.getByRole('menuitem', { name: 'Users' })).toHaveCount(0);
     if (SHOTS) {
       await expect(page.getByRole('menu')).toHaveCSS('opacity', '1');
-      await page.screenshot({ path: `${SHOTS}/settings-menu-phone.png` });
+      await shot(page, 'settings-menu-phone');
     }
     await page.getByRole('menuitem', { name: 'Notifications' }).click();
     await expect(page).toHaveURL(/\/client-settings\/notifications\?client_id=/);
@@ -339,7 +340,7 @@ test.describe('only what this installation is set up for (issue 42 item 3)', () 
       await page.goto('/login');
       await expect(page.getByRole('link', { name: 'Continue with Google' })).toBeVisible();
       await expect(page.getByRole('link', { name: 'Continue with Microsoft' })).toBeVisible();
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/login-${width}.png`, fullPage: true });
+      await shot(page, `login-${width}`, { fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     await register(page);
@@ -382,7 +383,7 @@ test.describe('demo connections (issue 42 item 4)', () => {
       await expect(
         card.getByText('Not available on this installation — ask your administrator.'),
       ).toBeVisible();
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/demo-connection-${width}.png`, fullPage: true });
+      await shot(page, `demo-connection-${width}`, { fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     await page
@@ -396,7 +397,7 @@ test.describe('demo connections (issue 42 item 4)', () => {
     await expect(region.getByText(/These are sample records/)).toBeVisible();
     await expect(region.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
     await expect(region.getByRole('button', { name: 'Disconnect' })).toHaveCount(0);
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/demo-connection-page.png`, fullPage: true });
+    await shot(page, 'demo-connection-page', { fullPage: true });
   });
 });
 
@@ -422,8 +423,8 @@ test.describe('connection health (issue 40)', () => {
       await expect(health.getByText('No errors in the last sync')).toBeVisible();
       await expect(health.getByText(/^just now|ago \(/)).toBeVisible();
       await expect(health.getByText('Sample data: no Salesforce user has connected yet.')).toBeVisible();
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/connection-health-${width}.png`, fullPage: true });
-      if (SHOTS) await health.screenshot({ path: `${SHOTS}/connection-health-panel-${width}.png` });
+      await shot(page, `connection-health-${width}`, { fullPage: true });
+      await shot(health, `connection-health-panel-${width}`);
     }
   });
 });

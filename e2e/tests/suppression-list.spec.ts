@@ -1,13 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInTo, unique } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 44: Settings › Suppression list as an owner works it, at desktop and phone width: add an
  * address, find it, take it off with a reason and find it among the removals. Screenshots go to
  * E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 for (const [label, viewport] of [
@@ -29,7 +29,7 @@ for (const [label, viewport] of [
       await page.getByRole('button', { name: 'Add to the list' }).click();
       await expect(page.getByText(`${email} is on the list`)).toBeVisible();
       await expect(page.getByRole('cell', { name: email, exact: true })).toBeVisible();
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/suppression-list-${label}.png`, fullPage: true });
+      await shot(page, `suppression-list-${label}`, { fullPage: true });
 
       const axe = await new AxeBuilder({ page }).include('main').withTags(TAGS).analyze();
       expect(

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { uuidToBase58 } from '@rally/shared';
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 items 11 and 14, clicking as a person would at desktop and phone width: the shared table
@@ -11,10 +12,6 @@ import { CLIENTS, signInTo } from './support.ts';
  * warns when "Book a meeting" has no calendar to open; the public page opens with a heading.
  * Screenshots go to E2E_SHOTS_DIR when it is set.
  */
-const SHOTS = process.env.E2E_SHOTS_DIR;
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
 const axe = async (page: Page) =>
   (
     await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()

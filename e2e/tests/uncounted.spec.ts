@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
 import type { Page } from '@playwright/test';
+import { shot } from './shots.ts';
 
 /**
  * Issue 38, "Visible and auditable: the prospect drawer, the feed and the engagement report show
@@ -8,7 +9,6 @@ import type { Page } from '@playwright/test';
  * Apple's privacy prefetch and a crawler and clicks by a mail gateway, kept uncounted.
  */
 const ACME = CLIENTS.acme;
-const SHOTS = 'test-results';
 
 type Entry = { cadence_name: string; uncounted?: { verdict: string; count: number }[] };
 
@@ -44,9 +44,10 @@ test('the drawer, the feed and the engagement report say what was not counted, a
   const feedNote = page.getByRole('region', { name: 'Not counted, last 7 days' });
   await expect(feedNote).toBeVisible({ timeout: 20_000 });
   await expect(feedNote).toContainText(/opens? by Apple Mail Privacy Protection prefetch not counted/);
-  await feedNote.locator('xpath=ancestor::div[contains(@class,"mantine-SimpleGrid-root")][1]').screenshot({
-    path: `${SHOTS}/uncounted-feed.png`,
-  });
+  await shot(
+    feedNote.locator('xpath=ancestor::div[contains(@class,"mantine-SimpleGrid-root")][1]'),
+    'uncounted-feed',
+  );
 
   const { id, cadence } = await prospectWithUncounted(page);
   await page.goto(`/prospects?client_id=${ACME}&prospect=${id}`);
@@ -54,14 +55,15 @@ test('the drawer, the feed and the engagement report say what was not counted, a
   const note = drawer.getByRole('region', { name: `Not counted, ${cadence}` });
   await expect(note).toBeVisible({ timeout: 20_000 });
   await expect(note.getByRole('listitem').first()).toContainText(/ by .* not counted$/);
-  await drawer.screenshot({ path: `${SHOTS}/uncounted-drawer.png` });
+  await shot(drawer, 'uncounted-drawer');
 
   await page.goto(`/reports?client_id=${ACME}`);
   const report = page.getByRole('region', { name: 'Not counted in the engagement report' });
   await expect(report).toBeVisible({ timeout: 20_000 });
   await expect(report).toContainText('by a mail security scanner not counted');
   await expect(report).toContainText('by Apple Mail Privacy Protection prefetch not counted');
-  await report.locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]').screenshot({
-    path: `${SHOTS}/uncounted-report.png`,
-  });
+  await shot(
+    report.locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]'),
+    'uncounted-report',
+  );
 });

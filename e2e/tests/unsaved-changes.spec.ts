@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
 import type { APIRequestContext } from '@playwright/test';
+import { shot } from './shots.ts';
 
 /**
  * Issue 42 item 12, "Work is lost silently": a cadence day edited and not saved, then a click on
@@ -9,7 +10,6 @@ import type { APIRequestContext } from '@playwright/test';
  */
 
 const CADENCE = 'Q3 Outbound - Operations Leaders';
-const SHOTS = 'test-results';
 
 type CadenceReply = {
   id: number;
@@ -85,7 +85,7 @@ for (const [label, viewport] of [
       const ask = page.getByRole('dialog', { name: 'Leave without saving?' });
       await expect(ask).toBeVisible();
       await expect(ask).toContainText('Your changes to the sales reps or days will be lost.');
-      await page.screenshot({ path: `${SHOTS}/unsaved-prompt-${label}.png`, animations: 'disabled' });
+      await shot(page, `unsaved-prompt-${label}`, { animations: 'disabled' });
       await ask.getByRole('button', { name: 'Stay' }).click();
       await expect(ask).toBeHidden();
       await expect(page).toHaveURL(new RegExp(`/cadence/${before.id}`));
@@ -149,6 +149,6 @@ for (const [label, viewport] of [
     ).toHaveText(
       'No day of this cadence shows an ad yet: prospects will see nothing. Add an ad to a day first.',
     );
-    await page.screenshot({ path: `${SHOTS}/ads-no-content-${label}.png`, animations: 'disabled' });
+    await shot(page, `ads-no-content-${label}`, { animations: 'disabled' });
   });
 }

@@ -3,6 +3,7 @@ import http from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
+import { shot } from './shots.ts';
 
 type Received = { headers: http.IncomingHttpHeaders; body: string };
 
@@ -71,14 +72,14 @@ test('an owner adds a webhook, sends a test and sees the delivery in the log', a
     await expect(page.getByRole('option', { name: /Invoice.*An invoice was made/ })).toBeVisible();
     await page.getByRole('option', { name: /Ad click/ }).click();
     await page.getByRole('option', { name: /Invoice/ }).click();
-    await page.screenshot({ path: 'test-results/webhooks-events.png', fullPage: true });
+    await shot(page, 'webhooks-events', { fullPage: true });
     await page.keyboard.press('Escape');
     await form.getByRole('button', { name: 'Add endpoint' }).click();
 
     await expect(page.getByText('Copy the signing secret now')).toBeVisible();
     const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
     expect(secret).toMatch(/^whsec_/);
-    await page.screenshot({ path: 'test-results/webhooks-secret.png', fullPage: true });
+    await shot(page, 'webhooks-secret', { fullPage: true });
     const card = page.getByRole('region', { name: `Endpoint ${receiver.url}` });
     await expect(card.getByText(`Secret …${secret.slice(-4)}`, { exact: false })).toBeVisible();
     await expect(card.getByText('Nothing sent yet.')).toBeVisible();
@@ -103,7 +104,7 @@ test('an owner adds a webhook, sends a test and sees the delivery in the log', a
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
       .analyze();
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
-    await page.screenshot({ path: 'test-results/webhooks.png', fullPage: true });
+    await shot(page, 'webhooks', { fullPage: true });
 
     await card.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this endpoint?' });

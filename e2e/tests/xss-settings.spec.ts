@@ -4,6 +4,7 @@ import { expect, test } from './fixtures.ts';
 import { expectSignedIn, registerViaApi, unique } from './support.ts';
 import { FLAG, VECTORS, expectStrictScripts, importRows, judge, ok, pack, stranger } from './xss-support.ts';
 import type { Seen } from './xss-support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 20's stored-XSS corpus, second part (the first is xss.spec.ts): client settings (brand,
@@ -294,7 +295,7 @@ test('client (brand) settings: the corpus in every field runs on no settings scr
   await expect(page.getByRole('menu')).toBeVisible();
   await judge(page, dialogs, 'client switcher', by100, seen);
   await page.keyboard.press('Escape');
-  await page.screenshot({ path: 'test-results/xss-facebook-settings.png' });
+  await shot(page, 'xss-facebook-settings');
 
   // /lp/preview: the landing page layout in each client's brand (its button label, logo, favicon).
   for (let k = 0; k < K; k++) {
@@ -320,7 +321,7 @@ test('client (brand) settings: the corpus in every field runs on no settings scr
       const a = assigneeOf(k);
       await judge(visitor.page, visitor.dialogs, path, [`${a.first_name} ${a.last_name}`, a.title], seen);
     }
-    await visitor.page.screenshot({ path: 'test-results/xss-brand-landing-page.png' });
+    await shot(visitor.page, 'xss-brand-landing-page');
     await visitor.page.waitForTimeout(300);
     expect(visitor.dialogs).toEqual([]);
   } finally {
@@ -440,7 +441,7 @@ test('billing details and single sign-on: the corpus in every field runs on no b
       await inputHolds(page, value);
     await judge(page, dialogs, billing, [], seen);
   }
-  await page.screenshot({ path: 'test-results/xss-billing.png', fullPage: true });
+  await shot(page, 'xss-billing', { fullPage: true });
   await page.waitForTimeout(300);
   expect(dialogs).toEqual([]);
 
@@ -627,7 +628,7 @@ test('sales reps edited by hand: the corpus in names, titles and companies, brea
   await inputHolds(page, editOf(0).title);
   await judge(page, dialogs, 'rep edit form', [], seen);
   await page.keyboard.press('Escape');
-  await page.screenshot({ path: 'test-results/xss-sales-reps.png' });
+  await shot(page, 'xss-sales-reps');
   // The prospect's drawer names the rep of each cadence entry.
   await inApp(page, `/prospects?${q}`);
   await page.getByRole('button', { name: `${entries[0]!.firstName} Prospect`, exact: true }).click();
@@ -656,7 +657,7 @@ test('sales reps edited by hand: the corpus in names, titles and companies, brea
         .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
       expect(new Set(hrefs), path).toEqual(new Set(e.rep % 2 ? [edit.calendar_url] : []));
     }
-    await visitor.page.screenshot({ path: 'test-results/xss-rep-landing-page.png' });
+    await shot(visitor.page, 'xss-rep-landing-page');
     await visitor.page.waitForTimeout(300);
     expect(visitor.dialogs).toEqual([]);
   } finally {

@@ -13,6 +13,7 @@ import {
   stranger,
 } from './xss-support.ts';
 import type { Seen } from './xss-support.ts';
+import { shot } from './shots.ts';
 
 /**
  * Issue 20, "a stored-XSS corpus through every field that is rendered to someone else": the corpus
@@ -249,7 +250,7 @@ test('a stored-XSS corpus in every rendered field runs nowhere: app screens and 
   const drawer = page.getByRole('dialog');
   await expect(drawer).toBeVisible();
   await judge(page, dialogs, 'prospect drawer', [prospect.first_name], seen);
-  await page.screenshot({ path: 'test-results/xss-prospect-drawer.png' });
+  await shot(page, 'xss-prospect-drawer');
 
   // The content preview (signed in) and the ad image a prospect loads.
   const preview = await page.goto(`/content/preview/${uuidToBase58(contents[0]!)}/300x250`);
@@ -275,7 +276,7 @@ test('a stored-XSS corpus in every rendered field runs nowhere: app screens and 
         path.includes('?t=') ? [prospect.first_name] : [],
         seen,
       );
-      if (path.includes('?t=')) await visitor.page.screenshot({ path: 'test-results/xss-landing-page.png' });
+      if (path.includes('?t=')) await shot(visitor.page, 'xss-landing-page');
       await visitor.page.waitForTimeout(300);
       expect(visitor.dialogs).toEqual([]);
     }

@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request, Route } from '@playwright/test';
 import { APP_ROUTES, matchAppRoute } from '../../packages/shared/src/routes.ts';
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, registerViaApi, signInAs, signInTo, unique } from './support.ts';
 
 /**
@@ -142,7 +142,7 @@ async function visit(page: Page, path: string) {
     }, path);
     await expect
       .poll(() => (open.size === 0 && Date.now() - last >= 500 ? 'quiet' : [...open].map((r) => r.url())), {
-        timeout: 30_000,
+        timeout: stretch(30_000),
         intervals: [100],
         message: `${path}: requests still open`,
       })
@@ -362,7 +362,7 @@ async function settled(page: Page) {
         .getAnimations()
         .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
     undefined,
-    { polling: 50, timeout: 10_000 },
+    { polling: 50, timeout: stretch(10_000) },
   );
 }
 

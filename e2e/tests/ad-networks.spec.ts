@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { formatDay } from '@rally/shared';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, signInAs, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -32,7 +32,7 @@ test('an owner connects Meta, chooses the ad account and runs a cohort on it', a
   const choose = async (field: string, option: string) => {
     await expect(async () => {
       await card.getByLabel(field).click();
-      await expect(page.getByRole('option', { name: option })).toBeVisible({ timeout: 2_000 });
+      await expect(page.getByRole('option', { name: option })).toBeVisible({ timeout: stretch(2_000) });
     }).toPass();
     await page.getByRole('option', { name: option }).click();
   };
@@ -46,7 +46,7 @@ test('an owner connects Meta, chooses the ad account and runs a cohort on it', a
   await page.getByRole('table', { name: 'Cohorts' }).getByRole('link', { name: 'Engaged prospects' }).click();
   const panel = page.getByRole('region', { name: 'Run on networks' });
   await panel.getByRole('button', { name: 'Run on Meta' }).click();
-  await expect(panel.getByText('Held')).toBeVisible({ timeout: 20_000 });
+  await expect(panel.getByText('Held')).toBeVisible({ timeout: stretch(20_000) });
   await expect(panel.getByText(/shows ads only to audiences of at least 100 matched people/)).toBeVisible();
   await shot(page, 'ad-networks-cohort', { fullPage: true });
 
@@ -62,7 +62,7 @@ test('an owner connects Meta, chooses the ad account and runs a cohort on it', a
   const stages = page.getByRole('region', { name: 'Run on networks' });
   await expect(stages.getByText(/the members of the accounts in “/)).toBeVisible();
   await stages.getByRole('button', { name: 'Run on Meta' }).click();
-  await expect(stages.getByText(/^(Held|Ready)$/)).toBeVisible({ timeout: 20_000 });
+  await expect(stages.getByText(/^(Held|Ready)$/)).toBeVisible({ timeout: stretch(20_000) });
   await shot(page, 'ad-networks-journey', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/settings/ad-networks?client_id=${CLIENTS.acme}`);
@@ -102,7 +102,7 @@ async function importPeople(request: APIRequestContext, cadence: string, n: numb
             status: string;
           }
         ).status,
-      { timeout: 120_000 },
+      { timeout: stretch(120_000) },
     )
     .toBe('done');
 }
@@ -130,7 +130,7 @@ test('a marketing manager runs a cadence on Meta, launches a campaign and reads 
     await manager.getByRole('table', { name: 'Cadences' }).getByRole('link', { name: cadence }).click();
     const panel = manager.getByRole('region', { name: 'Run on networks' });
     await panel.getByRole('button', { name: 'Run on Meta' }).click();
-    await expect(panel.getByText('Ready', { exact: true })).toBeVisible({ timeout: 60_000 });
+    await expect(panel.getByText('Ready', { exact: true })).toBeVisible({ timeout: stretch(60_000) });
     await expect(panel.getByText(/Matched about 120 of 120 members/)).toBeVisible();
 
     await panel.getByRole('button', { name: 'New campaign on Meta' }).click();
@@ -139,9 +139,9 @@ test('a marketing manager runs a cadence on Meta, launches a campaign and reads 
     await form.getByRole('button', { name: 'Create paused' }).click();
     await expect(manager).toHaveURL(/\/network-campaigns\/[0-9a-f-]{36}\?client_id=/);
     const id = new URL(manager.url()).pathname.split('/').pop()!;
-    await expect(manager.getByText(/Meta says: PAUSED/)).toBeVisible({ timeout: 60_000 });
+    await expect(manager.getByText(/Meta says: PAUSED/)).toBeVisible({ timeout: stretch(60_000) });
     await manager.getByRole('button', { name: 'Launch' }).click();
-    await expect(manager.getByText(/Meta says: ACTIVE/)).toBeVisible({ timeout: 60_000 });
+    await expect(manager.getByText(/Meta says: ACTIVE/)).toBeVisible({ timeout: stretch(60_000) });
 
     // Meta delivers today: each ad's numbers set on the fake, as its Insights would report them.
     const made = (await (
@@ -167,7 +167,7 @@ test('a marketing manager runs a cadence on Meta, launches a campaign and reads 
     }
     const results = manager.getByRole('region', { name: 'Results' });
     await results.getByRole('button', { name: 'Pull results now' }).click();
-    await expect(results.getByText('2,200').first()).toBeVisible({ timeout: 30_000 });
+    await expect(results.getByText('2,200').first()).toBeVisible({ timeout: stretch(30_000) });
     await expect(results.getByText('$19.75').first()).toBeVisible();
     await expect(results.getByRole('table', { name: 'Results per day' })).toContainText(
       formatDay(today, 'en-US'),
@@ -177,13 +177,15 @@ test('a marketing manager runs a cadence on Meta, launches a campaign and reads 
     // Reports: the campaign's row beside the ads' own, with its spend.
     await manager.goto(`/reports?client_id=${CLIENTS.acme}&tab=engagement&view=content`);
     const networks = manager.getByRole('table', { name: 'Network campaigns' });
-    await expect(networks.getByRole('link', { name: `${cadence} on Meta` })).toBeVisible({ timeout: 30_000 });
+    await expect(networks.getByRole('link', { name: `${cadence} on Meta` })).toBeVisible({
+      timeout: stretch(30_000),
+    });
     await expect(networks.getByRole('row').filter({ hasText: `${cadence} on Meta` })).toContainText('$19.75');
     await shot(manager, 'ad-networks-reports', { fullPage: true });
 
     // Revenue: the return line names the network spend beside Rally's fee.
     await manager.goto(`/revenue?client_id=${CLIENTS.acme}`);
-    await expect(manager.getByText(/network spend/).first()).toBeVisible({ timeout: 30_000 });
+    await expect(manager.getByText(/network spend/).first()).toBeVisible({ timeout: stretch(30_000) });
   } finally {
     await context.close();
   }

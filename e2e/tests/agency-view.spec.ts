@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -82,7 +82,7 @@ for (const [label, viewport] of [
         .getByRole('table', { name: 'Your clients' })
         .getByRole('row', { name: new RegExp(`^${name}`) });
       // The overview is asked again after the creation (every client's numbers): slower under load.
-      await expect(made).toContainText('Part of Northwind Agency', { timeout: 30_000 });
+      await expect(made).toContainText('Part of Northwind Agency', { timeout: stretch(30_000) });
     });
   });
 }

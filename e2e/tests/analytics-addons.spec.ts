@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startFakePostHog, startServer } from './addon-servers.ts';
-import { expect, test as base } from './fixtures.ts';
+import { expect, test as base, stretch } from './fixtures.ts';
 import { DEMO, expectSignedIn, signInUI } from './support.ts';
 
 /**
@@ -32,7 +32,7 @@ const test = base.extend<object, { addons: Addons }>({
       await server.close();
       await posthog.close();
     },
-    { scope: 'worker', timeout: 90_000 },
+    { scope: 'worker', timeout: stretch(90_000) },
   ],
   baseURL: async ({ addons }, use) => use(addons.baseURL),
   // posthog-js drops events from browsers that say they are automated (navigator.webdriver, a
@@ -115,7 +115,7 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
       await expect(page).toHaveURL(new RegExp(`${path}$`));
     }
     await expect
-      .poll(() => pageviewPaths(addons, from), { timeout: 15_000 })
+      .poll(() => pageviewPaths(addons, from), { timeout: stretch(15_000) })
       .toEqual(['/legal/terms', '/legal/cookies', '/legal/privacy', '/legal/terms']);
 
     // Every analytics call left the browser for its own origin, under /ingest/ph/, never for the provider.
@@ -138,7 +138,7 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
     const id = await userId(page);
     await expect
       .poll(() => eventsSince(addons, from).find((e) => e.event === '$identify')?.properties.distinct_id, {
-        timeout: 15_000,
+        timeout: stretch(15_000),
       })
       .toBe(id);
     // Later events carry the user's id.
@@ -149,7 +149,7 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
           eventsSince(addons, from).find(
             (e) => e.event === '$pageview' && String(e.properties.$current_url).endsWith('/legal/privacy'),
           )?.distinct_id,
-        { timeout: 15_000 },
+        { timeout: stretch(15_000) },
       )
       .toBe(id);
 
@@ -164,7 +164,7 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
           eventsSince(addons, afterLogin).find(
             (e) => e.event === '$pageview' && String(e.properties.$current_url).endsWith('/legal/cookies'),
           )?.distinct_id,
-        { timeout: 15_000 },
+        { timeout: stretch(15_000) },
       )
       .toMatch(/.+/);
     const anonymous = eventsSince(addons, afterLogin).find(
@@ -180,7 +180,9 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
     const from = addons.posthog.events().length;
     await page.goto('/legal/cookies');
     await expect(banner(page)).toBeVisible();
-    await expect.poll(() => pageviewPaths(addons, from), { timeout: 15_000 }).toContain('/legal/cookies');
+    await expect
+      .poll(() => pageviewPaths(addons, from), { timeout: stretch(15_000) })
+      .toContain('/legal/cookies');
     const stored = await page.evaluate(() => [
       ...Object.keys(localStorage).filter((k) => k.startsWith('ph_')),
       ...document.cookie.split(';').filter((c) => c.trim().startsWith('ph_')),
@@ -212,7 +214,9 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Cookies' })).toBeVisible();
     await expect(banner(page)).toBeHidden();
-    await expect.poll(() => pageviewPaths(addons, from), { timeout: 15_000 }).toEqual(['/legal/cookies']);
+    await expect
+      .poll(() => pageviewPaths(addons, from), { timeout: stretch(15_000) })
+      .toEqual(['/legal/cookies']);
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { __gtmLoaded?: string }).__gtmLoaded))
       .toBe(GTM_ID);
@@ -225,7 +229,9 @@ test.describe('analytics (posthog-js) behind /ingest/ph', () => {
     const start = addons.posthog.events().length;
     await page.goto('/legal/cookies');
     // The pageview made while consent was pending goes out first (cookieless, as pending allows).
-    await expect.poll(() => pageviewPaths(addons, start), { timeout: 15_000 }).toContain('/legal/cookies');
+    await expect
+      .poll(() => pageviewPaths(addons, start), { timeout: stretch(15_000) })
+      .toContain('/legal/cookies');
     const from = addons.posthog.events().length;
     await banner(page).getByRole('button', { name: 'Decline' }).click();
     await expect(banner(page)).toBeHidden();

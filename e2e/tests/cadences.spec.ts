@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import {
   CLIENTS,
   SAM,
@@ -127,7 +127,9 @@ async function ownerWalk(page: Page, contentName: string) {
   await expect(bar).toHaveCount(0);
 
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible({
+    timeout: stretch(15_000),
+  });
   await expect(page.getByRole('switch', { name: 'Show ads' })).toBeChecked();
   await expect(page.getByLabel('Status: Active')).toBeVisible();
   const day1Again = page.getByRole('region', { name: 'Day 1' });
@@ -309,7 +311,7 @@ test.describe('sync a cadence (issue 7)', () => {
           const salesloft = list.find((i) => i.source === 'salesloft');
           return Boolean(salesloft && !salesloft.is_syncing && salesloft.last_synced_at);
         },
-        { timeout: 60_000 },
+        { timeout: stretch(60_000) },
       )
       .toBe(true);
     await page.goto(`/cadence?client_id=${clientId}`);
@@ -318,13 +320,13 @@ test.describe('sync a cadence (issue 7)', () => {
       .getByRole('row')
       .filter({ has: page.getByRole('img', { name: 'Salesloft logo' }) })
       .first();
-    await expect(row.getByText(/^Synced /)).toBeVisible({ timeout: 30_000 });
+    await expect(row.getByText(/^Synced /)).toBeVisible({ timeout: stretch(30_000) });
     const synced = page.waitForResponse(
       (r) => r.url().includes('/sc/action/sync/cadence/') && r.status() === 202,
     );
     await row.getByRole('button', { name: 'Sync now' }).click();
     await synced;
-    await expect(row.getByText('Synced just now')).toBeVisible({ timeout: 30_000 });
+    await expect(row.getByText('Synced just now')).toBeVisible({ timeout: stretch(30_000) });
     await expect(row.getByRole('button', { name: 'Sync now' })).toBeEnabled();
 
     // The cadence screen has the same control.
@@ -334,7 +336,7 @@ test.describe('sync a cadence (issue 7)', () => {
     await expect(page).toHaveURL(/\/cadence\/\d+\?/);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await expect(page.getByText('Synced just now')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('Synced just now')).toBeVisible({ timeout: stretch(30_000) });
     await shot(page, 'cadence-salesloft', { fullPage: true });
   });
 });

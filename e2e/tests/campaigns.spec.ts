@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
 
 /** The demo marketing manager of Acme (apps/server/src/db/seed.ts). */
@@ -38,12 +38,12 @@ test('a manager creates a campaign from a demo cohort and downloads its ads as a
   test.setTimeout(90_000);
   await signInTo(page, `/cohorts/${demoCohortId(CLIENTS.acme, 0)}?client_id=${CLIENTS.acme}`, MORGAN);
   // The demo campaign is on the cohort page.
-  await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible({ timeout: stretch(20_000) });
   await expect(page.getByRole('link', { name: /spring flight/ })).toBeVisible();
 
   await page.getByRole('link', { name: 'New campaign' }).click();
   await expect(page.getByRole('heading', { name: 'New campaign', level: 1 })).toBeVisible({
-    timeout: 20_000,
+    timeout: stretch(20_000),
   });
   const name = `Holiday push ${Date.now()}`;
   await page.getByLabel('Name').fill(name);
@@ -52,7 +52,7 @@ test('a manager creates a campaign from a demo cohort and downloads its ads as a
   await page.getByText('Active', { exact: true }).click();
   await page.getByRole('button', { name: 'Create campaign' }).click();
 
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible({ timeout: stretch(20_000) });
   await expect(page.getByLabel('Status: Active')).toBeVisible();
   await expect(page.getByText(/2026-12-01 to 2026-12-24/)).toBeVisible();
 
@@ -75,9 +75,9 @@ test('a manager creates a campaign from a demo cohort and downloads its ads as a
   await page.getByRole('link', { name: /^← / }).click();
   await expect(page.getByRole('link', { name })).toBeVisible();
   await page.goto(`/cohorts/${demoCohortId(CLIENTS.acme, 1)}?client_id=${CLIENTS.acme}`);
-  await expect(page.getByText(/No campaigns yet/)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/No campaigns yet/)).toBeVisible({ timeout: stretch(20_000) });
   await page.goto(`/campaigns/00000000-0000-4000-8000-000000000000?client_id=${CLIENTS.acme}`);
-  await expect(page.getByText('Campaign not found')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Campaign not found')).toBeVisible({ timeout: stretch(20_000) });
 });
 
 test('a manager makes a cohort from a CSV of people, seeing which rows are usable first', async ({
@@ -101,11 +101,11 @@ test('a manager makes a cohort from a CSV of people, seeing which rows are usabl
     ),
   });
   const check = page.getByTestId('people-check');
-  await expect(check).toContainText('2 usable', { timeout: 20_000 });
+  await expect(check).toContainText('2 usable', { timeout: stretch(20_000) });
   await expect(check).toContainText('1 not usable');
   await expect(page.getByText('email is not a valid e-mail address')).toBeVisible();
   await page.getByRole('button', { name: 'Create cohort' }).click();
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible({ timeout: stretch(20_000) });
   await expect(page.getByText(/CSV upload/)).toBeVisible();
   await expect(page.getByRole('table', { name: 'Members' }).getByText('Ana Lima')).toBeVisible();
 });

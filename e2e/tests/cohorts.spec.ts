@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, signInAs } from './support.ts';
 
 /** The demo marketing manager of Acme (apps/server/src/db/seed.ts). */
@@ -42,7 +42,7 @@ test('a manager creates a cohort from the demo prospects with a filter, sees the
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
   await expect(page.getByText(/title contains “Director”/)).toBeVisible();
   // The sync fills the members in without a reload.
-  await expect(page.getByText(/^Synced /)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/^Synced /)).toBeVisible({ timeout: stretch(30_000) });
   const members = page.getByRole('table', { name: 'Members' });
   await expect(members.getByRole('row')).not.toHaveCount(0);
   await expect(members.getByRole('cell', { name: /Director/ }).first()).toBeVisible();

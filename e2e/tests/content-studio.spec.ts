@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, SAM, pngOf, signInAs, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -22,7 +22,7 @@ async function expectImagesLoaded(images: Locator, count: number) {
         images.evaluateAll((els) =>
           els.every((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth > 0),
         ),
-      { timeout: 30_000 },
+      { timeout: stretch(30_000) },
     )
     .toBe(true);
 }
@@ -93,7 +93,7 @@ test.describe('content studio (issue 8)', () => {
     for (const size of ['1080x1080', '1200x628', '728x90', '300x250'])
       await expect(preview.getByRole('img', { name: `Ad preview ${size}` })).toBeVisible();
     await expect
-      .poll(() => [...drawn].sort(), { timeout: 30_000 })
+      .poll(() => [...drawn].sort(), { timeout: stretch(30_000) })
       .toEqual(['1080x1080', '1200x628', '300x250', '728x90']);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     await expectImagesLoaded(preview.getByRole('img'), 4);
@@ -280,7 +280,7 @@ test.describe('content studio (issue 8)', () => {
           .getByRole('status')
           .filter({ hasText: domain })
           .or(page.getByText(/The DNS lookup timed out|DNS did not answer/)),
-      ).toBeVisible({ timeout: 20_000 });
+      ).toBeVisible({ timeout: stretch(20_000) });
       await shot(page, 'domain-set', { fullPage: true });
       await page.getByRole('button', { name: 'Remove' }).click();
       await page

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -43,8 +43,8 @@ test('an owner connects HubSpot through OAuth and sees its stages', async ({ pag
   await expect(progress).toBeVisible();
   await expect(connection.getByText(/^Reading /)).toBeVisible();
   const stages = page.getByRole('table', { name: 'Pipeline stages' });
-  await expect(stages.getByRole('row', { name: /Closed Won/ })).toBeVisible({ timeout: 20_000 });
-  await expect(connection.getByText(/Last synced/)).toBeVisible({ timeout: 20_000 });
+  await expect(stages.getByRole('row', { name: /Closed Won/ })).toBeVisible({ timeout: stretch(20_000) });
+  await expect(connection.getByText(/Last synced/)).toBeVisible({ timeout: stretch(20_000) });
   await expect(progress).toBeHidden();
   await expect(stages.getByRole('row')).toHaveCount(9); // header + 8 stages over two pipelines
 

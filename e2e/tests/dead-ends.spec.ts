@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, registerViaApi, signInTo, unique } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -43,7 +43,7 @@ for (const [label, viewport] of [
       await expect(page.getByRole('table', { name: 'Column mapping' })).toBeVisible();
       await page.getByRole('button', { name: 'Import', exact: true }).click();
 
-      await expect(page.getByText('2 rows imported')).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText('2 rows imported')).toBeVisible({ timeout: stretch(30_000) });
       await expect(page.getByText('1 row had problems and was skipped; it is listed below.')).toBeVisible();
       const skipped = page.getByRole('table', { name: 'Rows skipped' });
       await expect(
@@ -111,7 +111,7 @@ for (const [label, viewport] of [
         await card.getByRole('button', { name: 'Send test' }).click();
         const log = card.getByRole('table', { name: 'Delivery log' });
         const badge = log.getByText('Retrying', { exact: true });
-        await expect(badge).toBeVisible({ timeout: 30_000 });
+        await expect(badge).toBeVisible({ timeout: stretch(30_000) });
         // Not cut to "RETR…": the label is as wide as its text.
         expect(await badge.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
         await badge.scrollIntoViewIfNeeded();

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -22,14 +22,16 @@ test('the demo user finds Meta connected and a live campaign with four weeks of 
   // Reports list the network campaigns beside the ads' own; the live one opens its page.
   await page.goto(`/reports?client_id=${CLIENTS.agency}&tab=engagement&view=content`);
   const networks = page.getByRole('table', { name: 'Network campaigns' });
-  await expect(networks.getByRole('link', { name: 'Growth audit launch' })).toBeVisible({ timeout: 30_000 });
+  await expect(networks.getByRole('link', { name: 'Growth audit launch' })).toBeVisible({
+    timeout: stretch(30_000),
+  });
   await shot(page, 'demo-network-reports', { fullPage: true });
   await networks.getByRole('link', { name: 'Engaged accounts · always on' }).click();
   await expect(page).toHaveURL(/\/network-campaigns\/[0-9a-f-]{36}\?client_id=/);
   const results = page.getByRole('region', { name: 'Results' });
   const table = results.getByRole('table', { name: 'Results per day' });
   // 29 days (four weeks ago to today), a row each.
-  await expect(table.getByRole('row')).toHaveCount(30, { timeout: 30_000 });
+  await expect(table.getByRole('row')).toHaveCount(30, { timeout: stretch(30_000) });
   // The first sync after start draws the ads; the screenshot waits for both pictures.
   for (const placement of [/Feed \(square\)/, /Feed link and right column/]) {
     const img = page.getByRole('img', { name: placement });
@@ -42,6 +44,6 @@ test('the demo user finds Meta connected and a live campaign with four weeks of 
 
   // Revenue: the return line names the network spend beside Rally's fee.
   await page.goto(`/revenue?client_id=${CLIENTS.agency}`);
-  await expect(page.getByText(/network spend/).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/network spend/).first()).toBeVisible({ timeout: stretch(30_000) });
   await shot(page, 'demo-network-revenue', { fullPage: true });
 });

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, importCadence, signInAs } from './support.ts';
 import { openProspectDrawer, prospectBrowser, showAdsOnDay, tagsIn } from './tag-walk.ts';
 import { shot } from './shots.ts';
@@ -19,7 +19,7 @@ import { shot } from './shots.ts';
 const ACME = CLIENTS.acme;
 /** One of Acme's two seeded published ads; its clicks land on Acme's seeded landing page. */
 const CONTENT = 'Picks per hour';
-test.describe.configure({ timeout: 150_000 });
+test.describe.configure({ timeout: stretch(150_000) });
 
 test('an owner switches ads on, puts content on day 2, a target opens the ad tag and clicks; the feed shows the click and the new superprospect live', async ({
   page,
@@ -93,8 +93,8 @@ test('an owner switches ads on, puts content on day 2, a target opens the ad tag
   // Back on the feed tab, no reload: the click and the new superprospect, pushed live.
   const clickItem = activity.locator('li', { hasText: `${name} clicked an ad` });
   const superItem = activity.locator('li', { hasText: `${name} became a superprospect after an ad click` });
-  await expect(clickItem).toBeVisible({ timeout: 20_000 });
-  await expect(superItem).toBeVisible({ timeout: 20_000 });
+  await expect(clickItem).toBeVisible({ timeout: stretch(20_000) });
+  await expect(superItem).toBeVisible({ timeout: stretch(20_000) });
   await expect(clickItem).toContainText(cadence);
   await expect(clickItem).toContainText('rep Maya Lindgren');
   await expect(superItem).toContainText('just now');

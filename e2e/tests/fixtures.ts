@@ -4,6 +4,13 @@ import { test as base, expect } from '@playwright/test';
 /** playwright.config.ts: every wait stretched by E2E_TIME_FACTOR, where the machine is shared. */
 const TIME_FACTOR = Math.max(1, Number(process.env.E2E_TIME_FACTOR ?? 1) || 1);
 
+/**
+ * A wait a test sets itself (`{ timeout: stretch(30_000) }`), stretched by the same factor: in a CI-like run at
+ * load 20 a screen's report calls took over the a11y walk's unstretched 30 s. A passing wait still ends as soon as
+ * its condition holds.
+ */
+export const stretch = (ms: number) => ms * TIME_FACTOR;
+
 export const test = base.extend<{
   consoleErrors: string[];
   allowServerErrors: boolean;

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { SAM, expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
 import type { Page } from '@playwright/test';
 import { shot } from './shots.ts';
@@ -30,7 +30,7 @@ test.describe('onboarding and connections (issue 6)', () => {
     // The vendor's consent page approves and sends the browser back through our callback.
     await expect(page).toHaveURL(new RegExp(`/onboarding\\?client_id=${clientId}&connected=salesloft`));
     const reps = page.getByRole('table', { name: 'Sales reps' });
-    await expect(reps.getByRole('checkbox').nth(1)).toBeVisible({ timeout: 20_000 });
+    await expect(reps.getByRole('checkbox').nth(1)).toBeVisible({ timeout: stretch(20_000) });
     const boxes = reps.getByRole('row').filter({ has: page.getByRole('checkbox') });
     const count = (await boxes.count()) - 1; // minus the header row
     expect(count).toBeGreaterThanOrEqual(3);
@@ -39,7 +39,9 @@ test.describe('onboarding and connections (issue 6)', () => {
     await expect(page.getByText(`${count - 1} of ${count} selected`)).toBeVisible();
     await shot(page, 'onboarding-reps', { fullPage: true });
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expect(page.getByRole('heading', { name: 'You are all set' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'You are all set' })).toBeVisible({
+      timeout: stretch(30_000),
+    });
     await page.getByRole('button', { name: 'Go to the feed' }).click();
     await expect(page).toHaveURL(new RegExp(`/feed\\?client_id=${clientId}$`));
 
@@ -51,7 +53,7 @@ test.describe('onboarding and connections (issue 6)', () => {
     await expect(card.getByRole('img', { name: 'Salesloft logo' })).toBeVisible();
     await shot(page, 'connections', { fullPage: true });
     await card.getByRole('button', { name: 'Sync now' }).click();
-    await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: stretch(30_000) });
     await card.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
     await expect(card.getByText('Inactive', { exact: true })).toBeVisible();
@@ -94,7 +96,7 @@ test.describe('onboarding and connections (issue 6)', () => {
     ).toBeVisible();
     await shot(page, 'onboarding-mapping', { fullPage: true });
     await page.getByRole('button', { name: 'Import 2 rows' }).click();
-    await expect(page.getByText('2 rows imported')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('2 rows imported')).toBeVisible({ timeout: stretch(30_000) });
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     // The rep named in the file is there to choose.
     await expect(

@@ -1,5 +1,5 @@
 import type { Browser } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -31,18 +31,22 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
 }) => {
   test.setTimeout(120_000);
   await signInTo(page, `/cohorts/new?client_id=${CLIENTS.acme}`, MORGAN);
-  await expect(page.getByRole('heading', { name: 'New cohort', level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'New cohort', level: 1 })).toBeVisible({
+    timeout: stretch(20_000),
+  });
   const name = `Journey directors ${Date.now()}`;
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Title contains').fill('Director');
   await page.getByRole('button', { name: 'Create cohort' }).click();
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByText(/^Synced /)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible({ timeout: stretch(20_000) });
+  await expect(page.getByText(/^Synced /)).toBeVisible({ timeout: stretch(30_000) });
   const cohortId = new URL(page.url()).pathname.split('/')[2]!;
 
   // The builder, from the cohort page: keep two stages, each with an ad; Aware after one impression.
   await page.getByRole('link', { name: 'Journey builder' }).click();
-  await expect(page.getByRole('heading', { name: 'New journey', level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'New journey', level: 1 })).toBeVisible({
+    timeout: stretch(20_000),
+  });
   for (const stage of ['Customer', 'Opportunity', 'Engaged']) {
     await page.getByRole('button', { name: `Remove ${stage}` }).click();
   }
@@ -62,10 +66,12 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
 
   // The journey view: every account starts in Cold.
   // Saving writes the journey and places every member: on a loaded machine, more than the 10 s default.
-  await expect(page).toHaveURL(new RegExp(`/cohorts/${cohortId}/journey/view`), { timeout: 30_000 });
+  await expect(page).toHaveURL(new RegExp(`/cohorts/${cohortId}/journey/view`), { timeout: stretch(30_000) });
   const cold = page.getByTestId('stage-count-Cold');
   const aware = page.getByTestId('stage-count-Aware');
-  await expect.poll(async () => Number(await cold.textContent()), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await cold.textContent()), { timeout: stretch(30_000) })
+    .toBeGreaterThan(0);
   await expect(aware).toHaveText('0');
   await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
 
@@ -87,7 +93,7 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
   }
 
   // Without a reload: the account is in Aware, and the move is listed.
-  await expect(aware).toHaveText('1', { timeout: 30_000 });
+  await expect(aware).toHaveText('1', { timeout: stretch(30_000) });
   const moves = page.getByRole('table', { name: 'Stage moves' });
   await expect(moves.getByRole('row').filter({ hasText: 'Aware' }).first()).toContainText('Cold');
   if (member.company_name) await expect(moves).toContainText(member.company_name);
@@ -98,5 +104,5 @@ test('a manager builds a two-stage journey; an ad seen moves the member stage in
   await page.goto(`/cohorts/${cohortId}?client_id=${CLIENTS.acme}`);
   await expect(
     page.getByRole('table', { name: 'Members' }).getByRole('cell', { name: 'Aware', exact: true }).first(),
-  ).toBeVisible({ timeout: 15_000 });
+  ).toBeVisible({ timeout: stretch(15_000) });
 });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, DEMO, expectSignedIn, importCadence, signInAs, signInTo } from './support.ts';
 
 /**
@@ -80,7 +80,7 @@ test.describe('keyboard only (issue 21)', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await signInTo(page, `/prospects?client_id=${CLIENTS.agency}`, DEMO);
     const table = page.getByRole('table', { name: 'Prospects' });
-    await expect(table.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
+    await expect(table.getByRole('row').nth(1)).toBeVisible({ timeout: stretch(30_000) });
 
     // The superprospect filter is a radio group: Tab reaches the chosen option, arrows change it.
     const all = page.getByRole('radiogroup', { name: 'Superprospects' }).getByRole('radio', { name: 'All' });
@@ -176,7 +176,7 @@ test.describe('keyboard only (issue 21)', () => {
     await importCadence(page.request, CLIENTS.acme, cadence, { first: 'Kira', last: 'Keys' });
     await page.goto(`/cadence?client_id=${CLIENTS.acme}`);
     const link = page.getByRole('table', { name: 'Cadences' }).getByRole('link', { name: cadence });
-    await expect(link).toBeVisible({ timeout: 30_000 });
+    await expect(link).toBeVisible({ timeout: stretch(30_000) });
     await tabTo(page, link, 80);
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: cadence })).toBeVisible();

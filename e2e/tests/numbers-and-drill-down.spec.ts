@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -43,7 +43,7 @@ for (const [label, viewport] of [
       // One definition per number, in a tooltip beside it.
       await expect(
         page.getByRole('button', { name: /^Engaged accounts: Accounts with at least one/ }),
-      ).toBeVisible({ timeout: 30_000 });
+      ).toBeVisible({ timeout: stretch(30_000) });
       // "12 engaged accounts" opens the twelve.
       const accounts = await countIn(page, /^See the \d+ accounts?/);
       expect(accounts).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, importCadence, signInAs } from './support.ts';
 import { impressionsCell, openProspectDrawer, prospectBrowser, showAdsOnDay, tagsIn } from './tag-walk.ts';
 import { shot } from './shots.ts';
@@ -11,7 +11,7 @@ import { shot } from './shots.ts';
  */
 const ACME = CLIENTS.acme;
 const CONTENT = 'Picks per hour';
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: stretch(180_000) });
 
 test('a prospect stops the ads from the landing page; the tag then serves the neutral image and counts nothing, and a re-import keeps them out', async ({
   page,

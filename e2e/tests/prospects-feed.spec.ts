@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, signInTo } from './support.ts';
 import type { Page } from '@playwright/test';
 import { shot } from './shots.ts';
@@ -13,7 +13,7 @@ import { shot } from './shots.ts';
 
 const NORTHWIND = CLIENTS.agency;
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: stretch(90_000) });
 
 const rows = (page: Page) => page.getByRole('table', { name: 'Prospects' }).locator('tbody tr');
 
@@ -22,7 +22,7 @@ test('prospects: search a name from the demo CSV, filter by cadence, sort, open 
 }) => {
   await signInTo(page, `/prospects?client_id=${NORTHWIND}`);
   await expect(page.getByRole('heading', { name: 'Prospects', level: 1 })).toBeVisible();
-  await expect(rows(page).first()).toBeVisible({ timeout: 20_000 });
+  await expect(rows(page).first()).toBeVisible({ timeout: stretch(20_000) });
   expect(await rows(page).count()).toBeGreaterThan(20);
   await shot(page, 'prospects-list', { fullPage: true });
 
@@ -152,7 +152,7 @@ test('feed: headline cards, the activity list, and a new item pushed live withou
   expect(start.status(), await start.text()).toBe(202);
 
   const item = activity.locator('li', { hasText: `${file} imported` });
-  await expect(item).toBeVisible({ timeout: 20_000 });
+  await expect(item).toBeVisible({ timeout: stretch(20_000) });
   await expect(item).toContainText('1 row imported');
   await expect(item).toContainText('just now');
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
@@ -170,7 +170,7 @@ test('feed: the setup checklist names what blocks results and links to the scree
   // one "Needs your attention" line per rep.
   await signInTo(page, `/feed?client_id=${CLIENTS.acme}`);
   const panel = page.getByRole('region', { name: 'Finish setting up' });
-  await expect(panel).toBeVisible({ timeout: 20_000 });
+  await expect(panel).toBeVisible({ timeout: stretch(20_000) });
   await expect(panel.getByText(/\d+ of 6 done/)).toBeVisible();
   await expect(panel.getByText(/sales reps? (has|have) no photo: their ads show initials/)).toBeVisible();
   await expect(

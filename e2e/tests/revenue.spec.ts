@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, signInAs, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -20,8 +20,8 @@ test.describe('/revenue (issue 17)', () => {
     const generated = page.locator('text=Pipeline generated').first().locator('xpath=..');
     await expect(async () => {
       await page.reload();
-      await expect(generated).toContainText(/\$\d/, { timeout: 5_000 });
-    }).toPass({ timeout: 90_000 });
+      await expect(generated).toContainText(/\$\d/, { timeout: stretch(5_000) });
+    }).toPass({ timeout: stretch(90_000) });
     await expect(page.getByText(/of \d+ new opportunities/)).toBeVisible();
     // value_report: what the superprospects cost against what followed.
     await expect(
@@ -45,8 +45,10 @@ test.describe('/revenue (issue 17)', () => {
     await expect(async () => {
       // The first row's name (the header's buttons sort the columns: issue 42 item 11).
       await opportunities.getByRole('row').nth(1).getByRole('button').first().click();
-      await expect(drawer.getByRole('heading', { name: 'Stage history' })).toBeVisible({ timeout: 3_000 });
-    }).toPass({ timeout: 20_000 });
+      await expect(drawer.getByRole('heading', { name: 'Stage history' })).toBeVisible({
+        timeout: stretch(3_000),
+      });
+    }).toPass({ timeout: stretch(20_000) });
     await expect(drawer.getByRole('heading', { name: 'Engaged prospects' })).toBeVisible();
     await drawer.getByRole('button', { name: 'Close the opportunity' }).click();
 
@@ -204,7 +206,7 @@ test('revenue import from the app: the revenue kind, the column mapping, a dry r
   await expect(report).toContainText('Rows with problems');
   await shot(page, 'revenue-import-check', { fullPage: true });
   await page.getByRole('button', { name: 'Import 1 row' }).click();
-  await expect(page.getByText('1 row imported')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('1 row imported')).toBeVisible({ timeout: stretch(30_000) });
   await expect(page.getByRole('progressbar', { name: 'Import progress 100%' })).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
 

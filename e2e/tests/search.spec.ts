@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, SAM, signInTo } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -95,7 +95,7 @@ test('an SDR sees the reports read-only: the four tabs, no priority marks, no sw
   await page.getByRole('tab', { name: 'Priority' }).click();
   await expect(page).toHaveURL(/tab=pipeline&view=priority/);
   const priority = page.getByRole('table', { name: 'Open opportunities by engagement' });
-  await expect(priority.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
+  await expect(priority.getByRole('row').nth(1)).toBeVisible({ timeout: stretch(30_000) });
   await expect(priority.getByRole('button', { name: /as a sales priority$/ })).toHaveCount(0);
   expect(await axe(page)).toEqual([]);
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, SAM as SAM_USER, signInTo, signUpUI } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -231,7 +231,7 @@ test.describe('client settings: notifications (issue 17)', () => {
     await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
     const table = page.getByRole('table', { name: 'Notifications per sales rep' });
     const row = table.locator('tbody tr').first();
-    await expect(row).toBeVisible({ timeout: 20_000 });
+    await expect(row).toBeVisible({ timeout: stretch(20_000) });
     const name = (await row.locator('td').first().locator('p').first().innerText()).trim();
     const toggle = page.getByRole('switch', { name: `E-mail ${name} about new superprospects` });
     const was = await toggle.isChecked();
@@ -245,7 +245,7 @@ test.describe('client settings: notifications (issue 17)', () => {
 
     await page.reload();
     const again = page.getByRole('switch', { name: `E-mail ${name} about new superprospects` });
-    await expect(again).toBeChecked({ checked: !was, timeout: 20_000 });
+    await expect(again).toBeChecked({ checked: !was, timeout: stretch(20_000) });
     await expect(page.locator(`input[aria-label="Digest for ${name}"]`)).toHaveValue('Weekly');
     // Back as it was, for the other tests on the shared demo.
     await again.click({ force: true });

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { matchAppRoute, needsIntegration } from '../../packages/shared/src/routes.ts';
 import {
   CLIENTS,
@@ -477,7 +477,7 @@ test.describe('SPEC.md §8 Error catalogue', () => {
     for (const [status, body, title, message] of cases) {
       await usersScreenAnswering(page, status, body);
       const toast = toasts(page);
-      await expect(toast, `HTTP ${status}`).toHaveCount(1, { timeout: 10_000 });
+      await expect(toast, `HTTP ${status}`).toHaveCount(1, { timeout: stretch(10_000) });
       await expect(toast.locator('.mantine-Notification-description')).toHaveText(message);
       if (title) await expect(toast.locator('.mantine-Notification-title')).toHaveText(title);
       else await expect(toast.locator('.mantine-Notification-title')).toHaveCount(0);
@@ -541,7 +541,7 @@ test.describe('SPEC.md §8 Error catalogue', () => {
     expect(box.x).toBeLessThan(viewport.width / 3);
     expect(box.y + box.height).toBeGreaterThan(viewport.height * 0.75);
 
-    await expect.poll(async () => (await timing()).gone, { timeout: 12_000 }).toBeDefined();
+    await expect.poll(async () => (await timing()).gone, { timeout: stretch(12_000) }).toBeDefined();
     const { shown, gone } = await timing();
     // 7000 ms, plus the closing transition and the 25 ms sampling.
     expect(gone! - shown!).toBeGreaterThanOrEqual(7000);

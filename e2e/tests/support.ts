@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect } from './fixtures.ts';
+import { expect, stretch } from './fixtures.ts';
 
 export const DEMO = { email: 'demo@rally.test', password: 'rally-demo-2026', name: 'Dana Reyes' };
 export const SAM = { email: 'sam@rally.test', password: 'rally-demo-2026', name: 'Sam Okafor' };
@@ -26,7 +26,9 @@ export async function signInUI(page: Page, email: string, password: string) {
  * suites, a browser starved of CPU took 13 s between self's answer and its next request.
  */
 export async function expectSignedIn(page: Page, name: string) {
-  await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(name, { timeout: 45_000 });
+  await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(name, {
+    timeout: stretch(45_000),
+  });
 }
 
 type User = { email: string; password: string; name: string };
@@ -210,7 +212,7 @@ export async function importCadence(
         const res = await api(request, 'GET', `${imports}/${id}`, undefined, clientId);
         return ((await res.json()) as { status: string }).status;
       },
-      { timeout: 30_000 },
+      { timeout: stretch(30_000) },
     )
     .toBe('done');
   // What the import did (imported_rows, suppressed_rows…), for walks that check it.

@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from '@playwright/test';
-import { expect } from './fixtures.ts';
+import { expect, stretch } from './fixtures.ts';
 
 /**
  * Steps the tag walks share (issue 7's engagement walk, issue 44's opt-out walk): ads switched on for
@@ -54,7 +54,7 @@ export async function openProspectDrawer(page: Page, clientId: string, name: str
   await page.goto(`/prospects?client_id=${clientId}`);
   await page.getByRole('textbox', { name: 'Search prospects' }).fill(name);
   const rows = page.getByRole('table', { name: 'Prospects' }).locator('tbody tr');
-  await expect(rows).toHaveCount(1, { timeout: 15_000 });
+  await expect(rows).toHaveCount(1, { timeout: stretch(15_000) });
   await page.getByRole('button', { name }).click();
   const drawer = page.getByRole('dialog', { name });
   await expect(drawer).toBeVisible();

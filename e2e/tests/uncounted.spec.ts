@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
 import type { Page } from '@playwright/test';
 import { shot } from './shots.ts';
@@ -36,13 +36,13 @@ async function prospectWithUncounted(page: Page): Promise<{ id: string; cadence:
   throw new Error('no demo prospect of Acme has uncounted events');
 }
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: stretch(90_000) });
 
 test('the drawer, the feed and the engagement report say what was not counted, and why', async ({ page }) => {
   await signInTo(page, `/feed?client_id=${ACME}`);
   // The feed: the last 7 days' engagement card.
   const feedNote = page.getByRole('region', { name: 'Not counted, last 7 days' });
-  await expect(feedNote).toBeVisible({ timeout: 20_000 });
+  await expect(feedNote).toBeVisible({ timeout: stretch(20_000) });
   await expect(feedNote).toContainText(/opens? by Apple Mail Privacy Protection prefetch not counted/);
   await shot(
     feedNote.locator('xpath=ancestor::div[contains(@class,"mantine-SimpleGrid-root")][1]'),
@@ -53,13 +53,13 @@ test('the drawer, the feed and the engagement report say what was not counted, a
   await page.goto(`/prospects?client_id=${ACME}&prospect=${id}`);
   const drawer = page.getByRole('dialog');
   const note = drawer.getByRole('region', { name: `Not counted, ${cadence}` });
-  await expect(note).toBeVisible({ timeout: 20_000 });
+  await expect(note).toBeVisible({ timeout: stretch(20_000) });
   await expect(note.getByRole('listitem').first()).toContainText(/ by .* not counted$/);
   await shot(drawer, 'uncounted-drawer');
 
   await page.goto(`/reports?client_id=${ACME}`);
   const report = page.getByRole('region', { name: 'Not counted in the engagement report' });
-  await expect(report).toBeVisible({ timeout: 20_000 });
+  await expect(report).toBeVisible({ timeout: stretch(20_000) });
   await expect(report).toContainText('by a mail security scanner not counted');
   await expect(report).toContainText('by Apple Mail Privacy Protection prefetch not counted');
   await shot(

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { CLIENTS, api, signInTo } from './support.ts';
 import type { APIRequestContext } from '@playwright/test';
 import { shot } from './shots.ts';
@@ -67,7 +67,9 @@ for (const [label, viewport] of [
       await page.goto(
         `/cadence/${before.id}?client_id=${CLIENTS.agency}&integration_id=${before.integration_id}`,
       );
-      await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('heading', { level: 1, name: CADENCE })).toBeVisible({
+        timeout: stretch(15_000),
+      });
       const day1 = page.getByRole('region', { name: 'Day 1' });
       await day1.getByRole('button', { name: 'Add content to Day 1' }).click();
       const n = await day1.getByLabel(/^Day 1, content \d+: content$/).count();
@@ -140,7 +142,7 @@ for (const [label, viewport] of [
     await page.goto(
       `/cadence/${before.id}?client_id=${CLIENTS.agency}&integration_id=${before.integration_id}`,
     );
-    await expect(page.getByRole('switch', { name: 'Show ads' })).toBeChecked({ timeout: 15_000 });
+    await expect(page.getByRole('switch', { name: 'Show ads' })).toBeChecked({ timeout: stretch(15_000) });
     await expect(page.getByText('Saved as soon as you switch it.')).toBeVisible();
     // The warning beside the switch; the page may hold other alerts (an ad-network campaign another
     // test made for this cadence says Meta holds it until it has 100 people).

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { expectSignedIn, registerViaApi, signInUI, unique } from './support.ts';
 import { shot } from './shots.ts';
 
@@ -87,8 +87,12 @@ test('an owner adds a webhook, sends a test and sees the delivery in the log', a
     await card.getByRole('button', { name: 'Send test' }).click();
     await expect(card.getByText('2 test events are on their way.')).toBeVisible();
     const log = card.getByRole('table', { name: 'Delivery log' });
-    await expect(log.getByRole('row', { name: /Ad click.*Delivered/ })).toBeVisible({ timeout: 30_000 });
-    await expect(log.getByRole('row', { name: /Invoice.*Delivered/ })).toBeVisible({ timeout: 30_000 });
+    await expect(log.getByRole('row', { name: /Ad click.*Delivered/ })).toBeVisible({
+      timeout: stretch(30_000),
+    });
+    await expect(log.getByRole('row', { name: /Invoice.*Delivered/ })).toBeVisible({
+      timeout: stretch(30_000),
+    });
     await expect(log.getByRole('row')).toHaveCount(3); // header + 2 deliveries
 
     expect(receiver.received).toHaveLength(2);

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { expectSignedIn, registerViaApi, unique } from './support.ts';
 import { FLAG, VECTORS, expectStrictScripts, importRows, judge, ok, pack, stranger } from './xss-support.ts';
 import type { Seen } from './xss-support.ts';
@@ -107,7 +107,7 @@ async function inputHolds(page: Page, value: string) {
             ).some((i) => i.value === v),
           value,
         ),
-      { message: `an input holds ${value}`, timeout: 20_000 },
+      { message: `an input holds ${value}`, timeout: stretch(20_000) },
     )
     .toBe(true);
 }

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { XSS_CORPUS } from '../../apps/server/test/xss-corpus.ts';
-import { expect } from './fixtures.ts';
+import { expect, stretch } from './fixtures.ts';
 import { api } from './support.ts';
 
 /**
@@ -136,7 +136,7 @@ export async function importRows(request: APIRequestContext, clientId: string, r
         const body = (await res.json()) as { status: string; errors?: unknown };
         return body.status === 'done' ? 'done' : `${body.status} ${JSON.stringify(body.errors ?? '')}`;
       },
-      { timeout: 30_000 },
+      { timeout: stretch(30_000) },
     )
     .toBe('done');
 }

@@ -1,5 +1,5 @@
 import { uuidToBase58 } from '../../packages/shared/src/utils/base58.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, stretch } from './fixtures.ts';
 import { api, expectSignedIn, registerViaApi, unique } from './support.ts';
 import {
   FLAG,
@@ -208,7 +208,7 @@ test('a stored-XSS corpus in every rendered field runs nowhere: app screens and 
             (n) => Array.from(document.querySelectorAll('input')).some((i) => i.value === n),
             name,
           ),
-        { message: `an input holds ${name}`, timeout: 30_000 },
+        { message: `an input holds ${name}`, timeout: stretch(30_000) },
       )
       .toBe(true);
   const screens: [string, string[], (() => Promise<void>)?][] = [

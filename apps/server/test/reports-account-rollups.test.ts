@@ -349,23 +349,45 @@ describe('account reports over account rollups: exact at every moment (issue 17)
           [a.clientId, new Date(day).toISOString().slice(0, 10)],
         )) as { rows: { n: number }[] }
       ).rows[0]!.n;
+    // The whole days and the start day's hours from 04:00, kept summed per account (migration 0077).
+    const spans = async () =>
+      (
+        (await app.database.execute(
+          `select count(*)::int as n from account_engagement_span_rows where client_id = $1
+            and first_day = $2 and from_hour = 4`,
+          [a.clientId, new Date(day + DAY).toISOString().slice(0, 10)],
+        )) as { rows: { n: number }[] }
+      ).rows[0]!.n;
     await check('first read');
     expect(await made()).toBe(1);
+    expect(await spans()).toBeGreaterThan(0);
+    await check('a read from the kept span');
     await app.db.insert(engagementEvents).values([
       { ...late(a, 1, 'click'), occurredAt: new Date(day + 21 * HOUR) },
       { ...late(a, 0, 'view'), occurredAt: new Date(day + 3 * HOUR + 40 * 60_000) },
       { ...late(a, 4, 'impression'), occurredAt: new Date(day + 3 * HOUR + 19 * 60_000) },
     ]);
     expect(await made()).toBe(0);
+    expect(await spans()).toBe(0);
     await check('after writes to the start day');
     expect(await made()).toBe(1);
+    expect(await spans()).toBeGreaterThan(0);
+    // Only after the start day's hours from 04:00: the span goes with the day's rows too.
+    await app.db
+      .insert(engagementEvents)
+      .values({ ...late(a, 3, 'click'), occurredAt: new Date(day + 22 * HOUR) });
+    expect(await spans()).toBe(0);
+    await check('after a write to the start day, read again');
+    expect(await spans()).toBeGreaterThan(0);
     // The same range's whole days, kept summed per account (account_engagement_range_rows), after a
     // write to one of those days (its month goes, and the sums with it) and after changed ties.
     const [added] = await app.db
       .insert(engagementEvents)
       .values({ ...late(a, 2, 'view'), occurredAt: new Date(today - 10 * DAY) })
       .returning({ id: engagementEvents.id });
+    expect(await spans()).toBe(0);
     await check('after a write to a whole day of the range');
+    expect(await spans()).toBeGreaterThan(0);
     // A deleted event marks nothing for the attribution: only its month's going drops the sums.
     await app.db.delete(engagementEvents).where(eq(engagementEvents.id, added!.id));
     await check('after a delete on a whole day of the range');
@@ -374,6 +396,46 @@ describe('account reports over account rollups: exact at every moment (issue 17)
       .set({ companyId: a.alpha })
       .where(eq(prospects.id, a.people[2]!.prospectId));
     await check('after a prospect moved from Beta to Alpha');
+    expect(await spans()).toBeGreaterThan(0);
+  });
+
+  it('takes a kept span whose start day ends a month: a write to that day alone drops it', async () => {
+    // The start day is the last of a month and the whole days start the next: a write to the start
+    // day drops its month, which the range's sums do not read, so only the day's rows take the span
+    // (account_engagement_spans, migration 0077) with them. (A new event also marks the attribution,
+    // whose refresh drops every kept sum: a deleted one does not.)
+    let m = monthStart(today);
+    if (today - m < 3 * DAY) m = monthStart(m - DAY);
+    const day = m - DAY;
+    const from = day + 5 * HOUR + 10 * 60_000;
+    const to = Math.min(today, m + 9 * DAY) - 2 * HOUR;
+    const check = async (moment: string) =>
+      expect(Object.fromEntries(await reported(ownerB, b.clientId, from, to)), moment).toEqual(
+        Object.fromEntries(await reference(b.clientId, from, to)),
+      );
+    await check('first read');
+    await check('a read from the kept span');
+    const spans = async () =>
+      (
+        (await app.database.execute(
+          `select count(*)::int as n from account_engagement_spans where client_id = $1 and first_day = $2`,
+          [b.clientId, new Date(m).toISOString().slice(0, 10)],
+        )) as { rows: { n: number }[] }
+      ).rows[0]!.n;
+    expect(await spans()).toBe(1);
+    const added = await app.db
+      .insert(engagementEvents)
+      .values([
+        { ...late(b, 0, 'click'), occurredAt: new Date(day + 23 * HOUR) },
+        { ...late(b, 2, 'view'), occurredAt: new Date(day + 6 * HOUR) },
+      ])
+      .returning({ id: engagementEvents.id });
+    expect(await spans()).toBe(0);
+    await check('after writes to the start day');
+    expect(await spans()).toBe(1);
+    await app.db.delete(engagementEvents).where(eq(engagementEvents.id, added[0]!.id));
+    await check('after a delete on the start day');
+    expect(await spans()).toBe(1);
   });
 
   it("counts today's events up to a minute ago, and forgets them when a late event lands before", async () => {

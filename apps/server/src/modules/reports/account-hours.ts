@@ -59,13 +59,19 @@ export function hoursValid(clientId: string, day: number): SQL {
  * The part of the range's start day from hour `k` on, per account, from the day's rows (gated on
  * `hoursValid`): rows of (company_id, impressions, clicks, views, last_at).
  */
-export function startHoursPart(clientId: string, day: number, k: number, only: (col: SQL) => SQL): SQL {
+export function startHoursPart(
+  clientId: string,
+  day: number,
+  k: number,
+  only: (col: SQL) => SQL,
+  valid: SQL = hoursValid(clientId, day),
+): SQL {
   const i = sql.raw(String(k + 1));
   return sql`
     select h.company_id, h.impressions[${i}] as impressions, h.clicks[${i}] as clicks, h.views[${i}] as views,
            case when h.last_at >= ${new Date(day + k * HOUR_MS)} then h.last_at end as last_at
       from account_engagement_hours h
-     where h.client_id = ${clientId} and h.day = ${dateOf(day)}::date and ${hoursValid(clientId, day)}
+     where h.client_id = ${clientId} and h.day = ${dateOf(day)}::date and ${valid}
        ${only(sql`h.company_id`)}`;
 }
 

@@ -70,10 +70,12 @@ export function monthCountParts(
   span: MonthSpan,
   only: (col: SQL) => SQL,
   // Read only while this holds too (the kept range sums do not: account-ranges.ts).
-  gate?: SQL,
+  also_?: SQL,
+  // Where each month's validity is evaluated (account-rollups.ts `accountEngagementIn`: once).
+  gate: (expr: SQL) => SQL = (e) => e,
 ): SQL[] {
   const { month, hi, lo, a, b } = span;
-  const also = gate ? sql`and ${gate}` : sql``;
+  const also = also_ ? sql`and ${also_}` : sql``;
   const before = (col: string) => (a > 1 ? sql`r.${sql.raw(col)}[${a - 1}]` : sql`0`);
   const out: SQL[] = [];
   // Days from the month's first to its last counted: the narrow totals. Otherwise two subscripts.
@@ -82,13 +84,13 @@ export function monthCountParts(
       select r.company_id, r.impressions, r.clicks, r.views, r.last_at
         from account_engagement r
        where r.client_id = ${clientId} and r.month = ${month}::date
-         and ${monthValid(clientId, month, hi, '=')} ${also} ${only(sql`r.company_id`)}`);
+         and ${gate(monthValid(clientId, month, hi, '='))} ${also} ${only(sql`r.company_id`)}`);
   out.push(sql`
     select r.company_id, r.impressions[${b}] - ${before('impressions')} as impressions,
            r.clicks[${b}] - ${before('clicks')} as clicks, r.views[${b}] - ${before('views')} as views,
            case when r.last_at[${b}] >= ${new Date(lo)} then r.last_at[${b}] end as last_at
       from account_engagement_days r
      where r.client_id = ${clientId} and r.month = ${month}::date
-       and ${monthValid(clientId, month, hi, a === 1 ? '>' : '>=')} ${also} ${only(sql`r.company_id`)}`);
+       and ${gate(monthValid(clientId, month, hi, a === 1 ? '>' : '>='))} ${also} ${only(sql`r.company_id`)}`);
   return out;
 }

@@ -41,17 +41,19 @@ function sumDays(range: Range, now = Date.now()): { first: string; end: string }
 export function rangeSums(
   clientId: string,
   range: Range,
+  // Where the validity is evaluated (account-rollups.ts `accountEngagementIn`: once per statement).
+  gate: (expr: SQL) => SQL = (e) => e,
 ): { valid: SQL; part: (only: (col: SQL) => SQL) => SQL } | null {
   const days = sumDays(range);
   if (!days) return null;
   const key = sql`g.client_id = ${clientId} and g.first_day = ${days.first}::date and g.end_day = ${days.end}::date`;
   const months = monthSpansOf(range).map((s) => monthValid(clientId, s.month, s.hi));
-  const valid = sql`(exists (select 1 from account_engagement_ranges g where ${key})
-    and ${sql.join(months, sql` and `)})`;
+  const valid = gate(sql`(exists (select 1 from account_engagement_ranges g where ${key})
+    and ${sql.join(months, sql` and `)})`);
   return {
     valid,
     part: (only) => sql`
-      select g.company_id, g.impressions, g.clicks, g.views, g.last_at
+      select g.company_id, g.impressions::int, g.clicks::int, g.views::int, g.last_at
         from account_engagement_range_rows g
        where ${key} and ${valid} ${only(sql`g.company_id`)}`,
   };

@@ -7,15 +7,16 @@ import { ensureRollups, wholeDaysOf } from './rollups.ts';
 import {
   DAY_MS,
   dateArray,
+  gateRow,
+  monthGate,
   dateOf,
   dayOfMonth,
   monthCountParts,
   monthOf,
   monthSpans,
-  monthValid,
   nextMonth,
 } from './account-months.ts';
-import type { MonthSpan } from './account-months.ts';
+import type { Gate, MonthSpan } from './account-months.ts';
 import { ensureRangeSums, forgetRangeSums, rangeSums } from './account-ranges.ts';
 import { ensureStartHours, forgetHours, hoursValid, startHoursDay, startHoursPart } from './account-hours.ts';
 import { ensureRangeSpan, rangeSpan } from './account-spans.ts';
@@ -424,8 +425,8 @@ function rangeParts(
   startDayWhole = false,
   // The start day from hour k on, from its rows by hour (account-hours.ts), where they hold.
   hoursPart?: (day: number, k: number) => SQL,
-  // Each validity gate of the raw branches through this (`accountEngagementIn`: once per statement).
-  gate: (expr: SQL) => SQL = (e) => e,
+  // Each validity gate of the raw branches through this (`gateRow`: once per statement).
+  gate: Gate = (e) => e,
 ): { parts: SQL[]; rawEvents: SQL; startDay: SQL | null } {
   // The raw intervals: before the first whole day, after the last, and each month's days when the
   // month is not valid in this snapshot. Each is its own branch, so a gate without columns is a
@@ -454,7 +455,7 @@ function rangeParts(
     // The start day's rows by hour (account-hours.ts), when given and made: the hours from `from`'s
     // next on from them, the rest of `from`'s hour raw. The ways below only while they do not hold.
     const hours = hoursPart ? startHoursDay(range) : null;
-    const held = hours?.day === dayStart ? gate(hoursValid(clientId, dayStart)) : null;
+    const held = hours?.day === dayStart ? gate(hoursValid(clientId, dayStart), `hours ${dayStart}`) : null;
     if (hours && held && hoursPart) {
       raws.push(raw(range.from, new Date(dayStart + hours.k * HOUR_MS), sql`not ${held}`));
       parts.push(hoursPart(hours.day, hours.k));
@@ -466,7 +467,7 @@ function rangeParts(
       return;
     }
     const month = dateOf(monthOf(dayStart));
-    const valid = gate(monthValid(clientId, month, dateOf(first)));
+    const valid = monthGate(gate, clientId, month, dateOf(first));
     raws.push(raw(range.from, new Date(first), unless(valid)));
     if (!startDayWhole) raws.push(raw(new Date(dayStart), range.from, unless(sql`not ${valid}`), -1));
     startDay = startDayPart({
@@ -491,7 +492,7 @@ function rangeParts(
     const month = dateOf(s.month);
     const hi = dateOf(s.hi);
     parts.push(...monthPart({ month, hi, lo: s.lo, a: dayOfMonth(s.lo), b: dayOfMonth(s.hi - DAY_MS) }));
-    raws.push(raw(new Date(s.lo), new Date(s.hi), gate(monthValid(clientId, month, hi))));
+    raws.push(raw(new Date(s.lo), new Date(s.hi), monthGate(gate, clientId, month, hi)));
   }
   return { parts, rawEvents: sql.join(raws, sql` union all `), startDay };
 }
@@ -505,13 +506,9 @@ function rangeParts(
 export function accountEngagementIn(clientId: string, range: Range, companies?: SQL): SQL {
   const only = (col: SQL) => (companies ? sql`and ${col} in (${companies})` : sql``);
   // Each validity gate (a month's markers counted, a kept part made) evaluated once per statement, in
-  // one row (`account_gates`), however many branches test it: each reference is an init plan reading
-  // that row. Written out, the same gates repeated in every branch cost about 0.5 ms each, 43 of them.
-  const gates: SQL[] = [];
-  const gate = (expr: SQL) => {
-    gates.push(expr);
-    return sql.raw(`(select g${gates.length - 1} from account_gates)`);
-  };
+  // one row (`account_gates`), however many branches test it. Written out, the same gates repeated in
+  // every branch cost about 0.5 ms each, 43 of them for a 90-day range.
+  const { gate, cte: gatesCte } = gateRow('account_gates');
   // The whole days from their kept sums per account where they hold (account-ranges.ts), else by month;
   // with a cut start day, the two from their kept span where it holds (account-spans.ts).
   const sums = rangeSums(clientId, range, gate);
@@ -542,7 +539,7 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
         day,
         k,
         (col) => sql`${unlessSpan} ${only(col)}`,
-        gate(hoursValid(clientId, day)),
+        gate(hoursValid(clientId, day), `hours ${day}`),
       ),
     gate,
   );
@@ -550,16 +547,7 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
   if (sums) parts.push(sums.part((col) => sql`${unlessSpan} ${only(col)}`));
   if (span) parts.push(span.part(only));
   // Every part's counts as integers: summed per account in 64-bit integers, not in numeric.
-  return sql`account_gates as materialized (
-      select ${
-        gates.length
-          ? sql.join(
-              gates.map((g, i) => sql`${g} as ${sql.raw(`g${i}`)}`),
-              sql`, `,
-            )
-          : sql`true as g`
-      }
-    ),
+  return sql`${gatesCte()},
     raw_events as (${rawEvents}),
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     account_engagement_parts as (
@@ -590,6 +578,8 @@ export function accountEngagementIn(clientId: string, range: Range, companies?: 
  * its days are read raw), so a range of four months reads one row per account, not four.
  */
 export function accountsEngagedIn(clientId: string, range: Range): SQL {
+  // The months' validity once per statement (`gateRow`): the year rows and the raw branches test it.
+  const { gate, cte: gatesCte } = gateRow('engaged_gates');
   // A year row's accounts with events on the counted days of the range's months of that year (each
   // month's bits taken while the month is valid); null when the range counts no month of that year.
   const engagedInYear = (year: number): SQL | null => {
@@ -599,7 +589,7 @@ export function accountsEngagedIn(clientId: string, range: Range): SQL {
         const month = dateOf(s.month);
         const a = dayOfMonth(s.lo);
         const b = dayOfMonth(s.hi - DAY_MS);
-        return sql`(${monthValid(clientId, month, dateOf(s.hi))}
+        return sql`(${monthGate(gate, clientId, month, dateOf(s.hi))}
         and y.days[${sql.raw(String(new Date(s.month).getUTCMonth() + 1))}] & ${sql.raw(String(2 ** b - 2 ** (a - 1)))} <> 0)`;
       });
     return any.length ? sql`(${sql.join(any, sql` or `)})` : null;
@@ -629,6 +619,8 @@ export function accountsEngagedIn(clientId: string, range: Range): SQL {
            and r.last_at[${d}] >= ${range.from}`;
     },
     true,
+    undefined,
+    gate,
   );
 
   const years = new Set(monthSpans(range).map((s) => new Date(s.month).getUTCFullYear()));
@@ -639,7 +631,8 @@ export function accountsEngagedIn(clientId: string, range: Range): SQL {
       select y.company_id from account_engagement_years y
        where y.client_id = ${clientId} and y.year = ${sql.raw(String(year))} and ${any}`);
   }
-  return sql`raw_events as (${rawEvents}),
+  return sql`${gatesCte()},
+    raw_events as (${rawEvents}),
     ${prospectTies(clientId, sql`select distinct re.prospect_id as id from raw_events re`)},
     accounts_engaged_in as (
       ${parts.length ? sql`${sql.join(parts, sql` union `)} union` : sql``}

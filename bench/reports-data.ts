@@ -190,6 +190,13 @@ from generate_series(1, 10) g cross join targets t where t.client_id = '${SMALL_
     `analyze prospect_account_ties, crm_contacts, crm_accounts, crm_activity_counts, crm_integration_settings;
      select account_outreach_fill()`,
   );
+  // Each client's live opportunities per currency (migration 0078), as the migration fills them.
+  await step(
+    'opportunities per currency',
+    `delete from opportunity_currency_counts;
+     insert into opportunity_currency_counts (client_id, currency, n)
+     select client_id, currency, count(*) from opportunities where not is_deleted group by 1, 2`,
+  );
   // Issue 45: a 10 % holdout on every cadence, each target assigned as the insert trigger of
   // migration 0053 would (off here, replica role), so the lift report reads 1,000,000 assigned targets.
   await step(

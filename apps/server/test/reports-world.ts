@@ -213,6 +213,7 @@ export async function reportWorld(app: FastifyInstance, clientName: string) {
   return {
     clientId,
     cadenceId,
+    crmId,
     company,
     account,
     prospect,

@@ -294,9 +294,11 @@ export async function opportunityById(
 
 /** The client's most used currency: the reports sum amounts in it and count the others apart. */
 export async function mainCurrency(db: Db, clientId: string): Promise<string> {
+  // The client's live opportunities per currency, kept by triggers (migration 0078): counting them
+  // here was a scan of every opportunity of the client at every call.
   const result = await db.execute(sql`
-    select currency from opportunities where client_id = ${clientId} and not is_deleted
-     group by currency order by count(*) desc, currency limit 1`);
+    select currency from opportunity_currency_counts where client_id = ${clientId} and n > 0
+     order by n desc, currency limit 1`);
   return String(rowsOf(result)[0]?.currency ?? 'USD');
 }
 

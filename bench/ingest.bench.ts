@@ -450,7 +450,7 @@ export async function run(seconds: number) {
 
     // The mix: its first renders made here (each image once, 4 at a time), and a real ad of each
     // rendition for its bare server.
-    const lines = mixLines(mix, 200_000);
+    const lines = withMix ? mixLines(mix, 200_000) : [];
     let firstRenders = '';
     if (withMix) {
       const tags = distinctTags(lines);

@@ -71,17 +71,17 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Market
     ALLOW_PRIVATE_FETCH: 'true',
   };
 
-  it('connects, is killed in the middle of the list members, and the restarted server finishes the sync', async () => {
+  it('connects, is killed after the contacts and again in the middle of the list members, and the restarted server finishes the sync', async () => {
     const first = await startServer(env);
     running.push(first);
     const api = new Caller();
     api.base = first.url;
     await registerOwner(api, 'crash@marketo.example');
 
-    // The big list is read 10 pages for the leads (contacts), then again for its members, which are
-    // stored four pages at a time (STORE_BATCH, 1,000: 1,200) while the next four are read: at the
-    // fifteenth call the leads are all in and the first four pages of members.
-    fake.holdAt(`/rest/v1/lists/${big.id}/leads.json`, 15);
+    // A first sync reads each list once, its leads with their fields (issue 43): the contacts phase
+    // keeps each list's members for the lists phase, which then asks Marketo nothing. So the first
+    // kill comes after the contacts, at the deleted leads' paging token (the first call after them).
+    fake.holdAt('/rest/v1/activities/pagingtoken.json', 1);
     const connected = await api.json<{ integration: { is_active: boolean } }>(
       'POST',
       `/v1/integration/crm/marketo/client/${api.clientId}/connection`,
@@ -90,9 +90,27 @@ describe('issue 16 "SIGKILL mid-sync then finishing with every row once" (Market
     expect(connected.integration.is_active).toBe(true);
 
     await poll(async () => (fake.held() > 0 ? true : null), 60_000);
-    await storedBeforeKill(env, async (q) => (await marketoCounts(q, api.clientId)).members, 4 * PAGE);
+    await storedBeforeKill(env, async (q) => (await marketoCounts(q, api.clientId)).contacts, LEADS);
     await stopServer(first, 'SIGKILL');
     expect(first.child.signalCode).toBe('SIGKILL');
+    fake.release();
+    expect(await withDatabase(env, (q) => marketoCounts(q, api.clientId))).toMatchObject({
+      contacts: LEADS,
+      distinct_contacts: LEADS,
+      lists: 0,
+      members: 0,
+    });
+
+    // The retry's contacts phase reads only what changed since the stored cursor, so its lists phase
+    // reads the members from Marketo: the big list's 10 pages of ids, stored four pages at a time
+    // (STORE_BATCH, 1,000: 1,200) while the next four are read. At its fifth call four pages are in.
+    fake.holdAt(`/rest/v1/lists/${big.id}/leads.json`, 5);
+    const retry = await startServer(env);
+    running.push(retry);
+    await poll(async () => (fake.held() > 0 ? true : null), 60_000);
+    await storedBeforeKill(env, async (q) => (await marketoCounts(q, api.clientId)).members, 4 * PAGE);
+    await stopServer(retry, 'SIGKILL');
+    expect(retry.child.signalCode).toBe('SIGKILL');
     fake.release();
 
     const left = await withDatabase(env, (q) => marketoCounts(q, api.clientId));

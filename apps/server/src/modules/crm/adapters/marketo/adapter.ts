@@ -149,6 +149,27 @@ const PACE_CALLS = 50;
 const PACE_WINDOW_MS = 20_000;
 const pacers = new Map<string, number[]>();
 
+type StaticList = { id: number; name: string; updatedAt?: string };
+/**
+ * What a run's contacts phase read, for its lists phase (issue 43: a first sync read every list
+ * twice, its leads with their fields for the contacts and again, ids only, for the memberships:
+ * 134 of a 20,000-member list's 138 calls). Kept per run (the sync makes one AdapterContext a
+ * run) and used only when the lists phase asks from the same cursor, so the lists, their changes
+ * and their members are the one read the lists' cursor is taken from, in the order the lists phase
+ * itself would read them (the listing, then each list's members). Members as lead ids: 8 bytes each.
+ */
+type RunRead = {
+  since: string | null;
+  changed: Map<number, string> | null;
+  lists: StaticList[];
+  /** Lists read whole in the contacts phase: their members' lead ids. */
+  members: Map<string, number[]>;
+  complete: boolean;
+  /** The lists phase took its lists from this read, so their members come from it too. */
+  used: boolean;
+};
+const runReads = new WeakMap<AdapterContext, RunRead>();
+
 export function createMarketoAdapter(
   opts: { retry?: Partial<RetryPolicy>; now?: () => number } = {},
 ): CrmAdapter {
@@ -313,11 +334,7 @@ export function createMarketoAdapter(
   };
 
   async function* staticLists(ctx: AdapterContext) {
-    for await (const page of paged<{ id: number; name: string; updatedAt?: string }>(
-      ctx,
-      '/v1/lists.json',
-      {},
-    )) {
+    for await (const page of paged<StaticList>(ctx, '/v1/lists.json', {})) {
       yield page;
     }
   }
@@ -390,20 +407,27 @@ export function createMarketoAdapter(
       // First sync: every list's members. Later: the lists whose members changed, then the leads
       // Rally holds whose synced fields changed.
       const changed = since ? await membershipChanges(ctx, since) : null;
+      const run: RunRead = { since, changed, lists: [], members: new Map(), complete: false, used: false };
+      runReads.set(ctx, run);
       let listsAt: string | null = null;
       for await (const lists of staticLists(ctx)) {
         for (const list of lists) {
+          run.lists.push(list);
           const at = iso(list.updatedAt);
           if (at && (!listsAt || at > listsAt)) listsAt = at;
           if (changed && !changed.has(list.id) && !newer(list.updatedAt, since)) continue;
+          const members: number[] = [];
           for await (const leads of paged<Lead>(ctx, `/v1/lists/${list.id}/leads.json`, {
             fields: LEAD_FIELDS,
           })) {
+            for (const l of leads) members.push(l.id);
             const items = read(leads);
             if (items.length) yield { items, total: null };
           }
+          run.members.set(String(list.id), members);
         }
       }
+      run.complete = true;
       // The full read covers the lists as they are now: later syncs start from their newest change.
       if (!since) {
         if (listsAt) yield { items: [], total: null, cursor: listsAt };
@@ -463,9 +487,18 @@ export function createMarketoAdapter(
 
     async *lists(ctx, since) {
       // Later syncs: only lists whose members changed (or the list itself); their time is the newest
-      // change, so the cursor moves past it.
-      const changed = since ? await membershipChanges(ctx, since) : null;
-      for await (const page of staticLists(ctx)) {
+      // change, so the cursor moves past it. From this run's contacts phase when it read from the
+      // same cursor (always on a first sync): no second read of the lists and their changes.
+      const run = runReads.get(ctx);
+      const reuse = run?.complete === true && run.since === since;
+      if (run) run.used = reuse;
+      const changed = reuse ? run.changed : since ? await membershipChanges(ctx, since) : null;
+      const listing = reuse
+        ? (async function* () {
+            for (let i = 0; i < run.lists.length; i += 300) yield run.lists.slice(i, i + 300);
+          })()
+        : staticLists(ctx);
+      for await (const page of listing) {
         const items = page.flatMap((l): RemoteList[] => {
           const at = changed?.get(l.id) ?? null;
           if (changed && !at && !newer(l.updatedAt, since)) return [];
@@ -487,6 +520,20 @@ export function createMarketoAdapter(
     },
 
     async *listMembers(ctx, listExternalId): AsyncGenerator<CrmPage<RemoteListMember>> {
+      const run = runReads.get(ctx);
+      const read = run?.used ? run.members.get(listExternalId) : undefined;
+      if (read) {
+        run?.members.delete(listExternalId);
+        for (let i = 0; i < read.length; i += 300) {
+          yield {
+            total: null,
+            items: read
+              .slice(i, i + 300)
+              .map((id) => ({ memberExternalId: String(id), status: '', addedAt: null })),
+          };
+        }
+        return;
+      }
       for await (const leads of paged<Lead>(
         ctx,
         `/v1/lists/${encodeURIComponent(listExternalId)}/leads.json`,

@@ -615,7 +615,10 @@ export async function upsertListMembers(
   /** Whom the list holds: a list of people is not looked up among accounts, nor one of accounts among contacts. */
   memberType?: RemoteList['memberType'],
 ): Promise<void> {
-  const unique = lastByKey(members, (m) => m.memberExternalId);
+  // Sorted by id: batches stored side by side take their rows' locks in one order (sync.ts).
+  const unique = lastByKey(members, (m) => m.memberExternalId).sort((a, b) =>
+    a.memberExternalId < b.memberExternalId ? -1 : a.memberExternalId > b.memberExternalId ? 1 : 0,
+  );
   if (unique.length === 0) return;
   // HubSpot's contact and company ids share one number space: a contact list's member must not
   // take the account that happens to have its id. The lookups are subqueries of the one statement,

@@ -409,13 +409,25 @@ export function createCrmSyncService(deps: Deps) {
       );
       for (const list of changedLists) {
         const seen: string[] = [];
+        // Two batches stored at once, each in its own transaction on its own connection (issue 43: a
+        // batch's upsert is the database's CPU, one core, while the other waited). Safe without order:
+        // members carry no cursor (a stopped sync reads the list whole again), `finish` runs once all
+        // are in, and each batch upserts its members sorted by id, so two batches that share a member
+        // wait for each other and never deadlock.
+        let storing: Promise<unknown> | null = null;
         for await (const batch of readAhead(
           batches(adapter.listMembers(ctx, list.externalId), STORE_BATCH),
         )) {
           const items = batch.flatMap((p) => p.items);
-          await batchTransaction(db, (tx) => upsertListMembers(tx, ref, list.id, items, list.memberType));
+          const stored = batchTransaction(db, (tx) =>
+            upsertListMembers(tx, ref, list.id, items, list.memberType),
+          );
+          stored.catch(() => {}); // awaited below; not unhandled while the one before is awaited
+          if (storing) await storing;
+          storing = stored;
           for (const m of items) seen.push(m.memberExternalId);
         }
+        if (storing) await storing;
         await db.transaction((tx) => finishListMembers(tx, list.id, seen));
       }
       await advance('lists', listsAt);

@@ -58,9 +58,16 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const bool = (v: unknown): boolean => v === true;
 
+/** Salesforce's UTC form whose every part is in range for any month (days 29-31 take the long way). */
+const SF_UTC =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}\+0000$/;
+
 /** "2024-05-20T20:49:32.000+0000" → ISO 8601 (Date.parse does not read +0000). */
 export function sfTimeToIso(v: unknown): string | null {
   if (typeof v !== 'string' || !v) return null;
+  // Already ISO but for its zone (issue 43: parsing and printing every record's time was about a
+  // seventh of the Salesforce sync's own CPU); the same text as the long way.
+  if (SF_UTC.test(v)) return `${v.slice(0, 23)}Z`;
   const ms = Date.parse(v.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { companies, integrations, targets } from '../../db/schema/index.ts';
 import { createSecretBox } from '../../lib/crypto.ts';
 import { createTestApp } from '../../../test/helpers.ts';
-import { makeClient } from '../../../test/http.ts';
+import { makeClient, signedIn } from '../../../test/http.ts';
 import { startFakeSalesloft } from '../../../test/fakes/salesloft.ts';
 import type { FakeSalesloft, FakeSalesloftSeed } from '../../../test/fakes/salesloft.ts';
 import { MEMBERSHIPS_PER_TRANSACTION } from './sync.ts';
@@ -151,5 +151,36 @@ describe(`a sync of ${MEMBERSHIPS} memberships (several transactions of ${MEMBER
     );
     expect(await targetCount()).toBe(MEMBERSHIPS);
     expect((await integration()).syncProgress).toEqual({ phase: 'done', done: 1, total: 1 });
+  });
+});
+
+describe('a disconnect while a sync runs', () => {
+  it('keeps the disconnect: inactive, no credentials, its message, not syncing, whatever the sync does after it', async () => {
+    const { browser: owner } = await signedIn(app, { [clientId]: 'purple_owner' });
+    await app.db.update(integrations).set({ syncCursor: {} }).where(eq(integrations.id, integrationId));
+    salesloft.clearRequests();
+    // The owner disconnects (the real route) once the sync is well into the memberships.
+    let disconnected: Promise<number> | undefined;
+    const watch = setInterval(() => {
+      if (!disconnected && salesloft.apiRequests('cadence_memberships').length >= 3)
+        disconnected = owner
+          .request({ method: 'DELETE', url: `/v1/integration/sequence/salesloft/client/${clientId}` })
+          .then((res) => res.statusCode);
+    }, 1);
+    try {
+      // The sync reads on with what it had; it may end or fail, but not over the disconnect.
+      await app.integrationSync.run({ integrationId }).catch(() => undefined);
+    } finally {
+      clearInterval(watch);
+    }
+    expect(await disconnected).toBe(204);
+    const after = await integration();
+    expect(after).toMatchObject({
+      isActive: false,
+      credentialsEnc: null,
+      isSyncing: false,
+      syncProgress: null,
+      lastError: 'Disconnected. Connect again to resume syncing.',
+    });
   });
 });

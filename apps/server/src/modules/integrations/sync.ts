@@ -143,11 +143,15 @@ export function createSyncService(deps: Deps) {
     await db
       .update(integrations)
       .set({ credentialsEnc: box.encrypt(JSON.stringify(creds)), updatedAt: new Date() })
-      .where(eq(integrations.id, integrationId));
+      // A disconnect forgets the credentials: a token refreshed by a sync still running must not bring them back.
+      .where(and(eq(integrations.id, integrationId), eq(integrations.isActive, true)));
   }
 
   async function setProgress(integrationId: number, progress: SyncProgress) {
-    await db.update(integrations).set({ syncProgress: progress }).where(eq(integrations.id, integrationId));
+    await db
+      .update(integrations)
+      .set({ syncProgress: progress })
+      .where(and(eq(integrations.id, integrationId), eq(integrations.isActive, true)));
   }
 
   async function run(job: SyncJob): Promise<void> {
@@ -313,10 +317,11 @@ export function createSyncService(deps: Deps) {
         });
         return; // retrying cannot help until the user reconnects
       }
+      // Not over a disconnect made while this sync ran (its message says what to do).
       await db
         .update(integrations)
         .set({ lastError: `The last sync failed and will be retried: ${(err as Error).message}` })
-        .where(eq(integrations.id, ref.id));
+        .where(and(eq(integrations.id, ref.id), eq(integrations.isActive, true)));
       await finish(job, { failed: true });
       throw err;
     }
@@ -328,7 +333,7 @@ export function createSyncService(deps: Deps) {
   ) {
     const now = new Date();
     await db.transaction(async (tx) => {
-      await tx
+      const [ended] = await tx
         .update(integrations)
         .set({
           isSyncing: false,
@@ -336,7 +341,15 @@ export function createSyncService(deps: Deps) {
           ...(failed ? {} : { lastSyncedAt: now, lastError: null }),
           ...also,
         })
-        .where(eq(integrations.id, job.integrationId));
+        .where(and(eq(integrations.id, job.integrationId), eq(integrations.isActive, true)))
+        .returning({ id: integrations.id });
+      // Disconnected while this sync ran: the disconnect's state and message stay (a sync that ended
+      // after it cleared "Disconnected. Connect again to resume syncing." in an end-to-end run).
+      if (!ended)
+        await tx
+          .update(integrations)
+          .set({ isSyncing: false, syncProgress: null })
+          .where(eq(integrations.id, job.integrationId));
       const where = job.cadenceId
         ? and(eq(cadences.id, job.cadenceId), eq(cadences.integrationId, job.integrationId))
         : eq(cadences.integrationId, job.integrationId);

@@ -205,7 +205,8 @@ export function createCrmSyncService(deps: Deps) {
         await db
           .update(integrations)
           .set({ credentialsEnc: box.encrypt(JSON.stringify(next)), updatedAt: new Date() })
-          .where(eq(integrations.id, integration.id));
+          // A disconnect forgets the credentials: a token refreshed by a sync still running must not bring them back.
+          .where(and(eq(integrations.id, integration.id), eq(integrations.isActive, true)));
       },
       reloadCredentials: async () => {
         const [row] = await db
@@ -478,7 +479,8 @@ export function createCrmSyncService(deps: Deps) {
             .slice(0, 500),
           ...usageSet(),
         })
-        .where(eq(integrations.id, ref.id));
+        // Not over a disconnect made while this sync ran (its message says what to do).
+        .where(and(eq(integrations.id, ref.id), eq(integrations.isActive, true)));
       await finish(ref.id, { failed: true });
       throw err;
     }
@@ -488,7 +490,7 @@ export function createCrmSyncService(deps: Deps) {
     integrationId: number,
     { failed, also = {} }: { failed: boolean; also?: Partial<typeof integrations.$inferInsert> },
   ) {
-    await db
+    const [ended] = await db
       .update(integrations)
       .set({
         isSyncing: false,
@@ -496,7 +498,14 @@ export function createCrmSyncService(deps: Deps) {
         ...(failed ? {} : { lastSyncedAt: now(), lastError: null }),
         ...also,
       })
-      .where(eq(integrations.id, integrationId));
+      .where(and(eq(integrations.id, integrationId), eq(integrations.isActive, true)))
+      .returning({ id: integrations.id });
+    // Disconnected while this sync ran: the disconnect's state and message stay.
+    if (!ended)
+      await db
+        .update(integrations)
+        .set({ isSyncing: false, syncProgress: null })
+        .where(eq(integrations.id, integrationId));
     // What the sync changed is folded into the stored attribution and lift outcomes now, not at the
     // next report.
     if (!failed) {

@@ -474,6 +474,32 @@ describe('HubSpot connection and sync (issue 16)', () => {
     expect(await n(opportunities)).toBe(5);
   });
 
+  it('a disconnect made while a sync runs stays: inactive, no credentials, its message, not syncing', async () => {
+    expect((await connect(owner)).headers.location).toMatch(/connected=hubspot/);
+    const id = (
+      await waitFor(async () => {
+        const i = await connectionOf();
+        return i && i.isActive && !i.isSyncing ? i : null;
+      })
+    ).id;
+    await app.db.update(integrations).set({ syncCursor: {} }).where(eq(integrations.id, id));
+    let disconnected: Promise<number> | undefined;
+    fake.afterCalls(2, () => {
+      disconnected = owner
+        .delete(`/v1/integration/crm/hubspot/client/${clientId}/settings`)
+        .then((res) => res.statusCode);
+    });
+    // The sync reads on with the token it holds; it may end or fail, but not over the disconnect.
+    await app.crmSync.run({ integrationId: id }).catch(() => undefined);
+    expect(await disconnected).toBe(204);
+    expect(await connectionOf()).toMatchObject({
+      isActive: false,
+      credentialsEnc: null,
+      isSyncing: false,
+      lastError: 'Disconnected. Connect again to resume syncing.',
+    });
+  });
+
   it('a denied consent comes back with the reason; an SDR may not connect; another client sees nothing', async () => {
     fake.denyNextConsent();
     const res = await connect(owner);

@@ -548,22 +548,26 @@ export async function opportunityTotals(
   const mine = sql`o.currency = ${currency}`;
   // Without parallel workers: the summary runs this beside its engagement statement, and each
   // worker built the moves' hash again (373 → 223 ms p50 without them at the reports bench's size,
-  // on a quiet two-core machine). The progressed opportunities are a statement of their own, run
-  // beside the others on another connection: in one statement the two parts ran one after the
-  // other (about 136 and 74 ms with auto_explain's timing at that size).
-  const serial = (query: SQL) =>
-    db.transaction(async (tx) => {
-      await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-      return tx.execute(query);
-    });
-  const [result, progressedResult] = await Promise.all([
-    serial(sql`
+  // on a quiet two-core machine).
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+    return tx.execute(sql`
     with o as (
       select o.id, o.currency, o.amount_cents, o.crm_created_at, o.close_date, o.is_won, a.generated_at,
              a.influenced_prospects
         from opportunities o
         left join opportunity_attribution a on a.opportunity_id = o.id
        where o.client_id = ${clientId} and not o.is_deleted and (${createdIn} or ${wonIn})
+    ),
+    p as (
+      -- A semi-join: a hash of the progress moves' opportunities, not a sort of the moves by it.
+      ${
+        chosenStageIds
+          ? sql`select o.id, o.amount_cents from opportunities o
+       where o.client_id = ${clientId} and not o.is_deleted and ${mine}
+         and o.id in (select m.opportunity_id ${progressedFrom(clientId, range, chosenStageIds)})`
+          : sql`select null::uuid as id, 0::bigint as amount_cents where false`
+      }
     )
     select count(*) filter (where not ${mine}) as other,
            count(*) filter (where ${mine} and ${createdIn}) as created,
@@ -575,27 +579,20 @@ export async function opportunityTotals(
            coalesce(sum(o.amount_cents) filter (where ${mine} and ${wonIn}), 0) as won_cents,
            count(*) filter (where ${mine} and ${wonIn} and o.influenced_prospects > 0) as influenced,
            coalesce(sum(o.amount_cents) filter (where ${mine} and ${wonIn} and o.influenced_prospects > 0), 0)
-             as influenced_cents
-      from o`),
-    // A semi-join: a hash of the progress moves' opportunities, not a sort of the moves by it.
-    chosenStageIds
-      ? serial(sql`
-    select count(*) as progressed, coalesce(sum(o.amount_cents), 0) as progressed_cents
-      from opportunities o
-     where o.client_id = ${clientId} and not o.is_deleted and ${mine}
-       and o.id in (select m.opportunity_id ${progressedFrom(clientId, range, chosenStageIds)})`)
-      : null,
-  ]);
+             as influenced_cents,
+           (select count(*) from p) as progressed,
+           (select coalesce(sum(amount_cents), 0) from p) as progressed_cents
+      from o`);
+  });
   const r = rowsOf(result)[0] ?? {};
-  const p = progressedResult ? (rowsOf(progressedResult)[0] ?? {}) : {};
   return {
     other_currency_opportunities: num(r.other),
     opportunities_created: num(r.created),
     pipeline_created_cents: num(r.created_cents),
     generated: num(r.generated),
     pipeline_generated_cents: num(r.generated_cents),
-    progressed: num(p.progressed),
-    pipeline_progressed_cents: num(p.progressed_cents),
+    progressed: num(r.progressed),
+    pipeline_progressed_cents: num(r.progressed_cents),
     won: num(r.won),
     revenue_won_cents: num(r.won_cents),
     influenced: num(r.influenced),

@@ -4,6 +4,7 @@ import { cadenceDays, cadences, engagementEvents, feedItems, targets } from '../
 import { DEMO_CLIENTS, seedDemo, seedDemoData, seedDemoEngagementData } from '../../db/seed.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeContent } from '../../../test/engagement.ts';
+import { seedDemoEngagement } from './demo.ts';
 
 describe('demo engagement seed (issue 7 "Demo")', () => {
   it('60 days of impressions and clicks through the same counters and rule, with content on the days; once', async () => {
@@ -74,5 +75,20 @@ describe('demo engagement seed (issue 7 "Demo")', () => {
     const before = await total();
     expect(await seedDemoEngagementData(app)).toEqual({ events: 0 });
     expect(await total()).toBe(before);
+  });
+
+  it('seeded ten minutes into a month, two targets still turn super in that month (the demo balance has uncharged ones)', async () => {
+    const app = await createTestApp({ workers: false });
+    await seedDemo(app.db);
+    await seedDemoData(app);
+    const acme = DEMO_CLIENTS.acme.id;
+    const now = new Date(Date.UTC(2026, 11, 1, 0, 10));
+    await seedDemoEngagement(app, [acme], now);
+    const [fresh] = await app.db
+      .select({ n: count() })
+      .from(targets)
+      .where(and(eq(targets.clientId, acme), gte(targets.superDate, new Date(Date.UTC(2026, 11, 1)))));
+    expect(fresh!.n).toBeGreaterThanOrEqual(2);
+    await app.close();
   });
 });

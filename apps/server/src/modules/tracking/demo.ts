@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { AD_SIZES } from '@rally/shared/schemas/content';
+import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import type { Db } from '../../db/client.ts';
 import { cadenceDays, cadences, content, engagementEvents, targets } from '../../db/schema/index.ts';
 import type { IngestItem, TrackingService } from './service.ts';
@@ -48,6 +49,14 @@ async function assignDemoContent(db: Db, clientId: string): Promise<void> {
   }
 }
 
+/** The last six hours, but not before this month began (UTC, the demo billing's time zone). */
+function freshWindow(now: Date): { from: number; to: number } {
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const from = Math.max(monthStart, now.getTime() - 6 * 3_600_000);
+  // The click comes 90 s after its impression and no later than now.
+  return { from, to: Math.max(from, now.getTime() - 90_000) };
+}
+
 /**
  * Makes the demo clients' engine alive (issue 7 "Demo"): ads on for their cadences, their published
  * content assigned to days that have none (when a content seed made some), and 60 days of
@@ -83,6 +92,11 @@ export async function seedDemoEngagement(
       .where(eq(targets.clientId, clientId))
       .orderBy(asc(targets.token));
     const items: IngestItem[] = [];
+    // Two targets that the rolls leave unengaged turn super this month (an impression, then a click):
+    // early in a month the skewed days can leave none, and the demo's balance then shows no
+    // uncharged superprospects (issue 9 "Demo": it shows both, uncharged and invoiced).
+    const fresh = freshWindow(now);
+    let freshLeft = 2;
     for (const { token } of rows) {
       const rand = prng(`${clientId}:${token}`);
       // Most targets saw a handful of ads; some many (super by impressions); a few clicked.
@@ -104,6 +118,12 @@ export async function seedDemoEngagement(
         const after = seen[Math.floor(rand() * seen.length)]?.getTime() ?? now.getTime();
         const at = new Date(Math.min(now.getTime(), after + 60_000 + rand() * 60_000));
         items.push({ token, type: 'click', at });
+      }
+      if (freshLeft > 0 && clicks === 0 && impressions < SUPER_RULE.impressions - 1) {
+        freshLeft -= 1;
+        const at = new Date(fresh.from + rand() * (fresh.to - fresh.from));
+        items.push({ token, type: 'impression', size: '300x250', at, allowNoContent: true });
+        items.push({ token, type: 'click', at: new Date(Math.min(now.getTime(), at.getTime() + 90_000)) });
       }
     }
     items.sort((a, b) => (a.at?.getTime() ?? 0) - (b.at?.getTime() ?? 0));

@@ -16,7 +16,7 @@ import { IconArrowRight, IconBuildingSkyscraper } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { abbreviateNumber, formatCount } from '@rally/shared';
 import type { ClientHealth, ClientOverviewRow } from '@rally/shared/schemas/client-overview';
-import { useAuth } from '../../../lib/auth/store.ts';
+import { getAuthState, refreshClients, useAuth } from '../../../lib/auth/store.ts';
 import { useClientOverview } from '../api/get-client-overview.ts';
 import { NewClientForm } from './new-client-form.tsx';
 import { RoleBadge } from '../../../components/role-badge.tsx';
@@ -69,6 +69,14 @@ function topParent(
 export function ClientsScreen() {
   const auth = useAuth();
   const navigate = useNavigate();
+  // A client made a moment ago is in this table before the sign-in state has its membership (that
+  // refresh is not awaited on creation); the route gate would then put the old client back in the
+  // URL, so the switch waits for the membership first.
+  const switchTo = async (id: string) => {
+    if (!getAuthState().user?.clients.some((m) => m.client_id === id))
+      await refreshClients().catch(() => undefined);
+    await navigate(`/feed?client_id=${id}`);
+  };
   const overview = useClientOverview();
   const current = auth.currentClient;
   const parents = (auth.user?.clients ?? [])
@@ -121,7 +129,7 @@ export function ClientsScreen() {
                   c={c}
                   parent={c.parent_id ? names.get(c.parent_id) : undefined}
                   isCurrent={c.id === current}
-                  onSwitch={() => navigate(`/feed?client_id=${c.id}`)}
+                  onSwitch={() => void switchTo(c.id)}
                 />
               ))}
             </Table.Tbody>

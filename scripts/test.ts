@@ -164,6 +164,7 @@ function vitest(
           if (file.status === 'failed' && !file.assertionResults.some((x) => x.status === 'failed'))
             notes.push(`failed: ${where}: ${firstLine(file.message)}`);
         }
+        slowest(r.testResults.map((f) => [path.relative(root, f.name), (f.endTime - f.startTime) / 1000]));
       }
       if (code !== 0 && failed === 0) failed = 1; // a failed file or an unhandled error
       resolve({ name, passed, failed, seconds: (Date.now() - t) / 1000, notes });
@@ -174,6 +175,17 @@ function vitest(
     });
     child.once('close', done);
   });
+}
+
+/**
+ * The lane's ten slowest files, after its output: what to shrink when CI's time grows (a CI log keeps
+ * the lanes' ends; the summary would drown in them).
+ */
+function slowest(files: [string, number][]) {
+  const top = files.sort((a, b) => b[1] - a[1]).slice(0, 10);
+  if (top.length === 0) return;
+  console.log('Slowest files (s):');
+  for (const [file, seconds] of top) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${file}`);
 }
 
 // eslint-disable-next-line no-control-regex -- colour codes in Playwright's error messages
@@ -254,6 +266,17 @@ async function e2e(built: boolean) {
       for (const child of suite.suites ?? []) walk(child);
     };
     for (const suite of r.suites) walk(suite);
+    // Test time per spec file, retries included (workers run side by side: the sum exceeds the lane).
+    const perFile = new Map<string, number>();
+    const sum = (suite: JSONReportSuite) => {
+      for (const spec of suite.specs)
+        for (const t of spec.tests)
+          for (const x of t.results)
+            perFile.set(spec.file, (perFile.get(spec.file) ?? 0) + x.duration / 1000);
+      for (const child of suite.suites ?? []) sum(child);
+    };
+    for (const suite of r.suites) sum(suite);
+    slowest([...perFile]);
     // Errors outside any test (global setup, a spec that does not load).
     for (const e of r.errors) notes.push(`error: ${firstLine(stripAnsi(e.message))}`);
   }

@@ -14,6 +14,7 @@ import type { JobQueue } from '../../lib/queue.ts';
 import { ATTRIBUTION_JOB } from '../reports/jobs.ts';
 import { LIFT_JOB } from '../incrementality/jobs.ts';
 import { VendorAuthError } from '../integrations/vendor-http.ts';
+import { endSync, whileActive } from '../integrations/while-active.ts';
 import { CRM_SOURCES } from './port.ts';
 import type {
   AdapterContext,
@@ -205,8 +206,7 @@ export function createCrmSyncService(deps: Deps) {
         await db
           .update(integrations)
           .set({ credentialsEnc: box.encrypt(JSON.stringify(next)), updatedAt: new Date() })
-          // A disconnect forgets the credentials: a token refreshed by a sync still running must not bring them back.
-          .where(and(eq(integrations.id, integration.id), eq(integrations.isActive, true)));
+          .where(whileActive(integration.id));
       },
       reloadCredentials: async () => {
         const [row] = await db
@@ -479,8 +479,7 @@ export function createCrmSyncService(deps: Deps) {
             .slice(0, 500),
           ...usageSet(),
         })
-        // Not over a disconnect made while this sync ran (its message says what to do).
-        .where(and(eq(integrations.id, ref.id), eq(integrations.isActive, true)));
+        .where(whileActive(ref.id));
       await finish(ref.id, { failed: true });
       throw err;
     }
@@ -490,22 +489,12 @@ export function createCrmSyncService(deps: Deps) {
     integrationId: number,
     { failed, also = {} }: { failed: boolean; also?: Partial<typeof integrations.$inferInsert> },
   ) {
-    const [ended] = await db
-      .update(integrations)
-      .set({
-        isSyncing: false,
-        syncProgress: failed ? null : { phase: 'done', done: 1, total: 1 },
-        ...(failed ? {} : { lastSyncedAt: now(), lastError: null }),
-        ...also,
-      })
-      .where(and(eq(integrations.id, integrationId), eq(integrations.isActive, true)))
-      .returning({ id: integrations.id });
-    // Disconnected while this sync ran: the disconnect's state and message stay.
-    if (!ended)
-      await db
-        .update(integrations)
-        .set({ isSyncing: false, syncProgress: null })
-        .where(eq(integrations.id, integrationId));
+    await endSync(db, integrationId, {
+      isSyncing: false,
+      syncProgress: failed ? null : { phase: 'done', done: 1, total: 1 },
+      ...(failed ? {} : { lastSyncedAt: now(), lastError: null }),
+      ...also,
+    });
     // What the sync changed is folded into the stored attribution and lift outcomes now, not at the
     // next report.
     if (!failed) {

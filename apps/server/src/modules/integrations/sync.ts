@@ -18,6 +18,7 @@ import {
 } from './store.ts';
 import type { Tx } from './store.ts';
 import { VendorAuthError } from './vendor-http.ts';
+import { endSync, whileActive } from './while-active.ts';
 import type { WebhookEvents } from '../hookly/index.ts';
 
 export const SYNC_JOB = 'integration-sync';
@@ -143,15 +144,11 @@ export function createSyncService(deps: Deps) {
     await db
       .update(integrations)
       .set({ credentialsEnc: box.encrypt(JSON.stringify(creds)), updatedAt: new Date() })
-      // A disconnect forgets the credentials: a token refreshed by a sync still running must not bring them back.
-      .where(and(eq(integrations.id, integrationId), eq(integrations.isActive, true)));
+      .where(whileActive(integrationId));
   }
 
   async function setProgress(integrationId: number, progress: SyncProgress) {
-    await db
-      .update(integrations)
-      .set({ syncProgress: progress })
-      .where(and(eq(integrations.id, integrationId), eq(integrations.isActive, true)));
+    await db.update(integrations).set({ syncProgress: progress }).where(whileActive(integrationId));
   }
 
   async function run(job: SyncJob): Promise<void> {
@@ -317,11 +314,10 @@ export function createSyncService(deps: Deps) {
         });
         return; // retrying cannot help until the user reconnects
       }
-      // Not over a disconnect made while this sync ran (its message says what to do).
       await db
         .update(integrations)
         .set({ lastError: `The last sync failed and will be retried: ${(err as Error).message}` })
-        .where(and(eq(integrations.id, ref.id), eq(integrations.isActive, true)));
+        .where(whileActive(ref.id));
       await finish(job, { failed: true });
       throw err;
     }
@@ -333,23 +329,12 @@ export function createSyncService(deps: Deps) {
   ) {
     const now = new Date();
     await db.transaction(async (tx) => {
-      const [ended] = await tx
-        .update(integrations)
-        .set({
-          isSyncing: false,
-          syncProgress: failed ? null : { phase: 'done', done: 1, total: 1 },
-          ...(failed ? {} : { lastSyncedAt: now, lastError: null }),
-          ...also,
-        })
-        .where(and(eq(integrations.id, job.integrationId), eq(integrations.isActive, true)))
-        .returning({ id: integrations.id });
-      // Disconnected while this sync ran: the disconnect's state and message stay (a sync that ended
-      // after it cleared "Disconnected. Connect again to resume syncing." in an end-to-end run).
-      if (!ended)
-        await tx
-          .update(integrations)
-          .set({ isSyncing: false, syncProgress: null })
-          .where(eq(integrations.id, job.integrationId));
+      await endSync(tx, job.integrationId, {
+        isSyncing: false,
+        syncProgress: failed ? null : { phase: 'done', done: 1, total: 1 },
+        ...(failed ? {} : { lastSyncedAt: now, lastError: null }),
+        ...also,
+      });
       const where = job.cadenceId
         ? and(eq(cadences.id, job.cadenceId), eq(cadences.integrationId, job.integrationId))
         : eq(cadences.integrationId, job.integrationId);

@@ -562,7 +562,9 @@ describe('GET /sc/dashboard/feed/stream (server-sent events)', () => {
       });
       expect(up.statusCode, up.body).toBe(201);
       expect((await owner.post(`${files}/${up.json().id}/start`)).statusCode).toBe(202);
-      await s.until((e) => e.some((x) => x.event === 'feed' && JSON.parse(x.data).type === 'import'), 30_000);
+      // On PostgreSQL the import runs in a child process that loads the app first: at load 20 (a
+      // CI-like run beside other work) the item came after more than 30 s.
+      await s.until((e) => e.some((x) => x.event === 'feed' && JSON.parse(x.data).type === 'import'), 90_000);
       expect(s.items().find((i) => i.type === 'import')).toMatchObject({
         type: 'import',
         detail: { file_name: 'people.csv', kind: 'targets', imported_rows: 2, error_rows: 0 },
@@ -571,7 +573,7 @@ describe('GET /sc/dashboard/feed/stream (server-sent events)', () => {
       // Closed here, not after the file: later tests count this client's open streams.
       await s.close();
     }
-  });
+  }, 120_000);
 
   it('refuses: 401 signed out, 422 for a bad client_id, 403 for a client the user is not in', async () => {
     const anon = await fetch(`${base}/sc/dashboard/feed/stream?client_id=${clientId}`);

@@ -107,6 +107,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     // lanes, and at ten a test app's job pollers alone took PostgreSQL past its 100 connections.
     // A request waits for a free connection as in production; a test that needs more sets its own.
     DATABASE_POOL_SIZE: '4',
+    // On PostgreSQL an import started by its route runs in a child process that loads the app first
+    // (several seconds of CPU per import; fileforce.test.ts took 334 s of the PostgreSQL run at load
+    // 20). Test apps import in-process, as on PGlite; the child itself is tested by calling
+    // runImportInChild (fileforce.test.ts), and the route's use of it with a SIGKILL midway by the
+    // multi-process suite (cluster-import-kill.test.ts), whose servers keep the default.
+    IMPORT_CHILD_PROCESS: 'false',
     ...opts.env,
   });
   // A job this app sends wakes its worker at once (lib/queue.ts), so the poll only finds retries and

@@ -143,7 +143,12 @@ export const crmContacts = pgTable(
   'crm_contacts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    clientId: tenant(),
+    /**
+     * The tenant, without a key of its own to clients (migration 0079, issue 43): the row goes with
+     * its integration, whose client's deletion removes it; a per-row key check on every first-sync
+     * insert bought nothing more. Always the integration's client (store.ts writes `ref.clientId`).
+     */
+    clientId: uuid('client_id').notNull(),
     integrationId: integrationRef(),
     externalId: text('external_id').notNull(),
     email: text('email'),
@@ -162,7 +167,10 @@ export const crmContacts = pgTable(
   (t) => [
     uniqueIndex('crm_contacts_integration_external_uq').on(t.integrationId, t.externalId),
     index('crm_contacts_client_email_idx').on(t.clientId, sql`lower(${t.email})`),
-    index('crm_contacts_prospect_idx').on(t.prospectId),
+    // Most contacts match no prospect; every lookup is by a prospect (`= id`, ON DELETE SET NULL).
+    index('crm_contacts_prospect_idx')
+      .on(t.prospectId)
+      .where(sql`${t.prospectId} is not null`),
     index('crm_contacts_account_idx').on(t.accountId),
     // The activities phase pages the contacts modified since its cursor (HubSpot), oldest first.
     index('crm_contacts_integration_updated_idx').on(t.integrationId, t.crmUpdatedAt, t.externalId),
@@ -248,7 +256,8 @@ export const crmListMembers = pgTable(
   'crm_list_members',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    clientId: tenant(),
+    /** The tenant, without a key to clients: the row goes with its list (as crm_contacts, 0079). */
+    clientId: uuid('client_id').notNull(),
     listId: uuid('list_id')
       .notNull()
       .references(() => crmLists.id, { onDelete: 'cascade' }),
@@ -263,7 +272,6 @@ export const crmListMembers = pgTable(
   (t) => [
     uniqueIndex('crm_list_members_list_member_uq').on(t.listId, t.memberExternalId),
     index('crm_list_members_contact_idx').on(t.contactId),
-    index('crm_list_members_client_idx').on(t.clientId),
   ],
 );
 

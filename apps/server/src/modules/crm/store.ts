@@ -278,7 +278,10 @@ const recordset = (rows: object[]) => {
 };
 
 export async function upsertContacts(tx: Tx, ref: IntegrationRef, contacts: RemoteContact[]): Promise<void> {
-  const unique = lastByKey(contacts, (c) => c.externalId);
+  // Sorted by id: batches stored side by side take their rows' locks in one order (sync.ts).
+  const unique = lastByKey(contacts, (c) => c.externalId).sort((a, b) =>
+    a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0,
+  );
   if (unique.length === 0) return;
   const emails = [...new Set(unique.flatMap((c) => emailKey(c.email) ?? []))];
   const prospectOf = new Map<string, string>();

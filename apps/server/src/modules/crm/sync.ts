@@ -45,6 +45,7 @@ import {
 } from './store.ts';
 import type { Tx } from './store.ts';
 import { batches, readAhead } from './read-ahead.ts';
+import { twoAtATime } from './two-at-a-time.ts';
 import type { WebhookEvents } from '../hookly/index.ts';
 import type { SuppressionService } from '../suppressions/service.ts';
 
@@ -258,9 +259,10 @@ export function createCrmSyncService(deps: Deps) {
       updatedAt: (item: T) => string | null,
       store: (tx: Tx, items: T[]) => Promise<unknown>,
       /** Unordered listings: the newest time is returned for the caller to apply once all is stored. */
-      opts: { deferCursor?: boolean } = {},
+      opts: { deferCursor?: boolean; twoAtATime?: boolean } = {},
     ): Promise<string | undefined> {
       if (!pages) return undefined;
+      if (opts.twoAtATime) return walkTwoAtATime(phase, pages, updatedAt, store, opts);
       let done = 0;
       let seen = 0;
       let hold = false;
@@ -290,6 +292,57 @@ export function createCrmSyncService(deps: Deps) {
         });
       }
       log.debug({ integrationId: ref.id, phase, seen }, 'crm sync phase done');
+      return deferred;
+    }
+    /**
+     * `walk` with two batches stored at once (two-at-a-time.ts), for a store that is always complete
+     * (contacts). A batch's transaction writes the cursor as it stood when the batch started: the
+     * batches up to two before it, all committed by then; the cursor after the last batch is written
+     * once all are in. A crash re-reads at most the two batches under way (the upserts make that
+     * harmless), as a crash between a batch and its cursor always did.
+     */
+    async function walkTwoAtATime<T>(
+      phase: CrmSyncPhase,
+      pages: AsyncIterable<CrmPage<T>>,
+      updatedAt: (item: T) => string | null,
+      store: (tx: Tx, items: T[]) => Promise<unknown>,
+      opts: { deferCursor?: boolean },
+    ): Promise<string | undefined> {
+      let done = 0;
+      let deferred: string | undefined;
+      let progress: SyncProgress = { phase, done, total: null };
+      await twoAtATime(
+        readAhead(batches(pages, STORE_BATCH)),
+        (batch) => {
+          const last = batch[batch.length - 1];
+          if (!last) return () => Promise.resolve(); // batches are never empty
+          done += batch.length;
+          const perPage = last.items.length || 1;
+          const total = last.total === null ? null : Math.max(done, Math.ceil(last.total / perPage));
+          progress = { phase, done, total };
+          const written = { syncCursor: { ...cursor }, syncProgress: progress };
+          const items = batch.length === 1 ? last.items : batch.flatMap((p) => p.items);
+          return () =>
+            batchTransaction(db, async (tx) => {
+              await store(tx, items);
+              await tx
+                .update(integrations)
+                .set({ ...written, ...usageSet() })
+                .where(eq(integrations.id, ref.id));
+            });
+        },
+        (batch) => {
+          let at: string | undefined;
+          for (const page of batch) {
+            for (const item of page.items) at = newest(at, updatedAt(item));
+            at = newest(at, page.cursor);
+          }
+          if (opts.deferCursor) deferred = newest(deferred, at);
+          else cursor[phase] = newest(cursor[phase], at);
+        },
+      );
+      await saveCursor(db, progress);
+      log.debug({ integrationId: ref.id, phase, batches: done }, 'crm sync phase done');
       return deferred;
     }
     /** Moves a phase's cursor to `at` (a deferred one: the whole phase is stored). */
@@ -352,7 +405,8 @@ export function createCrmSyncService(deps: Deps) {
             : null;
           await upsertContacts(tx, ref, erased ? items.filter((c) => !erased(c.email)) : items);
         },
-        { deferCursor: adapter.contactsUnordered === true },
+        // Two batches at once (issue 43: a first sync's contacts were half its database time, on one core).
+        { deferCursor: adapter.contactsUnordered === true, twoAtATime: true },
       );
       await advance('contacts', contactsAt);
       const stageOf = await stageLookup(db, ref.id);
@@ -410,25 +464,19 @@ export function createCrmSyncService(deps: Deps) {
       );
       for (const list of changedLists) {
         const seen: string[] = [];
-        // Two batches stored at once, each in its own transaction on its own connection (issue 43: a
-        // batch's upsert is the database's CPU, one core, while the other waited). Safe without order:
-        // members carry no cursor (a stopped sync reads the list whole again), `finish` runs once all
-        // are in, and each batch upserts its members sorted by id, so two batches that share a member
-        // wait for each other and never deadlock.
-        let storing: Promise<unknown> | null = null;
-        for await (const batch of readAhead(
-          batches(adapter.listMembers(ctx, list.externalId), STORE_BATCH),
-        )) {
-          const items = batch.flatMap((p) => p.items);
-          const stored = batchTransaction(db, (tx) =>
-            upsertListMembers(tx, ref, list.id, items, list.memberType),
-          );
-          stored.catch(() => {}); // awaited below; not unhandled while the one before is awaited
-          if (storing) await storing;
-          storing = stored;
-          for (const m of items) seen.push(m.memberExternalId);
-        }
-        if (storing) await storing;
+        // Two batches stored at once (two-at-a-time.ts). Members carry no cursor (a stopped sync reads
+        // the list whole again), `finish` runs once all are in, and each batch upserts its members
+        // sorted by id, so two batches that share a member wait for each other, not deadlock.
+        await twoAtATime(
+          readAhead(batches(adapter.listMembers(ctx, list.externalId), STORE_BATCH)),
+          (batch) => {
+            const items = batch.flatMap((p) => p.items);
+            for (const m of items) seen.push(m.memberExternalId);
+            return () =>
+              batchTransaction(db, (tx) => upsertListMembers(tx, ref, list.id, items, list.memberType));
+          },
+          () => {},
+        );
         await db.transaction((tx) => finishListMembers(tx, list.id, seen));
       }
       await advance('lists', listsAt);

@@ -220,10 +220,7 @@ export function createTrackingService(deps: Deps) {
       }
       return batch.map((item) => held.has(item.ord));
     },
-    // Two appends at once, not four (issue 43): fewer, larger statements under load, so fewer protocol
-    // writes from this process (a fifth of its CPU under the ingest mix) and fewer per-statement costs
-    // in PostgreSQL; the mix's CPU per request was lower in both alternated pairs (bench/README.md).
-    { maxBatch: 256, concurrency: single ? 1 : 2 },
+    { maxBatch: 256, concurrency: single ? 1 : 4 },
   );
 
   async function record(item: IngestItem): Promise<IngestOutcome> {

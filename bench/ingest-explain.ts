@@ -26,7 +26,9 @@ const scratch = `rally_bench_${randomBytes(5).toString('hex')}`;
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 await admin.query(`create database ${scratch}`);
-if (process.env.EXPLAIN_JIT === 'off') await admin.query(`alter database ${scratch} set jit = off`);
+// The server's pools run with JIT off (db/client.ts withoutJit); this script's own client does too unless
+// EXPLAIN_JIT=on (a fold compiled by JIT is what PostgreSQL's defaults would do, not what the server does).
+if (process.env.EXPLAIN_JIT !== 'on') await admin.query(`alter database ${scratch} set jit = off`);
 const explain = process.env.EXPLAIN_PLANS !== 'off';
 const u = new URL(adminUrl);
 u.pathname = `/${scratch}`;

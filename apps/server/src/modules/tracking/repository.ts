@@ -531,7 +531,7 @@ export const SEEN_BEFORE_CLICK_MS = 1_000;
 export const VIEW_MARGIN_MS = 500;
 
 /**
- * The consumer: takes up to `limit` of the oldest queued events and, in one statement (in one
+ * The consumer: takes up to `limit` of the oldest queued events and, in one statement (so one
  * transaction: the events leave the queue only when they are counted), appends them to
  * `engagement_events`, adds them to their targets' counters under the targets' row locks with the
  * superprospect rule, and writes the feed. `taken` is -1 when another process holds the fold.
@@ -539,7 +539,7 @@ export const VIEW_MARGIN_MS = 500;
  * the page's view from a browser, and without one it is a scanner's (`no_landing_view`).
  */
 export async function foldQueue(
-  db: Tx & Pick<Db, 'transaction'>,
+  db: Tx,
   limit: number,
   rule: { clicks: number; impressions: number },
   burstMs = 0,
@@ -632,16 +632,7 @@ select json_build_object('locked', (select ok from lk), 'taken', (select count(*
     taken: number;
     feed: (Omit<StoredFeedItem, 'created_at'> & { created_at: number })[];
   };
-  // Without JIT (issue 43). With the burst and landing-view checks on (the server's case), the planner
-  // charges every queued row all of their per-row subqueries, so the statement's estimate (about
-  // 830,000 with 2,900 queued rows) passed jit_optimize_above_cost (500,000) and each fold compiled
-  // some 500 functions: 0.4-0.8 s of a fold of 1,600 events without JIT, 15-19 s with it at load 13
-  // (bench/README.md). Nothing here reads enough rows for compiled expressions to pay; SET LOCAL
-  // keeps the setting to this transaction, so other statements on the pooled connection keep theirs.
-  const [row] = await db.transaction(async (tx) => {
-    await tx.execute(sql`set local jit = off`);
-    return (await executeNamed<{ doc: Doc | string }>(tx, 'tracking_fold', query)).rows;
-  });
+  const [row] = (await executeNamed<{ doc: Doc | string }>(db, 'tracking_fold', query)).rows;
   if (!row) throw new Error('the fold statement returned no row');
   const doc = docOf(row.doc);
   return { taken: doc.locked ? Number(doc.taken) : -1, feed: doc.feed.map(feedItemOf) };

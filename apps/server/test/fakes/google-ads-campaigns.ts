@@ -66,6 +66,20 @@ class Failure extends Error {
 
 export type FakeGoogleDay = { impressions: number; clicks: number; costMicros: number };
 type Budget = { rn: string; name: string; amountMicros: number; status: string };
+/**
+ * Today in the account's time zone: Google reads a campaign's dates there ("yyyy-MM-dd HH:mm:ss" in the
+ * account's time zone, Campaign.start_date_time), so a start "tomorrow" stays PENDING until the
+ * account's midnight, not UTC's (a check at 00:40 UTC judged a New York start of tomorrow by UTC's day).
+ */
+function dayIn(timeZone: string, at = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
 type Campaign = {
   rn: string;
   id: string;
@@ -375,8 +389,7 @@ export function createGoogleAdsCampaigns(deps: {
           'Dates are "yyyy-MM-dd HH:mm:ss".',
           here,
         );
-      const today = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-      if (start && start < today)
+      if (start && start < dayIn(cust.timeZone))
         throw fail('dateRangeError', 'CANNOT_SET_DATE_TO_PAST', 'The start date is in the past.', [
           ...here,
           { fieldName: 'start_date_time' },
@@ -586,8 +599,8 @@ export function createGoogleAdsCampaigns(deps: {
     return { results, errors };
   }
 
-  function campaignStatus(c: Campaign): string {
-    const today = new Date().toISOString().slice(0, 10);
+  function campaignStatus(c: Campaign, timeZone: string): string {
+    const today = dayIn(timeZone);
     if (c.status === 'REMOVED') return 'REMOVED';
     if (c.status === 'PAUSED') return 'PAUSED';
     if (c.end && c.end < today) return 'ENDED';
@@ -611,7 +624,7 @@ export function createGoogleAdsCampaigns(deps: {
       'campaign.id': c.id,
       'campaign.name': c.name,
       'campaign.status': c.status,
-      'campaign.primary_status': campaignStatus(c),
+      'campaign.primary_status': campaignStatus(c, cust.timeZone),
       'campaign.advertising_channel_type': c.channel,
       'campaign.campaign_budget': c.budget,
       'campaign.start_date_time': c.start ? `${c.start} 00:00:00` : undefined,
@@ -642,7 +655,7 @@ export function createGoogleAdsCampaigns(deps: {
               ? 'NOT_ELIGIBLE'
               : paused
                 ? 'PAUSED'
-                : campaignStatus(c),
+                : campaignStatus(c, cust.timeZone),
         'ad_group_ad.ad.id': a.id,
         'ad_group_ad.ad.name': a.name,
         'ad_group_ad.policy_summary.approval_status': a.approval,

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { GaqlError, fieldMaskOf, matches, parseGaql, shape } from './google-ads-gaql.ts';
+import { localDate } from '../../src/modules/billing/calendar.ts';
 
 /**
  * The campaign half of the Google Ads fake (test/fakes/google-ads.ts): budgets, Display campaigns,
@@ -71,14 +72,7 @@ type Budget = { rn: string; name: string; amountMicros: number; status: string }
  * account's time zone, Campaign.start_date_time), so a start "tomorrow" stays PENDING until the
  * account's midnight, not UTC's (a check at 00:40 UTC judged a New York start of tomorrow by UTC's day).
  */
-function dayIn(timeZone: string, at = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-}
+const dayIn = (timeZone: string) => localDate(new Date(), timeZone);
 
 type Campaign = {
   rn: string;

@@ -11,6 +11,7 @@ import { enqueueEvents, foldQueue, peekVersioned } from '../apps/server/src/modu
 import { createSuppressionKey } from '../apps/server/src/modules/suppressions/key.ts';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import { seed } from './ingest.bench.ts';
+import { queuedImpression } from './ingest-mix.ts';
 
 /**
  * One fold of the ingest consumer under auto_explain (analyze, nested statements, triggers), after
@@ -49,24 +50,9 @@ try {
   for (let f = 0; f < folds; f++) {
     for (let n = 0; n < N; n += 50) {
       const at = new Date().toISOString();
-      const items = Array.from({ length: Math.min(50, N - n) }, (_, ord) => {
-        const { state, version } = states[next++ % states.length]!;
-        return {
-          ord,
-          clientId: state.clientId,
-          version,
-          count: true,
-          targetId: state.id,
-          cadenceId: state.cadenceId,
-          type: 'impression' as const,
-          dayNumber: state.dayNumber,
-          contentId: state.content?.id ?? null,
-          size: '300x250',
-          at,
-          verdict: 'person',
-          reason: 'browser',
-        };
-      });
+      const items = Array.from({ length: Math.min(50, N - n) }, (_, ord) =>
+        queuedImpression(states[next++ % states.length]!, ord, at),
+      );
       await enqueueEvents(setup.db, items);
     }
     if (explain) await client.query(`load 'auto_explain'`);

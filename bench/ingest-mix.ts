@@ -14,6 +14,7 @@ import {
   targets,
 } from '../apps/server/src/db/schema/index.ts';
 import { escapeText, normaliseColors } from '../apps/server/src/modules/content/text.ts';
+import type { peekVersioned } from '../apps/server/src/modules/tracking/repository.ts';
 import { samplePortraitPng } from '../apps/server/src/modules/creative/sample-images.ts';
 
 /**
@@ -318,4 +319,26 @@ export function mixLines(mix: MixTarget[], count: number, s = 1.1): string[] {
 /** The distinct (token, rendition) pairs of some lines: the images the warm-up must fetch once. */
 export function distinctTags(lines: string[]): string[] {
   return [...new Set(lines.map((l) => l.split('\t')[0]!))];
+}
+
+/** A target's state as the tag reads it, with its version (what the fast lane enqueues against). */
+export type PeekedTarget = NonNullable<Awaited<ReturnType<typeof peekVersioned>>>;
+
+/** A person's 300x250 impression of `peeked` as the fast lane queues it (the database-alone loads). */
+export function queuedImpression({ state, version }: PeekedTarget, ord: number, at: string) {
+  return {
+    ord,
+    clientId: state.clientId,
+    version,
+    count: true,
+    targetId: state.id,
+    cadenceId: state.cadenceId,
+    type: 'impression' as const,
+    dayNumber: state.dayNumber,
+    contentId: state.content?.id ?? null,
+    size: '300x250',
+    at,
+    verdict: 'person',
+    reason: 'browser',
+  };
 }

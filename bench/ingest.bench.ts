@@ -26,7 +26,7 @@ import { judge } from '../apps/server/src/modules/tracking/verdict.ts';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import { cpuSeconds, postgresCpuSeconds, report, root, startProcess } from './lib.ts';
 import type { Server } from './lib.ts';
-import { distinctTags, mixLines, seedMix } from './ingest-mix.ts';
+import { distinctTags, mixLines, queuedImpression, seedMix } from './ingest-mix.ts';
 import { MIX_AGENTS } from './ingest-mix.ts';
 
 /**
@@ -345,24 +345,9 @@ export async function databaseAlone(database: Database, tokens: string[], second
     Array.from({ length: 4 }, async () => {
       while (performance.now() < end) {
         const at = new Date().toISOString();
-        const items = Array.from({ length: CONNECTIONS }, (_, ord) => {
-          const { state, version } = states[next++ % states.length]!;
-          return {
-            ord,
-            clientId: state.clientId,
-            version,
-            count: true,
-            targetId: state.id,
-            cadenceId: state.cadenceId,
-            type: 'impression' as const,
-            dayNumber: state.dayNumber,
-            contentId: state.content?.id ?? null,
-            size: '300x250',
-            at,
-            verdict: 'person',
-            reason: 'browser',
-          };
-        });
+        const items = Array.from({ length: CONNECTIONS }, (_, ord) =>
+          queuedImpression(states[next++ % states.length]!, ord, at),
+        );
         await enqueueEvents(db, items);
       }
     }),

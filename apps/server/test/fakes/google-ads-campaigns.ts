@@ -71,6 +71,9 @@ type Budget = { rn: string; name: string; amountMicros: number; status: string }
  * Today in the account's time zone: Google reads a campaign's dates there ("yyyy-MM-dd HH:mm:ss" in the
  * account's time zone, Campaign.start_date_time), so a start "tomorrow" stays PENDING until the
  * account's midnight, not UTC's (a check at 00:40 UTC judged a New York start of tomorrow by UTC's day).
+ * Source: the Campaign reference (start_date_time / end_date_time: "in the account's time zone"), and the
+ * API team's answer that a date time without a zone "will take the timezone of the effective account"
+ * (https://www.mail-archive.com/adwords-api@googlegroups.com/msg22227.html).
  */
 const dayIn = (timeZone: string) => localDate(new Date(), timeZone);
 

@@ -149,14 +149,21 @@ export const crmContacts = pgTable(
      * insert bought nothing more. Always the integration's client (store.ts writes `ref.clientId`).
      */
     clientId: uuid('client_id').notNull(),
-    integrationId: integrationRef(),
+    /**
+     * The integration; this key and `accountId`'s are kept by triggers that check each statement's
+     * distinct parents once (migration 0080, issue 43), not by foreign keys that checked and locked
+     * the parent once a row: a first sync's batch of 2,000 contacts names one integration and at
+     * most 2,000 accounts. Deleting the integration deletes its contacts, as the key's cascade did.
+     */
+    integrationId: integer('integration_id').notNull(),
     externalId: text('external_id').notNull(),
     email: text('email'),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
     title: text('title').notNull().default(''),
     accountExternalId: text('account_external_id'),
-    accountId: uuid('account_id').references(() => crmAccounts.id, { onDelete: 'set null' }),
+    /** The account (kept by triggers, see `integrationId`); null when the account is deleted. */
+    accountId: uuid('account_id'),
     prospectId: uuid('prospect_id').references(() => prospects.id, { onDelete: 'set null' }),
     ownerExternalId: text('owner_external_id'),
     crmUpdatedAt: timestamp('crm_updated_at', { withTimezone: true }),
@@ -258,11 +265,16 @@ export const crmListMembers = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** The tenant, without a key to clients: the row goes with its list (as crm_contacts, 0079). */
     clientId: uuid('client_id').notNull(),
-    listId: uuid('list_id')
-      .notNull()
-      .references(() => crmLists.id, { onDelete: 'cascade' }),
+    /**
+     * The list; this key and `contactId`'s are kept by triggers that check each statement's distinct
+     * parents once (migration 0080, issue 43), not by foreign keys that checked and locked the
+     * parent once a row: a batch's 2,000 members are all of one list. Deleting the list deletes its
+     * members, as the key's cascade did.
+     */
+    listId: uuid('list_id').notNull(),
     memberExternalId: text('member_external_id').notNull(),
-    contactId: uuid('contact_id').references(() => crmContacts.id, { onDelete: 'set null' }),
+    /** The contact (kept by triggers, see `listId`); null when the contact is deleted. */
+    contactId: uuid('contact_id'),
     accountId: uuid('account_id').references(() => crmAccounts.id, { onDelete: 'set null' }),
     /** Salesforce CampaignMember status; empty elsewhere. */
     status: text('status').notNull().default(''),

@@ -1,0 +1,206 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { crmAccounts, crmContacts, crmListMembers, crmLists, integrations } from '../../db/schema/index.ts';
+import { postgresCodeOf } from '../../lib/errors.ts';
+import { createTestApp } from '../../../test/helpers.ts';
+import { makeClient } from '../../../test/http.ts';
+import { upsertAccounts, upsertContacts, upsertListMembers, upsertLists } from './store.ts';
+import type { RemoteContact } from './port.ts';
+
+const contact = (externalId: string, over: Partial<RemoteContact> = {}): RemoteContact => ({
+  externalId,
+  email: `${externalId}@example.com`,
+  firstName: 'F',
+  lastName: 'L',
+  title: 'T',
+  accountExternalId: null,
+  ownerExternalId: null,
+  updatedAt: '2026-12-01T10:00:00.000Z',
+  ...over,
+});
+
+describe('CRM store: the keys of contacts and list members, checked per statement (issue 43)', async () => {
+  const app = await createTestApp({ workers: false });
+  let clients = 0;
+  let clientId = '';
+  /** A client of its own (one Salesforce connection a client) and its integration. */
+  const newIntegration = async () => {
+    clientId = await makeClient(app, `Store ${++clients}`);
+    return (await app.db.insert(integrations).values({ clientId, source: 'salesforce' }).returning())[0]!;
+  };
+
+  it('refuses a contact of an integration that does not exist, and a member of a list that does not', async () => {
+    const integration = await newIntegration();
+    const missing = { id: integration.id + 1000, clientId };
+    const err = await app.db
+      .transaction((tx) => upsertContacts(tx, missing, [contact('003X')]))
+      .catch((e) => e);
+    expect(postgresCodeOf(err)).toBe('23503');
+    const err2 = await app.db
+      .transaction((tx) =>
+        upsertListMembers(
+          tx,
+          { id: integration.id, clientId },
+          '00000000-0000-4000-8000-000000000000',
+          [{ memberExternalId: '003X', status: '', addedAt: null }],
+          'contact',
+        ),
+      )
+      .catch((e) => e);
+    expect(postgresCodeOf(err2)).toBe('23503');
+    // Moving a row to a parent that does not exist is refused too.
+    await app.db.transaction((tx) => upsertContacts(tx, { id: integration.id, clientId }, [contact('003Y')]));
+    const err3 = await app.db
+      .update(crmContacts)
+      .set({ integrationId: integration.id + 1000 })
+      .where(eq(crmContacts.integrationId, integration.id))
+      .catch((e) => e);
+    expect(postgresCodeOf(err3)).toBe('23503');
+    // Renumbering an integration that has contacts is refused, as the key's ON UPDATE NO ACTION did.
+    const err4 = await app.db
+      .update(integrations)
+      .set({ id: integration.id + 2000 })
+      .where(eq(integrations.id, integration.id))
+      .catch((e) => e);
+    expect(postgresCodeOf(err4)).toBe('23503');
+  });
+
+  it("deletes a list's members with the list, and an integration's contacts and lists with it", async () => {
+    const integration = await newIntegration();
+    const ref = { id: integration.id, clientId };
+    const listIds = await app.db.transaction(async (tx) => {
+      await upsertContacts(tx, ref, [contact('003A'), contact('003B')]);
+      return upsertLists(
+        tx,
+        ref,
+        ['701A', '701B'].map((externalId) => ({
+          externalId,
+          name: externalId,
+          kind: 'campaign' as const,
+          memberType: 'contact' as const,
+          memberCount: 2,
+          isActive: true,
+          updatedAt: null,
+        })),
+      );
+    });
+    for (const listId of listIds.values()) {
+      await app.db.transaction((tx) =>
+        upsertListMembers(
+          tx,
+          ref,
+          listId,
+          ['003A', '003B'].map((memberExternalId) => ({ memberExternalId, status: '', addedAt: null })),
+          'contact',
+        ),
+      );
+    }
+    const membersOf = async (listId: string) =>
+      (await app.db.select().from(crmListMembers).where(eq(crmListMembers.listId, listId))).length;
+    await app.db.delete(crmLists).where(eq(crmLists.id, listIds.get('701A')!));
+    expect(await membersOf(listIds.get('701A')!)).toBe(0);
+    expect(await membersOf(listIds.get('701B')!)).toBe(2);
+
+    await app.db.delete(integrations).where(eq(integrations.id, integration.id));
+    const left = await app.db
+      .select()
+      .from(crmContacts)
+      .where(and(eq(crmContacts.clientId, clientId), eq(crmContacts.integrationId, integration.id)));
+    expect(left).toEqual([]);
+    expect(await membersOf(listIds.get('701B')!)).toBe(0);
+  });
+
+  it("keeps a contact's account and a member's contact: checked when set, emptied when deleted", async () => {
+    const integration = await newIntegration();
+    const ref = { id: integration.id, clientId };
+    const nowhere = '00000000-0000-4000-8000-000000000000';
+    const listId = await app.db.transaction(async (tx) => {
+      await upsertAccounts(
+        tx,
+        ref,
+        [
+          {
+            externalId: '001A',
+            name: 'A',
+            website: null,
+            ownerExternalId: null,
+            updatedAt: '2026-12-01T00:00:00Z',
+          },
+        ],
+        new Map(),
+      );
+      await upsertContacts(tx, ref, [contact('003A', { accountExternalId: '001A' }), contact('003B')]);
+      const lists = await upsertLists(tx, ref, [
+        {
+          externalId: '701A',
+          name: 'A',
+          kind: 'campaign',
+          memberType: 'contact',
+          memberCount: 2,
+          isActive: true,
+          updatedAt: null,
+        },
+      ]);
+      const id = lists.get('701A')!;
+      await upsertListMembers(
+        tx,
+        ref,
+        id,
+        ['003A', '003B'].map((memberExternalId) => ({ memberExternalId, status: '', addedAt: null })),
+        'contact',
+      );
+      return id;
+    });
+    const contacts = await app.db
+      .select()
+      .from(crmContacts)
+      .where(eq(crmContacts.integrationId, integration.id))
+      .orderBy(crmContacts.externalId);
+    const [account] = await app.db
+      .select()
+      .from(crmAccounts)
+      .where(eq(crmAccounts.integrationId, integration.id));
+    expect(contacts.map((c) => c.accountId)).toEqual([account!.id, null]);
+
+    const refused = async (p: Promise<unknown>) => postgresCodeOf(await p.then(() => null).catch((e) => e));
+    expect(
+      await refused(
+        app.db.update(crmContacts).set({ accountId: nowhere }).where(eq(crmContacts.id, contacts[1]!.id)),
+      ),
+    ).toBe('23503');
+    expect(
+      await refused(
+        app.db
+          .insert(crmListMembers)
+          .values({ clientId, listId, memberExternalId: '003Z', contactId: nowhere }),
+      ),
+    ).toBe('23503');
+    expect(
+      await refused(
+        app.db.update(crmListMembers).set({ contactId: nowhere }).where(eq(crmListMembers.listId, listId)),
+      ),
+    ).toBe('23503');
+    // Set to an existing parent, or to null: allowed.
+    await app.db
+      .update(crmContacts)
+      .set({ accountId: account!.id })
+      .where(eq(crmContacts.id, contacts[1]!.id));
+    await app.db
+      .update(crmListMembers)
+      .set({ contactId: null })
+      .where(eq(crmListMembers.memberExternalId, '003B'));
+
+    await app.db.delete(crmAccounts).where(eq(crmAccounts.id, account!.id));
+    const after = await app.db
+      .select()
+      .from(crmContacts)
+      .where(eq(crmContacts.integrationId, integration.id));
+    expect(after.map((c) => c.accountId)).toEqual([null, null]);
+    await app.db.delete(crmContacts).where(eq(crmContacts.id, contacts[0]!.id));
+    const members = await app.db.select().from(crmListMembers).where(eq(crmListMembers.listId, listId));
+    expect(members.map((m) => [m.memberExternalId, m.contactId]).sort()).toEqual([
+      ['003A', null],
+      ['003B', null],
+    ]);
+  });
+});

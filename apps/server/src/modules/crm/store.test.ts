@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { crmAccounts, crmContacts, crmListMembers, crmLists, integrations } from '../../db/schema/index.ts';
 import { postgresCodeOf } from '../../lib/errors.ts';
 import { createTestApp } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
-import { upsertAccounts, upsertContacts, upsertListMembers, upsertLists } from './store.ts';
+import { arrayLiteral, upsertAccounts, upsertContacts, upsertListMembers, upsertLists } from './store.ts';
 import type { RemoteContact } from './port.ts';
 
 const contact = (externalId: string, over: Partial<RemoteContact> = {}): RemoteContact => ({
@@ -19,7 +19,7 @@ const contact = (externalId: string, over: Partial<RemoteContact> = {}): RemoteC
   ...over,
 });
 
-describe('CRM store: the keys of contacts and list members, checked per statement (issue 43)', async () => {
+describe('CRM store: batches as arrays, the integration and list keys per statement (issue 43)', async () => {
   const app = await createTestApp({ workers: false });
   let clients = 0;
   let clientId = '';
@@ -28,6 +28,90 @@ describe('CRM store: the keys of contacts and list members, checked per statemen
     clientId = await makeClient(app, `Store ${++clients}`);
     return (await app.db.insert(integrations).values({ clientId, source: 'salesforce' }).returning())[0]!;
   };
+
+  it('writes array literals that read back as the values given', async () => {
+    expect(arrayLiteral(['a', null, '', 'b"c\\d', true, false, undefined])).toBe(
+      '{"a",NULL,"","b\\"c\\\\d",t,f,NULL}',
+    );
+    const odd = [
+      '{',
+      '}',
+      ',',
+      ' x ',
+      'NULL',
+      'null',
+      '"',
+      '\\',
+      'a"b\\"c',
+      'é ü 漢 🙂',
+      'tab\there',
+      'line\nbreak',
+      '',
+    ];
+    const result = await app.db.execute(sql`select ${arrayLiteral(odd)}::text::text[] as v`);
+    const [row] = (result as unknown as { rows: { v: string[] }[] }).rows;
+    expect(row!.v).toEqual(odd);
+  });
+
+  it('stores contacts and members with any text as given, nulls as null', async () => {
+    const integration = await newIntegration();
+    const ref = { id: integration.id, clientId };
+    const odd = 'Quote " back \\ brace {x,y} NULL 漢 🙂';
+    await app.db.transaction((tx) =>
+      upsertContacts(tx, ref, [
+        contact('003A', { firstName: odd, title: '', lastName: 'NULL' }),
+        contact('003B', { email: null, isDeleted: true, title: 'lone \ud800 half' }),
+      ]),
+    );
+    const rows = await app.db
+      .select()
+      .from(crmContacts)
+      .where(eq(crmContacts.integrationId, integration.id))
+      .orderBy(crmContacts.externalId);
+    expect(rows.map((r) => [r.externalId, r.email, r.firstName, r.lastName, r.title, r.isDeleted])).toEqual([
+      ['003A', '003A@example.com', odd, 'NULL', '', false],
+      ['003B', null, 'F', 'L', 'lone \ufffd half', true],
+    ]);
+    expect(rows[0]!.crmUpdatedAt?.toISOString()).toBe('2026-12-01T10:00:00.000Z');
+
+    const lists = await app.db.transaction((tx) =>
+      upsertLists(tx, ref, [
+        {
+          externalId: '701A',
+          name: 'Campaign',
+          kind: 'campaign',
+          memberType: 'contact',
+          memberCount: 2,
+          isActive: true,
+          updatedAt: null,
+        },
+      ]),
+    );
+    const listId = lists.get('701A')!;
+    await app.db.transaction((tx) =>
+      upsertListMembers(
+        tx,
+        ref,
+        listId,
+        [
+          { memberExternalId: '003A', status: 'Sent "x"', addedAt: '2026-12-02T00:00:00.000Z' },
+          { memberExternalId: '00QZ', status: '', addedAt: null },
+        ],
+        'contact',
+      ),
+    );
+    const members = await app.db
+      .select()
+      .from(crmListMembers)
+      .where(eq(crmListMembers.listId, listId))
+      .orderBy(crmListMembers.memberExternalId);
+    expect(
+      members.map((m) => [m.memberExternalId, m.contactId, m.status, m.addedAt?.toISOString() ?? null]),
+    ).toEqual([
+      ['003A', rows[0]!.id, 'Sent "x"', '2026-12-02T00:00:00.000Z'],
+      ['00QZ', null, '', null],
+    ]);
+  });
 
   it('refuses a contact of an integration that does not exist, and a member of a list that does not', async () => {
     const integration = await newIntegration();

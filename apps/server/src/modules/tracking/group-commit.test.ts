@@ -48,6 +48,34 @@ describe('GroupCommit', () => {
     await gc.idle();
   });
 
+  it('while a flush runs, another starts only once `gather` items wait', async () => {
+    const sizes: number[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const gc = new GroupCommit<number, number>(
+      async (items) => {
+        sizes.push(items.length);
+        if (sizes.length === 1) await gate;
+        else await tick();
+        return items;
+      },
+      { maxBatch: 100, concurrency: 4, gather: 3 },
+    );
+    const first = gc.submit(0);
+    await new Promise((r) => setImmediate(r));
+    // The first flush holds [0]; two items waiting are fewer than `gather`: they wait for it.
+    const two = [1, 2].map((i) => gc.submit(i));
+    await tick();
+    expect(sizes).toEqual([1]);
+    // A third: a second flush starts beside the first and takes all three.
+    const third = gc.submit(3);
+    await tick();
+    expect(sizes).toEqual([1, 3]);
+    release();
+    expect(await Promise.all([first, ...two, third])).toEqual([0, 1, 2, 3]);
+    await gc.idle();
+  });
+
   it('a failing batch is retried item by item, so only the bad item fails', async () => {
     const gc = new GroupCommit<number, number>(
       async (items) => {

@@ -220,7 +220,8 @@ export function createTrackingService(deps: Deps) {
       }
       return batch.map((item) => held.has(item.ord));
     },
-    { maxBatch: 256, concurrency: single ? 1 : 4 },
+    // Up to four appends at once, but one beside another only for 16 waiting items or more (issue 43).
+    { maxBatch: 256, concurrency: single ? 1 : 4, gather: 16 },
   );
 
   async function record(item: IngestItem): Promise<IngestOutcome> {

@@ -24,6 +24,7 @@ import {
   showing,
 } from '../../../test/engagement.ts';
 import { neutralAd } from './neutral-png.ts';
+import { vacuumQueue } from './repository.ts';
 
 /**
  * Issue 19's ingest design, over real HTTP on loopback, on PGlite and PostgreSQL: the tag decides
@@ -95,6 +96,17 @@ describe('the counts follow the answers', () => {
       rows: { n: number }[];
     };
     expect(queued.rows[0]!.n).toBe(0);
+  });
+  it("the queue's vacuum (the consumer's, every 20,000 events on PostgreSQL) runs beside appends and folds and loses nothing", async () => {
+    const t = await servingTarget();
+    const answers = Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${base}/t/${t.token}/ad/300x250.png`, { headers: ua })),
+    );
+    await vacuumQueue(app.db);
+    expect((await answers).map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    await vacuumQueue(app.db);
+    await app.tracking.settled();
+    expect(await impressionsOf(t.id)).toBe(20);
   });
 });
 

@@ -22,8 +22,47 @@ const node = process.execPath;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** `notes`: the failed (and, for e2e, flaky) tests by name, repeated in the summary at the end. */
-type Outcome = { name: string; passed: number; failed: number; seconds: number; notes?: string[] };
+type Outcome = {
+  name: string;
+  passed: number;
+  failed: number;
+  seconds: number;
+  /** CPU seconds of the lane's processes (cpuMeter), where the machine says. */
+  cpu?: number;
+  notes?: string[];
+};
 const outcomes: Outcome[] = [];
+
+/**
+ * A lane's CPU: user + system seconds of the command and every process it waited for (Vitest's
+ * workers, the browser and the end-to-end server; not PostgreSQL's backends, which are the database
+ * server's). On two cores CI's time is the lanes' CPU added up, so the summary prints it beside each
+ * lane's wall time. The command runs under a shell that, once it has ended, copies its own
+ * /proc/<pid>/stat, whose cutime and cstime count its waited-for descendants. Linux only: elsewhere
+ * the command runs as it is and no figure is printed.
+ */
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+function cpuMeter(
+  cmd: string,
+  args: string[],
+): { cmd: string; args: string[]; read: () => number | undefined } {
+  if (process.platform !== 'linux') return { cmd, args, read: () => undefined };
+  const file = path.join(tmp, `cpu-${process.pid}-${Math.random().toString(36).slice(2)}.stat`);
+  const script = 'f=$1; shift; "$@"; rc=$?; cat /proc/$$/stat > "$f"; exit $rc';
+  return {
+    cmd: 'sh',
+    args: ['-c', script, 'sh', file, cmd, ...args],
+    read: () => {
+      if (!existsSync(file)) return undefined;
+      const stat = readFileSync(file, 'utf8');
+      rmSync(file, { force: true });
+      // Fields after the command's name: state is field 3, cutime 16 and cstime 17.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[13]) + Number(fields[14]);
+      return Number.isFinite(ticks) ? ticks / CLK_TCK : undefined;
+    },
+  };
+}
 
 function banner(text: string) {
   console.log(`\n\x1b[1m== ${text} ==\x1b[0m`);
@@ -57,9 +96,10 @@ function run(
   cmd: string,
   args: string[],
   env: Record<string, string | undefined> = {},
-): Promise<{ code: number; tail: string[] }> {
+): Promise<{ code: number; tail: string[]; cpu?: number }> {
+  const meter = cpuMeter(cmd, args);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
+    const child = spawn(meter.cmd, meter.args, {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
@@ -75,7 +115,7 @@ function run(
     child.stdout.on('data', keep(process.stdout));
     child.stderr.on('data', keep(process.stderr));
     child.once('error', (err) => resolve({ code: 1, tail: [String(err)] }));
-    child.once('close', (code) => resolve({ code: code ?? 1, tail }));
+    child.once('close', (code) => resolve({ code: code ?? 1, tail, cpu: meter.read() }));
   });
 }
 
@@ -86,8 +126,9 @@ function run(
  */
 function check(name: string, cmd: string, args: string[], keepPriority = false): Promise<Outcome> {
   const t = Date.now();
+  const meter = cpuMeter(...niced(cmd, args, keepPriority));
   return new Promise((resolve) => {
-    const child = spawn(...niced(cmd, args, keepPriority), {
+    const child = spawn(meter.cmd, meter.args, {
       cwd: root,
       env: { ...process.env, FORCE_COLOR: '1' },
     });
@@ -97,7 +138,8 @@ function check(name: string, cmd: string, args: string[], keepPriority = false):
     const done = (ok: boolean) => {
       banner(name);
       process.stdout.write(Buffer.concat(out));
-      resolve({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds: (Date.now() - t) / 1000 });
+      const seconds = (Date.now() - t) / 1000;
+      resolve({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds, cpu: meter.read() });
     };
     child.once('error', (err) => {
       out.push(Buffer.from(`${String(err)}\n`));
@@ -123,27 +165,27 @@ function vitest(
   const t = Date.now();
   const report = path.join(tmp, `vitest-${name.replace(/\W+/g, '-')}.json`);
   rmSync(report, { force: true });
+  const meter = cpuMeter(
+    ...niced(
+      node,
+      [
+        bin('vitest'),
+        'run',
+        ...projects.flatMap((p) => ['--project', p]),
+        ...extra,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+      ],
+      keepPriority || name.startsWith('multi'),
+    ),
+  );
   return new Promise((resolve) => {
-    const child = spawn(
-      ...niced(
-        node,
-        [
-          bin('vitest'),
-          'run',
-          ...projects.flatMap((p) => ['--project', p]),
-          ...extra,
-          '--reporter=default',
-          '--reporter=json',
-          `--outputFile.json=${report}`,
-        ],
-        keepPriority || name.startsWith('multi'),
-      ),
-      {
-        cwd: root,
-        // vitest.config.ts reads the exclusions (its --exclude flag does not reach a project's list).
-        env: { ...process.env, FORCE_COLOR: '1', ...env, RALLY_TEST_EXCLUDE: exclude.join(',') },
-      },
-    );
+    const child = spawn(meter.cmd, meter.args, {
+      cwd: root,
+      // vitest.config.ts reads the exclusions (its --exclude flag does not reach a project's list).
+      env: { ...process.env, FORCE_COLOR: '1', ...env, RALLY_TEST_EXCLUDE: exclude.join(',') },
+    });
     const out: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => out.push(c));
@@ -167,7 +209,7 @@ function vitest(
         slowest(r.testResults.map((f) => [path.relative(root, f.name), (f.endTime - f.startTime) / 1000]));
       }
       if (code !== 0 && failed === 0) failed = 1; // a failed file or an unhandled error
-      resolve({ name, passed, failed, seconds: (Date.now() - t) / 1000, notes });
+      resolve({ name, passed, failed, seconds: (Date.now() - t) / 1000, cpu: meter.read(), notes });
     };
     child.once('error', (err) => {
       out.push(Buffer.from(`${String(err)}\n`));
@@ -230,7 +272,7 @@ async function e2e(built: boolean) {
   const report = path.join(tmp, 'playwright.json');
   rmSync(report, { force: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
-  const { code, tail } = await run(
+  const { code, tail, cpu } = await run(
     node,
     [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'],
     {
@@ -284,7 +326,7 @@ async function e2e(built: boolean) {
     failed = 1;
     notes.push(`exited with ${code} before any test failed; its last lines:`, ...tail.map((l) => `  ${l}`));
   }
-  outcomes.push({ name: 'e2e', passed, failed, seconds: (Date.now() - t) / 1000, notes });
+  outcomes.push({ name: 'e2e', passed, failed, seconds: (Date.now() - t) / 1000, cpu, notes });
 }
 
 const testDb = process.env.TEST_DATABASE_URL;
@@ -421,7 +463,7 @@ await e2eRun;
 banner('Summary');
 for (const o of outcomes) {
   console.log(
-    `${o.failed ? '✗' : '✓'} ${o.name.padEnd(40)} ${String(o.passed).padStart(4)} passed ${String(o.failed).padStart(3)} failed  ${o.seconds.toFixed(1)}s`,
+    `${o.failed ? '✗' : '✓'} ${o.name.padEnd(40)} ${String(o.passed).padStart(4)} passed ${String(o.failed).padStart(3)} failed  ${o.seconds.toFixed(1)}s${o.cpu === undefined ? '' : ` (CPU ${o.cpu.toFixed(1)}s)`}`,
   );
 }
 // The failures again at the end, where a truncated CI log still shows them.

@@ -14,7 +14,17 @@ export default defineConfig({
     // a database of its own (docs/decisions/0003-test-databases.md), so files can run side by side.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'shared',
+          include: ['packages/shared/src/**/*.test.ts'],
+          environment: 'node',
+          // Property tests (fast-check, 100 cases each) take well under a second alone; beside the other
+          // lanes at load 16-20 one took past Vitest's 5 s default (a CI-like run of 2026-12-07). Slow is
+          // not broken.
+          testTimeout: 30_000,
+        },
+      },
       './apps/web/vite.config.ts',
       {
         test: {

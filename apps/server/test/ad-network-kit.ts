@@ -141,7 +141,7 @@ export async function connectGoogleDirectly(
  */
 export function metaTestApp(
   fake: FakeMeta,
-  opts: { workers?: boolean; sleep?: (ms: number) => Promise<void> } = {},
+  opts: { workers?: boolean; sleep?: (ms: number) => Promise<void>; batchLimit?: number } = {},
 ): Promise<FastifyInstance> {
   return createTestApp({
     workers: opts.workers ?? false,
@@ -152,6 +152,9 @@ export function metaTestApp(
       META_AUTH_URL: fake.url,
       META_API_VERSION: fake.version,
     },
-    adapters: { retry: { sleep: opts.sleep ?? (async () => undefined), baseDelayMs: 1 } },
+    adapters: {
+      retry: { sleep: opts.sleep ?? (async () => undefined), baseDelayMs: 1 },
+      batchLimit: opts.batchLimit,
+    },
   });
 }

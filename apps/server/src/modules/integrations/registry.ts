@@ -14,6 +14,12 @@ export type AdapterOptions = {
   loginOrigins?: Record<string, string>;
   /** Tests: the clock request pacing reads (Marketo), moved by `retry.sleep`. */
   now?: () => number;
+  /**
+   * Tests: an ad network's members per request below the network's own limit (never above it), so a
+   * batch's edge (a crash after the first, a throttle or a token's expiry midway) takes a cohort of
+   * hundreds, not of tens of thousands. One test per network still pushes at the real limit.
+   */
+  batchLimit?: number;
 };
 
 /** One adapter per sequence source, built from configuration (tests point the URLs at fakes). */

@@ -186,7 +186,7 @@ export function createGoogleAdsAdapter(config: GoogleAdsConfig, opts: AdapterOpt
 
   return {
     network: 'google',
-    batchLimit: BATCH_LIMIT,
+    batchLimit: Math.min(opts.batchLimit ?? BATCH_LIMIT, BATCH_LIMIT),
     // Customer Match serves on Search and Display from 100 active matched people (Google Ads Help
     // › Customer Match; Ads Data Hub › remarketing audiences: "100 or more 30-day active users").
     // YouTube and Lookalike seeds need 1,000: said on the screen, not enforced here.

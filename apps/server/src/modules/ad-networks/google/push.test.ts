@@ -12,20 +12,24 @@ import type { FakeGoogleAds } from '../../../../test/fakes/google-ads.ts';
 /** The audience push job (no queue) against the Google fake: the adapter cases, end to end. */
 let fake: FakeGoogleAds;
 let app: FastifyInstance;
+/**
+ * The same, sending 100 members per request instead of Google's 10,000: the batch edges (a throttle,
+ * a crash, a token's expiry midway) with cohorts of 120, not 12,000 (about 120 s of each API run).
+ * The first test pushes at the real limit.
+ */
+let small: FastifyInstance;
 const waits: number[] = [];
 
 beforeAll(async () => {
   fake = await startFakeGoogleAds();
-  app = await createTestApp({
-    workers: false,
-    env: fake.env(),
-    adapters: { retry: { sleep: async (ms) => void waits.push(ms), baseDelayMs: 1 } },
-  });
+  const retry = { sleep: async (ms: number) => void waits.push(ms), baseDelayMs: 1 };
+  app = await createTestApp({ workers: false, env: fake.env(), adapters: { retry } });
+  small = await createTestApp({ workers: false, env: fake.env(), adapters: { retry, batchLimit: 100 } });
 });
 afterAll(() => fake.close());
 
 /** A Google Ads connection as the OAuth callback and the account choice leave it. */
-async function connectGoogle(clientId: string) {
+async function connectGoogle(clientId: string, on = app) {
   const { accessToken, refreshToken } = fake.grant();
   const creds = {
     kind: 'oauth',
@@ -33,12 +37,12 @@ async function connectGoogle(clientId: string) {
     refreshToken,
     expiresAt: new Date(Date.now() + 3599_000).toISOString(),
   };
-  const [row] = await app.db
+  const [row] = await on.db
     .insert(adNetworkConnections)
     .values({
       clientId,
       network: 'google',
-      credentialsEnc: createSecretBox(app.config.appSecret).encrypt(JSON.stringify(creds)),
+      credentialsEnc: createSecretBox(on.config.appSecret).encrypt(JSON.stringify(creds)),
       accountName: 'Google Ads login with 3 accounts',
       adAccountId: '1234567890',
       adAccountName: 'Acme Search',
@@ -47,15 +51,15 @@ async function connectGoogle(clientId: string) {
   return { row: row!, accessToken, refreshToken };
 }
 
-async function audienceOf(clientId: string, connectionId: string, cohortId: string) {
-  const [a] = await app.db
+async function audienceOf(clientId: string, connectionId: string, cohortId: string, on = app) {
+  const [a] = await on.db
     .insert(adAudiences)
     .values({ clientId, connectionId, sourceKind: 'cohort', cohortId, name: 'Google push' })
     .returning();
   return a!;
 }
-const read = async (id: string) =>
-  (await app.db.select().from(adAudiences).where(eq(adAudiences.id, id)))[0]!;
+const read = async (id: string, on = app) =>
+  (await on.db.select().from(adAudiences).where(eq(adAudiences.id, id)))[0]!;
 const memberCalls = (from: number) =>
   fake.requests.slice(from).filter((r) => r.path.startsWith('/v1/audienceMembers:'));
 
@@ -127,42 +131,45 @@ describe('the audience push to Google Ads', () => {
   }, 180_000);
 
   it('a rate-limit reply mid-job is waited out for the RetryInfo delay and the job finishes', async () => {
-    const clientId = await makeClient(app);
-    const { row } = await connectGoogle(clientId);
-    const cohort = await makeCohort(app, clientId, 'Throttled', 12_000, 40_000);
-    const audience = await audienceOf(clientId, row.id, cohort.cohortId);
+    const clientId = await makeClient(small);
+    const { row } = await connectGoogle(clientId, small);
+    const cohort = await makeCohort(small, clientId, 'Throttled', 120, 40_000);
+    const audience = await audienceOf(clientId, row.id, cohort.cohortId, small);
     waits.length = 0;
     fake.throttleNext(1, 40, 1);
     const before = fake.requests.length;
-    await app.adNetworks.push(audience.id);
+    await small.adNetworks.push(audience.id);
     expect(waits).toContain(40_000);
     // Two batches acknowledged, the throttled one sent again once: every member once.
-    expect(memberCalls(before).map((r) => r.members)).toEqual([10_000, 0, 2_000]);
-    expect(await read(audience.id)).toMatchObject({ state: 'ready', memberCount: 12_000 });
+    expect(memberCalls(before).map((r) => r.members)).toEqual([100, 0, 20]);
+    expect(await read(audience.id, small)).toMatchObject({ state: 'ready', memberCount: 120 });
   }, 180_000);
 
   it('a push that dies after its first batch finishes on the next run with every member sent once', async () => {
-    const clientId = await makeClient(app);
-    const { row } = await connectGoogle(clientId);
-    const cohort = await makeCohort(app, clientId, 'Crash', 12_000, 70_000);
-    const audience = await audienceOf(clientId, row.id, cohort.cohortId);
+    const clientId = await makeClient(small);
+    const { row } = await connectGoogle(clientId, small);
+    const cohort = await makeCohort(small, clientId, 'Crash', 120, 70_000);
+    const audience = await audienceOf(clientId, row.id, cohort.cohortId, small);
     fake.failNext(7, 1);
-    await expect(app.adNetworks.push(audience.id)).rejects.toThrow(/Google Ads answered 503/);
-    const failed = await read(audience.id);
+    await expect(small.adNetworks.push(audience.id)).rejects.toThrow(/Google Ads answered 503/);
+    const failed = await read(audience.id, small);
     expect(failed.state).toBe('failed');
     const list = fake.lists.get(failed.networkAudienceId!)!;
-    expect(list.members.size).toBe(10_000);
-    await app.adNetworks.push(audience.id);
-    expect(await read(audience.id)).toMatchObject({ state: 'ready', memberCount: 12_000 });
-    expect(list.members.size).toBe(12_000);
+    expect(list.members.size).toBe(100);
+    const before = fake.requests.length;
+    await small.adNetworks.push(audience.id);
+    expect(await read(audience.id, small)).toMatchObject({ state: 'ready', memberCount: 120 });
+    // Only the batch that never arrived is sent again.
+    expect(memberCalls(before).map((r) => r.members)).toEqual([20]);
+    expect(list.members.size).toBe(120);
     expect([...list.members].every((h) => fake.addCounts.get(h) === 1)).toBe(true);
   }, 180_000);
 
   it('an access token that expires mid-job is refreshed, and the new one is stored sealed', async () => {
-    const clientId = await makeClient(app);
-    const { row, accessToken } = await connectGoogle(clientId);
-    const cohort = await makeCohort(app, clientId, 'Refresh', 12_000, 90_000);
-    const audience = await audienceOf(clientId, row.id, cohort.cohortId);
+    const clientId = await makeClient(small);
+    const { row, accessToken } = await connectGoogle(clientId, small);
+    const cohort = await makeCohort(small, clientId, 'Refresh', 120, 90_000);
+    const audience = await audienceOf(clientId, row.id, cohort.cohortId, small);
     // The job refreshes up front (an hour-long token is always "due" in the push's window); the
     // fresh token then dies after the first batch and is refreshed again on Google's 401.
     const original = fake.requests.push.bind(fake.requests);
@@ -174,17 +181,17 @@ describe('the audience push to Google Ads', () => {
       return n;
     };
     try {
-      await app.adNetworks.push(audience.id);
+      await small.adNetworks.push(audience.id);
     } finally {
       fake.requests.push = original;
     }
-    expect(await read(audience.id)).toMatchObject({ state: 'ready', memberCount: 12_000 });
-    const [stored] = await app.db
+    expect(await read(audience.id, small)).toMatchObject({ state: 'ready', memberCount: 120 });
+    const [stored] = await small.db
       .select()
       .from(adNetworkConnections)
       .where(eq(adNetworkConnections.id, row.id));
     expect(stored!.credentialsEnc).not.toContain('ya29.');
-    const creds = JSON.parse(createSecretBox(app.config.appSecret).decrypt(stored!.credentialsEnc)) as {
+    const creds = JSON.parse(createSecretBox(small.config.appSecret).decrypt(stored!.credentialsEnc)) as {
       accessToken: string;
     };
     expect(creds.accessToken).not.toBe(accessToken);

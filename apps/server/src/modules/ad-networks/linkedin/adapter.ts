@@ -177,7 +177,7 @@ export function createLinkedInAdapter(config: LinkedInConfig, opts: AdapterOptio
   return {
     network: 'linkedin',
     // Rally's batch: 5,000 users per BATCH_CREATE (see docs/integrations.md on where this comes from).
-    batchLimit: 5_000,
+    batchLimit: Math.min(opts.batchLimit ?? 5_000, 5_000),
     // LinkedIn serves a matched audience only once it reaches 300 members (Campaign Manager help,
     // "Matched Audiences": the minimum audience size is 300).
     minimumAudience: 300,

@@ -13,26 +13,31 @@ import { hashEmail } from '../hashing.ts';
 /** The push job against the LinkedIn fake (no queue): diffs, throttles, tokens dying, crashes. */
 let fake: FakeLinkedIn;
 let app: FastifyInstance;
+/**
+ * The same, sending 200 members per request instead of 5,000: a crash after the first batch with a
+ * cohort of 500 (LinkedIn's minimum is 300), not 12,000 (about 75 s of each API run). The first test
+ * pushes at the real limit.
+ */
+let small: FastifyInstance;
 const waits: number[] = [];
 
 beforeAll(async () => {
   fake = await startFakeLinkedIn({ settleMs: 0 });
-  app = await createTestApp({
-    workers: false,
-    env: {
-      LINKEDIN_CLIENT_ID: fake.clientId,
-      LINKEDIN_CLIENT_SECRET: fake.clientSecret,
-      LINKEDIN_API_URL: fake.url,
-      LINKEDIN_AUTH_URL: fake.url,
-      LINKEDIN_API_VERSION: fake.version,
-    },
-    adapters: { retry: { sleep: async (ms) => void waits.push(ms), baseDelayMs: 1 } },
-  });
+  const env = {
+    LINKEDIN_CLIENT_ID: fake.clientId,
+    LINKEDIN_CLIENT_SECRET: fake.clientSecret,
+    LINKEDIN_API_URL: fake.url,
+    LINKEDIN_AUTH_URL: fake.url,
+    LINKEDIN_API_VERSION: fake.version,
+  };
+  const retry = { sleep: async (ms: number) => void waits.push(ms), baseDelayMs: 1 };
+  app = await createTestApp({ workers: false, env, adapters: { retry } });
+  small = await createTestApp({ workers: false, env, adapters: { retry, batchLimit: 200 } });
 });
 afterAll(() => fake.close());
 
-const read = async (id: string) =>
-  (await app.db.select().from(adAudiences).where(eq(adAudiences.id, id)))[0]!;
+const read = async (id: string, on = app) =>
+  (await on.db.select().from(adAudiences).where(eq(adAudiences.id, id)))[0]!;
 const connectionRow = async (id: string) =>
   (await app.db.select().from(adNetworkConnections).where(eq(adNetworkConnections.id, id)))[0]!;
 const usersCalls = (from: number) =>
@@ -41,15 +46,15 @@ const usersCalls = (from: number) =>
     .filter((r) => r.path.endsWith('/users'))
     .map((r) => r.members);
 
-async function setup(name: string, n: number, from: number) {
-  const clientId = await makeClient(app);
+async function setup(name: string, n: number, from: number, on = app) {
+  const clientId = await makeClient(on);
   const tokens = fake.mintTokens();
-  const connection = await connectLinkedInDirectly(app, clientId, {
+  const connection = await connectLinkedInDirectly(on, clientId, {
     ...tokens,
     expiresAt: new Date(Date.now() + 60 * 24 * 3600_000).toISOString(),
   });
-  const cohort = await makeCohort(app, clientId, name, n, from);
-  const [audience] = await app.db
+  const cohort = await makeCohort(on, clientId, name, n, from);
+  const [audience] = await on.db
     .insert(adAudiences)
     .values({ clientId, connectionId: connection.id, sourceKind: 'cohort', cohortId: cohort.cohortId, name })
     .returning();
@@ -108,10 +113,10 @@ describe('the audience push to LinkedIn', () => {
     expect(waits).toContain(60_000);
     expect(segment.members.size).toBe(9_990);
     expect(fake.requests.slice(before).filter((r) => r.path === '/rest/dmpSegments')).toHaveLength(1);
-  }, 120_000);
+  }, 180_000);
 
   it('a push that dies after its first batch finishes on the next run with every member sent once', async () => {
-    const { audience } = await setup('Twelve thousand', 12_000, 100_000);
+    const { audience } = await setup('Five hundred', 500, 100_000, small);
     // The first batch is stored; every try of the second fails (LinkedIn down), so the run stops.
     const original = fake.requests.push.bind(fake.requests);
     let calls = 0;
@@ -119,21 +124,21 @@ describe('the audience push to LinkedIn', () => {
       if (items.some((r) => r.path.endsWith('/users')) && ++calls === 2) fake.failNext(7);
       return original(...items);
     };
-    await expect(app.adNetworks.push(audience.id)).rejects.toThrow(/LinkedIn answered 503/);
+    await expect(small.adNetworks.push(audience.id)).rejects.toThrow(/LinkedIn answered 503/);
     fake.requests.push = original;
-    const failed = await read(audience.id);
+    const failed = await read(audience.id, small);
     expect(failed.state).toBe('failed');
     const segment = fake.segments.get(failed.networkAudienceId!)!;
-    expect(segment.members.size).toBe(5_000);
+    expect(segment.members.size).toBe(200);
 
     const before = fake.requests.length;
-    await app.adNetworks.push(audience.id);
-    expect(await read(audience.id)).toMatchObject({
+    await small.adNetworks.push(audience.id);
+    expect(await read(audience.id, small)).toMatchObject({
       state: 'ready',
-      memberCount: 12_000,
-      matchedLower: 12_000,
+      memberCount: 500,
+      matchedLower: 500,
     });
-    expect(usersCalls(before)).toEqual([5_000, 2_000]);
+    expect(usersCalls(before)).toEqual([200, 100]);
     expect([...segment.members].every((h) => fake.addCounts.get(h) === 1)).toBe(true);
     expect(fake.requests.slice(before).filter((r) => r.path === '/rest/dmpSegments')).toHaveLength(0);
   }, 120_000);

@@ -122,7 +122,7 @@ export function createMetaAdapter(config: MetaConfig, opts: AdapterOptions = {})
   return {
     network: 'meta',
     // Custom Audience Users: "only a maximum of 10000 at a time".
-    batchLimit: 10_000,
+    batchLimit: Math.min(opts.batchLimit ?? 10_000, 10_000),
     // Custom Audiences: an audience needs about 100 matched people to deliver (delivery_status 300).
     minimumAudience: 100,
 

@@ -1,7 +1,7 @@
 /**
  * Type-checks every workspace project; exits non-zero on any error. The check runs on TypeScript 7's
  * native compiler (the `typescript7` alias): the same checker as TypeScript 6, ported to Go, at about a
- * third of the CPU (2026-12-07: 106 s → 36 s for the four projects alone, bench/README.md "CI time").
+ * third of the CPU (2026-12-07: 113 s → 41 s for the four projects alone, bench/README.md "CI time").
  * TypeScript 6 stays the `typescript` package for what needs its JavaScript API (typescript-eslint,
  * Vite's plugins); both read the same tsconfig files.
  */

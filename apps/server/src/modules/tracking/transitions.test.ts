@@ -175,6 +175,10 @@ describe('transition actions', () => {
     });
     const t = await makeTarget(withJobs, client, cadenceId, { repId: rep });
     await withJobs.inject({ url: `/t/${t.token}/ad/300x250.png`, headers: { 'user-agent': BROWSER_UA } });
+    // The impression reaches the target's counters through the ingest queue's fold: a run asked for
+    // before it lands finds none and finishes nobody, and the next is a minute away (a CI run at
+    // load 15-20 timed out here).
+    await withJobs.tracking.settled();
     await sendWhenIdle(withJobs, TRANSITIONS_JOB);
     await waitFor(
       async () => !(await withJobs.db.select().from(targets).where(eq(targets.id, t.id)))[0]!.isActive,

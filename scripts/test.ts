@@ -4,89 +4,30 @@
  * Chromium. Ends with one line `N passed, N failed` summing every suite.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import type { JsonTestResults } from 'vitest/reporters';
 import { freePort } from '../apps/server/test/free-port.ts';
+import {
+  banner,
+  bin,
+  CHROMIUM,
+  cpuMeter,
+  firstLine,
+  niced,
+  node,
+  root,
+  slowest,
+  stripAnsi,
+  tmp,
+} from './test-lib.ts';
+import type { Outcome } from './test-lib.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tmp = path.join(root, '.tmp');
-mkdirSync(tmp, { recursive: true });
-const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
-// Run every tool under this (pinned Node 24) interpreter, whatever node is first on PATH.
-const node = process.execPath;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** `notes`: the failed (and, for e2e, flaky) tests by name, repeated in the summary at the end. */
-type Outcome = {
-  name: string;
-  passed: number;
-  failed: number;
-  seconds: number;
-  /** CPU seconds of the lane's processes (cpuMeter), where the machine says. */
-  cpu?: number;
-  notes?: string[];
-};
 const outcomes: Outcome[] = [];
 
-/**
- * A lane's CPU: user + system seconds of the command and every process it waited for (Vitest's
- * workers, the browser and the end-to-end server; not PostgreSQL's backends, which are the database
- * server's). On two cores CI's time is the lanes' CPU added up, so the summary prints it beside each
- * lane's wall time. The command runs under a shell that, once it has ended, copies its own
- * /proc/<pid>/stat, whose cutime and cstime count its waited-for descendants. Linux only: elsewhere
- * the command runs as it is and no figure is printed.
- */
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
-function cpuMeter(
-  cmd: string,
-  args: string[],
-): { cmd: string; args: string[]; read: () => number | undefined } {
-  if (process.platform !== 'linux') return { cmd, args, read: () => undefined };
-  const file = path.join(tmp, `cpu-${process.pid}-${Math.random().toString(36).slice(2)}.stat`);
-  const script = 'f=$1; shift; "$@"; rc=$?; cat /proc/$$/stat > "$f"; exit $rc';
-  return {
-    cmd: 'sh',
-    args: ['-c', script, 'sh', file, cmd, ...args],
-    read: () => {
-      if (!existsSync(file)) return undefined;
-      const stat = readFileSync(file, 'utf8');
-      rmSync(file, { force: true });
-      // Fields after the command's name: state is field 3, cutime 16 and cstime 17.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[13]) + Number(fields[14]);
-      return Number.isFinite(ticks) ? ticks / CLK_TCK : undefined;
-    },
-  };
-}
-
-function banner(text: string) {
-  console.log(`\n\x1b[1m== ${text} ==\x1b[0m`);
-}
-
-/**
- * TEST_NICE=1: the lanes that keep no clock (types, lint, format, the API runs) run at nice 10, so the
- * browser and servers of the end-to-end run get the cores first. Off by default: in the CI-like run
- * of 2026-12-05 the e2e lane went from 51.5 to 46.5 min with it, but the API runs barely moved while
- * it ran and were still going 65 min in (the whole run without it: 54 min), and at nice 10 eleven web
- * screen tests ran out of time. The work is the same; only who waits changes.
- */
-function niced(cmd: string, args: string[], keepPriority = false): [string, string[]] {
-  if (
-    keepPriority ||
-    process.env.TEST_NICE !== '1' ||
-    process.platform === 'win32' ||
-    spawnSync('nice', ['true']).status !== 0
-  )
-    return [cmd, args];
-  return ['nice', ['-n', '10', cmd, ...args]];
-}
-
-/** A command with its output shown as it comes (the end-to-end run, the one lane printed live). */
 /**
  * Runs a command with its output printed live; resolves with its exit code and its last lines (kept so
  * a run that fails before any test, such as a global setup whose server never started, can say why in
@@ -150,11 +91,13 @@ function check(name: string, cmd: string, args: string[], keepPriority = false):
 }
 
 /**
- * A Vitest run; counts come from its JSON report. A crash with no report counts as one failure. Runs
- * may go side by side (the PostgreSQL API run waits on its database much of the time): each one's
- * output is printed whole when it ends, so the logs do not interleave.
+ * A Vitest lane. The files where a test failed run once more when the lane ends (at most ten files: more
+ * is a breakage, not chance), as the end-to-end run retries a failed test: on two cores beside four other
+ * lanes at load 15-20 a test that waits on time can run out of it (the CI run of 2026-12-07 failed on two
+ * such). A failure that passes the second time counts as passed and is listed as flaky in the summary; one
+ * that fails again counts as failed, with both runs' messages.
  */
-function vitest(
+async function vitest(
   name: string,
   projects: string[],
   env: Record<string, string | undefined> = {},
@@ -162,6 +105,44 @@ function vitest(
   extra: string[] = [],
   keepPriority = false,
 ): Promise<Outcome> {
+  const first = await vitestRun(name, projects, env, exclude, extra, keepPriority);
+  if (first.failed === 0 || first.failedFiles.length === 0 || first.failedFiles.length > 10) return first;
+  const again = await vitestRun(
+    `${name}: the files that failed, once more`,
+    projects,
+    env,
+    exclude,
+    [...extra, ...first.failedFiles],
+    keepPriority,
+  );
+  const outcome = { ...first, seconds: first.seconds + again.seconds, cpu: sum(first.cpu, again.cpu) };
+  if (again.failed > 0 || again.passed === 0)
+    return { ...outcome, notes: [...(first.notes ?? []), ...(again.notes ?? []).map((n) => `again: ${n}`)] };
+  return {
+    ...outcome,
+    passed: first.passed + first.failed,
+    failed: 0,
+    notes: (first.notes ?? []).map((n) => n.replace(/^failed: /, 'flaky (passed when its file ran again): ')),
+  };
+}
+
+function sum(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : a + b;
+}
+
+/**
+ * One Vitest run; counts come from its JSON report. A crash with no report counts as one failure. Runs
+ * may go side by side (the PostgreSQL API run waits on its database much of the time): each one's
+ * output is printed whole when it ends, so the logs do not interleave.
+ */
+function vitestRun(
+  name: string,
+  projects: string[],
+  env: Record<string, string | undefined>,
+  exclude: string[],
+  extra: string[],
+  keepPriority: boolean,
+): Promise<Outcome & { failedFiles: string[] }> {
   const t = Date.now();
   const report = path.join(tmp, `vitest-${name.replace(/\W+/g, '-')}.json`);
   rmSync(report, { force: true });
@@ -195,12 +176,14 @@ function vitest(
       let passed = 0;
       let failed = 0;
       const notes: string[] = [];
+      const failedFiles: string[] = [];
       if (existsSync(report)) {
         const r = JSON.parse(readFileSync(report, 'utf8')) as JsonTestResults;
         passed = r.numPassedTests;
         failed = r.numFailedTests;
         for (const file of r.testResults) {
           const where = path.relative(root, file.name);
+          if (file.status === 'failed') failedFiles.push(where);
           for (const a of file.assertionResults.filter((x) => x.status === 'failed'))
             notes.push(`failed: ${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
           if (file.status === 'failed' && !file.assertionResults.some((x) => x.status === 'failed'))
@@ -209,7 +192,18 @@ function vitest(
         slowest(r.testResults.map((f) => [path.relative(root, f.name), (f.endTime - f.startTime) / 1000]));
       }
       if (code !== 0 && failed === 0) failed = 1; // a failed file or an unhandled error
-      resolve({ name, passed, failed, seconds: (Date.now() - t) / 1000, cpu: meter.read(), notes });
+      // An error outside the files' tests (an unhandled rejection) is not theirs to run again.
+      if (/Unhandled (Error|Rejection)/i.test(stripAnsi(Buffer.concat(out).toString()) ?? ''))
+        failedFiles.length = 0;
+      resolve({
+        name,
+        passed,
+        failed,
+        seconds: (Date.now() - t) / 1000,
+        cpu: meter.read(),
+        notes,
+        failedFiles,
+      });
     };
     child.once('error', (err) => {
       out.push(Buffer.from(`${String(err)}\n`));
@@ -217,24 +211,6 @@ function vitest(
     });
     child.once('close', done);
   });
-}
-
-/**
- * The lane's ten slowest files, after its output: what to shrink when CI's time grows (a CI log keeps
- * the lanes' ends; the summary would drown in them).
- */
-function slowest(files: [string, number][]) {
-  const top = files.sort((a, b) => b[1] - a[1]).slice(0, 10);
-  if (top.length === 0) return;
-  console.log('Slowest files (s):');
-  for (const [file, seconds] of top) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${file}`);
-}
-
-// eslint-disable-next-line no-control-regex -- colour codes in Playwright's error messages
-const stripAnsi = (text: string | undefined) => text?.replace(/\x1b\[[0-9;]*m/g, '');
-
-function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0]?.slice(0, 300) ?? '';
 }
 
 function ensureChromium() {

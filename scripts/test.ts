@@ -93,9 +93,10 @@ function check(name: string, cmd: string, args: string[], keepPriority = false):
 /**
  * A Vitest lane. The files where a test failed run once more when the lane ends (at most twenty files:
  * more is a breakage, not chance), as the end-to-end run retries a failed test: on two cores beside four
- * other lanes at load 13-20 a test that waits on time can run out of it (the CI run of 2026-12-07 failed on
- * two such; a CI-like run that day had eleven tests in seven files of the PGlite run out of time). A failure that passes the second time counts as passed and is listed as flaky in the summary; one
- * that fails again counts as failed, with both runs' messages.
+ * other lanes at load 13-20 a test that waits on time can run out of it (the CI run of 2026-12-07 failed
+ * on two such; a CI-like run that day had eleven tests in seven files of the PGlite run out of time). A
+ * failure that passes the second time counts as passed and is listed as flaky in the summary; one that
+ * fails again counts as failed, with both runs' messages.
  */
 async function vitest(
   name: string,

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -32,6 +34,32 @@ async function startFake(opps: number, contacts: number, members: number) {
     clear: () => fake.call<null>('clear'),
     requests: () => fake.call<number>('requests'),
     stop: fake.stop,
+  };
+}
+
+/**
+ * BENCH_CPU_PROFILE=<file>: a CPU profile of this process (the server's code) for the sync alone,
+ * written as a .cpuprofile (Chrome DevTools' format), to see where the sync's own time goes.
+ */
+async function cpuProfile() {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return null;
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res as T))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await post<{ profile: unknown }>('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`    CPU profile of the sync: ${file}`);
+    },
   };
 }
 
@@ -109,9 +137,17 @@ export async function run() {
     await fake.clear();
     const rssBefore = process.memoryUsage().rss;
     const memory = sampleRss();
+    const profile = await cpuProfile();
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
+    console.log(`    sync started ${new Date().toISOString()}`);
     await app.crmSync.run({ integrationId: integrationId });
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    console.log(
+      `    sync ended ${new Date().toISOString()}; this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (user ${(cpu.user / 1e6).toFixed(2)})`,
+    );
+    await profile?.stop();
     const peak = memory.stop() * 2 ** 20;
     const requests = await fake.requests();
     const [row] = await app.db.select().from(integrations).where(eq(integrations.id, integrationId));

@@ -135,7 +135,13 @@ export async function scratchDatabase(url: string | undefined) {
   await admin(`create database ${name}`);
   const scratch = new URL(url);
   scratch.pathname = `/${name}`;
-  return { url: scratch.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+  // BENCH_KEEP_DATABASE=1 leaves it in place to be looked at (its name is printed).
+  const keep = process.env.BENCH_KEEP_DATABASE === '1';
+  if (keep) console.log(`scratch database ${name} (kept: BENCH_KEEP_DATABASE=1)`);
+  return {
+    url: scratch.toString(),
+    drop: () => (keep ? Promise.resolve() : admin(`drop database if exists ${name} with (force)`)),
+  };
 }
 
 /**

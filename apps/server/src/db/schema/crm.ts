@@ -393,8 +393,9 @@ export const opportunities = pgTable(
     index('opportunities_client_currency_idx')
       .on(t.clientId, t.currency)
       .where(sql`not ${t.isDeleted}`),
-    // Also `opportunities_client_open_idx` (client_id) INCLUDE (company_id, amount_cents, id) for the
-    // open live ones, in migration 0081 only (pipeline/priority's ranking): Drizzle cannot express INCLUDE.
+    // Also `opportunities_client_open_idx` (client_id) INCLUDE (company_id, amount_cents, id, currency)
+    // for the open live ones, in migration 0081 only (pipeline/priority's ranking, dashboard/stats' open
+    // pipeline): Drizzle cannot express INCLUDE.
     index('opportunities_stage_idx').on(t.stageId),
     index('opportunities_company_idx').on(t.companyId),
   ],

@@ -113,6 +113,60 @@ describe('CRM store: batches as arrays, the integration and list keys per statem
     ]);
   });
 
+  it("leaves a list's unchanged members as they are when the list is stored again, and rewrites the changed", async () => {
+    const integration = await newIntegration();
+    const ref = { id: integration.id, clientId };
+    await app.db.transaction((tx) => upsertContacts(tx, ref, [contact('003A'), contact('003B')]));
+    const lists = await app.db.transaction((tx) =>
+      upsertLists(tx, ref, [
+        {
+          externalId: '701R',
+          name: 'Re-read',
+          kind: 'campaign',
+          memberType: 'contact',
+          memberCount: 3,
+          isActive: true,
+          updatedAt: null,
+        },
+      ]),
+    );
+    const listId = lists.get('701R')!;
+    const members = [
+      { memberExternalId: '003A', status: 'Sent', addedAt: '2026-12-02T00:00:00.000Z' },
+      { memberExternalId: '003B', status: 'Sent', addedAt: null },
+      { memberExternalId: '00QZ', status: '', addedAt: null },
+    ];
+    const store = (items: typeof members) =>
+      app.db.transaction((tx) => upsertListMembers(tx, ref, listId, items, 'contact'));
+    // A row's version: xmin changes when the row is rewritten, not when it is only locked.
+    const versions = async () => {
+      const result = await app.db.execute(
+        sql`select member_external_id as id, xmin::text as v, status from crm_list_members
+             where list_id = ${listId} order by member_external_id`,
+      );
+      return (result as unknown as { rows: { id: string; v: string; status: string }[] }).rows;
+    };
+    await store(members);
+    const first = await versions();
+    expect(first.map((r) => r.id)).toEqual(['003A', '003B', '00QZ']);
+
+    await store(members); // the same list read again
+    expect(await versions()).toEqual(first);
+
+    // One member's status moved, one gained an added date: those two are rewritten, the third is not.
+    await store([
+      { ...members[0]!, status: 'Responded' },
+      { ...members[1]!, addedAt: '2026-12-03T00:00:00.000Z' },
+      members[2]!,
+    ]);
+    const third = await versions();
+    expect(third.map((r) => [r.id, r.status, r.v === first.find((f) => f.id === r.id)!.v])).toEqual([
+      ['003A', 'Responded', false],
+      ['003B', 'Sent', false],
+      ['00QZ', '', true],
+    ]);
+  });
+
   it('refuses a contact of an integration that does not exist, and a member of a list that does not', async () => {
     const integration = await newIntegration();
     const missing = { id: integration.id + 1000, clientId };

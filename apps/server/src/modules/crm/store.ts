@@ -632,6 +632,9 @@ export async function upsertListMembers(
     a.memberExternalId < b.memberExternalId ? -1 : a.memberExternalId > b.memberExternalId ? 1 : 0,
   );
   if (unique.length === 0) return;
+  // A list is read whole at every sync that finds it changed (vendors give no modified-since for
+  // memberships): a member whose row would not change is left as it is (locked, not rewritten), so a
+  // re-read list of 100,000 writes only what moved, not 100,000 new row versions and their index entries.
   // HubSpot's contact and company ids share one number space: a contact list's member must not
   // take the account that happens to have its id. The lookups are subqueries of the one statement,
   // each an index probe as in upsertContacts (issue 43: a statement per table and 500 members before).
@@ -650,7 +653,10 @@ export async function upsertListMembers(
       })}
     on conflict (list_id, member_external_id) do update set
       contact_id = excluded.contact_id, account_id = excluded.account_id, status = excluded.status,
-      added_at = excluded.added_at, updated_at = now()`);
+      added_at = excluded.added_at, updated_at = now()
+      where (crm_list_members.contact_id, crm_list_members.account_id, crm_list_members.status,
+             crm_list_members.added_at)
+        is distinct from (excluded.contact_id, excluded.account_id, excluded.status, excluded.added_at)`);
 }
 
 /** After a full walk of a list's members: forget those not seen, and store the count. */

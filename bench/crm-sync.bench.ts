@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import {
@@ -33,6 +33,7 @@ async function startFake(opps: number, contacts: number, members: number) {
     info: await fake.call<FakeInfo>('info'),
     clear: () => fake.call<null>('clear'),
     requests: () => fake.call<number>('requests'),
+    touchCampaign: (share: number) => fake.call<number>('touchCampaign', share),
     stop: fake.stop,
   };
 }
@@ -64,11 +65,16 @@ async function cpuProfile() {
 }
 
 /** The floor: the same SOQL queries walked by nextRecordsUrl with plain fetch, nothing stored. */
-async function plainPaging(creds: OAuthCredentials, apiVersion: string, campaignId: string | null) {
+async function plainPaging(
+  creds: OAuthCredentials,
+  apiVersion: string,
+  campaignId: string | null,
+  opts: { campaignOnly?: boolean } = {},
+) {
   const t = performance.now();
   let rows = 0;
   let requests = 0;
-  for (const soql of [
+  const queries = [
     'SELECT Id, Email, FirstName, LastName, Title, AccountId, OwnerId, IsDeleted, SystemModstamp FROM Contact ORDER BY SystemModstamp ASC',
     'SELECT Id, Name, AccountId, OwnerId, StageName, Amount, CloseDate, Probability, IsClosed, IsWon, IsDeleted, CreatedDate, SystemModstamp FROM Opportunity ORDER BY SystemModstamp ASC',
     // The campaign (a list) and its members, as the sync reads them (adapter.ts lists/listMembers).
@@ -78,7 +84,8 @@ async function plainPaging(creds: OAuthCredentials, apiVersion: string, campaign
           `SELECT Id, ContactId, LeadId, Status, CreatedDate FROM CampaignMember WHERE CampaignId = '${campaignId}' ORDER BY CreatedDate ASC`,
         ]
       : []),
-  ]) {
+  ];
+  for (const soql of opts.campaignOnly ? queries.slice(2) : queries) {
     let url: string | undefined =
       `${creds.instanceUrl}/services/data/${apiVersion}/query?${new URLSearchParams({ q: soql })}`;
     while (url) {
@@ -91,6 +98,45 @@ async function plainPaging(creds: OAuthCredentials, apiVersion: string, campaign
     }
   }
   return { seconds: (performance.now() - t) / 1000, rows, requests };
+}
+
+/**
+ * The next sync after 1 % of the campaign's members changed (the campaign's SystemModstamp moves, so
+ * its members are read whole again): seconds and requests against paging the campaign and its members
+ * with plain fetch, and how many member rows the sync rewrote (those whose `updated_at` moved).
+ */
+async function resyncCampaign(
+  app: FastifyInstance,
+  fake: Awaited<ReturnType<typeof startFake>>,
+  integrationId: number,
+  campaignId: string,
+  creds: OAuthCredentials,
+  version: string,
+) {
+  const moved = await fake.touchCampaign(0.01);
+  const [list] = await app.db
+    .select({ id: crmLists.id, count: crmLists.memberCount })
+    .from(crmLists)
+    .where(and(eq(crmLists.integrationId, integrationId), eq(crmLists.externalId, campaignId)));
+  await fake.clear();
+  const floor = await plainPaging(creds, version, campaignId, { campaignOnly: true });
+  await fake.clear();
+  const before = new Date();
+  const started = performance.now();
+  await app.crmSync.run({ integrationId });
+  const seconds = (performance.now() - started) / 1000;
+  const requests = await fake.requests();
+  const [rewritten] = await app.db
+    .select({ n: count() })
+    .from(crmListMembers)
+    .where(and(eq(crmListMembers.listId, list!.id), gte(crmListMembers.updatedAt, before)));
+  report(
+    `  the next sync, ${moved} of the campaign's ${list!.count} members changed`,
+    `${seconds.toFixed(2)} s, ${requests} requests`,
+    `${floor.seconds.toFixed(2)} s, ${floor.requests} requests (plain paging of the campaign)`,
+    seconds / floor.seconds,
+  );
+  console.log(`    member rows rewritten: ${rewritten!.n} (${moved} changed)`);
 }
 
 /**
@@ -184,6 +230,7 @@ export async function run() {
     console.log(
       `    peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${(rssBefore / 2 ** 20).toFixed(0)} MiB just before the sync); live heap's growth ${memory.liveHeapGrowthMiB().toFixed(0)} MiB`,
     );
+    if (campaignId) await resyncCampaign(app, fake, integrationId, campaignId, creds, version);
   } finally {
     await app?.close();
     await db.drop();

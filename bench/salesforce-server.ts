@@ -26,6 +26,7 @@ const campaign =
         NumberOfLeads: 0,
       })
     : undefined;
+const memberIds: string[] = [];
 for (let i = 0; i < contacts; i++) {
   const contact = fake.add('Contact', {
     Email: `person${i}@account${i % 1000}.example`,
@@ -35,7 +36,9 @@ for (let i = 0; i < contacts; i++) {
     AccountId: accounts[i % 1000],
   });
   if (campaign && i < campaignMembers) {
-    fake.add('CampaignMember', { CampaignId: campaign.Id, ContactId: contact.Id, Status: 'Sent' });
+    memberIds.push(
+      fake.add('CampaignMember', { CampaignId: campaign.Id, ContactId: contact.Id, Status: 'Sent' }).Id,
+    );
   }
 }
 for (let i = 0; i < opportunities; i++) {
@@ -63,6 +66,18 @@ const ops: Record<string, (arg: unknown) => unknown> = {
   }),
   clear: () => fake.clearRequests(),
   requests: () => fake.requests.length,
+  // The campaign changed since the last sync (its SystemModstamp moves): `share` of its members
+  // responded. The next sync reads the campaign's members whole again.
+  touchCampaign: (share) => {
+    if (!campaign) return 0;
+    const every = Math.max(1, Math.round(1 / Number(share)));
+    let moved = 0;
+    for (let i = 0; i < memberIds.length; i += every, moved++) {
+      fake.update('CampaignMember', memberIds[i]!, { Status: 'Responded' });
+    }
+    fake.update('Campaign', campaign.Id, { NumberOfContacts: campaignMembers });
+    return moved;
+  },
 };
 
 serveOps(ops, () => fake.close());

@@ -186,12 +186,11 @@ export async function run() {
     const profile = await cpuProfile();
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    console.log(`    sync started ${new Date().toISOString()}`);
     await app.crmSync.run({ integrationId: integrationId });
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     console.log(
-      `    sync ended ${new Date().toISOString()}; this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (user ${(cpu.user / 1e6).toFixed(2)})`,
+      `    this process's CPU during the sync ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (user ${(cpu.user / 1e6).toFixed(2)})`,
     );
     await profile?.stop();
     const peak = memory.stop() * 2 ** 20;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
@@ -36,7 +37,13 @@ export default defineConfig({
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Debian's headless shell where it is installed (scripts/test-lib.ts CHROMIUM, docs/decisions/0041);
+      // CHROMIUM_PATH=/usr/bin/chromium to run a test headed.
+      executablePath:
+        process.env.CHROMIUM_PATH ??
+        (existsSync('/usr/bin/chromium-headless-shell')
+          ? '/usr/bin/chromium-headless-shell'
+          : '/usr/bin/chromium'),
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -214,9 +214,10 @@ function vitestRun(
   });
 }
 
+/** Debian's `chromium` and its headless shell (the browser the end-to-end run drives: test-lib.ts `CHROMIUM`). */
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
-  banner('Installing Debian chromium (missing)');
+  banner('Installing Debian chromium and chromium-headless-shell (missing)');
   const asRoot = process.getuid?.() === 0 ? [] : ['sudo'];
   const apt = (args: string[]) =>
     spawnSync(asRoot[0] ?? 'apt-get', [...(asRoot.length ? ['apt-get'] : []), ...args], {
@@ -225,7 +226,7 @@ function ensureChromium() {
     }).status;
   if (
     apt(['update', '-qq']) !== 0 ||
-    apt(['install', '-y', '-qq', 'chromium']) !== 0 ||
+    apt(['install', '-y', '-qq', 'chromium', 'chromium-headless-shell']) !== 0 ||
     !existsSync(CHROMIUM)
   ) {
     console.error(`Could not install chromium; end-to-end tests need ${CHROMIUM}.`);
@@ -258,6 +259,7 @@ async function e2e(built: boolean) {
       // Beside the other lanes every screen is several times slower than alone (playwright.config.ts).
       E2E_TIME_FACTOR: process.env.E2E_TIME_FACTOR ?? '2',
       E2E_DATA_DIR: dataDir,
+      CHROMIUM_PATH: CHROMIUM,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
       // The API suites' database must not leak into the server under test.
       DATABASE_URL: undefined,

@@ -36,11 +36,14 @@ const test = base.extend<object, { addons: Addons }>({
   ],
   baseURL: async ({ addons }, use) => use(addons.baseURL),
   // posthog-js drops events from browsers that say they are automated (navigator.webdriver, a
-  // headless user agent); these tests stand for a person's ordinary Chrome.
+  // headless user agent or brand); these tests stand for a person's ordinary Chrome. The suite's
+  // headless shell (playwright.config.ts) names itself "HeadlessChrome" in navigator.userAgentData's
+  // brands, which no user agent string overrides, so this file drives Debian's full chromium.
   launchOptions: [
     async ({ launchOptions }, use) =>
       use({
         ...launchOptions,
+        executablePath: process.env.CHROMIUM_FULL_PATH ?? '/usr/bin/chromium',
         args: [...(launchOptions.args ?? []), '--disable-blink-features=AutomationControlled'],
       }),
     { scope: 'worker' },

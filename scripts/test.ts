@@ -390,19 +390,19 @@ async function multiprocess(): Promise<Outcome | undefined> {
 // Everything goes side by side from the start: the suites spend much of their time waiting (child
 // servers, timers, the database, the browser), and a lane that waited for another left a core idle.
 // The CI run of 2026-12-05 took 1,310 s with the checks first and three lanes after them, of which the
-// PostgreSQL API run alone took 1,180 s. Now four lanes: the checks (types, lint, format) with the
-// web build, then the end-to-end tests once the build is there (printed live); the unit suite then
-// the PGlite API run; the PostgreSQL API run then the multi-process suite. The others print whole when
-// they end. Installing Chromium (apt) blocks this process: done before anything starts.
+// PostgreSQL API run alone took 1,180 s. Now four lanes: the checks (types, lint, format); the
+// end-to-end tests (printed live); the unit suite then the PGlite API run; the PostgreSQL API run then
+// the multi-process suite. The others print whole when they end. Installing Chromium (apt) blocks this
+// process: done before anything starts. The web build goes first, alone (3-7 s): the end-to-end lane
+// is the run's longest, and beside the other lanes the build took 20 s before it could start.
 ensureChromium();
+const build = await check('web build (for the end-to-end tests)', 'npm', ['run', 'build', '--silent'], true);
+const e2eRun = e2e(build.failed === 0);
 const checks = Promise.all([
   check('types', node, [path.join(root, 'scripts/typecheck.ts')]),
   check('lint', node, [bin('eslint'), '.', '--max-warnings=0']),
   check('format', node, [bin('prettier'), '--check', '.', '--log-level=warn']),
 ]);
-const e2eRun = check('web build (for the end-to-end tests)', 'npm', ['run', 'build', '--silent'], true).then(
-  (build) => e2e(build.failed === 0),
-);
 const apiPgRun = testDb
   ? vitest(
       `api (PostgreSQL ${new URL(testDb).host}${new URL(testDb).pathname})`,

@@ -259,7 +259,8 @@ async function e2e(built: boolean) {
       // Beside the other lanes every screen is several times slower than alone (playwright.config.ts).
       E2E_TIME_FACTOR: process.env.E2E_TIME_FACTOR ?? '2',
       E2E_DATA_DIR: dataDir,
-      CHROMIUM_PATH: CHROMIUM,
+      // Where the shell could not be installed, playwright.config.ts falls back to Debian's chromium.
+      CHROMIUM_PATH: existsSync(CHROMIUM) ? CHROMIUM : undefined,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
       // The API suites' database must not leak into the server under test.
       DATABASE_URL: undefined,

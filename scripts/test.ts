@@ -15,6 +15,7 @@ import {
   banner,
   bin,
   CHROMIUM,
+  CHROMIUM_FULL,
   cpuMeter,
   firstLine,
   niced,
@@ -216,7 +217,7 @@ function vitestRun(
 
 /** Debian's `chromium` and its headless shell (the browser the end-to-end run drives: test-lib.ts `CHROMIUM`). */
 function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
+  if (existsSync(CHROMIUM) && existsSync(CHROMIUM_FULL)) return;
   banner('Installing Debian chromium and chromium-headless-shell (missing)');
   const asRoot = process.getuid?.() === 0 ? [] : ['sudo'];
   const apt = (args: string[]) =>

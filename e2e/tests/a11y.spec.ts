@@ -109,19 +109,10 @@ const SIGNED_IN = [
 const SERVER_PAGE = /^\/(content\/preview|lp|embed)\//;
 
 /**
- * Opens `path` the way a user's click would: inside the app (React Router follows `popstate`) once
- * the app is loaded, so each screen does not pay for a reload of the app and its shell calls (the
- * walks below open 36 screens at two widths). Then waits until no request has been open for
- * 500 ms, as `networkidle` does for a full load (a redirect by the app's route gate included); the
- * live feed's event stream does not count.
+ * Runs `action`, then waits until no request has been open for 500 ms, as `networkidle` does for a
+ * full load (a redirect by the app's route gate included); the live feed's event stream does not count.
  */
-async function visit(page: Page, path: string) {
-  const here = page.url().startsWith('http') ? new URL(page.url()).pathname : null;
-  if (here === null || SERVER_PAGE.test(here) || SERVER_PAGE.test(path)) {
-    await page.goto(path);
-    await page.waitForLoadState('networkidle');
-    return;
-  }
+async function quietAfter(page: Page, label: string, action: () => Promise<unknown>) {
   const open = new Set<Request>();
   let last = Date.now();
   const start = (r: Request) => {
@@ -136,15 +127,12 @@ async function visit(page: Page, path: string) {
   page.on('requestfinished', end);
   page.on('requestfailed', end);
   try {
-    await page.evaluate((to) => {
-      window.history.pushState(null, '', to);
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    }, path);
+    await action();
     await expect
       .poll(() => (open.size === 0 && Date.now() - last >= 500 ? 'quiet' : [...open].map((r) => r.url())), {
         timeout: stretch(30_000),
         intervals: [100],
-        message: `${path}: requests still open`,
+        message: `${label}: requests still open`,
       })
       .toBe('quiet');
   } finally {
@@ -152,6 +140,68 @@ async function visit(page: Page, path: string) {
     page.off('requestfinished', end);
     page.off('requestfailed', end);
   }
+}
+
+/**
+ * Opens `path` the way a user's click would: inside the app (React Router follows `popstate`) once
+ * the app is loaded, so each screen does not pay for a reload of the app and its shell calls (the
+ * walks below open 36 screens). Then waits until the network is quiet (`quietAfter`).
+ */
+async function visit(page: Page, path: string) {
+  const here = page.url().startsWith('http') ? new URL(page.url()).pathname : null;
+  if (here === null || SERVER_PAGE.test(here) || SERVER_PAGE.test(path)) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    return;
+  }
+  await quietAfter(page, path, () =>
+    page.evaluate((to) => {
+      window.history.pushState(null, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, path),
+  );
+}
+
+/** Waits for CSS transitions (a toast sliding in) to end; a spinner's endless animation does not count. */
+async function settled(page: Page) {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { polling: 50, timeout: stretch(10_000) },
+  );
+}
+
+/** The two widths every screen is checked at (issue 21): the desktop's and a phone's 375 px. */
+const WIDTHS = {
+  desktop: { width: 1280, height: 800 },
+  '375 px': { width: 375, height: 740 },
+} as const;
+type Width = keyof typeof WIDTHS;
+const widthOf = (page: Page): Width => (page.viewportSize()?.width === 375 ? '375 px' : 'desktop');
+const otherWidth = (w: Width): Width => (w === 'desktop' ? '375 px' : 'desktop');
+
+/**
+ * Turns the page to the other width, as a person turning a phone or narrowing a window would, and waits
+ * until the screen has caught up: media-query listeners re-rendered (two frames) and transitions ended;
+ * with `quiet`, anything the new layout asked for answered too. The walks analyse each screen at the
+ * width it was opened at and then at the other, so they open each screen once, not once per width
+ * (that cost the end-to-end run, the longest lane of `npm test`, a navigation and a data load per
+ * screen), and the signed-in walk opens the next screen at the width this one ended at: about half
+ * its screens are opened at each width.
+ */
+async function turn(page: Page, label: string, quiet = true): Promise<Width> {
+  const to = otherWidth(widthOf(page));
+  const resize = async () => {
+    await page.setViewportSize(WIDTHS[to]);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  };
+  if (quiet) await quietAfter(page, `${label} at ${to}`, resize);
+  else await resize();
+  await settled(page);
+  return to;
 }
 
 /** Fills `{cadence}` and `{invoice}` with one of Acme's demo cadences and invoices, read through the API. */
@@ -232,46 +282,44 @@ async function axeLines(page: Page) {
   return lines;
 }
 
-/** Opens each of `paths` and keeps the violations found on it, by path. */
+/** Opens each of `paths` and keeps the violations found on it at both widths (`turn`), by path and width. */
 async function violationsOn(page: Page, paths: string[]) {
   const found: Record<string, string[]> = {};
   for (const path of paths) {
     await visit(page, path);
+    const opened = await axeLines(page);
+    if (opened.length) found[`${path} (${widthOf(page)})`] = opened;
+    const turned = await turn(page, path);
     const lines = await axeLines(page);
-    if (lines.length) found[path] = lines;
+    if (lines.length) found[`${path} (${turned})`] = lines;
   }
   return found;
 }
 
-for (const [label, viewport] of [
-  ['desktop', { width: 1280, height: 800 }],
-  ['375 px', { width: 375, height: 740 }],
-] as const) {
-  test.describe(`axe: WCAG 2.1 A and AA, ${label} (issue 21)`, () => {
-    test.use({ viewport });
+test.describe('axe: WCAG 2.1 A and AA, desktop and 375 px (issue 21)', () => {
+  test.use({ viewport: WIDTHS.desktop });
 
-    test('logged-out and public pages have no violation', async ({ page }) => {
-      // Nine pages, each loaded and analysed: more than the default 30 s on a busy machine.
-      test.setTimeout(120_000);
-      expect(await violationsOn(page, LOGGED_OUT)).toEqual({});
-    });
-
-    // The screens in six parts, so the suite's workers share them and no part runs long (three parts of
-    // about a dozen screens each ran past 180 s on a CI machine at load 20).
-    const PARTS = 6;
-    const PART = Math.ceil(SIGNED_IN.length / PARTS);
-    for (let part = 0; part < PARTS; part++) {
-      test(`every screen of the demo owner has no violation (part ${part + 1} of ${PARTS})`, async ({
-        page,
-      }) => {
-        test.setTimeout(180_000);
-        await signInAs(page);
-        const paths = await withIds(page, SIGNED_IN.slice(part * PART, (part + 1) * PART));
-        expect(await violationsOn(page, paths)).toEqual({});
-      });
-    }
+  test('logged-out and public pages have no violation', async ({ page }) => {
+    // Fourteen pages, each loaded and analysed at both widths: more than the default 30 s on a busy machine.
+    test.setTimeout(180_000);
+    expect(await violationsOn(page, LOGGED_OUT)).toEqual({});
   });
-}
+
+  // The screens in six parts, so the suite's workers share them and no part runs long (three parts of
+  // about a dozen screens each, at one width, ran past 180 s on a CI machine at load 20).
+  const PARTS = 6;
+  const PART = Math.ceil(SIGNED_IN.length / PARTS);
+  for (let part = 0; part < PARTS; part++) {
+    test(`every screen of the demo owner has no violation (part ${part + 1} of ${PARTS})`, async ({
+      page,
+    }) => {
+      test.setTimeout(240_000);
+      await signInAs(page);
+      const paths = await withIds(page, SIGNED_IN.slice(part * PART, (part + 1) * PART));
+      expect(await violationsOn(page, paths)).toEqual({});
+    });
+  }
+});
 
 /**
  * Every screen that asks for data of its own, with what it shows while that data loads and when it
@@ -354,92 +402,83 @@ const SHELL_CALL =
  */
 const REFUSAL = { status: 403, json: { message: 'Refused for the accessibility check' } };
 
-/** Waits for CSS transitions (a toast sliding in) to end; a spinner's endless animation does not count. */
-async function settled(page: Page) {
-  await page.waitForFunction(
-    () =>
-      document
-        .getAnimations()
-        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    undefined,
-    { polling: 50, timeout: stretch(10_000) },
-  );
-}
+test.describe('axe: loading and error states, desktop and 375 px (issue 21)', () => {
+  test.use({ viewport: WIDTHS.desktop });
 
-for (const [label, viewport] of [
-  ['desktop', { width: 1280, height: 800 }],
-  ['375 px', { width: 375, height: 740 }],
-] as const) {
-  test.describe(`axe: loading and error states, ${label} (issue 21)`, () => {
-    test.use({ viewport });
-
-    // In two parts, so the suite's two workers share the walk.
-    const PART = Math.ceil(STATE_SCREENS.length / 2);
-    for (let part = 0; part < 2; part++) {
-      test(`each screen while its data loads, then when it is refused, has no violation (part ${part + 1} of 2)`, async ({
-        page,
-      }) => {
-        test.setTimeout(120_000);
-        // The screen's own calls are held (loading), then refused (error); the shell's are answered.
-        let mode: 'hold' | 'refuse' = 'hold';
-        const held: Route[] = [];
-        let asked = 0;
-        await page.route('**/*', async (route) => {
-          const r = route.request();
-          if (
-            !['fetch', 'xhr', 'eventsource'].includes(r.resourceType()) ||
-            SHELL_CALL.test(new URL(r.url()).pathname)
-          )
-            return route.fallback();
-          asked++;
-          if (mode === 'hold') held.push(route);
-          else await route.fulfill(REFUSAL);
-        });
-        // A screen whose data is the shell's: nothing of the walk's is asked for, or cached, on the way in.
-        await signInTo(page, '/settings/profile');
-        const screens = STATE_SCREENS.slice(part * PART, (part + 1) * PART);
-        const paths = await withIds(
-          page,
-          screens.map((s) => s.path),
-        );
-        const found: Record<string, string[]> = {};
-        for (const [i, screen] of screens.entries()) {
-          const path = paths[i]!;
-          // Opened in the app, as a click would; nothing the screen asks for is answered yet. A query
-          // another screen refused is asked again, so no screen starts from a cached answer.
-          mode = 'hold';
-          asked = 0;
-          await page.evaluate((to) => {
-            window.history.pushState(null, '', to);
-            window.dispatchEvent(new PopStateEvent('popstate'));
-          }, path);
-          await expect.poll(() => asked, { message: `${path}: asks for its data` }).toBeGreaterThan(0);
-          // The page, not its main landmark: the printable invoice has no app layout around it.
-          await expect(
-            screen.loading
-              ? page.getByText(screen.loading)
-              : page.getByRole('status').filter({ visible: true }).first(),
-            `${path}: shows it is loading`,
-          ).toBeVisible();
-          await settled(page);
-          const loading = await axeLines(page);
-          if (loading.length) found[`${path} (loading)`] = loading;
-
-          mode = 'refuse';
-          await Promise.all(held.splice(0).map((r) => r.fulfill(REFUSAL).catch(() => undefined)));
-          await expect(
-            page.getByText(screen.error ?? /^Could not load/).first(),
-            `${path}: says its data could not be loaded`,
-          ).toBeVisible();
-          await settled(page);
-          const error = await axeLines(page);
-          if (error.length) found[`${path} (error)`] = error;
-        }
-        expect(found).toEqual({});
+  // In two parts, so the suite's two workers share the walk.
+  const PART = Math.ceil(STATE_SCREENS.length / 2);
+  for (let part = 0; part < 2; part++) {
+    test(`each screen while its data loads, then when it is refused, has no violation (part ${part + 1} of 2)`, async ({
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      // The screen's own calls are held (loading), then refused (error); the shell's are answered.
+      let mode: 'hold' | 'refuse' = 'hold';
+      const held: Route[] = [];
+      let asked = 0;
+      await page.route('**/*', async (route) => {
+        const r = route.request();
+        if (
+          !['fetch', 'xhr', 'eventsource'].includes(r.resourceType()) ||
+          SHELL_CALL.test(new URL(r.url()).pathname)
+        )
+          return route.fallback();
+        asked++;
+        if (mode === 'hold') held.push(route);
+        else await route.fulfill(REFUSAL);
       });
-    }
-  });
-}
+      // A screen whose data is the shell's: nothing of the walk's is asked for, or cached, on the way in.
+      await signInTo(page, '/settings/profile');
+      const screens = STATE_SCREENS.slice(part * PART, (part + 1) * PART);
+      const paths = await withIds(
+        page,
+        screens.map((s) => s.path),
+      );
+      const found: Record<string, string[]> = {};
+      for (const [i, screen] of screens.entries()) {
+        const path = paths[i]!;
+        // Opened in the app, as a click would; nothing the screen asks for is answered yet. A query
+        // another screen refused is asked again, so no screen starts from a cached answer.
+        mode = 'hold';
+        asked = 0;
+        await page.evaluate((to) => {
+          window.history.pushState(null, '', to);
+          window.dispatchEvent(new PopStateEvent('popstate'));
+        }, path);
+        await expect.poll(() => asked, { message: `${path}: asks for its data` }).toBeGreaterThan(0);
+        // The page, not its main landmark: the printable invoice has no app layout around it.
+        await expect(
+          screen.loading
+            ? page.getByText(screen.loading)
+            : page.getByRole('status').filter({ visible: true }).first(),
+          `${path}: shows it is loading`,
+        ).toBeVisible();
+        await settled(page);
+        const opened = widthOf(page);
+        const loading = await axeLines(page);
+        if (loading.length) found[`${path} (loading, ${opened})`] = loading;
+        // The other width while the data is still held: a turn waits for no answer here.
+        const turned = await turn(page, path, false);
+        const loadingTurned = await axeLines(page);
+        if (loadingTurned.length) found[`${path} (loading, ${turned})`] = loadingTurned;
+
+        mode = 'refuse';
+        await Promise.all(held.splice(0).map((r) => r.fulfill(REFUSAL).catch(() => undefined)));
+        await expect(
+          page.getByText(screen.error ?? /^Could not load/).first(),
+          `${path}: says its data could not be loaded`,
+        ).toBeVisible();
+        await settled(page);
+        const error = await axeLines(page);
+        if (error.length) found[`${path} (error, ${turned})`] = error;
+        await turn(page, path, false);
+        const errorBack = await axeLines(page);
+        if (errorBack.length) found[`${path} (error, ${opened})`] = errorBack;
+      }
+      expect(found).toEqual({});
+    });
+  }
+});
 
 /** A new account's screens, before anything is in them (its file source connected, no rows). */
 const EMPTY_SCREENS = [
@@ -461,43 +500,39 @@ const EMPTY_SCREENS = [
   '/client-settings/notifications',
 ];
 
-for (const [label, viewport] of [
-  ['desktop', { width: 1280, height: 800 }],
-  ['375 px', { width: 375, height: 740 }],
-] as const) {
-  test.describe(`axe: empty states, ${label} (issue 21)`, () => {
-    test.use({ viewport });
+test.describe('axe: empty states, desktop and 375 px (issue 21)', () => {
+  test.use({ viewport: WIDTHS.desktop });
 
-    test("a new account's screens, with nothing in them yet, have no violation", async ({ page }) => {
-      test.setTimeout(180_000);
-      await registerViaApi(page.request, unique('a11y-empty'));
-      const self = (await (await page.request.get('/v1/api/user/self')).json()) as {
-        clients: { client_id: string }[];
-      };
-      const clientId = self.clients[0]!.client_id;
-      // Uploading a file connects the client's file source (the screens behind "has an integration"
-      // open); the import is never started, so no prospect, cadence or event exists.
-      const csrf = (await page.request.get('/v1/api/auth/csrf')).headers()['x-xsrf-token'] ?? '';
-      const up = await page.request.post(`/v1/integration/crm/fileforce/client/${clientId}/imports`, {
-        headers: { 'x-xsrf-token': csrf, 'x-client-id': clientId },
-        multipart: {
-          kind: 'targets',
-          file: { name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('Email,First Name\n') },
-        },
-      });
-      expect(up.status(), await up.text()).toBe(201);
-
-      await page.goto(`/feed?client_id=${clientId}`);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      const found: Record<string, string[]> = {};
-      for (const path of EMPTY_SCREENS) {
-        const screen = `${path}${path.includes('?') ? '&' : '?'}client_id=${clientId}`;
-        Object.assign(found, await violationsOn(page, [screen]));
-        // The screen says it is empty, not that it failed.
-        if (await page.getByText(/Could not load/).count())
-          found[screen] = [...(found[screen] ?? []), 'an error state'];
-      }
-      expect(found).toEqual({});
+  test("a new account's screens, with nothing in them yet, have no violation", async ({ page }) => {
+    // Sixteen screens at both widths, and a new account first.
+    test.setTimeout(240_000);
+    await registerViaApi(page.request, unique('a11y-empty'));
+    const self = (await (await page.request.get('/v1/api/user/self')).json()) as {
+      clients: { client_id: string }[];
+    };
+    const clientId = self.clients[0]!.client_id;
+    // Uploading a file connects the client's file source (the screens behind "has an integration"
+    // open); the import is never started, so no prospect, cadence or event exists.
+    const csrf = (await page.request.get('/v1/api/auth/csrf')).headers()['x-xsrf-token'] ?? '';
+    const up = await page.request.post(`/v1/integration/crm/fileforce/client/${clientId}/imports`, {
+      headers: { 'x-xsrf-token': csrf, 'x-client-id': clientId },
+      multipart: {
+        kind: 'targets',
+        file: { name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('Email,First Name\n') },
+      },
     });
+    expect(up.status(), await up.text()).toBe(201);
+
+    await page.goto(`/feed?client_id=${clientId}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const found: Record<string, string[]> = {};
+    for (const path of EMPTY_SCREENS) {
+      const screen = `${path}${path.includes('?') ? '&' : '?'}client_id=${clientId}`;
+      Object.assign(found, await violationsOn(page, [screen]));
+      // The screen says it is empty, not that it failed.
+      if (await page.getByText(/Could not load/).count())
+        found[screen] = [...(found[screen] ?? []), 'an error state'];
+    }
+    expect(found).toEqual({});
   });
-}
+});

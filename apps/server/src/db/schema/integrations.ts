@@ -344,7 +344,9 @@ export const targets = pgTable(
       .where(sql`${t.holdoutGroup} is not null`),
     check('targets_holdout_group_ck', sql`${t.holdoutGroup} in ('exposed', 'held_out')`),
     index('targets_client_idx').on(t.clientId),
-    index('targets_prospect_idx').on(t.prospectId),
+    // Migration 0082 adds INCLUDE (id): a prospect's targets of a client, index-only (alignment's engaged
+    // prospects, an account's events); drizzle-kit cannot express INCLUDE.
+    index('targets_prospect_idx').on(t.prospectId, t.clientId),
     index('targets_sales_rep_idx').on(t.salesRepId),
     // The prospects list sorted by impressions or super date (keyset), and supers of a day.
     // Split by super so "never super, most impressions" need not skip every super (≥15 impressions).

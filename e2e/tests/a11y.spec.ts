@@ -300,7 +300,7 @@ test.describe('axe: WCAG 2.1 A and AA, desktop and 375 px (issue 21)', () => {
   test.use({ viewport: WIDTHS.desktop });
 
   test('logged-out and public pages have no violation', async ({ page }) => {
-    // Fourteen pages, each loaded and analysed at both widths: more than the default 30 s on a busy machine.
+    // Thirteen pages, each loaded and analysed at both widths: more than the default 30 s on a busy machine.
     test.setTimeout(180_000);
     expect(await violationsOn(page, LOGGED_OUT)).toEqual({});
   });

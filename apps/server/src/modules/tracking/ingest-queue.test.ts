@@ -108,6 +108,37 @@ describe('the counts follow the answers', () => {
     await app.tracking.settled();
     expect(await impressionsOf(t.id)).toBe(20);
   });
+  it("after a vacuum of the caught-up queue, the planner sizes a refilled queue by its pages, not as empty (the fold's plans depend on it)", async () => {
+    await app.tracking.settled();
+    // Rows the consumer never sees (rolled back): pages that a vacuum then finds empty.
+    const fill = (tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0]) =>
+      tx.execute(sql`insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, occurred_at)
+        select gen_random_uuid(), gen_random_uuid(), 1, 'impression', 1, now() from generate_series(1, 2000)`);
+    const rollback = new Error('rolled back');
+    const inTx = <T>(fn: (tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0]) => Promise<T>) =>
+      app.db
+        .transaction(async (tx) => {
+          const out = await fn(tx);
+          throw Object.assign(rollback, { out });
+        })
+        .catch((err: unknown) => {
+          if (err !== rollback) throw err;
+          return (rollback as Error & { out: T }).out;
+        });
+    await inTx(fill);
+    await vacuumQueue(app.db);
+    const estimate = await inTx(async (tx) => {
+      await fill(tx);
+      const plan = (await tx.execute(sql`explain (format json) select * from ingest_queue`)) as unknown as {
+        rows: { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] | string }[];
+      };
+      const doc = plan.rows[0]!['QUERY PLAN'];
+      return (typeof doc === 'string' ? (JSON.parse(doc) as [{ Plan: { 'Plan Rows': number } }]) : doc)[0]
+        .Plan['Plan Rows'];
+    });
+    // Without the vacuum's truncation it is 1: no rows per page at the last vacuum, times any pages.
+    expect(estimate).toBeGreaterThan(500);
+  });
 });
 
 describe('the cached state is the state as it is now', () => {

@@ -581,10 +581,12 @@ export async function foldQueue(
   const query = sql`
 with lk as (
   select pg_try_advisory_xact_lock(${literal(FOLD_LOCK)}) as ok
-), young as (
+), young as materialized (
   -- A person's click waits until every fetch of its burst window has arrived; so does whatever
   -- of its target came after it, so counters still see the target's events in order.
   -- A click to our landing page waits for the page's view (or the end of its wait) the same way.
+  -- Materialized: computed once. Inlined, a plan made while the queue's statistics said it was
+  -- empty (see vacuumQueue) computed it again for each queued row the fold looked at.
   select target_id, min(id) as first_id from ingest_queue iq
   where type = 'click' and verdict = 'person' and (
     (${literal(burstMs)}::int > 0 and occurred_at > now() - ${hold})
@@ -601,15 +603,20 @@ with lk as (
   -- tag request of the target around the click counts, whatever its verdict and wherever it is,
   -- except an image fetched at least a second before the click: a person opening the message and
   -- then clicking (no one sees an ad and clicks it sooner; a gateway fetches both at once).
+  -- Each read is a range of the target's (target_id, occurred_at) index: the window's outer bounds
+  -- are stated apart from the per-type one (the seen window is never longer than the burst's).
   select q.id, 'burst' as reason from q
   where ${literal(burstMs)}::int > 0 and q.type = 'click' and q.verdict = 'person' and (
     exists (select 1 from ingest_queue r where r.target_id = q.target_id and r.id <> q.id
-      and r.type <> 'view' and r.occurred_at > q.occurred_at - case when r.type = 'impression' then ${seen} else ${burst} end
+      and r.type <> 'view' and r.occurred_at > q.occurred_at - ${burst}
+      and r.occurred_at > q.occurred_at - case when r.type = 'impression' then ${seen} else ${burst} end
       and r.occurred_at < q.occurred_at + ${burst})
     or exists (select 1 from engagement_events x where x.target_id = q.target_id and x.type <> 'view'
+      and x.occurred_at > q.occurred_at - ${burst}
       and x.occurred_at > q.occurred_at - case when x.type = 'impression' then ${seen} else ${burst} end
       and x.occurred_at < q.occurred_at + ${burst})
     or exists (select 1 from uncounted_events x where x.target_id = q.target_id
+      and x.occurred_at > q.occurred_at - ${burst}
       and x.occurred_at > q.occurred_at - case when x.type = 'impression' then ${seen} else ${burst} end
       and x.occurred_at < q.occurred_at + ${burst}))
 ), nv as (
@@ -670,11 +677,17 @@ select json_build_object('locked', (select ok from lk), 'taken', (select count(*
  * last fold's events it is all dead rows until a vacuum reclaims them, and each fold reads through
  * them (its oldest ids from the left of the primary key, the young clicks from the table): a fold
  * cost more with every event since the last vacuum. Autovacuum visits a table at most once a
- * minute (600,000 events at 10,000 a second) and is off on the bench's server. No truncation: it
- * would take the table's exclusive lock, which the appends wait behind.
+ * minute (600,000 events at 10,000 a second) and is off on the bench's server.
+ * With truncation: a vacuum of a caught-up queue otherwise leaves its pages with no rows in them, and
+ * the planner, which scales the rows a page held at the last vacuum by the table's pages now, takes
+ * the queue for empty until the next vacuum however long it grows: the fold's plan made then ran
+ * nested loops over the whole queue, folds of 5,000 taking 10-150 s once a burst came
+ * (bench/ingest-fold.ts). Emptied trailing pages cut off, the planner sizes the queue by its pages.
+ * The cut takes the table's exclusive lock only if it is free at once and gives it up as soon as an
+ * append waits for it (PostgreSQL's lazy_truncate_heap checks every 20 ms).
  */
 export async function vacuumQueue(db: Db): Promise<void> {
-  await db.execute(sql`vacuum (skip_locked, truncate false) ingest_queue`);
+  await db.execute(sql`vacuum (skip_locked, truncate true) ingest_queue`);
 }
 
 /** Whether any event waits to be folded (by any process). */

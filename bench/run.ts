@@ -19,6 +19,7 @@ import * as hubspotLists from './hubspot-lists.bench.ts';
 import * as fileImport from './import.bench.ts';
 import * as fuzzBench from './fuzz.bench.ts';
 import * as ingest from './ingest.bench.ts';
+import * as ingestFold from './ingest-fold.ts';
 import * as journeys from './journeys.bench.ts';
 import * as lighthouse from './lighthouse.bench.ts';
 import * as memory from './memory.bench.ts';
@@ -61,6 +62,7 @@ const all: Record<string, () => unknown> = {
   auth: () => auth.run(seconds),
   import: () => fileImport.run({ rows }),
   ingest: () => ingest.run(seconds),
+  'ingest-fold': () => ingestFold.run(),
   sync: () => sync.run(),
   'crm-sync': () => crmSync.run(),
   'hubspot-lists': () => hubspotLists.run(),

@@ -117,7 +117,7 @@ const FOLD_GAP_MS = 200;
  * Events folded between two vacuums of the queue by the consumer (PostgreSQL; see vacuumQueue): at
  * 10,000 a second, one every two seconds, about 10 ms each.
  */
-const QUEUE_VACUUM_EVENTS = 20_000;
+export const QUEUE_VACUUM_EVENTS = 20_000;
 /** How often the queue is looked at without being told (another process's leftovers, a restart). */
 const FOLD_POLL_MS = 1_000;
 /** Targets' states kept per process; an entry is read again after a minute at the latest. */

@@ -15,6 +15,7 @@ import { createSuppressionKey } from '../apps/server/src/modules/suppressions/ke
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import { seed } from './ingest.bench.ts';
 import { report } from './lib.ts';
+import { hash, zipfRanks } from './ingest-mix.ts';
 import type { PeekedTarget } from './ingest-mix.ts';
 
 /**
@@ -36,29 +37,12 @@ const rate = Number(process.env.FOLD_RATE ?? 5000);
 const rounds = Number(process.env.FOLD_ROUNDS ?? 3);
 
 /** Deterministic [0, 1) from an integer (the load must be the same each run). */
-function unit(n: number): number {
-  let x = (n ^ 0x9e3779b9) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0;
-  return ((x ^ (x >>> 16)) >>> 0) / 2 ** 32;
-}
+const unit = (n: number) => hash(n) / 2 ** 32;
 
 /** The queue's events in arrival order: `count` of them at `rate` a second, the last now. */
 function arrivals(states: PeekedTarget[], count: number, now: number): Omit<QueueItem, 'ord'>[] {
-  const weights = states.map((_, r) => 1 / Math.pow(r + 1, 1.1));
-  const total = weights.reduce((a, b) => a + b, 0);
-  let acc = 0;
-  const cumulative = weights.map((w) => (acc += w / total));
-  const pick = (u: number) => {
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return states[lo]!;
-  };
+  const rank = zipfRanks(states.length);
+  const pick = (u: number) => states[rank(u)]!;
   const events: Omit<QueueItem, 'ord'>[] = [];
   const views: { at: number; s: PeekedTarget }[] = [];
   for (let k = 0; k < count; k++) {

@@ -210,7 +210,7 @@ export async function seedMix(database: Database): Promise<MixTarget[]> {
 }
 
 /** A stable pseudo-random 32-bit number (so the mix is the same in every run). */
-function hash(n: number): number {
+export function hash(n: number): number {
   let x = (n + 0x9e3779b9) | 0;
   x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
   x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
@@ -292,15 +292,26 @@ function agentFor(t: MixTarget): number {
  * dozens of times and most once or twice; shuffled, so repeats are spread over the run.
  */
 export function mixLines(mix: MixTarget[], count: number, s = 1.1): string[] {
-  const weights = mix.map((_, r) => 1 / Math.pow(r + 1, s));
-  const total = weights.reduce((a, b) => a + b, 0);
-  const cumulative: number[] = [];
-  let acc = 0;
-  for (const w of weights) cumulative.push((acc += w / total));
+  const rank = zipfRanks(mix.length, s);
   const order = mix.map((_, i) => i).sort((a, b) => hash(a * 7 + 1) - hash(b * 7 + 1));
   const lines: string[] = [];
   for (let k = 0; k < count; k++) {
-    const u = hash(k * 31 + 17) / 2 ** 32;
+    const t = mix[order[rank(hash(k * 31 + 17) / 2 ** 32)]!]!;
+    const agent = agentFor(t);
+    const ip = MIX_AGENTS[agent]!.ip?.(hash(k)) ?? t.ip;
+    lines.push(`/t/${t.token}/ad/${t.size}.png\t${agent}\t${ip}`);
+  }
+  return lines;
+}
+
+/** Ranks 0 to n - 1 drawn by a Zipf law of exponent `s`: `rank(u)` for `u` uniform in [0, 1). */
+export function zipfRanks(n: number, s = 1.1): (u: number) => number {
+  const cumulative: number[] = [];
+  const weights = Array.from({ length: n }, (_, r) => 1 / Math.pow(r + 1, s));
+  const total = weights.reduce((a, b) => a + b, 0);
+  let acc = 0;
+  for (const w of weights) cumulative.push((acc += w / total));
+  return (u) => {
     let lo = 0;
     let hi = cumulative.length - 1;
     while (lo < hi) {
@@ -308,12 +319,8 @@ export function mixLines(mix: MixTarget[], count: number, s = 1.1): string[] {
       if (cumulative[mid]! < u) lo = mid + 1;
       else hi = mid;
     }
-    const t = mix[order[lo]!]!;
-    const agent = agentFor(t);
-    const ip = MIX_AGENTS[agent]!.ip?.(hash(k)) ?? t.ip;
-    lines.push(`/t/${t.token}/ad/${t.size}.png\t${agent}\t${ip}`);
-  }
-  return lines;
+    return lo;
+  };
 }
 
 /** The distinct (token, rendition) pairs of some lines: the images the warm-up must fetch once. */

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import type { QueueItem } from '../apps/server/src/modules/tracking/repository.ts';
 import {
@@ -14,7 +12,7 @@ import {
 import { createSuppressionKey } from '../apps/server/src/modules/suppressions/key.ts';
 import { SUPER_RULE } from '@rally/shared/schemas/tracking';
 import { seed } from './ingest.bench.ts';
-import { report } from './lib.ts';
+import { report, scratchDatabase } from './lib.ts';
 import { hash, zipfRanks } from './ingest-mix.ts';
 import type { PeekedTarget } from './ingest-mix.ts';
 
@@ -86,15 +84,10 @@ function event(
 }
 
 async function measure(length: number): Promise<{ ms: number[]; taken: number[] }> {
-  const scratch = `rally_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${scratch}`);
-  const u = new URL(adminUrl!);
-  u.pathname = `/${scratch}`;
+  const scratch = await scratchDatabase(adminUrl);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-bench-ingest-fold-'));
   try {
-    const database = await openDatabase({ databaseUrl: u.toString(), dataDir });
+    const database = await openDatabase({ databaseUrl: scratch.url, dataDir });
     const { db } = database;
     const tokens = await seed(database);
     const key = createSuppressionKey('bench-suppression-key-'.repeat(2));
@@ -134,8 +127,7 @@ async function measure(length: number): Promise<{ ms: number[]; taken: number[] 
     return { ms, taken };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
-    await admin.query(`drop database if exists ${scratch} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -346,7 +346,7 @@ export async function databaseAlone(database: Database, tokens: string[], second
       folded += Math.max(0, taken);
       // Vacuumed as the server's consumer does (service.ts): without it the queue's dead rows grow
       // with every fold, and the fold's plan, made when the queue was short, is never made again
-      // (a vacuum invalidates it): folds slowed to a second and more, 3,000-12,000 events/s by run.
+      // (a vacuum invalidates it): folds slowed to a second and more, 2,263-13,108 events/s by run.
       unvacuumed += Math.max(0, taken);
       if (unvacuumed >= QUEUE_VACUUM_EVENTS) {
         unvacuumed = 0;

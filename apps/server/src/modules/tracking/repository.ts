@@ -681,7 +681,7 @@ select json_build_object('locked', (select ok from lk), 'taken', (select count(*
  * With truncation: a vacuum of a caught-up queue otherwise leaves its pages with no rows in them, and
  * the planner, which scales the rows a page held at the last vacuum by the table's pages now, takes
  * the queue for empty until the next vacuum however long it grows: the fold's plan made then ran
- * nested loops over the whole queue, folds of 5,000 taking 10-150 s once a burst came
+ * nested loops over the whole queue, folds of 5,000 taking 10-180 s once a burst came
  * (bench/ingest-fold.ts). Emptied trailing pages cut off, the planner sizes the queue by its pages.
  * The cut takes the table's exclusive lock only if it is free at once and gives it up as soon as an
  * append waits for it (PostgreSQL's lazy_truncate_heap checks every 20 ms).

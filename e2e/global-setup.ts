@@ -91,7 +91,8 @@ async function startDns() {
 
 /**
  * Starts the outside services on loopback (SMTP, DNS, Google, Microsoft and a customer's SSO provider)
- * and then the real server wired to them, on a fresh embedded database with the demo seed.
+ * and then the real server wired to them, on a fresh database (E2E_DATABASE_URL's, else embedded) with
+ * the demo seed.
  */
 export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT ?? 4317);
@@ -149,14 +150,16 @@ export default async function globalSetup() {
       HOST: '127.0.0.1',
       PUBLIC_URL: publicUrl,
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      // npm test gives it a new PostgreSQL database where CI has one (scripts/test.ts e2eDatabase,
+      // docs/decisions/0043); otherwise the embedded database, as `npm start` runs.
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
       // E2E_SERVER_LOG=<file> keeps every request with its time (to find what slows the suite).
       LOG_LEVEL: process.env.E2E_SERVER_LOG ? 'info' : 'warn',
       SEED_DEMO: 'true',
       // The walks name demo prospects and their counts; none may be held out by chance (issue 45).
       HOLDOUT_DEFAULT_PERCENT: '0',
       // Journey rules run every 5 s, so a member's stage move shows within a few of the journey view's
-      // 5 s polls; not faster: each run holds the embedded database, which the whole suite shares.
+      // 5 s polls; not faster: on the embedded database each run holds it, and the whole suite shares it.
       JOURNEY_EVALUATE_SECONDS: '5',
       // Every test signs in from 127.0.0.1; the limits (tested by the API suite) must not throttle the
       // suite itself, nor a second run within the window when the counters live in a shared Redis.

@@ -11,7 +11,8 @@ const TIME_FACTOR = Math.max(1, Number(process.env.E2E_TIME_FACTOR ?? 1) || 1);
 
 /**
  * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the real server,
- * built web app and a fresh embedded database.
+ * built web app and a fresh database: PostgreSQL where npm test has one (docs/decisions/0043), else
+ * the embedded one.
  */
 export default defineConfig({
   testDir: './tests',

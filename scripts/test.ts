@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
+import pg from 'pg';
 import type { JsonTestResults } from 'vitest/reporters';
 import { freePort } from '../apps/server/test/free-port.ts';
 import {
@@ -234,6 +235,32 @@ function ensureChromium() {
   }
 }
 
+/**
+ * The end-to-end server's database where CI has PostgreSQL: a new, empty one on the test server, which
+ * the server migrates and seeds as in production (docs/decisions/0043). On the embedded database the
+ * server's one thread ran both workers' requests and the database itself (WebAssembly): beside the
+ * other lanes, three specs took 294-344 s on it against 192-203 s on PostgreSQL (alone, 162 s both).
+ * The embedded mode keeps end-to-end tests of its own (analytics-addons.spec.ts starts servers on it)
+ * and the whole API suite.
+ */
+async function e2eDatabase(serverUrl: string) {
+  const name = `rally_e2e_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 async function e2e(built: boolean) {
   banner('End-to-end tests (Playwright, Debian Chromium)');
   const t = Date.now();
@@ -251,6 +278,7 @@ async function e2e(built: boolean) {
   const report = path.join(tmp, 'playwright.json');
   rmSync(report, { force: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
+  const database = testDb ? await e2eDatabase(testDb) : undefined;
   const { code, tail, cpu } = await run(
     node,
     [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'],
@@ -263,13 +291,17 @@ async function e2e(built: boolean) {
       // Where the shell could not be installed, playwright.config.ts falls back to Debian's chromium.
       CHROMIUM_PATH: existsSync(CHROMIUM) ? CHROMIUM : undefined,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      // The API suites' database must not leak into the server under test.
+      // The API suites' database must not leak into the server under test: it gets one of its own.
       DATABASE_URL: undefined,
+      E2E_DATABASE_URL: database?.url,
       // The API suites run beside it on the same Redis: the server's keys and channels stay apart.
       REDIS_PREFIX: `rally-e2e-${process.pid}:`,
     },
   );
   rmSync(dataDir, { recursive: true, force: true });
+  await database
+    ?.drop()
+    .catch((err: unknown) => console.error(`could not drop the e2e database: ${String(err)}`));
   let passed = 0;
   let failed = 0;
   const notes: string[] = [];

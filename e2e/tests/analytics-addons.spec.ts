@@ -32,7 +32,8 @@ const test = base.extend<object, { addons: Addons }>({
       await server.close();
       await posthog.close();
     },
-    { scope: 'worker', timeout: stretch(90_000) },
+    // Beyond startServer's own limit (stretch(90_000)), so a slow start fails with the server's output.
+    { scope: 'worker', timeout: stretch(120_000) },
   ],
   baseURL: async ({ addons }, use) => use(addons.baseURL),
   // posthog-js drops events from browsers that say they are automated (navigator.webdriver, a

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   createReadStream,
   createWriteStream,
@@ -22,7 +21,7 @@ import { loadConfig } from '../apps/server/src/config/env.ts';
 import { count, eq, sql } from 'drizzle-orm';
 import { clients, integrations, targets } from '../apps/server/src/db/schema/index.ts';
 import { importCsvFile, runImportInChild } from '../apps/server/src/modules/fileforce/index.ts';
-import { cpuSeconds, report, root } from './lib.ts';
+import { cpuSeconds, report, root, scratchDatabase } from './lib.ts';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -241,23 +240,6 @@ async function floorRun(app: Awaited<ReturnType<typeof buildApp>>): Promise<numb
   });
   const [row] = await app.db.select({ n: count() }).from(targets).where(eq(targets.clientId, client!.id));
   return row!.n;
-}
-
-async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `rally_bench_${randomBytes(5).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 export async function run(opts: { rows?: number; floor?: boolean } = {}) {

@@ -9,7 +9,7 @@ import { loadConfig } from '../apps/server/src/config/env.ts';
 import { clients, integrations } from '../apps/server/src/db/schema/index.ts';
 import { createSecretBox } from '../apps/server/src/lib/crypto.ts';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { adminQuery, databaseUrl, dropDatabase } from '../scripts/pg-admin.ts';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -120,27 +120,20 @@ export function report(name: string, figure: string, baseline: string, ratio: nu
 }
 
 /** A scratch database on the PostgreSQL server at `url`, or none (PGlite) when `url` is unset. */
+export async function scratchDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }>;
+export async function scratchDatabase(
+  url: string | undefined,
+): Promise<{ url: string | undefined; drop(): Promise<void> }>;
 export async function scratchDatabase(url: string | undefined) {
   if (!url) return { url: undefined, drop: async () => {} };
   const name = `rally_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
+  await adminQuery(url, `create database ${name}`);
   // BENCH_KEEP_DATABASE=1 leaves it in place to be looked at (its name is printed).
   const keep = process.env.BENCH_KEEP_DATABASE === '1';
   if (keep) console.log(`scratch database ${name} (kept: BENCH_KEEP_DATABASE=1)`);
   return {
-    url: scratch.toString(),
-    drop: () => (keep ? Promise.resolve() : admin(`drop database if exists ${name} with (force)`)),
+    url: databaseUrl(url, name),
+    drop: () => (keep ? Promise.resolve() : dropDatabase(url, name)),
   };
 }
 

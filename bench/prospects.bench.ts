@@ -9,6 +9,7 @@ import { encodeCursor, listFingerprint } from '../apps/server/src/modules/prospe
 import { signedIn } from '../apps/server/test/http.ts';
 import type { Browser } from '../apps/server/test/http.ts';
 import { BIG_CLIENT, generateProspectsData } from './prospects-data.ts';
+import { adminQuery, databaseUrl, dropDatabase } from '../scripts/pg-admin.ts';
 import { report, root } from './lib.ts';
 
 /**
@@ -57,18 +58,8 @@ export async function run() {
   const reuse = process.env.BENCH_PROSPECTS_DB;
   const keep = Boolean(reuse) || process.env.BENCH_PROSPECTS_KEEP === '1';
   const name = reuse ?? `rally_bench_prospects_${randomBytes(5).toString('hex')}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
-  };
-  if (!reuse) await admin(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  if (!reuse) await adminQuery(serverUrl, `create database ${name}`);
+  const url = new URL(databaseUrl(serverUrl, name));
 
   let app: FastifyInstance | undefined;
   try {
@@ -269,6 +260,6 @@ export async function run() {
   } finally {
     await app?.close();
     if (keep) console.log(`prospects: kept database ${name} (BENCH_PROSPECTS_DB=${name} reuses it)`);
-    else await admin(`drop database if exists ${name} with (force)`);
+    else await dropDatabase(serverUrl, name);
   }
 }

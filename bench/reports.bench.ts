@@ -11,6 +11,7 @@ import { windowDaysOf } from '../apps/server/src/modules/reports/service.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
 import { memberships, users } from '../apps/server/src/db/schema/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
+import { adminQuery } from '../scripts/pg-admin.ts';
 import { downloadCsv, report, root } from './lib.ts';
 import { BIG_CLIENT, generateReportsData } from './reports-data.ts';
 
@@ -91,15 +92,7 @@ export async function run() {
   for (const [k, v] of Object.entries({ targets, events, opportunities }))
     if (!Number.isInteger(v) || v < 1000) throw new Error(`BENCH_REPORTS_${k.toUpperCase()}: at least 1000`);
   const name = `rally_bench_reports_${targets}_${events}_${opportunities}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      return (await c.query(text)).rows as Record<string, unknown>[];
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (text: string) => adminQuery(serverUrl, text);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const appUrl = new URL(url);

@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
 import { clients, users } from '../apps/server/src/db/schema/index.ts';
 import { signedHeaders } from '../apps/server/src/modules/hookly/index.ts';
-import { report, root } from './lib.ts';
+import { report, root, scratchDatabase } from './lib.ts';
 
 /**
  * Webhook deliveries (issue 16 "Figures"): events emitted through the product's own path
@@ -20,23 +18,6 @@ import { report, root } from './lib.ts';
  * Real PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (a scratch database is made
  * and dropped), else embedded PGlite. `--events N` (default 2,000).
  */
-
-async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `rally_bench_${randomBytes(5).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
 
 /** A receiver that answers 204 and counts what it got; `waitFor(n)` resolves at the n-th request. */
 async function startReceiver() {

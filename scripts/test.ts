@@ -9,9 +9,9 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
-import pg from 'pg';
 import type { JsonTestResults } from 'vitest/reporters';
 import { freePort } from '../apps/server/test/free-port.ts';
+import { adminQuery, databaseUrl, dropDatabase } from './pg-admin.ts';
 import {
   banner,
   bin,
@@ -245,20 +245,9 @@ function ensureChromium() {
  */
 async function e2eDatabase(serverUrl: string) {
   const name = `rally_e2e_${process.pid}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`drop database if exists ${name} with (force)`);
-  await admin(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+  await dropDatabase(serverUrl, name);
+  await adminQuery(serverUrl, `create database ${name}`);
+  return { url: databaseUrl(serverUrl, name), drop: () => dropDatabase(serverUrl, name) };
 }
 
 async function e2e(built: boolean) {
@@ -277,8 +266,22 @@ async function e2e(built: boolean) {
   }
   const report = path.join(tmp, 'playwright.json');
   rmSync(report, { force: true });
+  // A server that refuses the database (connections used up, no right to create one) fails this lane
+  // with its reason, not the whole run before its summary.
+  let database: Awaited<ReturnType<typeof e2eDatabase>> | undefined;
+  try {
+    database = testDb ? await e2eDatabase(testDb) : undefined;
+  } catch (err) {
+    outcomes.push({
+      name: 'e2e',
+      passed: 0,
+      failed: 1,
+      seconds: (Date.now() - t) / 1000,
+      notes: [`could not create the end-to-end database (TEST_DATABASE_URL): ${String(err)}`],
+    });
+    return;
+  }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rally-e2e-'));
-  const database = testDb ? await e2eDatabase(testDb) : undefined;
   const { code, tail, cpu } = await run(
     node,
     [bin('playwright'), 'test', '--config', 'e2e/playwright.config.ts'],

@@ -116,9 +116,11 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<FastifyI
     ...opts.env,
   });
   // A job this app sends wakes its worker at once (lib/queue.ts), so the poll only finds retries and
-  // other instances' jobs: every 2 s, not 0.5. An idle test app's 19 pollers cost about a sixth of a
-  // core at 0.5 s, for the whole of its file's tests.
-  const app = await buildApp(config, { jobPollingSeconds: 2, pgliteSnapshot: pgliteSnapshot(), ...opts });
+  // other instances' jobs: every 10 s, not production's 1. Each of the 19 queues polls on its own,
+  // for the whole of its file's tests: at 2 s a third of a PGlite file's statements were these
+  // fetches (10,540 of 33,521 over a third of the files), and on a loaded CI machine the files run
+  // several times longer, so idle apps cost more the slower the run already is. At 10 s: 3,333.
+  const app = await buildApp(config, { jobPollingSeconds: 10, pgliteSnapshot: pgliteSnapshot(), ...opts });
   cleanUp(async () => {
     await app.close();
   });

@@ -97,6 +97,26 @@ describe('the counts follow the answers', () => {
     };
     expect(queued.rows[0]!.n).toBe(0);
   });
+  it("an event another process queued (no fold asked for here) is folded by this process's poll: it looks at the queue every second and folds when something is there", async () => {
+    const t = await servingTarget();
+    await app.tracking.settled();
+    // Appended as another instance's answer would be, behind this process's back: no write here
+    // schedules a fold, so only the poll (service.ts pollFold) can take it.
+    await app.db.execute(sql`
+      insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
+      values (${clientId}, ${t.id}, ${t.cadenceId}, 'impression', 1, ${contentId}, '300x250', now())`);
+    const queuedAt = Date.now();
+    let impressions = 0;
+    while (Date.now() - queuedAt < 15_000 && impressions === 0) {
+      await new Promise((r) => setTimeout(r, 100));
+      impressions = await impressionsOf(t.id);
+    }
+    expect(impressions).toBe(1);
+    const queued = (await app.db.execute(sql`select count(*)::int as n from ingest_queue`)) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(queued.rows[0]!.n).toBe(0);
+  });
   it("the queue's vacuum (the consumer's, every 20,000 events on PostgreSQL) runs beside appends and folds and loses nothing", async () => {
     const t = await servingTarget();
     const answers = Promise.all(

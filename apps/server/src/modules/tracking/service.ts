@@ -314,6 +314,24 @@ export function createTrackingService(deps: Deps) {
     return folding;
   }
 
+  /**
+   * The poll's fold: only when something is queued. On the embedded database the fold's statement
+   * costs about 9 ms even on an empty queue (its CTEs and the lock), the look about 1 ms, and every
+   * instance polls each second: over a third of the API test files, 983 folds ran before and 165
+   * after (most were polls of idle test apps). Events appended after the look are folded by their
+   * own write's schedule, or by the next poll.
+   */
+  async function pollFold(): Promise<void> {
+    if (folding || closed) return;
+    try {
+      if (!(await queuePending(db))) return;
+    } catch (err) {
+      log.warn({ err }, 'ingest queue poll failed');
+      return;
+    }
+    await runFolds();
+  }
+
   async function settle(deadline: number): Promise<void> {
     await appender.idle();
     await locked.idle();
@@ -406,7 +424,7 @@ export function createTrackingService(deps: Deps) {
         publish(feed);
         if (taken < FOLD_BATCH) break;
       }
-      poll = setInterval(() => void runFolds(), FOLD_POLL_MS);
+      poll = setInterval(() => void pollFold(), FOLD_POLL_MS);
       poll.unref();
     },
 

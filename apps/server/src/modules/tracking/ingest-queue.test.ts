@@ -11,7 +11,7 @@ import {
   targets,
 } from '../../db/schema/index.ts';
 import { adImageFor } from '../creative/index.ts';
-import { createTestApp } from '../../../test/helpers.ts';
+import { createTestApp, waitFor } from '../../../test/helpers.ts';
 import { makeClient } from '../../../test/http.ts';
 import {
   BROWSER_UA,
@@ -105,12 +105,7 @@ describe('the counts follow the answers', () => {
     await app.db.execute(sql`
       insert into ingest_queue (client_id, target_id, cadence_id, type, day_number, content_id, size, occurred_at)
       values (${clientId}, ${t.id}, ${t.cadenceId}, 'impression', 1, ${contentId}, '300x250', now())`);
-    const queuedAt = Date.now();
-    let impressions = 0;
-    while (Date.now() - queuedAt < 15_000 && impressions === 0) {
-      await new Promise((r) => setTimeout(r, 100));
-      impressions = await impressionsOf(t.id);
-    }
+    const impressions = await waitFor(async () => (await impressionsOf(t.id)) || false, 15_000);
     expect(impressions).toBe(1);
     const queued = (await app.db.execute(sql`select count(*)::int as n from ingest_queue`)) as unknown as {
       rows: { n: number }[];
